@@ -1,0 +1,40 @@
+export interface RequestDescription {
+  mode: 'checklist' | 'score_range' | 'markdown' | 'freeform' | 'chat';
+  ids: string[];
+  text: string;
+}
+export interface RecordedRequest {
+  index: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Record<string, string | string[] | undefined>;
+  url: string;
+  at: number;
+}
+export type Directive = unknown;
+export interface ServerOptions {
+  latencyMs?: number;
+  respond?: (req: { body: any; desc: RequestDescription; index: number; headers: any }) => Directive | Promise<Directive>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  script?: Directive[];
+  chaos?: { seed: number; hangMs?: number; retryAfterSeconds?: number };
+  rateLimit?: { perSecond: number; retryAfterSeconds?: number };
+  reject?: (body: any) => Directive | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  keepRequests?: boolean;
+}
+export interface FakeOpenAI {
+  url: string;
+  origin: string;
+  state: {
+    requests: RecordedRequest[];
+    inFlight: number;
+    peakInFlight: number;
+    served: number;
+    statusCounts: Record<number, number>;
+    promptTokens: number;
+  };
+  push(...directives: Directive[]): void;
+  close(): Promise<void>;
+}
+export function startOpenAIServer(options?: ServerOptions): Promise<FakeOpenAI>;
+export function describeRequest(body: unknown): RequestDescription;
+export function defaultAnswer(desc: RequestDescription): unknown;
+export function seededRandom(seed: number): () => number;

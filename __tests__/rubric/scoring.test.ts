@@ -1,0 +1,179 @@
+import {
+  aggregateCase,
+  aggregateRun,
+  formatRubricCounts,
+  rubricCounts,
+  rubricVerdict,
+  scoreChecklist,
+  scoreRanges,
+  verdictForScore,
+} from '../../src/rubric/scoring.js';
+import { type EvaluatorResult, type GateResult, type RubricCheckResult } from '../../src/results.js';
+import { type ChecklistItem, type RangeCriterion } from '../../src/rubric/types.js';
+
+const sat = (entries: Record<string, boolean>) =>
+  new Map(Object.entries(entries).map(([id, satisfied]) => [id, { satisfied, reasoning: null }]));
+const scored = (entries: Record<string, number>) =>
+  new Map(Object.entries(entries).map(([id, score]) => [id, { score, reasoning: null }]));
+
+describe('thresholds, exactly at the boundaries', () => {
+  test.each([
+    [1, 'pass'],
+    [0.8, 'pass'],
+    [0.7999, 'borderline'],
+    [0.6, 'borderline'],
+    [0.5999, 'fail'],
+    [0, 'fail'],
+  ])('%p is %s', (score, verdict) => expect(verdictForScore(score)).toBe(verdict));
+  test('floating-point sums at the boundary still pass: 0.7 * 0.8 + 0.3 * 0.8', () => {
+    expect(0.7 * 0.8 + 0.3 * 0.8).toBeLessThan(0.8);
+    expect(verdictForScore(0.7 * 0.8 + 0.3 * 0.8)).toBe('pass');
+  });
+});
+
+// The HTTP guide of seed 001: weights 1, 2, 2, 1.5, 1 (total 7.5); the first three required.
+const http: ChecklistItem[] = [
+  { id: 'structure', outcome: 'headings', weight: 1, required: true },
+  { id: 'success-codes', outcome: '2xx', weight: 2, required: true },
+  { id: 'client-errors', outcome: '4xx', weight: 2, required: true },
+  { id: 'server-errors', outcome: '5xx', weight: 1.5, required: false },
+  { id: 'practical-examples', outcome: 'examples', weight: 1, required: false },
+];
+
+describe('checklist (seed 001)', () => {
+  test('all satisfied: 7.5/7.5 = 1, pass', () => {
+    const r = scoreChecklist(http, sat({ structure: true, 'success-codes': true, 'client-errors': true, 'server-errors': true, 'practical-examples': true }));
+    expect(r.score).toBe(1);
+    expect(r.verdict).toBe('pass');
+  });
+  test('optional 5xx missed: 6/7.5 = 0.8, pass exactly at the threshold', () => {
+    const r = scoreChecklist(http, sat({ structure: true, 'success-codes': true, 'client-errors': true, 'server-errors': false, 'practical-examples': true }));
+    expect(r.score).toBeCloseTo(0.8, 12);
+    expect(r.verdict).toBe('pass');
+  });
+  test('both optional missed: 5/7.5 = 0.667, borderline', () => {
+    const r = scoreChecklist(http, sat({ structure: true, 'success-codes': true, 'client-errors': true, 'server-errors': false, 'practical-examples': false }));
+    expect(r.score).toBeCloseTo(5 / 7.5, 12);
+    expect(r.verdict).toBe('borderline');
+    expect(r.gating_violations).toEqual([]);
+  });
+  test('a required item missed gates to fail even at 0.867', () => {
+    const r = scoreChecklist(http, sat({ structure: false, 'success-codes': true, 'client-errors': true, 'server-errors': true, 'practical-examples': true }));
+    expect(r.score).toBeCloseTo(6.5 / 7.5, 12);
+    expect(r.verdict).toBe('fail');
+    expect(r.gating_violations).toEqual(['structure: required item not satisfied']);
+  });
+  test('string rubrics (all required, weight 1): 2 of 4 met is 0.5, fail (the corpus baseline case)', () => {
+    const items = [1, 2, 3, 4].map((i) => ({ id: `rubric-${i}`, outcome: 'x', weight: 1, required: true }));
+    const r = scoreChecklist(items, sat({ 'rubric-1': true, 'rubric-2': false, 'rubric-3': true, 'rubric-4': false }));
+    expect(r.score).toBe(0.5);
+    expect(r.verdict).toBe('fail');
+    expect(r.gating_violations).toEqual(['rubric-2: required item not satisfied', 'rubric-4: required item not satisfied']);
+  });
+});
+
+// The summary case of the corpus: factual_accuracy (weight 2, min 8), brevity (weight 1).
+const summary: RangeCriterion[] = [
+  { id: 'factual_accuracy', outcome: '', weight: 2, requiredMinScore: 8, bands: [] },
+  { id: 'brevity_and_clarity', outcome: '', weight: 1, requiredMinScore: null, bands: [] },
+];
+
+describe('score ranges (seeds 000, 004)', () => {
+  test('normalised by /10 and weighted: (2*0.9 + 1*0.6)/3 = 0.8, pass', () => {
+    const r = scoreRanges(summary, scored({ factual_accuracy: 9, brevity_and_clarity: 6 }));
+    expect(r.score).toBeCloseTo(0.8, 12);
+    expect(r.verdict).toBe('pass');
+    expect(r.checks.map((c) => c.score)).toEqual([9, 6]);
+  });
+  test('required_min_score gating: 7 < 8 fails although (2*0.7 + 1*1)/3 = 0.8', () => {
+    const r = scoreRanges(summary, scored({ factual_accuracy: 7, brevity_and_clarity: 10 }));
+    expect(r.score).toBeCloseTo(0.8, 12);
+    expect(r.verdict).toBe('fail');
+    expect(r.gating_violations).toEqual(['factual_accuracy: score 7 is below required_min_score 8']);
+  });
+  test('exactly the minimum passes the gate', () => {
+    expect(scoreRanges(summary, scored({ factual_accuracy: 8, brevity_and_clarity: 8 })).verdict).toBe('pass');
+  });
+  test('legacy required: true means min 10', () => {
+    const strict: RangeCriterion[] = [{ id: 'c', outcome: '', weight: 1, requiredMinScore: 10, bands: [] }];
+    expect(scoreRanges(strict, scored({ c: 9 })).verdict).toBe('fail');
+    expect(scoreRanges(strict, scored({ c: 10 })).verdict).toBe('pass');
+  });
+  test('borderline band: 6/10 is borderline, 5/10 fails', () => {
+    const one: RangeCriterion[] = [{ id: 'c', outcome: '', weight: 1, requiredMinScore: null, bands: [] }];
+    expect(scoreRanges(one, scored({ c: 6 })).verdict).toBe('borderline');
+    expect(scoreRanges(one, scored({ c: 5 })).verdict).toBe('fail');
+  });
+});
+
+const ev = (over: Partial<EvaluatorResult>): EvaluatorResult => ({
+  name: 'e',
+  type: 'llm_judge',
+  weight: 1,
+  score: 1,
+  verdict: 'pass',
+  gating_violations: [],
+  ...over,
+});
+
+describe('case aggregation', () => {
+  test('weighted mean by evaluator weight; weight 0 excludes', () => {
+    const r = aggregateCase([ev({ name: 'a', score: 0.5, weight: 3 }), ev({ name: 'b', score: 1, weight: 1 }), ev({ name: 'c', score: 0, weight: 0 })]);
+    expect(r.score).toBeCloseTo(0.625, 12);
+    expect(r.verdict).toBe('borderline');
+  });
+  test('the corpus baseline: rubric 0.5 + code judge 1.0 = 0.75, but a gating violation fails the case', () => {
+    const r = aggregateCase([
+      ev({ name: 'rubric', score: 0.5, verdict: 'fail', gating_violations: ['rubric-2: required item not satisfied'] }),
+      ev({ name: 'python_syntax', type: 'code_judge', score: 1 }),
+    ]);
+    expect(r.score).toBe(0.75);
+    expect(r.verdict).toBe('fail');
+    expect(r.gating_violations).toEqual(['rubric-2: required item not satisfied']);
+  });
+  test('violations of other evaluators are named by evaluator', () => {
+    const r = aggregateCase([ev({ name: 'judge', gating_violations: ['x: required item not satisfied'] })]);
+    expect(r.gating_violations).toEqual(['judge › x: required item not satisfied']);
+  });
+  test('an errored evaluator makes the case an error whatever the score', () => {
+    expect(aggregateCase([ev({ score: 1 }), ev({ name: 'x', score: 0, verdict: 'error', error: 'boom' })]).verdict).toBe('error');
+  });
+});
+
+describe('run aggregation', () => {
+  test('mean score, fail on any fail or error, borderline on any borderline', () => {
+    expect(aggregateRun([{ score: 1, verdict: 'pass' }, { score: 0.7, verdict: 'borderline' }], null)).toEqual({
+      score: 0.85,
+      verdict: 'borderline',
+      counts: { pass: 1, borderline: 1, fail: 0, error: 0 },
+    });
+    expect(aggregateRun([{ score: 1, verdict: 'pass' }, { score: 0, verdict: 'error' }], null).verdict).toBe('fail');
+    expect(aggregateRun([{ score: 1, verdict: 'pass' }], { score: 0.5, verdict: 'fail' }).verdict).toBe('fail');
+  });
+  test('a run with nothing evaluated is a fail, not a vacuous pass', () => {
+    expect(aggregateRun([], null).verdict).toBe('fail');
+  });
+});
+
+describe('markdown rubric composite verdict (seed 002 §3)', () => {
+  const gate = (verdict: 'pass' | 'fail'): GateResult => ({ command: 'x', verdict, exit_code: verdict === 'pass' ? 0 : 1, timed_out: false, duration_ms: 1, output: '' });
+  const check = (kind: 'must' | 'nice', satisfied: boolean | null): RubricCheckResult => ({ id: kind, kind, text: '', satisfied, reasoning: null });
+  test('all gates and must-haves pass, nice-to-have failing: pass', () => {
+    const checks = [check('must', true), check('must', true), check('nice', false)];
+    expect(rubricVerdict({ gates: [gate('pass')], checks, judgeVerdict: 'accept', judgeError: false })).toEqual({ verdict: 'pass', score: 1 });
+    expect(formatRubricCounts(rubricCounts([gate('pass')], checks))).toBe('gates: 1/1 · must: 2/2 · nice: 0/1');
+  });
+  test('a failing gate fails', () => {
+    const r = rubricVerdict({ gates: [gate('fail'), gate('pass')], checks: [check('must', true)], judgeVerdict: 'accept', judgeError: false });
+    expect(r.verdict).toBe('fail');
+    expect(r.score).toBeCloseTo(2 / 3, 12);
+  });
+  test('a must-have not satisfied fails; terminate fails; a judge error fails', () => {
+    expect(rubricVerdict({ gates: [], checks: [check('must', false)], judgeVerdict: 'retry', judgeError: false }).verdict).toBe('fail');
+    expect(rubricVerdict({ gates: [gate('pass')], checks: [check('must', true)], judgeVerdict: 'terminate', judgeError: false })).toEqual({ verdict: 'fail', score: 0 });
+    expect(rubricVerdict({ gates: [gate('pass')], checks: [check('must', null)], judgeVerdict: null, judgeError: true }).verdict).toBe('fail');
+  });
+  test('gates-only rubric: counts show only gates', () => {
+    expect(formatRubricCounts(rubricCounts([gate('pass'), gate('fail')], []))).toBe('gates: 1/2');
+  });
+});

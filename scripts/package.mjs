@@ -1,0 +1,37 @@
+// Bundles the action (dist/index.js) and the CLI (dist/cli.js) with ncc. Both are ESM, with
+// every dependency inlined, so the runner needs no node_modules. Output is deterministic so CI
+// can check that the committed dist/ is the fresh build of src/.
+import ncc from '@vercel/ncc';
+import { mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const dist = path.join(root, 'dist');
+
+const entries = [
+  { src: 'src/index.ts', out: 'index.js', banner: '' },
+  { src: 'src/cli.ts', out: 'cli.js', banner: '#!/usr/bin/env node\n' },
+];
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+const licenses = new Set();
+for (const entry of entries) {
+  const { code, assets } = await ncc(path.join(root, entry.src), {
+    minify: false,
+    sourceMap: false,
+    quiet: true,
+    license: 'licenses.txt',
+    transpileOnly: false,
+  });
+  const file = path.join(dist, entry.out);
+  writeFileSync(file, entry.banner + code.replace(/^#!.*\n/, ''));
+  if (entry.banner) chmodSync(file, 0o755);
+  for (const [name, asset] of Object.entries(assets ?? {})) {
+    if (name === 'licenses.txt') licenses.add(asset.source.toString());
+    else if (name !== 'package.json') throw new Error(`unexpected asset ${name} from ${entry.src}: keep dist/ to two files`);
+  }
+}
+writeFileSync(path.join(dist, 'licenses.txt'), [...licenses].join('\n'));
+writeFileSync(path.join(dist, 'package.json'), '{ "type": "module" }\n');
+console.log(readdirSync(dist).join(' '));

@@ -1,0 +1,62 @@
+/**
+ * A problem found in a user's file, with the place and the rule it breaks. Every loader reports
+ * through this one shape so the CLI, the action's annotations and the tests format them alike.
+ */
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  severity: Severity;
+  /** Path as the user would type it: relative to the working directory where possible. */
+  file: string;
+  /** 1-based; 0 when the problem concerns the whole file. */
+  line: number;
+  column: number;
+  /** Short machine-readable rule name, e.g. `overlap`, `type`, `missing-file`. */
+  rule: string;
+  message: string;
+  /** What the problem is about, e.g. `rubric 'factual_accuracy'` or `case 'x'`. */
+  subject?: string;
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
+  const subject = d.subject ? ` ${d.subject}:` : '';
+  const level = d.severity === 'warning' ? ' warning:' : '';
+  return `${where}${level}${subject} ${d.rule}: ${d.message}`;
+}
+
+/** Thrown when input files are invalid; carries every problem found, not just the first. */
+export class ValidationError extends Error {
+  readonly diagnostics: Diagnostic[];
+  constructor(diagnostics: Diagnostic[]) {
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    super(
+      `${errors.length} validation error${errors.length === 1 ? '' : 's'}:\n` +
+        errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n'),
+    );
+    this.name = 'ValidationError';
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Collects diagnostics for one file so callers need not repeat the file name. */
+export class DiagnosticSink {
+  readonly items: Diagnostic[] = [];
+  constructor(readonly file: string) {}
+  error(pos: Position, rule: string, message: string, subject?: string): void {
+    this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
+  }
+  warn(pos: Position, rule: string, message: string, subject?: string): void {
+    this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
+  }
+  get hasErrors(): boolean {
+    return this.items.some((d) => d.severity === 'error');
+  }
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export const NO_POSITION: Position = { line: 0, column: 0 };

@@ -1,0 +1,228 @@
+import OpenAI, { AzureOpenAI } from 'openai';
+import { type Usage } from '../results.js';
+import { type AdaptiveLimiter, sleep } from './limiter.js';
+import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { type ChatMessage } from './prompts.js';
+
+/** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
+export interface EndpointConfig {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Azure OpenAI: the package's Azure client with endpoint, deployment and api-version. */
+  azure: { endpoint: string; deployment: string; apiVersion: string } | null;
+  timeoutMs: number;
+}
+
+export type ResponseFormatLevel = 'json_schema' | 'json_object' | 'text';
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** The strict structured-output format; omitted for plain chat (targets). */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** Added to the system prompt when the endpoint cannot enforce the schema. */
+  shapeHint?: string;
+  temperature?: number;
+  seed?: number;
+  maxTokens?: number;
+}
+
+export interface ChatResponse {
+  content: string;
+  promptTokens: number;
+  completionTokens: number;
+  finishReason: string | null;
+}
+
+export interface ChatStats {
+  calls: number;
+  retries: number;
+  rateLimited: number;
+  timeouts: number;
+  fallbacks: string[];
+}
+
+type OptionalParam = 'response_format' | 'temperature' | 'seed' | 'max_tokens';
+
+/** Which optional parameter a 400 complains about, if any. */
+export function rejectedParameter(err: unknown): OptionalParam | null {
+  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
+  const param = String((err as { param?: unknown }).param ?? '').toLowerCase();
+  const msg = err.message.toLowerCase();
+  if (param === 'response_format' || msg.includes('response_format') || msg.includes('json_schema') || msg.includes('json_object')) return 'response_format';
+  if (param === 'temperature' || msg.includes('temperature')) return 'temperature';
+  if (param === 'seed' || /\bseed\b/.test(msg)) return 'seed';
+  if (param === 'max_tokens' || msg.includes('max_tokens')) return 'max_tokens';
+  return null;
+}
+
+export function createClient(ep: EndpointConfig): OpenAI {
+  // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
+  if (ep.azure) {
+    return new AzureOpenAI({
+      endpoint: ep.azure.endpoint,
+      apiKey: ep.apiKey,
+      deployment: ep.azure.deployment,
+      apiVersion: ep.azure.apiVersion,
+      maxRetries: 0,
+      timeout: ep.timeoutMs,
+    });
+  }
+  return new OpenAI({ baseURL: ep.baseURL, apiKey: ep.apiKey || 'none', maxRetries: 0, timeout: ep.timeoutMs });
+}
+
+/**
+ * Chat Completions with our transport policy: a global limiter slot per attempt, retries with
+ * backoff that honour retry-after, and parameters an endpoint rejects (temperature on reasoning
+ * models, json_schema on older servers, max_tokens on newer models) dropped or swapped once and
+ * remembered for the rest of the run.
+ */
+export class ChatCaller {
+  private readonly client: OpenAI;
+  private format: ResponseFormatLevel = 'json_schema';
+  private sendTemperature = true;
+  private sendSeed = true;
+  private tokensParam: 'max_tokens' | 'max_completion_tokens' | null = 'max_tokens';
+  readonly stats: ChatStats = { calls: 0, retries: 0, rateLimited: 0, timeouts: 0, fallbacks: [] };
+
+  constructor(
+    readonly endpoint: EndpointConfig,
+    private readonly limiter: AdaptiveLimiter,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly signal?: AbortSignal,
+    private readonly warn: (message: string) => void = () => {},
+  ) {
+    this.client = createClient(endpoint);
+  }
+
+  get responseFormat(): ResponseFormatLevel {
+    return this.format;
+  }
+
+  async create(req: ChatRequest): Promise<ChatResponse> {
+    let attempt = 0;
+    // Each parameter can be given up once; bound the loop by that as well as by retries.
+    for (let adjustments = 0; ; ) {
+      const body = this.body(req);
+      await this.limiter.acquire(this.signal);
+      // Our own per-attempt timer, so a timeout is known as such whatever error the transport
+      // raises for the abort (realms differ on what an AbortError looks like).
+      const attemptAbort = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attemptAbort.abort();
+      }, this.endpoint.timeoutMs);
+      const signal = this.signal ? AbortSignal.any([this.signal, attemptAbort.signal]) : attemptAbort.signal;
+      let failure;
+      try {
+        this.stats.calls++;
+        const res = await this.client.chat.completions.create(body, { signal, timeout: this.endpoint.timeoutMs + 5000 });
+        this.limiter.onSuccess();
+        const choice = res.choices?.[0];
+        return {
+          content: choice?.message?.content ?? '',
+          promptTokens: res.usage?.prompt_tokens ?? 0,
+          completionTokens: res.usage?.completion_tokens ?? 0,
+          finishReason: choice?.finish_reason ?? null,
+        };
+      } catch (err) {
+        if (this.signal?.aborted) throw err;
+        const param = timedOut ? null : rejectedParameter(err);
+        if (param && adjustments < 6 && this.giveUp(param, body)) {
+          adjustments++;
+          continue;
+        }
+        failure = timedOut
+          ? { retryable: true, rateLimited: false, retryAfterMs: null, description: `timed out after ${this.endpoint.timeoutMs / 1000} s` }
+          : classifyFailure(err);
+        if (!failure.retryable || attempt + 1 >= this.retry.maxAttempts) {
+          throw new ModelCallError(`${this.endpoint.model}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`, err);
+        }
+        if (timedOut) this.stats.timeouts++;
+        if (failure.rateLimited) {
+          this.stats.rateLimited++;
+          this.limiter.onRateLimited();
+        }
+        if (failure.retryAfterMs !== null && failure.retryAfterMs > this.retry.maxRetryAfterMs) {
+          throw new ModelCallError(`${this.endpoint.model}: ${failure.description}; the server asks to wait ${Math.round(failure.retryAfterMs / 1000)} s, more than the ${this.retry.maxRetryAfterMs / 1000} s allowed`, err);
+        }
+      } finally {
+        clearTimeout(timer);
+        this.limiter.release();
+      }
+      this.stats.retries++;
+      await sleep(backoffDelay(attempt, this.retry, failure), this.signal);
+      attempt++;
+    }
+  }
+
+  private body(req: ChatRequest): OpenAI.ChatCompletionCreateParamsNonStreaming {
+    let messages = req.messages;
+    const body: Record<string, unknown> = { model: this.endpoint.azure?.deployment ?? this.endpoint.model };
+    if (req.jsonSchema) {
+      if (this.format === 'json_schema') {
+        body.response_format = { type: 'json_schema', json_schema: { name: req.jsonSchema.name, strict: true, schema: req.jsonSchema.schema } };
+      } else {
+        if (this.format === 'json_object') body.response_format = { type: 'json_object' };
+        // Without schema enforcement the model must be told the shape (json_object also requires the word JSON).
+        messages = withShapeHint(messages, req.shapeHint ?? '');
+      }
+    }
+    body.messages = messages;
+    if (req.temperature !== undefined && this.sendTemperature) body.temperature = req.temperature;
+    if (req.seed !== undefined && this.sendSeed) body.seed = req.seed;
+    if (req.maxTokens !== undefined && this.tokensParam) body[this.tokensParam] = req.maxTokens;
+    return body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
+  }
+
+  /** Drops or swaps a rejected parameter; false when there is nothing left to give up. */
+  private giveUp(param: OptionalParam, body: Record<string, unknown> | object): boolean {
+    const sent = body as Record<string, unknown>;
+    let change: string | null = null;
+    if (param === 'response_format' && sent.response_format !== undefined) {
+      const was = this.format;
+      if (was === 'json_schema') this.format = 'json_object';
+      else if (was === 'json_object') this.format = 'text';
+      if (this.format !== was) change = `response_format ${was} → ${this.format}`;
+    } else if (param === 'temperature' && sent.temperature !== undefined) {
+      this.sendTemperature = false;
+      change = 'temperature dropped';
+    } else if (param === 'seed' && sent.seed !== undefined) {
+      this.sendSeed = false;
+      change = 'seed dropped';
+    } else if (param === 'max_tokens') {
+      if (sent.max_tokens !== undefined) this.tokensParam = 'max_completion_tokens';
+      else if (sent.max_completion_tokens !== undefined) this.tokensParam = null;
+      else return false;
+      change = `token limit sent as ${this.tokensParam ?? 'nothing'}`;
+    }
+    if (!change) return false;
+    if (!this.stats.fallbacks.includes(change)) {
+      this.stats.fallbacks.push(change);
+      this.warn(`${this.endpoint.model}: the endpoint rejected a parameter; ${change} for the rest of the run`);
+    }
+    return true;
+  }
+}
+
+function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {
+  const line = `Respond with only one JSON object, no prose and no code fence, of this shape: ${hint}`;
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n${line}` }, ...rest];
+  return [{ role: 'system', content: line }, ...messages];
+}
+
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    readonly original?: unknown,
+  ) {
+    super(message);
+    this.name = 'ModelCallError';
+  }
+}
+
+export function usageOf(calls: number, cached: number, promptTokens: number, completionTokens: number, cost: number | null): Usage {
+  return { judge_calls: calls, cached_calls: cached, prompt_tokens: promptTokens, completion_tokens: completionTokens, cost_usd: cost };
+}

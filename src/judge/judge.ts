@@ -1,0 +1,182 @@
+import { type z } from 'zod';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import { emptyUsage, type Usage } from '../results.js';
+import { JudgeCache } from './cache.js';
+import { ChatCaller, type EndpointConfig } from './chat.js';
+import { type AdaptiveLimiter } from './limiter.js';
+import { estimateCost, type PriceTable } from './pricing.js';
+import { type ChatMessage, type JudgePrompt } from './prompts.js';
+import { type RetryPolicy } from './retry.js';
+import { type Validated } from './schemas.js';
+
+export interface JudgeOptions {
+  limiter: AdaptiveLimiter;
+  cache: JudgeCache;
+  retry?: RetryPolicy;
+  /** Re-asks with the validation error appended before giving up. */
+  maxRepairs?: number;
+  temperature?: number;
+  seed?: number;
+  maxTokens?: number;
+  prices: PriceTable;
+  signal?: AbortSignal;
+  warn?: (message: string) => void;
+}
+
+export interface JudgeRequest<T> {
+  prompt: JudgePrompt;
+  schemaName: string;
+  wireSchema: z.ZodType;
+  validate(data: unknown): Validated<T>;
+}
+
+export interface JudgeAnswer<T> {
+  value: T;
+  usage: Usage;
+  warnings: string[];
+  cached: boolean;
+}
+
+/** The judge could not produce a valid verdict: the evaluator's result is `error`, never a pass. */
+export class JudgeError extends Error {
+  constructor(
+    message: string,
+    readonly usage: Usage,
+  ) {
+    super(message);
+    this.name = 'JudgeError';
+  }
+}
+
+export interface JudgeStats {
+  repairs: number;
+}
+
+/**
+ * One judge for a run: cache first, then one call per request when the answer is valid; an
+ * invalid answer (unparsable, wrong shape, out of range, missing ids) is re-asked with the
+ * validation error, up to `maxRepairs` times.
+ */
+export class Judge {
+  readonly chat: ChatCaller;
+  readonly stats: JudgeStats = { repairs: 0 };
+  private readonly maxRepairs: number;
+  private readonly temperature: number;
+  private readonly seed: number;
+
+  constructor(
+    readonly endpoint: EndpointConfig,
+    private readonly options: JudgeOptions,
+  ) {
+    this.chat = new ChatCaller(endpoint, options.limiter, options.retry, options.signal, options.warn);
+    this.maxRepairs = options.maxRepairs ?? 2;
+    this.temperature = options.temperature ?? 0;
+    this.seed = options.seed ?? 42;
+  }
+
+  get model(): string {
+    return this.endpoint.azure?.deployment ?? this.endpoint.model;
+  }
+
+  async judge<T>(req: JudgeRequest<T>): Promise<JudgeAnswer<T>> {
+    const format = zodResponseFormat(req.wireSchema as never, req.schemaName);
+    const schema = format.json_schema.schema as Record<string, unknown>;
+    const key = JudgeCache.key({
+      baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
+      model: this.model,
+      messages: req.prompt.messages,
+      schema,
+      temperature: this.temperature,
+      seed: this.seed,
+    });
+    const usage = emptyUsage();
+    const hit = this.options.cache.get(key);
+    if (hit) {
+      const v = req.validate(hit.answer);
+      if (v.ok) {
+        usage.cached_calls = 1;
+        return { value: v.value, usage, warnings: v.warnings, cached: true };
+      }
+    }
+    if (this.options.cache.mode === 'replay') {
+      throw new JudgeError(
+        'no recorded judge answer for this prompt (replay mode makes no calls; re-record the demo with `npm run demo:record`)',
+        usage,
+      );
+    }
+
+    const messages: ChatMessage[] = [...req.prompt.messages];
+    let lastError = '';
+    for (let round = 0; round <= this.maxRepairs; round++) {
+      const res = await this.chat
+        .create({
+          messages,
+          jsonSchema: { name: req.schemaName, schema },
+          shapeHint: req.prompt.shapeHint,
+          temperature: this.temperature,
+          seed: this.seed,
+          maxTokens: this.options.maxTokens ?? 4096,
+        })
+        .catch((err: Error) => {
+          throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage));
+        });
+      usage.judge_calls++;
+      usage.prompt_tokens += res.promptTokens;
+      usage.completion_tokens += res.completionTokens;
+      const parsed = parseJsonAnswer(res.content);
+      const v: Validated<T> = parsed.ok ? req.validate(parsed.value) : { ok: false, error: parsed.error };
+      if (v.ok) {
+        this.options.cache.set(key, {
+          answer: parsed.ok ? parsed.value : null,
+          model: this.model,
+          prompt_tokens: res.promptTokens,
+          completion_tokens: res.completionTokens,
+        });
+        return { value: v.value, usage: this.finish(usage), warnings: v.warnings, cached: false };
+      }
+      lastError = res.finishReason === 'length' ? `${v.error} (the answer was cut off at the token limit)` : v.error;
+      if (round < this.maxRepairs) {
+        this.stats.repairs++;
+        messages.push(
+          { role: 'assistant', content: res.content.slice(0, 4000) },
+          {
+            role: 'user',
+            content: `That answer is invalid: ${lastError}. Reply again with only the corrected JSON object.`,
+          },
+        );
+      }
+    }
+    throw new JudgeError(`judge answer invalid after ${this.maxRepairs} repair${this.maxRepairs === 1 ? '' : 's'}: ${lastError}`, this.finish(usage));
+  }
+
+  private finish(usage: Usage): Usage {
+    usage.cost_usd = estimateCost(this.model, usage.prompt_tokens, usage.completion_tokens, this.options.prices);
+    return usage;
+  }
+}
+
+/**
+ * The JSON object in an answer: the whole text, else a fenced ```json block, else the outermost
+ * braces. Endpoints without structured outputs wrap JSON in prose more often than not.
+ */
+export function parseJsonAnswer(content: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const text = content.trim();
+  if (text === '') return { ok: false, error: 'the answer was empty' };
+  const attempts = [text];
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
+  if (fenced) attempts.push(fenced[1]!.trim());
+  const first = text.indexOf('{');
+  const last = text.lastIndexOf('}');
+  if (first >= 0 && last > first) attempts.push(text.slice(first, last + 1));
+  let error = '';
+  for (const a of attempts) {
+    try {
+      const value: unknown = JSON.parse(a);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value };
+      error = 'the answer is JSON but not an object';
+    } catch (e) {
+      error ||= `the answer is not valid JSON (${(e as Error).message})`;
+    }
+  }
+  return { ok: false, error };
+}

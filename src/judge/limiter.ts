@@ -1,0 +1,124 @@
+/**
+ * One limiter for every model call of a run (judge and target alike): at most `limit` calls in
+ * flight. On rate limiting the limit halves (at most once per `cooldownMs`), and after `limit`
+ * successes in a row it grows by one back to the configured maximum: additive increase,
+ * multiplicative decrease, as TCP does, so a run settles just under a provider's quota instead
+ * of hammering it with retries.
+ */
+export class AdaptiveLimiter {
+  private current: number;
+  private active = 0;
+  private successes = 0;
+  private lastDecrease = 0;
+  private readonly waiters: (() => void)[] = [];
+  /** Highest number of calls seen in flight at once. */
+  peak = 0;
+
+  constructor(
+    readonly max: number,
+    private readonly cooldownMs = 1000,
+  ) {
+    if (!Number.isInteger(max) || max < 1) throw new Error(`concurrency must be a positive integer, got ${max}`);
+    this.current = max;
+  }
+
+  get limit(): number {
+    return this.current;
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  /** Waits for a slot. Rejects if `signal` aborts while waiting. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (this.active < this.current && this.waiters.length === 0) {
+      this.take();
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiters.indexOf(grant);
+        if (i >= 0) this.waiters.splice(i, 1);
+        reject(abortReason(signal!));
+      };
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.take();
+        resolve();
+      };
+      this.waiters.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  release(): void {
+    this.active--;
+    this.drain();
+  }
+
+  /** Runs `fn` inside a slot. */
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
+    try {
+      return await fn();
+    } finally {
+      this.release();
+    }
+  }
+
+  onSuccess(): void {
+    if (this.current >= this.max) return;
+    this.successes++;
+    if (this.successes >= this.current) {
+      this.current++;
+      this.successes = 0;
+      this.drain();
+    }
+  }
+
+  onRateLimited(now = Date.now()): void {
+    this.successes = 0;
+    if (now - this.lastDecrease < this.cooldownMs) return;
+    this.lastDecrease = now;
+    this.current = Math.max(1, Math.floor(this.current / 2));
+  }
+
+  private take(): void {
+    this.active++;
+    if (this.active > this.peak) this.peak = this.active;
+  }
+
+  private drain(): void {
+    while (this.active < this.current && this.waiters.length > 0) this.waiters.shift()!();
+  }
+}
+
+export function abortReason(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new CancelledError();
+}
+
+export class CancelledError extends Error {
+  constructor(message = 'cancelled') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}
+
+/** setTimeout as a promise that an abort signal cuts short. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

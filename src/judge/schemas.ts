@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * Judge answer schemas (CONTRACTS §3). Each mode has two forms:
+ * - the wire schema, sent as the strict `json_schema` response format: every property required,
+ *   optional ones nullable, ids constrained to exactly the asked ones;
+ * - the validation, applied to every answer whatever the endpoint enforced: the right shape,
+ *   integer scores in range, and exactly the asked ids (missing is invalid; unknown is dropped).
+ */
+
+export type JudgeMode = 'checklist' | 'score_range' | 'freeform' | 'markdown';
+
+const idEnum = (ids: readonly string[]) => z.enum(ids as [string, ...string[]]);
+
+export function checklistWireSchema(ids: readonly string[]) {
+  return z.object({
+    checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string(), satisfied: z.boolean() })),
+    overall_reasoning: z.string(),
+  });
+}
+
+export function scoreRangeWireSchema(ids: readonly string[]) {
+  return z.object({
+    checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string().nullable(), score: z.number().int().min(0).max(10) })),
+    overall_reasoning: z.string().nullable(),
+  });
+}
+
+export const freeformWireSchema = z.object({
+  reasoning: z.string().nullable(),
+  hits: z.array(z.string()).nullable(),
+  misses: z.array(z.string()).nullable(),
+  score: z.number().min(0).max(1),
+});
+
+export function markdownWireSchema(ids: readonly string[]) {
+  return z.object({
+    checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string(), satisfied: z.boolean() })),
+    feedback: z.string(),
+    verdict: z.enum(['accept', 'retry', 'terminate']),
+  });
+}
+
+// Validation schemas: reasoning is welcome but its absence does not cost a repair call.
+const text = z.string().nullish();
+const ChecklistAnswer = z.object({
+  checks: z.array(z.object({ id: z.coerce.string(), satisfied: z.boolean(), reasoning: text })),
+  overall_reasoning: text,
+});
+const ScoreRangeAnswer = z.object({
+  checks: z.array(
+    z.object({
+      id: z.coerce.string(),
+      score: z.number().int({ error: 'score must be an integer 0..10' }).min(0, { error: 'score must be >= 0' }).max(10, { error: 'score must be <= 10' }),
+      reasoning: text,
+    }),
+  ),
+  overall_reasoning: text,
+});
+const FreeformAnswer = z.object({
+  score: z.number({ error: 'score must be a number between 0 and 1' }).refine(Number.isFinite, 'score must be finite'),
+  hits: z.array(z.string()).nullish(),
+  misses: z.array(z.string()).nullish(),
+  reasoning: text,
+});
+const MarkdownAnswer = z.object({
+  checks: z.array(z.object({ id: z.coerce.string(), satisfied: z.boolean(), reasoning: text })),
+  verdict: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['accept', 'retry', 'terminate'])),
+  feedback: text,
+});
+
+export type ChecklistAnswer = z.infer<typeof ChecklistAnswer>;
+export type ScoreRangeAnswer = z.infer<typeof ScoreRangeAnswer>;
+export type FreeformAnswer = z.infer<typeof FreeformAnswer>;
+export type MarkdownAnswer = z.infer<typeof MarkdownAnswer>;
+
+export type Validated<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
+
+function zodMessage(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
+    .join('; ');
+}
+
+/** Keeps exactly the asked ids: missing ones make the answer invalid, unknown and repeated ones are dropped with a warning. */
+function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[]): Validated<T[]> {
+  const asked = new Set(ids);
+  const byId = new Map<string, T>();
+  const warnings: string[] = [];
+  for (const c of checks) {
+    if (!asked.has(c.id)) warnings.push(`judge answered unknown id '${c.id}'; dropped`);
+    else if (byId.has(c.id)) warnings.push(`judge answered id '${c.id}' twice; the first answer is kept`);
+    else byId.set(c.id, c);
+  }
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length > 0) return { ok: false, error: `missing checks for id${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}: answer every id exactly once` };
+  return { ok: true, value: ids.map((id) => byId.get(id)!), warnings };
+}
+
+function validateWith<S extends z.ZodType>(schema: S, data: unknown): Validated<z.infer<S>> {
+  const r = schema.safeParse(data);
+  return r.success ? { ok: true, value: r.data, warnings: [] } : { ok: false, error: zodMessage(r.error) };
+}
+
+export function validateChecklist(data: unknown, ids: readonly string[]): Validated<ChecklistAnswer> {
+  const r = validateWith(ChecklistAnswer, data);
+  if (!r.ok) return r;
+  const checks = exactIds(r.value.checks, ids);
+  return checks.ok ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings } : checks;
+}
+
+export function validateScoreRange(data: unknown, ids: readonly string[]): Validated<ScoreRangeAnswer> {
+  const r = validateWith(ScoreRangeAnswer, data);
+  if (!r.ok) return r;
+  const checks = exactIds(r.value.checks, ids);
+  return checks.ok ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings } : checks;
+}
+
+export function validateFreeform(data: unknown): Validated<FreeformAnswer> {
+  return validateWith(FreeformAnswer, data);
+}
+
+export function validateMarkdown(data: unknown, ids: readonly string[]): Validated<MarkdownAnswer> {
+  const r = validateWith(MarkdownAnswer, data);
+  if (!r.ok) return r;
+  const checks = exactIds(r.value.checks, ids);
+  return checks.ok ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings } : checks;
+}
+
+/** JSON Schema of a wire schema, in the form strict structured outputs accept. */
+export function toWireJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  return z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+}

@@ -1,0 +1,159 @@
+/** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
+
+export type Verdict = 'pass' | 'borderline' | 'fail';
+export type CaseVerdict = Verdict | 'error';
+export type EvaluatorType = 'llm_judge' | 'code_judge' | 'composite';
+
+export interface CheckResult {
+  id: string;
+  /** Checklist items. */
+  satisfied?: boolean;
+  /** Score-range criteria: the judge's integer 0..10. */
+  score?: number;
+  weight: number;
+  required: boolean;
+  required_min_score?: number | null;
+  reasoning: string | null;
+}
+
+export interface Usage {
+  judge_calls: number;
+  cached_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Estimated from a price table; null when the model's price is unknown. */
+  cost_usd: number | null;
+}
+
+export interface EvaluatorResult {
+  name: string;
+  type: EvaluatorType;
+  weight: number;
+  score: number;
+  verdict: CaseVerdict;
+  mode?: 'checklist' | 'score_range' | 'freeform' | 'prompt' | 'aggregate';
+  checks?: CheckResult[];
+  hits?: string[];
+  misses?: string[];
+  reasoning?: string | null;
+  gating_violations: string[];
+  error?: string;
+  /** Things the judge got slightly wrong that were tolerated (an unknown id dropped). */
+  warnings?: string[];
+  children?: EvaluatorResult[];
+  usage?: Usage;
+}
+
+export interface CaseResult {
+  id: string;
+  verdict: CaseVerdict;
+  score: number;
+  gating_violations: string[];
+  evaluators: EvaluatorResult[];
+  target: string | null;
+  answer: string | null;
+  error?: string;
+  duration_ms: number;
+  usage?: Usage;
+}
+
+export interface SuiteResult {
+  path: string;
+  description: string | null;
+  cases: CaseResult[];
+}
+
+export interface GateResult {
+  command: string;
+  verdict: 'pass' | 'fail';
+  exit_code: number | null;
+  timed_out: boolean;
+  duration_ms: number;
+  /** Head and tail of the combined output, secrets redacted. */
+  output: string;
+  line?: number;
+}
+
+export interface RubricCheckResult {
+  id: string;
+  kind: 'must' | 'nice';
+  text: string;
+  /** null when the judge did not run (it errored). */
+  satisfied: boolean | null;
+  reasoning: string | null;
+}
+
+export interface RubricCounts {
+  gates_passed: number;
+  gates_total: number;
+  must_passed: number;
+  must_total: number;
+  nice_passed: number;
+  nice_total: number;
+}
+
+export interface HistoryEntry {
+  iteration: number;
+  commit: string | null;
+  verdict: Verdict;
+  score: number;
+  counts: string | null;
+  feedback: string | null;
+  rubric_hash: string | null;
+  at: string;
+}
+
+export interface RubricResult {
+  path: string;
+  title: string | null;
+  hash: string;
+  verdict: 'pass' | 'fail';
+  score: number;
+  gates: GateResult[];
+  checks: RubricCheckResult[];
+  judge_verdict: 'accept' | 'retry' | 'terminate' | null;
+  feedback: string | null;
+  counts: RubricCounts;
+  error?: string;
+  usage?: Usage;
+}
+
+export interface RunCounts {
+  pass: number;
+  borderline: number;
+  fail: number;
+  error: number;
+}
+
+export interface RunResults {
+  version: 1;
+  verdict: Verdict;
+  score: number;
+  counts: RunCounts;
+  suites: SuiteResult[];
+  rubric: RubricResult | null;
+  usage: Usage;
+  /** True when the run was cancelled or stopped early: some cases are missing. */
+  partial: boolean;
+  /** Problems that stopped the run (validation, configuration), formatted. */
+  errors: string[];
+  warnings: string[];
+  history: HistoryEntry[];
+  judge: { model: string; base_url: string } | null;
+  started_at: string;
+  duration_ms: number;
+}
+
+export function emptyUsage(): Usage {
+  return { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null };
+}
+
+export function addUsage(into: Usage, more: Usage | undefined): Usage {
+  if (!more) return into;
+  into.judge_calls += more.judge_calls;
+  into.cached_calls += more.cached_calls;
+  into.prompt_tokens += more.prompt_tokens;
+  into.completion_tokens += more.completion_tokens;
+  if (more.cost_usd !== null) into.cost_usd = (into.cost_usd ?? 0) + more.cost_usd;
+  return into;
+}

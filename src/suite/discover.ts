@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { type Diagnostic } from '../diagnostics.js';
+import { loadSuiteFile } from './load-suite.js';
+import { type EvalSuite } from './types.js';
+import { type Workspace } from './workspace.js';
+
+/** Splits the `suites` input: newline- or comma-separated globs, blanks and `#` comments dropped. */
+export function splitPatterns(value: string): string[] {
+  return value
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && !s.startsWith('#'));
+}
+
+const SUITE_EXTENSIONS = /\.(ya?ml|jsonl)$/i;
+
+/**
+ * Expands suite globs relative to `cwd`. A pattern that matches nothing is an error: a typo in
+ * a workflow must not silently evaluate zero suites and pass.
+ */
+export async function findSuiteFiles(
+  patterns: readonly string[],
+  cwd: string,
+): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const files = new Set<string>();
+  for (const pattern of patterns) {
+    const matches = await glob(pattern, {
+      cwd,
+      absolute: true,
+      dot: false,
+      onlyFiles: true,
+      ignore: ['**/node_modules/**', '**/.git/**'],
+      expandDirectories: false,
+    });
+    const suites = matches.filter((m) => SUITE_EXTENSIONS.test(m) && !/\.baseline\.jsonl$/i.test(m)).sort();
+    if (suites.length === 0) {
+      diagnostics.push({
+        severity: 'error',
+        file: pattern,
+        line: 0,
+        column: 0,
+        rule: 'no-match',
+        message: `no suite files (.yaml, .yml, .jsonl) match '${pattern}' in ${cwd}`,
+      });
+    }
+    for (const m of suites) files.add(path.normalize(m));
+  }
+  return { files: [...files], diagnostics };
+}
+
+export interface LoadedSuites {
+  suites: EvalSuite[];
+  diagnostics: Diagnostic[];
+}
+
+/** Loads every suite, collecting all problems of all files before anyone decides to stop. */
+export function loadSuites(files: readonly string[], ws: Workspace): LoadedSuites {
+  const suites: EvalSuite[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const file of files) {
+    const r = loadSuiteFile(file, ws);
+    diagnostics.push(...r.diagnostics);
+    if (r.suite) suites.push(r.suite);
+  }
+  return { suites, diagnostics };
+}

@@ -1,0 +1,430 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
+import { parseRubricList } from '../rubric/rubric-items.js';
+import { isGuidelineFile, textMessage } from './messages.js';
+import {
+  EvalCaseSchema,
+  EvalSuiteSchema,
+  KNOWN_CASE_KEYS,
+  KNOWN_SUITE_KEYS,
+  type RawCase,
+  type RawEvaluator,
+} from './schema.js';
+import {
+  type AggregatorConfig,
+  type ContentPart,
+  type EvalCase,
+  type EvalSuite,
+  type EvaluatorConfig,
+  type Message,
+  type PromptTemplate,
+} from './types.js';
+import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
+import { type PathSegment, parseYamlSource, type SourceDocument } from './yaml-source.js';
+import { reportZodIssues } from './zod-diagnostics.js';
+
+export interface SuiteLoadResult {
+  suite: EvalSuite | undefined;
+  diagnostics: Diagnostic[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
+export const INLINE_RUBRIC_EVALUATOR = 'rubric';
+export const DEFAULT_EVALUATOR = 'llm_judge';
+
+/**
+ * Loads one suite file (YAML or JSONL) into typed cases, collecting every problem with its
+ * file:line:column. Returns no suite when any error was found: nothing is judged on a guess.
+ */
+export function loadSuiteFile(absPath: string, ws: Workspace): SuiteLoadResult {
+  const display = ws.display(absPath);
+  const sink = new DiagnosticSink(display);
+  const fail = (rule: string, message: string): SuiteLoadResult => {
+    sink.error({ line: 0, column: 0 }, rule, message);
+    return { suite: undefined, diagnostics: sink.items };
+  };
+  let text: string;
+  try {
+    if (!ws.contains(absPath)) return fail('escapes-workspace', 'suite file is outside the workspace');
+    if (!statSync(absPath).isFile()) return fail('missing-file', 'not a file');
+    text = ws.readText(absPath);
+  } catch (err) {
+    if (err instanceof FileTooLargeError) return fail('too-large', err.message);
+    return fail('missing-file', `cannot read suite: ${(err as Error).message}`);
+  }
+
+  const ext = path.extname(absPath).toLowerCase();
+  let doc: SourceDocument | undefined;
+  if (ext === '.jsonl') doc = parseJsonl(text, sink);
+  else if (ext === '.yaml' || ext === '.yml' || ext === '.json') doc = parseYamlSource(text, sink);
+  else return fail('file-type', `unsupported suite file type '${ext}' (use .yaml, .yml or .jsonl)`);
+  if (!doc) return { suite: undefined, diagnostics: sink.items };
+
+  const loader = new SuiteLoader(absPath, display, doc, sink, ws);
+  const suite = loader.load();
+  return { suite: sink.hasErrors ? undefined : suite, diagnostics: sink.items };
+}
+
+/** Each JSONL line is one case; positions are kept per line. */
+function parseJsonl(text: string, sink: DiagnosticSink): SourceDocument | undefined {
+  const docs: { line: number; doc: SourceDocument }[] = [];
+  const lines = text.split('\n');
+  let ok = true;
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    const doc = parseYamlSource(line, sink, i);
+    if (!doc) ok = false;
+    else if (!isRecord(doc.value)) {
+      sink.error({ line: i + 1, column: 1 }, 'type', 'each JSONL line must be a JSON object (one eval case)');
+      ok = false;
+    } else docs.push({ line: i + 1, doc });
+  });
+  if (!ok) return undefined;
+  const route = (p: readonly PathSegment[], key: boolean): Position => {
+    if (p[0] === 'evalcases' && typeof p[1] === 'number' && docs[p[1]]) {
+      const d = docs[p[1]]!.doc;
+      return key ? d.locateKey(p.slice(2)) : d.locate(p.slice(2));
+    }
+    return { line: 1, column: 1 };
+  };
+  return {
+    value: { evalcases: docs.map((d) => d.doc.value) },
+    locate: (p) => route(p, false),
+    locateKey: (p) => route(p, true),
+  };
+}
+
+class SuiteLoader {
+  private readonly dir: string;
+  constructor(
+    private readonly absPath: string,
+    private readonly display: string,
+    private readonly doc: SourceDocument,
+    private readonly sink: DiagnosticSink,
+    private readonly ws: Workspace,
+  ) {
+    this.dir = path.dirname(absPath);
+  }
+
+  load(): EvalSuite | undefined {
+    const { doc, sink } = this;
+    const raw = doc.value;
+    if (!isRecord(raw)) {
+      sink.error(doc.locate([]), 'type', 'a suite must be a mapping with an `evalcases` list');
+      return undefined;
+    }
+    // Validate the suite's own fields without the cases, then each case on its own so one bad
+    // case does not hide the problems of the others.
+    const { evalcases, eval_cases, tests, ...head } = raw;
+    const headResult = EvalSuiteSchema.safeParse(head);
+    if (!headResult.success) reportZodIssues(headResult.error, head, doc, sink);
+    this.warnUnknownKeys(raw, KNOWN_SUITE_KEYS, [], 'suite');
+
+    const aliases = (['evalcases', 'eval_cases', 'tests'] as const).filter((k) => raw[k] !== undefined);
+    if (aliases.length === 0) {
+      sink.error(doc.locate([]), 'required', 'missing `evalcases` (or `eval_cases` / `tests`): a suite needs cases');
+      return undefined;
+    }
+    if (aliases.length > 1) {
+      sink.error(doc.locateKey([aliases[1]!]), 'alias-conflict', `both '${aliases[0]}' and '${aliases[1]}' given; use one`);
+    }
+    const key = aliases[0]!;
+    const list = { evalcases, eval_cases, tests }[key];
+    if (!Array.isArray(list)) {
+      sink.error(doc.locate([key]), 'type', `${key} must be a list of cases`);
+      return undefined;
+    }
+    if (list.length === 0) sink.warn(doc.locate([key]), 'empty', 'the suite has no cases');
+
+    const execution = isRecord(raw.execution) ? raw.execution : {};
+    const suiteEvaluatorsRaw = Array.isArray(execution.evaluators) ? (execution.evaluators as RawEvaluator[]) : null;
+    const suiteTarget = str(execution.target) ?? str(raw.target);
+
+    const cases: EvalCase[] = [];
+    const seenIds = new Map<string, number>();
+    list.forEach((rawCase: unknown, index: number) => {
+      const base: PathSegment[] = [key, index];
+      const parsed = EvalCaseSchema.safeParse(rawCase);
+      const subject = isRecord(rawCase) && rawCase.id !== undefined ? `case '${String(rawCase.id)}'` : `case ${index + 1}`;
+      if (!parsed.success) {
+        reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
+        return;
+      }
+      const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw, headResult.success ? [] : null);
+      if (!c) return;
+      const prior = seenIds.get(c.id);
+      if (prior !== undefined) {
+        sink.error(doc.locate([...base, 'id']), 'duplicate-id', `case id '${c.id}' is already used by case ${prior + 1}`, subject);
+      } else seenIds.set(c.id, index);
+      cases.push(c);
+    });
+
+    return {
+      path: this.display,
+      absPath: this.absPath,
+      description: str(raw.description),
+      dataset: str(raw.dataset),
+      target: suiteTarget,
+      cases,
+    };
+  }
+
+  private loadCase(
+    raw: RawCase,
+    base: PathSegment[],
+    subject: string,
+    suiteEvaluators: RawEvaluator[] | null,
+    _suiteOk: [] | null,
+  ): EvalCase | undefined {
+    const { doc, sink } = this;
+    const before = sink.items.filter((d) => d.severity === 'error').length;
+    const id = String(raw.id);
+    this.warnUnknownKeys(raw, KNOWN_CASE_KEYS, base, subject);
+
+    const outcome = this.pickAlias(raw, ['expected_outcome', 'outcome', 'criteria'], base, subject);
+    const inputKey = this.pickAliasKey(raw, ['input_messages', 'input'], base, subject);
+    const expectedKey = this.pickAliasKey(raw, ['expected_messages', 'expected_output'], base, subject);
+
+    let inputMessages: Message[] = [];
+    if (!inputKey) sink.error(doc.locate(base), 'required', 'missing `input_messages` (or `input`): what is the question?', subject);
+    else inputMessages = this.loadMessages(raw[inputKey], [...base, inputKey], 'user', subject);
+    const expectedMessages = expectedKey
+      ? this.loadMessages(raw[expectedKey], [...base, expectedKey], 'assistant', subject)
+      : [];
+
+    const evaluators: EvaluatorConfig[] = [];
+    if (raw.rubrics !== undefined) {
+      const rubrics = parseRubricList(raw.rubrics, {
+        sink,
+        locate: (p) => doc.locate([...base, 'rubrics', ...p]),
+        locateKey: (p) => doc.locateKey([...base, 'rubrics', ...p]),
+      });
+      if (rubrics) {
+        evaluators.push({
+          type: 'llm_judge',
+          name: INLINE_RUBRIC_EVALUATOR,
+          weight: 1,
+          rubrics,
+          prompt: null,
+          pos: doc.locate([...base, 'rubrics']),
+        });
+      }
+    }
+    const caseEvaluators = raw.execution?.evaluators as RawEvaluator[] | undefined;
+    if (caseEvaluators) {
+      evaluators.push(...this.loadEvaluators(caseEvaluators, [...base, 'execution', 'evaluators'], subject));
+    } else if (suiteEvaluators) {
+      evaluators.push(...this.loadEvaluators(suiteEvaluators, ['execution', 'evaluators'], subject));
+    }
+    this.checkUniqueNames(evaluators, base, subject);
+    if (evaluators.length === 0) {
+      evaluators.push({ type: 'llm_judge', name: DEFAULT_EVALUATOR, weight: 1, rubrics: null, prompt: null, pos: doc.locate(base) });
+    }
+
+    const errorsNow = sink.items.filter((d) => d.severity === 'error').length;
+    if (errorsNow > before) return undefined;
+    return {
+      id,
+      suitePath: this.display,
+      pos: doc.locate([...base, 'id']),
+      expectedOutcome: outcome ?? '',
+      inputMessages,
+      expectedMessages,
+      conversationId: raw.conversation_id ?? null,
+      target: raw.execution?.target ?? null,
+      evaluators,
+    };
+  }
+
+  private pickAliasKey<K extends string>(raw: Record<string, unknown>, keys: K[], base: PathSegment[], subject: string): K | undefined {
+    const present = keys.filter((k) => raw[k] !== undefined);
+    if (present.length > 1) {
+      this.sink.error(
+        this.doc.locateKey([...base, present[1]!]),
+        'alias-conflict',
+        `both '${present[0]}' and '${present[1]}' given; they are aliases, use one`,
+        subject,
+      );
+    }
+    return present[0];
+  }
+
+  private pickAlias(raw: Record<string, unknown>, keys: string[], base: PathSegment[], subject: string): string | undefined {
+    const key = this.pickAliasKey(raw, keys, base, subject);
+    return key ? (raw[key] as string) : undefined;
+  }
+
+  private loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
+    if (typeof value === 'string') return [textMessage(defaultRole, value)];
+    if (!Array.isArray(value)) {
+      // An object is one assistant message with structured content, rendered as JSON text.
+      return [textMessage(defaultRole, JSON.stringify(value, null, 2))];
+    }
+    return value.map((m: { role: string; content?: unknown }, i: number) => ({
+      role: m.role,
+      parts: this.loadContent(m.content, [...at, i, 'content'], subject),
+    }));
+  }
+
+  private loadContent(content: unknown, at: PathSegment[], subject: string): ContentPart[] {
+    if (content === undefined || content === null) return [];
+    if (typeof content === 'string') return [{ type: 'text', text: content }];
+    if (!Array.isArray(content)) return [{ type: 'text', text: JSON.stringify(content, null, 2) }];
+    const parts: ContentPart[] = [];
+    content.forEach((part: { type: 'text' | 'file'; value: string }, i: number) => {
+      if (part.type === 'text') {
+        parts.push({ type: 'text', text: part.value });
+        return;
+      }
+      const text = this.readReference(part.value, [...at, i, 'value'], subject);
+      if (text) {
+        parts.push({
+          type: 'file',
+          file: { path: this.ws.display(text.absPath), absPath: text.absPath, text: text.text, guideline: isGuidelineFile(part.value) },
+        });
+      }
+    });
+    return parts;
+  }
+
+  private readReference(value: string, at: PathSegment[], subject: string): { absPath: string; text: string } | undefined {
+    const pos = this.doc.locate(at);
+    const resolved = this.ws.resolveReference(value, this.dir);
+    if (!resolved.ok) {
+      this.sink.error(pos, resolved.rule, resolved.message, subject);
+      return undefined;
+    }
+    try {
+      return { absPath: resolved.absPath, text: this.ws.readText(resolved.absPath) };
+    } catch (err) {
+      const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
+      this.sink.error(pos, rule, `'${value}': ${(err as Error).message}`, subject);
+      return undefined;
+    }
+  }
+
+  private loadPrompt(value: string | undefined, at: PathSegment[], subject: string): PromptTemplate | null {
+    if (value === undefined) return null;
+    const read = this.readReference(value, at, subject);
+    return read ? { path: this.ws.display(read.absPath), template: read.text } : null;
+  }
+
+  private resolveCwd(value: string | undefined, at: PathSegment[], subject: string): string {
+    if (value === undefined) return this.dir;
+    const abs = value.startsWith('/') ? path.join(this.ws.root, value.slice(1)) : path.resolve(this.dir, value);
+    if (!this.ws.contains(abs)) {
+      this.sink.error(this.doc.locate(at), 'escapes-workspace', `cwd '${value}' is outside the workspace`, subject);
+    }
+    return abs;
+  }
+
+  private loadEvaluators(list: RawEvaluator[], at: PathSegment[], subject: string): EvaluatorConfig[] {
+    const out: EvaluatorConfig[] = [];
+    list.forEach((raw, i) => {
+      const e = this.loadEvaluator(raw, [...at, i], subject);
+      if (e) out.push(e);
+    });
+    return out;
+  }
+
+  private loadEvaluator(raw: RawEvaluator, at: PathSegment[], caseSubject: string): EvaluatorConfig | undefined {
+    const { doc, sink } = this;
+    const subject = `${caseSubject} evaluator '${raw.name}'`;
+    const pos = doc.locate([...at, 'name']);
+    const weight = raw.weight ?? 1;
+    if (!Number.isFinite(weight) || weight < 0) {
+      sink.error(doc.locate([...at, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
+    }
+    const type = raw.type.replace('-', '_') as 'llm_judge' | 'code_judge' | 'composite';
+    switch (type) {
+      case 'llm_judge': {
+        const rubrics = raw.rubrics
+          ? (parseRubricList(raw.rubrics, {
+              sink,
+              locate: (p) => doc.locate([...at, 'rubrics', ...p]),
+              locateKey: (p) => doc.locateKey([...at, 'rubrics', ...p]),
+            }) ?? null)
+          : null;
+        const prompt = this.loadPrompt(raw.prompt, [...at, 'prompt'], subject);
+        return { type, name: raw.name, weight, rubrics, prompt, pos };
+      }
+      case 'code_judge': {
+        const command = raw.script ?? raw.path;
+        if (command === undefined) {
+          sink.error(doc.locate(at), 'required', 'a code_judge needs `script` (a command string or argv list)', subject);
+          return undefined;
+        }
+        const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+        return { type, name: raw.name, weight, command, cwd, pos };
+      }
+      case 'composite': {
+        if (!raw.evaluators || raw.evaluators.length === 0) {
+          sink.error(doc.locate(at), 'required', 'a composite needs a non-empty `evaluators` list', subject);
+          return undefined;
+        }
+        const children = this.loadEvaluators(raw.evaluators, [...at, 'evaluators'], caseSubject);
+        this.checkUniqueNames(children, at, subject);
+        const aggregator = this.loadAggregator(raw.aggregator, children, [...at, 'aggregator'], subject);
+        if (!aggregator) return undefined;
+        return { type, name: raw.name, weight, children, aggregator, pos };
+      }
+    }
+  }
+
+  private loadAggregator(
+    raw: RawEvaluator['aggregator'],
+    children: EvaluatorConfig[],
+    at: PathSegment[],
+    subject: string,
+  ): AggregatorConfig | undefined {
+    const { doc, sink } = this;
+    if (!raw) return { type: 'weighted_average', weights: {} };
+    const type = raw.type.replace('-', '_') as 'weighted_average' | 'code_judge' | 'llm_judge';
+    if (type === 'weighted_average') {
+      const weights = raw.weights ?? {};
+      const names = new Set(children.map((c) => c.name));
+      for (const [name, w] of Object.entries(weights)) {
+        if (!names.has(name)) {
+          sink.error(doc.locateKey([...at, 'weights', name]), 'unknown-evaluator', `weight for '${name}', which is not a child (children: ${[...names].join(', ')})`, subject);
+        }
+        if (!Number.isFinite(w) || w < 0) sink.error(doc.locate([...at, 'weights', name]), 'weight', `weight ${w} must be a finite number >= 0`, subject);
+      }
+      return { type, weights };
+    }
+    if (type === 'code_judge') {
+      const command = raw.script ?? raw.path;
+      if (command === undefined) {
+        sink.error(doc.locate(at), 'required', 'a code_judge aggregator needs `script` (or `path`)', subject);
+        return undefined;
+      }
+      return { type, command, cwd: this.resolveCwd(raw.cwd, [...at, 'cwd'], subject) };
+    }
+    return { type, prompt: this.loadPrompt(raw.prompt, [...at, 'prompt'], subject) };
+  }
+
+  private checkUniqueNames(evaluators: EvaluatorConfig[], at: PathSegment[], subject: string): void {
+    const seen = new Set<string>();
+    for (const e of evaluators) {
+      if (seen.has(e.name)) {
+        this.sink.error(e.pos, 'duplicate-name', `evaluator name '${e.name}' is used twice in one list${e.name === INLINE_RUBRIC_EVALUATOR ? " (inline `rubrics` become an evaluator named 'rubric')" : ''}`, subject);
+      }
+      seen.add(e.name);
+    }
+    void at;
+  }
+
+  private warnUnknownKeys(obj: Record<string, unknown>, known: Set<string>, at: PathSegment[], subject: string): void {
+    for (const key of Object.keys(obj)) {
+      if (!known.has(key)) this.sink.warn(this.doc.locateKey([...at, key]), 'unknown-key', `unknown field '${key}' is ignored`, subject);
+    }
+  }
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+export { MAX_FILE_BYTES };
