@@ -358,7 +358,8 @@ class SuiteLoader {
           return undefined;
         }
         const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
-        return { type, name: raw.name, weight, command, cwd, pos };
+        const { name: _n, type: _t, weight: _w, script: _s, path: _p, cwd: _c, ...config } = raw;
+        return { type, name: raw.name, weight, command, cwd, config, pos };
       }
       case 'composite': {
         if (!raw.evaluators || raw.evaluators.length === 0) {

@@ -41,6 +41,8 @@ export interface CodeJudgeConfig extends EvaluatorBase {
   /** A shell command string, or an argv list run without a shell. */
   command: string | string[];
   cwd: string;
+  /** Any other keys of the evaluator, passed to the script as `config`. */
+  config: Record<string, unknown>;
 }
 
 export type AggregatorConfig =

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { type PriceTable } from './judge/pricing.js';
+
+/**
+ * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
+ * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
+ * "not set" (that is what the runner gives for an input the workflow leaves out).
+ */
+const unset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v);
+const text = () => z.preprocess(unset, z.string().optional());
+const choice = <T extends string>(name: string, values: readonly [T, ...T[]], fallback: T) =>
+  z.preprocess(
+    (v) => (typeof unset(v) === 'string' ? (unset(v) as string).toLowerCase() : unset(v)),
+    z.enum(values, { error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')` }).default(fallback),
+  );
+const number = (name: string, fallback: number, opts: { int?: boolean; min: number; max: number }) =>
+  z.preprocess(
+    (v) => {
+      const s = unset(v);
+      return s === undefined ? undefined : Number(s);
+    },
+    z
+      .number({ error: `${name}: must be a number` })
+      .refine((n) => Number.isFinite(n) && (!opts.int || Number.isInteger(n)) && n >= opts.min && n <= opts.max, {
+        error: `${name}: must be ${opts.int ? 'an integer' : 'a number'} from ${opts.min} to ${opts.max}`,
+      })
+      .default(fallback),
+  );
+
+export const FAIL_ON = ['fail', 'borderline', 'never'] as const;
+export const COMMENT_MODES = ['update', 'new', 'off'] as const;
+
+export const InputsSchema = z
+  .object({
+    suites: text(),
+    rubric: text(),
+    targets: text(),
+    target: text(),
+    'judge-model': text(),
+    'judge-base-url': z.preprocess(unset, z.url({ error: 'judge-base-url: must be an http(s) URL' }).optional()),
+    'judge-api-key': text(),
+    'github-token': text(),
+    'answers-file': text(),
+    'cache-dir': z.preprocess(unset, z.string().default('.rubric-eval-cache')),
+    'judge-timeout': number('judge-timeout', 120, { min: 1, max: 3600 }),
+    concurrency: number('concurrency', 8, { int: true, min: 1, max: 256 }),
+    'fail-on': choice('fail-on', FAIL_ON, 'fail'),
+    comment: choice('comment', COMMENT_MODES, 'update'),
+    'results-file': z.preprocess(unset, z.string().default('rubric-eval-results.json')),
+    'gate-timeout': number('gate-timeout', 600, { min: 1, max: 6 * 3600 }),
+    'working-directory': z.preprocess(unset, z.string().default('.')),
+    'judge-prices': z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((s, ctx) => {
+          try {
+            return PriceTableSchema.parse(JSON.parse(s));
+          } catch {
+            ctx.addIssue({ code: 'custom', message: 'judge-prices: must be JSON like {"model": {"input": 0.4, "output": 1.6}} (USD per million tokens)' });
+            return z.NEVER;
+          }
+        })
+        .optional(),
+    ),
+  })
+  .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
+    error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
+  });
+
+const PriceTableSchema = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }));
+
+export type Inputs = z.output<typeof InputsSchema>;
+export const INPUT_NAMES = Object.keys(InputsSchema.shape);
+
+/** The engine's configuration: the inputs, plus what only the CLI sets. */
+export interface Config {
+  workingDirectory: string;
+  suites: string[];
+  rubric: string | null;
+  targets: string | null;
+  target: string | null;
+  answersFile: string | null;
+  judge: {
+    model: string | null;
+    baseURL: string | null;
+    apiKey: string | null;
+    githubToken: string | null;
+    timeoutMs: number;
+    prices: PriceTable;
+  };
+  cacheDir: string | null;
+  /** `replay`: answers only from the cache (the offline demo's recorded judge). */
+  cacheMode: 'readwrite' | 'replay' | 'off';
+  concurrency: number;
+  failOn: (typeof FAIL_ON)[number];
+  gateTimeoutMs: number;
+  resultsFile: string;
+  /** CLI only: judge this diff file instead of asking git or GitHub. */
+  diffFile: string | null;
+  /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
+  baseRef: string | null;
+}
+
+export function parseInputs(raw: Record<string, string | undefined>): { inputs: Inputs } | { errors: string[] } {
+  const r = InputsSchema.safeParse(raw);
+  if (r.success) return { inputs: r.data };
+  return { errors: r.error.issues.map((i) => (i.message.includes(':') || i.path.length === 0 ? i.message : `${String(i.path[0])}: ${i.message}`)) };
+}
+
+/** Splits the `suites` input: newline- or comma-separated globs. */
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && !s.startsWith('#'));
+}

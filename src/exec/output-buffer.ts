@@ -1,0 +1,65 @@
+/**
+ * Keeps the first `headBytes` and the last `tailBytes` of a stream, however long it gets: a gate
+ * printing 50 MB costs 20 KB of memory. The end of a failing test run is what matters, so the
+ * tail is the larger part.
+ */
+export class HeadTailBuffer {
+  private head: Buffer[] = [];
+  private headSize = 0;
+  private tail: Buffer[] = [];
+  private tailSize = 0;
+  total = 0;
+
+  constructor(
+    readonly headBytes = 4 * 1024,
+    readonly tailBytes = 16 * 1024,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    let rest = chunk;
+    if (this.headSize < this.headBytes) {
+      const take = rest.subarray(0, this.headBytes - this.headSize);
+      this.head.push(take);
+      this.headSize += take.length;
+      rest = rest.subarray(take.length);
+    }
+    if (rest.length === 0) return;
+    this.tail.push(rest);
+    this.tailSize += rest.length;
+    while (this.tailSize - (this.tail[0]?.length ?? 0) >= this.tailBytes) {
+      this.tailSize -= this.tail.shift()!.length;
+    }
+  }
+
+  toString(): string {
+    const head = Buffer.concat(this.head).toString('utf8');
+    let tail = Buffer.concat(this.tail);
+    const cut = this.total - this.headSize - Math.min(tail.length, this.tailBytes);
+    if (tail.length > this.tailBytes) tail = tail.subarray(tail.length - this.tailBytes);
+    if (cut <= 0) return head + tail.toString('utf8');
+    return `${head}\n[… ${cut} bytes cut …]\n${tail.toString('utf8')}`;
+  }
+}
+
+/** Keeps everything up to `limit` bytes (for stdout that must be parsed whole). */
+export class BoundedBuffer {
+  private chunks: Buffer[] = [];
+  size = 0;
+  overflowed = false;
+  constructor(readonly limit: number) {}
+  push(chunk: Buffer): void {
+    if (this.size + chunk.length > this.limit) {
+      this.overflowed = true;
+      const room = this.limit - this.size;
+      if (room > 0) this.chunks.push(chunk.subarray(0, room));
+      this.size = this.limit;
+      return;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+  toString(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}

@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { BoundedBuffer, HeadTailBuffer } from './output-buffer.js';
+import { type Redactor } from './redact.js';
+
+export interface CommandSpec {
+  /** A string runs through the shell (bash, as GitHub's `run:` does); an argv list runs directly. */
+  command: string | readonly string[];
+  cwd: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  stdin?: string;
+  redactor: Redactor;
+  signal?: AbortSignal;
+  /** How much stdout to keep whole for parsing (code judge JSON, CLI answers). */
+  stdoutLimit?: number;
+}
+
+export interface CommandResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  /** stdout and stderr interleaved as they arrived: head and tail, redacted. */
+  output: string;
+  /** stdout alone, up to `stdoutLimit`, redacted. */
+  stdout: string;
+  stdoutOverflowed: boolean;
+  /** The last part of stderr, redacted: what a failing command says about itself. */
+  stderrTail: string;
+  /** Could not start at all (missing executable, bad cwd). */
+  spawnError: string | null;
+}
+
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+const KILL_GRACE_MS = 2000;
+
+/**
+ * The one command runner for gates, code judges and CLI targets. The command gets its own
+ * process group so a timeout (or cancellation) kills it with all its children — a test runner's
+ * workers included — first with SIGTERM, then SIGKILL.
+ */
+export function runCommand(spec: CommandSpec): Promise<CommandResult> {
+  const started = Date.now();
+  const combined = new HeadTailBuffer();
+  const stdout = new BoundedBuffer(spec.stdoutLimit ?? 8 * 1024 * 1024);
+  const stderr = new HeadTailBuffer(0, 4 * 1024);
+  const [file, args] =
+    typeof spec.command === 'string' ? [SHELL, ['-c', spec.command]] : [spec.command[0]!, spec.command.slice(1)];
+
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let cancelled = false;
+    let spawnError: string | null = null;
+    let settled = false;
+    const child = spawn(file, args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const killGroup = (sig: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        /* already gone */
+      }
+    };
+    const stop = () => {
+      killGroup('SIGTERM');
+      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, spec.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop();
+    };
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout.on('data', (c: Buffer) => {
+      combined.push(c);
+      stdout.push(c);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      combined.push(c);
+      stderr.push(c);
+    });
+    child.stdin.on('error', () => {
+      /* the command need not read its stdin */
+    });
+    if (spec.stdin !== undefined) child.stdin.end(spec.stdin);
+    else child.stdin.end();
+
+    const finish = (exitCode: number | null, signal: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      // Whatever the command left running in its group goes with it.
+      killGroup('SIGKILL');
+      const r = spec.redactor;
+      resolve({
+        exitCode,
+        signal,
+        timedOut,
+        cancelled,
+        durationMs: Date.now() - started,
+        output: r.redact(combined.toString()),
+        stdout: r.redact(stdout.toString()),
+        stdoutOverflowed: stdout.overflowed,
+        stderrTail: r.redact(stderr.toString()),
+        spawnError,
+      });
+    };
+    child.on('error', (err) => {
+      spawnError = err.message;
+      finish(null, null);
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+    // A command that exits while something it started still holds the pipes open would otherwise
+    // keep us waiting until the timeout: give the output a moment, then end the group.
+    child.on('exit', (code, signal) => {
+      setTimeout(() => {
+        if (!settled) {
+          killGroup('SIGKILL');
+          setTimeout(() => finish(code, signal), 200).unref();
+        }
+      }, 500).unref();
+    });
+  });
+}
+
+/** One line about how a command ended, for misses and reports. */
+export function describeExit(r: CommandResult, timeoutMs: number): string {
+  if (r.spawnError) return `could not start: ${r.spawnError}`;
+  if (r.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
+  if (r.cancelled) return 'cancelled';
+  if (r.signal) return `killed by ${r.signal}`;
+  return `exit code ${r.exitCode}`;
+}

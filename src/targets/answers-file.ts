@@ -1,0 +1,57 @@
+import { type Diagnostic, DiagnosticSink } from '../diagnostics.js';
+import { type Workspace } from '../suite/workspace.js';
+import { type TargetRunner, TargetError } from './providers.js';
+
+/**
+ * Recorded answers: a JSONL of `{"eval_id", "candidate_answer"}` (AgentV's result field names, so
+ * an AgentV results file works as input). Lets any stack produce answers in an earlier step.
+ */
+export function loadAnswersFile(absPath: string, ws: Workspace): { runner: TargetRunner | undefined; diagnostics: Diagnostic[] } {
+  const display = ws.display(absPath);
+  const sink = new DiagnosticSink(display);
+  let text: string;
+  try {
+    if (!ws.contains(absPath)) throw new Error('the file is outside the workspace');
+    text = ws.readText(absPath);
+  } catch (err) {
+    sink.error({ line: 0, column: 0 }, 'missing-file', `cannot read answers-file: ${(err as Error).message}`);
+    return { runner: undefined, diagnostics: sink.items };
+  }
+  const answers = new Map<string, string>();
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch (err) {
+      sink.error({ line: i + 1, column: 1 }, 'json', `not valid JSON: ${(err as Error).message}`);
+      return;
+    }
+    const r = row as { eval_id?: unknown; candidate_answer?: unknown };
+    if (typeof r?.eval_id !== 'string' && typeof r?.eval_id !== 'number') {
+      sink.error({ line: i + 1, column: 1 }, 'required', 'each line needs "eval_id"');
+      return;
+    }
+    if (typeof r.candidate_answer !== 'string') {
+      sink.error({ line: i + 1, column: 1 }, 'required', `line for '${r.eval_id}' needs "candidate_answer" (a string)`);
+      return;
+    }
+    const id = String(r.eval_id);
+    if (answers.has(id)) sink.warn({ line: i + 1, column: 1 }, 'duplicate-id', `a second answer for '${id}'; the last one is used`);
+    answers.set(id, r.candidate_answer);
+  });
+  if (sink.hasErrors) return { runner: undefined, diagnostics: sink.items };
+  return {
+    runner: {
+      name: 'answers-file',
+      provider: 'answers-file',
+      healthcheck: async () => {},
+      answer: async (c) => {
+        const text = answers.get(c.id);
+        if (text === undefined) throw new TargetError(`no answer for case '${c.id}' in answers-file ${display}`);
+        return { text, outputMessages: null, promptTokens: null, completionTokens: null, costUsd: null, durationMs: 0 };
+      },
+    },
+    diagnostics: sink.items,
+  };
+}

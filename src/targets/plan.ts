@@ -1,0 +1,213 @@
+import path from 'node:path';
+import { type z } from 'zod';
+import { type Diagnostic } from '../diagnostics.js';
+import { type EndpointConfig } from '../judge/chat.js';
+import { type EvalCase, type EvalSuite } from '../suite/types.js';
+import { type Workspace } from '../suite/workspace.js';
+import {
+  AZURE_DEFAULT_API_VERSION,
+  AzureSettings,
+  CliSettings,
+  cliRunner,
+  MockSettings,
+  mockRunner,
+  modelRunner,
+  OpenAISettings,
+  type RunnerDeps,
+  type TargetRunner,
+} from './providers.js';
+import { findTargetsFile, loadTargetsFile, resolveEnvRefs, SUPPORTED_PROVIDERS, type TargetDefinition, type TargetsFile } from './targets-file.js';
+
+export interface CaseTarget {
+  runner: TargetRunner;
+  /** Set when the target names a `judge_target`: that model judges this case. */
+  judge: EndpointConfig | null;
+}
+
+export interface TargetPlan {
+  forCase(suite: EvalSuite, c: EvalCase): CaseTarget;
+  runners: TargetRunner[];
+}
+
+export interface PlanOptions {
+  ws: Workspace;
+  /** The `targets` input: one file for every suite. */
+  targetsFile: string | null;
+  /** The `target` input: overrides every suite's and case's choice. */
+  targetOverride: string | null;
+  /** Recorded answers used instead of any target. */
+  answers: TargetRunner | null;
+  env: NodeJS.ProcessEnv;
+  deps: RunnerDeps;
+}
+
+const caseKey = (suite: EvalSuite, c: EvalCase) => `${suite.absPath}\0${c.id}`;
+
+/**
+ * Decides, before any call, which target answers each case: input `target`, then the case's
+ * `execution.target`, the suite's, then `default`. Only targets a run uses are resolved, so a
+ * targets.yaml listing providers this CI does not use (and whose variables it does not set) is
+ * fine; a used target with a missing variable or an unsupported provider fails the run here.
+ */
+export function planTargets(suites: readonly EvalSuite[], opts: PlanOptions): { plan: TargetPlan | undefined; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  if (opts.answers) {
+    const answers = opts.answers;
+    return { plan: { forCase: () => ({ runner: answers, judge: null }), runners: [answers] }, diagnostics };
+  }
+  const files = new Map<string, TargetsFile | null>();
+  const resolved = new Map<string, CaseTarget | null>();
+  const assignments = new Map<string, CaseTarget>();
+
+  const fileFor = (suite: EvalSuite): TargetsFile | null => {
+    const abs = opts.targetsFile ?? findTargetsFile(path.dirname(suite.absPath), opts.ws);
+    if (!abs) return null;
+    if (!files.has(abs)) {
+      const r = loadTargetsFile(abs, opts.ws);
+      diagnostics.push(...r.diagnostics);
+      files.set(abs, r.file ?? null);
+    }
+    return files.get(abs) ?? null;
+  };
+
+  for (const suite of suites) {
+    const file = fileFor(suite);
+    for (const c of suite.cases) {
+      const name = opts.targetOverride ?? c.target ?? suite.target ?? 'default';
+      const at = { file: suite.path, line: c.pos.line, column: c.pos.column };
+      if (!file) {
+        diagnostics.push({
+          severity: 'error',
+          ...at,
+          rule: 'no-targets',
+          subject: `case '${c.id}'`,
+          message: opts.targetsFile
+            ? `targets file could not be loaded`
+            : `no targets.yaml or .agentv/targets.yaml found from ${opts.ws.display(path.dirname(suite.absPath))} up to the workspace root; set the \`targets\` input or give recorded answers with \`answers-file\``,
+        });
+        continue;
+      }
+      const def = file.targets.get(name);
+      if (!def) {
+        diagnostics.push({
+          severity: 'error',
+          ...at,
+          rule: 'unknown-target',
+          subject: `case '${c.id}'`,
+          message: `target '${name}' is not defined in ${file.display} (defined: ${[...file.targets.keys()].join(', ')})`,
+        });
+        continue;
+      }
+      const key = `${file.file}\0${name}`;
+      if (!resolved.has(key)) resolved.set(key, resolveTarget(def, file, opts, diagnostics));
+      const target = resolved.get(key);
+      if (target) assignments.set(caseKey(suite, c), target);
+    }
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { plan: undefined, diagnostics };
+  const runners = [...new Set([...resolved.values()].filter((t): t is CaseTarget => t !== null).map((t) => t.runner))];
+  return {
+    plan: {
+      forCase: (suite, c) => assignments.get(caseKey(suite, c))!,
+      runners,
+    },
+    diagnostics,
+  };
+}
+
+function resolveTarget(def: TargetDefinition, file: TargetsFile, opts: PlanOptions, diagnostics: Diagnostic[]): CaseTarget | null {
+  const runner = createRunner(def, opts, diagnostics);
+  if (!runner) return null;
+  let judge: EndpointConfig | null = null;
+  if (def.judgeTarget) {
+    const judgeDef = file.targets.get(def.judgeTarget);
+    if (!judgeDef) {
+      diagnostics.push(problem(def, 'judge_target', 'unknown-target', `judge_target '${def.judgeTarget}' is not defined in ${file.display}`));
+      return null;
+    }
+    judge = endpointFor(judgeDef, opts, diagnostics);
+    if (!judge) return null;
+  }
+  return { runner, judge };
+}
+
+function problem(def: TargetDefinition, key: string | null, rule: string, message: string): Diagnostic {
+  const pos = key ? def.locate(key) : def.pos;
+  return { severity: 'error', file: def.display, ...pos, rule, message, subject: `target '${def.name}'` };
+}
+
+function settingsOf(def: TargetDefinition, opts: PlanOptions, diagnostics: Diagnostic[]): Record<string, unknown> | null {
+  const { values, missing } = resolveEnvRefs(def.settings, opts.env);
+  for (const m of missing) {
+    diagnostics.push(problem(def, m.key.split('.')[0]!, 'missing-env', `environment variable ${m.variable} (for '${m.key}') is not set`));
+  }
+  return missing.length > 0 ? null : values;
+}
+
+function validated<S extends z.ZodType>(schema: S, values: unknown, def: TargetDefinition, diagnostics: Diagnostic[]): z.infer<S> | null {
+  const r = schema.safeParse(values);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) diagnostics.push(problem(def, typeof issue.path[0] === 'string' ? issue.path[0] : null, 'target-settings', issue.message));
+  return null;
+}
+
+function unsupported(def: TargetDefinition): Diagnostic {
+  return problem(
+    def,
+    'provider',
+    'unsupported-provider',
+    `provider '${def.provider}' is not supported by rubric-eval (supported: ${SUPPORTED_PROVIDERS.join(', ')}); produce the answers in an earlier step and pass them with \`answers-file\`, or use a cli target`,
+  );
+}
+
+function createRunner(def: TargetDefinition, opts: PlanOptions, diagnostics: Diagnostic[]): TargetRunner | null {
+  if (!(SUPPORTED_PROVIDERS as readonly string[]).includes(def.provider)) {
+    diagnostics.push(unsupported(def));
+    return null;
+  }
+  const values = settingsOf(def, opts, diagnostics);
+  if (!values) return null;
+  switch (def.provider) {
+    case 'mock': {
+      const s = validated(MockSettings, values, def, diagnostics);
+      return s ? mockRunner(def.name, s) : null;
+    }
+    case 'cli': {
+      const s = validated(CliSettings, values, def, diagnostics);
+      return s ? cliRunner(def.name, s, path.dirname(def.file), opts.deps) : null;
+    }
+    default: {
+      const endpoint = endpointFromValues(def, values, opts, diagnostics);
+      if (!endpoint) return null;
+      const extra = values as { temperature?: number; max_output_tokens?: number };
+      return modelRunner(def.name, def.provider === 'openai' ? 'openai' : 'azure', endpoint, { temperature: extra.temperature, maxTokens: extra.max_output_tokens }, opts.deps);
+    }
+  }
+}
+
+function endpointFor(def: TargetDefinition, opts: PlanOptions, diagnostics: Diagnostic[]): EndpointConfig | null {
+  if (!['openai', 'azure', 'azure-openai'].includes(def.provider)) {
+    diagnostics.push(problem(def, 'provider', 'unsupported-provider', `a judge_target must be an openai or azure target, not '${def.provider}'`));
+    return null;
+  }
+  const values = settingsOf(def, opts, diagnostics);
+  return values ? endpointFromValues(def, values, opts, diagnostics) : null;
+}
+
+function endpointFromValues(def: TargetDefinition, values: Record<string, unknown>, opts: PlanOptions, diagnostics: Diagnostic[]): EndpointConfig | null {
+  if (def.provider === 'openai') {
+    const s = validated(OpenAISettings, values, def, diagnostics);
+    if (!s) return null;
+    return { baseURL: s.endpoint ?? s.base_url ?? 'https://api.openai.com/v1', apiKey: s.api_key, model: s.model, azure: null, timeoutMs: opts.deps.modelTimeoutMs };
+  }
+  const s = validated(AzureSettings, values, def, diagnostics);
+  if (!s) return null;
+  const deployment = (s.deployment ?? s.model)!;
+  return {
+    baseURL: s.endpoint,
+    apiKey: s.api_key,
+    model: deployment,
+    azure: { endpoint: s.endpoint, deployment, apiVersion: s.version ?? AZURE_DEFAULT_API_VERSION },
+    timeoutMs: opts.deps.modelTimeoutMs,
+  };
+}

@@ -1,0 +1,243 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { type CommandResult, describeExit, runCommand } from '../exec/run-command.js';
+import { type Redactor } from '../exec/redact.js';
+import { ChatCaller, type EndpointConfig } from '../judge/chat.js';
+import { type AdaptiveLimiter } from '../judge/limiter.js';
+import { type ChatMessage } from '../judge/prompts.js';
+import { type RetryPolicy } from '../judge/retry.js';
+import { filesOf, renderContent } from '../suite/messages.js';
+import { type EvalCase } from '../suite/types.js';
+
+export interface TargetAnswer {
+  text: string;
+  outputMessages: unknown[] | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  costUsd: number | null;
+  durationMs: number;
+}
+
+export interface TargetRunner {
+  name: string;
+  provider: string;
+  healthcheck(): Promise<void>;
+  answer(c: EvalCase, attempt: number): Promise<TargetAnswer>;
+}
+
+/** A target could not answer a case: the case is `error`, the other cases go on. */
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+export interface RunnerDeps {
+  limiter: AdaptiveLimiter;
+  redactor: Redactor;
+  childEnv: NodeJS.ProcessEnv;
+  /** Per model call (judge-timeout). */
+  modelTimeoutMs: number;
+  /** Default per CLI command when the target gives no timeout_seconds (gate-timeout). */
+  commandTimeoutMs: number;
+  retry?: RetryPolicy;
+  signal?: AbortSignal;
+  warn?: (message: string) => void;
+}
+
+export const MockSettings = z
+  .looseObject({ response: z.string().optional(), responses: z.record(z.string(), z.string()).optional() })
+  .refine((s) => s.response !== undefined || s.responses !== undefined, { error: 'a mock target needs `response` or `responses`' });
+
+const HealthcheckSettings = z.looseObject({
+  type: z.string().optional(),
+  command_template: z.string({ error: 'healthcheck.command_template must be a string' }),
+  cwd: z.string().optional(),
+  timeout_seconds: z.number().positive().optional(),
+});
+
+export const CliSettings = z.looseObject({
+  command_template: z.string({ error: 'a cli target needs command_template' }).min(1),
+  files_format: z.string().optional(),
+  cwd: z.string().optional(),
+  timeout_seconds: z.number({ error: 'timeout_seconds must be a number' }).positive().optional(),
+  healthcheck: HealthcheckSettings.optional(),
+});
+
+export const OpenAISettings = z.looseObject({
+  endpoint: z.string().optional(),
+  base_url: z.string().optional(),
+  api_key: z.string({ error: 'an openai target needs api_key' }),
+  model: z.string({ error: 'an openai target needs model' }),
+  temperature: z.number().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+});
+
+export const AzureSettings = z.looseObject({
+  endpoint: z.string({ error: 'an azure target needs endpoint' }),
+  api_key: z.string({ error: 'an azure target needs api_key' }),
+  model: z.string().optional(),
+  deployment: z.string().optional(),
+  version: z.string().optional(),
+  temperature: z.number().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+}).refine((s) => s.model !== undefined || s.deployment !== undefined, { error: 'an azure target needs model (the deployment name)' });
+
+export const AZURE_DEFAULT_API_VERSION = '2024-12-01-preview';
+
+export function mockRunner(name: string, s: z.infer<typeof MockSettings>): TargetRunner {
+  return {
+    name,
+    provider: 'mock',
+    healthcheck: async () => {},
+    answer: async (c) => {
+      const text = s.responses?.[c.id] ?? s.response;
+      if (text === undefined) throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
+      return { text, outputMessages: null, promptTokens: null, completionTokens: null, costUsd: null, durationMs: 0 };
+    },
+  };
+}
+
+/** POSIX shell quoting: the value is one word, whatever it contains. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The prompt a CLI target receives: the input's text, with attachments named (their paths go in {FILES}). */
+export function cliPrompt(c: EvalCase): string {
+  const parts: string[] = [];
+  for (const m of c.inputMessages) {
+    for (const p of m.parts) parts.push(p.type === 'text' ? p.text : `<file: path="${path.basename(p.file.path)}">`);
+  }
+  return parts.join('\n\n');
+}
+
+export function renderCommandTemplate(
+  template: string,
+  values: { prompt: string; files: string[]; filesFormat: string; evalId: string; attempt: number; outputFile: string },
+): string {
+  const files = values.files.map((f) => values.filesFormat.replace(/\{path\}/g, shellQuote(f))).join(' ');
+  return template
+    .replace(/\{PROMPT\}/g, shellQuote(values.prompt))
+    .replace(/\{FILES\}/g, files)
+    .replace(/\{EVAL_ID\}/g, shellQuote(values.evalId))
+    .replace(/\{ATTEMPT\}/g, shellQuote(String(values.attempt)))
+    .replace(/\{OUTPUT_FILE\}/g, shellQuote(values.outputFile));
+}
+
+/** What a CLI target wrote: JSON `{text}` / `{output_messages}` with optional usage, else plain text. */
+export function parseCliOutput(raw: string): Omit<TargetAnswer, 'durationMs'> {
+  const trimmed = raw.trim();
+  try {
+    const data = JSON.parse(trimmed) as Record<string, unknown>;
+    if (data && typeof data === 'object' && !Array.isArray(data) && (typeof data.text === 'string' || Array.isArray(data.output_messages))) {
+      const messages = Array.isArray(data.output_messages) ? data.output_messages : null;
+      let text = typeof data.text === 'string' ? data.text : '';
+      if (!text && messages) {
+        const last = [...messages].reverse().find((m) => (m as { role?: string }).role === 'assistant') as { content?: unknown } | undefined;
+        text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+      }
+      const usage = (data.token_usage ?? {}) as Record<string, unknown>;
+      const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+      return {
+        text,
+        outputMessages: messages,
+        promptTokens: num(usage.input ?? usage.prompt_tokens ?? usage.input_tokens),
+        completionTokens: num(usage.output ?? usage.completion_tokens ?? usage.output_tokens),
+        costUsd: num(data.cost_usd),
+      };
+    }
+  } catch {
+    /* not JSON: the text is the answer */
+  }
+  return { text: raw.replace(/\n$/, ''), outputMessages: null, promptTokens: null, completionTokens: null, costUsd: null };
+}
+
+export function cliRunner(name: string, s: z.infer<typeof CliSettings>, targetsDir: string, deps: RunnerDeps): TargetRunner {
+  const cwd = path.resolve(targetsDir, s.cwd ?? '.');
+  const timeoutMs = s.timeout_seconds !== undefined ? s.timeout_seconds * 1000 : deps.commandTimeoutMs;
+  const usesOutputFile = s.command_template.includes('{OUTPUT_FILE}');
+  const run = (command: string, dir: string, ms: number) =>
+    runCommand({ command, cwd: dir, timeoutMs: ms, env: deps.childEnv, redactor: deps.redactor, signal: deps.signal });
+  const failure = (what: string, r: CommandResult, ms: number) =>
+    new TargetError(`${what} ${describeExit(r, ms)}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
+
+  return {
+    name,
+    provider: 'cli',
+    healthcheck: async () => {
+      if (!s.healthcheck) return;
+      const hc = s.healthcheck;
+      const ms = hc.timeout_seconds !== undefined ? hc.timeout_seconds * 1000 : Math.min(timeoutMs, 60_000);
+      const r = await run(hc.command_template, path.resolve(targetsDir, hc.cwd ?? s.cwd ?? '.'), ms);
+      if (r.exitCode !== 0) throw failure(`healthcheck of target '${name}'`, r, ms);
+    },
+    answer: async (c, attempt) => {
+      const scratch = mkdtempSync(path.join(os.tmpdir(), 'rubric-eval-cli-'));
+      const outputFile = path.join(scratch, 'output.json');
+      try {
+        const command = renderCommandTemplate(s.command_template, {
+          prompt: cliPrompt(c),
+          files: filesOf(c.inputMessages).map((f) => f.absPath),
+          filesFormat: s.files_format ?? '{path}',
+          evalId: c.id,
+          attempt,
+          outputFile,
+        });
+        const r = await deps.limiter.run(() => run(command, cwd, timeoutMs), deps.signal);
+        if (r.exitCode !== 0) throw failure(`target '${name}'`, r, timeoutMs);
+        let raw: string;
+        if (usesOutputFile) {
+          try {
+            raw = deps.redactor.redact(readFileSync(outputFile, 'utf8'));
+          } catch {
+            throw new TargetError(`target '${name}' exited 0 but wrote no {OUTPUT_FILE}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
+          }
+        } else raw = r.stdout;
+        return { ...parseCliOutput(raw), durationMs: r.durationMs };
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** The case's input as chat messages: files inlined as `<file path="...">` blocks. */
+export function chatMessages(c: EvalCase): ChatMessage[] {
+  return c.inputMessages.map((m) => ({
+    role: m.role === 'system' || m.role === 'assistant' ? m.role : 'user',
+    content: renderContent(m.parts),
+  }));
+}
+
+export function modelRunner(
+  name: string,
+  provider: 'openai' | 'azure',
+  endpoint: EndpointConfig,
+  options: { temperature?: number; maxTokens?: number },
+  deps: RunnerDeps,
+): TargetRunner {
+  const chat = new ChatCaller(endpoint, deps.limiter, deps.retry, deps.signal, deps.warn);
+  return {
+    name,
+    provider,
+    healthcheck: async () => {},
+    answer: async (c) => {
+      const started = Date.now();
+      try {
+        const r = await chat.create({ messages: chatMessages(c), temperature: options.temperature, maxTokens: options.maxTokens });
+        return { text: r.content, outputMessages: null, promptTokens: r.promptTokens, completionTokens: r.completionTokens, costUsd: null, durationMs: Date.now() - started };
+      } catch (err) {
+        throw new TargetError(`target '${name}': ${(err as Error).message}`);
+      }
+    },
+  };
+}
+
+function tailOf(text: string, max: number): string {
+  const t = text.trimEnd();
+  return t.length <= max ? t : `…${t.slice(-max)}`;
+}

@@ -1,0 +1,123 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
+import { type Workspace } from '../suite/workspace.js';
+import { parseYamlSource } from '../suite/yaml-source.js';
+import { reportZodIssues } from '../suite/zod-diagnostics.js';
+
+export const SUPPORTED_PROVIDERS = ['mock', 'cli', 'openai', 'azure', 'azure-openai'] as const;
+
+const TargetEntrySchema = z.looseObject({
+  name: z.string({ error: 'name must be a string' }).min(1),
+  provider: z.string({ error: 'provider must be a string' }).min(1),
+  judge_target: z.string().optional(),
+});
+const TargetsFileSchema = z.looseObject({
+  targets: z.array(TargetEntrySchema, { error: 'targets must be a list of {name, provider, ...}' }),
+});
+
+/** A target as written: resolved (env, provider checks) only when a run actually uses it. */
+export interface TargetDefinition {
+  name: string;
+  provider: string;
+  judgeTarget: string | null;
+  /** Keys as written, `${{ VAR }}` references unresolved. */
+  settings: Record<string, unknown>;
+  /** Absolute path of the targets file, and its display form. */
+  file: string;
+  display: string;
+  pos: Position;
+  locate(key: string): Position;
+}
+
+export interface TargetsFile {
+  file: string;
+  display: string;
+  targets: Map<string, TargetDefinition>;
+}
+
+/** Loads a targets.yaml. Unknown providers are not rejected here: only targets a run uses are. */
+export function loadTargetsFile(absPath: string, ws: Workspace): { file: TargetsFile | undefined; diagnostics: Diagnostic[] } {
+  const display = ws.display(absPath);
+  const sink = new DiagnosticSink(display);
+  let text: string;
+  try {
+    text = ws.readText(absPath);
+  } catch (err) {
+    sink.error({ line: 0, column: 0 }, 'missing-file', `cannot read targets file: ${(err as Error).message}`);
+    return { file: undefined, diagnostics: sink.items };
+  }
+  const doc = parseYamlSource(text, sink);
+  if (!doc) return { file: undefined, diagnostics: sink.items };
+  const parsed = TargetsFileSchema.safeParse(doc.value);
+  if (!parsed.success) {
+    reportZodIssues(parsed.error, doc.value, doc, sink);
+    return { file: undefined, diagnostics: sink.items };
+  }
+  const targets = new Map<string, TargetDefinition>();
+  parsed.data.targets.forEach((t, i) => {
+    if (targets.has(t.name)) {
+      sink.error(doc.locate(['targets', i, 'name']), 'duplicate-name', `target '${t.name}' is defined twice`);
+      return;
+    }
+    targets.set(t.name, {
+      name: t.name,
+      provider: t.provider,
+      judgeTarget: t.judge_target ?? null,
+      settings: t as Record<string, unknown>,
+      file: absPath,
+      display,
+      pos: doc.locate(['targets', i]),
+      locate: (key) => doc.locate(['targets', i, key]),
+    });
+  });
+  return { file: sink.hasErrors ? undefined : { file: absPath, display, targets }, diagnostics: sink.items };
+}
+
+/** The nearest `targets.yaml` or `.agentv/targets.yaml` from `fromDir` up to the workspace root. */
+export function findTargetsFile(fromDir: string, ws: Workspace): string | null {
+  let dir = path.resolve(fromDir);
+  for (;;) {
+    for (const candidate of [path.join(dir, 'targets.yaml'), path.join(dir, '.agentv', 'targets.yaml')]) {
+      if (existsSync(candidate) && statSync(candidate).isFile() && ws.contains(candidate)) return candidate;
+    }
+    if (dir === ws.root) return null;
+    const parent = path.dirname(dir);
+    if (parent === dir || !ws.contains(parent)) return null;
+    dir = parent;
+  }
+}
+
+const ENV_REF = /^\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
+
+/**
+ * Resolves `${{ VAR }}` values (a whole value, as AgentV writes them) from the environment.
+ * Missing variables are reported by name; the caller fails the run before any call.
+ */
+export function resolveEnvRefs(
+  settings: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): { values: Record<string, unknown>; missing: { key: string; variable: string }[] } {
+  const values: Record<string, unknown> = {};
+  const missing: { key: string; variable: string }[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (typeof value === 'string') {
+      const m = ENV_REF.exec(value.trim());
+      if (m) {
+        const v = env[m[1]!];
+        if (v === undefined || v === '') missing.push({ key, variable: m[1]! });
+        else values[key] = v;
+        continue;
+      }
+    }
+    if (key === 'healthcheck' && value && typeof value === 'object' && !Array.isArray(value)) {
+      const inner = resolveEnvRefs(value as Record<string, unknown>, env);
+      values[key] = inner.values;
+      missing.push(...inner.missing.map((m) => ({ key: `healthcheck.${m.key}`, variable: m.variable })));
+      continue;
+    }
+    values[key] = value;
+  }
+  return { values, missing };
+}
