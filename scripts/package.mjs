@@ -29,7 +29,8 @@ for (const entry of entries) {
   if (entry.banner) chmodSync(file, 0o755);
   for (const [name, asset] of Object.entries(assets ?? {})) {
     if (name === 'licenses.txt') licenses.add(asset.source.toString());
-    else if (name !== 'package.json') throw new Error(`unexpected asset ${name} from ${entry.src}: keep dist/ to two files`);
+    else if (name !== 'package.json')
+      throw new Error(`unexpected asset ${name} from ${entry.src}: keep dist/ to two files`);
   }
 }
 writeFileSync(path.join(dist, 'licenses.txt'), [...licenses].join('\n'));

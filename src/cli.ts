@@ -1,1 +1,22 @@
-console.log('rubric-eval');
+/** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
+import { runCli } from './cli/run-cli.js';
+
+const controller = new AbortController();
+let interrupted = 0;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // First signal: stop new work and write what finished. Second: leave now.
+    if (++interrupted > 1) process.exit(130);
+    process.stderr.write(`\nrubric-eval: ${signal}: stopping; finished cases are kept\n`);
+    controller.abort();
+  });
+}
+
+process.exitCode = await runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+});

@@ -6,12 +6,17 @@ import { type PriceTable } from './judge/pricing.js';
  * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
  * "not set" (that is what the runner gives for an input the workflow leaves out).
  */
-const unset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v);
+const unset = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
 const text = () => z.preprocess(unset, z.string().optional());
 const choice = <T extends string>(name: string, values: readonly [T, ...T[]], fallback: T) =>
   z.preprocess(
     (v) => (typeof unset(v) === 'string' ? (unset(v) as string).toLowerCase() : unset(v)),
-    z.enum(values, { error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')` }).default(fallback),
+    z
+      .enum(values, {
+        error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')`,
+      })
+      .default(fallback),
   );
 const number = (name: string, fallback: number, opts: { int?: boolean; min: number; max: number }) =>
   z.preprocess(
@@ -21,9 +26,12 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
     },
     z
       .number({ error: `${name}: must be a number` })
-      .refine((n) => Number.isFinite(n) && (!opts.int || Number.isInteger(n)) && n >= opts.min && n <= opts.max, {
-        error: `${name}: must be ${opts.int ? 'an integer' : 'a number'} from ${opts.min} to ${opts.max}`,
-      })
+      .refine(
+        (n) => Number.isFinite(n) && (!opts.int || Number.isInteger(n)) && n >= opts.min && n <= opts.max,
+        {
+          error: `${name}: must be ${opts.int ? 'an integer' : 'a number'} from ${opts.min} to ${opts.max}`,
+        },
+      )
       .default(fallback),
   );
 
@@ -37,7 +45,10 @@ export const InputsSchema = z
     targets: text(),
     target: text(),
     'judge-model': text(),
-    'judge-base-url': z.preprocess(unset, z.url({ error: 'judge-base-url: must be an http(s) URL' }).optional()),
+    'judge-base-url': z.preprocess(
+      unset,
+      z.url({ error: 'judge-base-url: must be an http(s) URL' }).optional(),
+    ),
     'judge-api-key': text(),
     'github-token': text(),
     'answers-file': text(),
@@ -57,7 +68,11 @@ export const InputsSchema = z
           try {
             return PriceTableSchema.parse(JSON.parse(s));
           } catch {
-            ctx.addIssue({ code: 'custom', message: 'judge-prices: must be JSON like {"model": {"input": 0.4, "output": 1.6}} (USD per million tokens)' });
+            ctx.addIssue({
+              code: 'custom',
+              message:
+                'judge-prices: must be JSON like {"model": {"input": 0.4, "output": 1.6}} (USD per million tokens)',
+            });
             return z.NEVER;
           }
         })
@@ -65,10 +80,14 @@ export const InputsSchema = z
     ),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
-    error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
+    error:
+      'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
   });
 
-const PriceTableSchema = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }));
+const PriceTableSchema = z.record(
+  z.string(),
+  z.object({ input: z.number().min(0), output: z.number().min(0) }),
+);
 
 export type Inputs = z.output<typeof InputsSchema>;
 export const INPUT_NAMES = Object.keys(InputsSchema.shape);
@@ -102,10 +121,16 @@ export interface Config {
   baseRef: string | null;
 }
 
-export function parseInputs(raw: Record<string, string | undefined>): { inputs: Inputs } | { errors: string[] } {
+export function parseInputs(
+  raw: Record<string, string | undefined>,
+): { inputs: Inputs } | { errors: string[] } {
   const r = InputsSchema.safeParse(raw);
   if (r.success) return { inputs: r.data };
-  return { errors: r.error.issues.map((i) => (i.message.includes(':') || i.path.length === 0 ? i.message : `${String(i.path[0])}: ${i.message}`)) };
+  return {
+    errors: r.error.issues.map((i) =>
+      i.message.includes(':') || i.path.length === 0 ? i.message : `${String(i.path[0])}: ${i.message}`,
+    ),
+  };
 }
 
 /** Splits the `suites` input: newline- or comma-separated globs. */

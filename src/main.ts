@@ -1,5 +1,251 @@
 import * as core from '@actions/core';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Config, INPUT_NAMES, parseInputs, splitList } from './config.js';
+import {
+  createOctokit,
+  findStickyComment,
+  isPermissionError,
+  type Octokit,
+  pullRequestSubject,
+  type Repo,
+  upsertComment,
+  type ExistingComment,
+} from './github/client.js';
+import { type Subject } from './judge/prompts.js';
+import { parseHistory } from './report/history.js';
+import { renderReport } from './report/markdown.js';
+import { writeResultsFile } from './report/results-file.js';
+import { type RunResults } from './results.js';
+import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
+import { lastCommitSubject } from './subject.js';
 
+interface PullRequestEvent {
+  number: number;
+  title: string;
+  body: string | null;
+  head: { sha: string };
+}
+
+function readEvent(): { name: string; pullRequest: PullRequestEvent | null } {
+  const name = process.env.GITHUB_EVENT_NAME ?? '';
+  const file = process.env.GITHUB_EVENT_PATH;
+  if (!file || !existsSync(file)) return { name, pullRequest: null };
+  try {
+    const payload = JSON.parse(readFileSync(file, 'utf8')) as { pull_request?: PullRequestEvent };
+    return { name, pullRequest: payload.pull_request ?? null };
+  } catch {
+    core.warning(`could not read the event file ${file}; treating this run as outside a pull request`);
+    return { name, pullRequest: null };
+  }
+}
+
+function repoFromEnv(): Repo | null {
+  const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
+  return owner && repo ? { owner, repo } : null;
+}
+
+/**
+ * The action: the one place that talks to @actions/core. Reads and validates the inputs, runs
+ * the engine, and always writes the results file, the job summary and the outputs before the
+ * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
+ */
 export async function run(): Promise<void> {
-  core.info('rubric-eval');
+  const controller = new AbortController();
+  const onSignal = (signal: string) => () => {
+    if (!controller.signal.aborted)
+      core.warning(`${signal} received: stopping; finished cases are reported and the check fails`);
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal('SIGINT'));
+  process.once('SIGTERM', onSignal('SIGTERM'));
+  try {
+    await runAction(controller.signal);
+  } catch (err) {
+    core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
+  }
+}
+
+async function runAction(signal: AbortSignal): Promise<void> {
+  core.info('rubric-eval: starting');
+  const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
+  const parsed = parseInputs(raw);
+  if ('errors' in parsed) {
+    core.setFailed(`invalid inputs: ${parsed.errors.join('; ')}`);
+    return;
+  }
+  const i = parsed.inputs;
+  for (const secret of [i['judge-api-key'], i['github-token']]) if (secret) core.setSecret(secret);
+
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  const workingDirectory = path.resolve(workspace, i['working-directory']);
+  const config: Config = {
+    workingDirectory,
+    suites: splitList(i.suites),
+    rubric: i.rubric ?? null,
+    targets: i.targets ?? null,
+    target: i.target ?? null,
+    answersFile: i['answers-file'] ?? null,
+    judge: {
+      model: i['judge-model'] ?? null,
+      baseURL: i['judge-base-url'] ?? null,
+      apiKey: i['judge-api-key'] ?? null,
+      githubToken: i['github-token'] ?? null,
+      timeoutMs: i['judge-timeout'] * 1000,
+      prices: i['judge-prices'] ?? {},
+    },
+    cacheDir: i['cache-dir'],
+    cacheMode: 'readwrite',
+    concurrency: i.concurrency,
+    failOn: i['fail-on'],
+    gateTimeoutMs: i['gate-timeout'] * 1000,
+    resultsFile: path.resolve(workingDirectory, i['results-file']),
+    diffFile: null,
+    baseRef: null,
+  };
+
+  const event = readEvent();
+  const pr = event.pullRequest;
+  const repo = repoFromEnv();
+  const octokit: Octokit | null = i['github-token']
+    ? createOctokit(i['github-token'], (m) => core.warning(m))
+    : null;
+  const runUrl =
+    process.env.GITHUB_SERVER_URL && process.env.GITHUB_REPOSITORY && process.env.GITHUB_RUN_ID
+      ? `${process.env.GITHUB_SERVER_URL}/${process.env.GITHUB_REPOSITORY}/actions/runs/${process.env.GITHUB_RUN_ID}`
+      : null;
+  const commentMode = i.comment;
+
+  // The previous runs on this PR live in our sticky comment.
+  let existing: ExistingComment | null = null;
+  if (pr && octokit && repo && commentMode !== 'off') {
+    try {
+      existing = await findStickyComment(octokit, repo, pr.number);
+    } catch (err) {
+      core.warning(`could not read the PR's comments (${describe(err)}); the run history starts afresh`);
+    }
+  }
+  const history = commentMode === 'update' ? parseHistory(existing?.body) : [];
+  const subject = (): Promise<Subject> => {
+    if (pr && octokit && repo) return pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? '');
+    return lastCommitSubject(workingDirectory);
+  };
+
+  const outcome: RunOutcome = await runEvaluation(config, {
+    env: process.env,
+    signal,
+    subject,
+    history,
+    commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
+    hooks: {
+      info: (m) => core.info(m),
+      warn: (m) => core.warning(m),
+      progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
+      phase: (name, fn) => core.group(name, fn),
+    },
+  });
+  const { results, redactor } = outcome;
+
+  // 1. The results file: always, first.
+  try {
+    writeResultsFile(config.resultsFile, results);
+  } catch (err) {
+    core.warning(`could not write the results file ${config.resultsFile}: ${describe(err)}`);
+  }
+  // 2. Annotations: validation errors and gating violations at their file and line.
+  annotate(outcome, workspace, workingDirectory);
+  // 3. The job summary: where people look on push and on fork PRs.
+  try {
+    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write();
+  } catch (err) {
+    core.warning(`could not write the job summary: ${describe(err)}`);
+  }
+  // 4. The sticky comment.
+  let commentUrl = '';
+  if (pr && commentMode !== 'off') {
+    if (!octokit || !repo) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+    else {
+      const body = redactor.redact(
+        renderReport(results, {
+          runUrl,
+          sticky: true,
+          fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
+        }),
+      );
+      try {
+        commentUrl = await upsertComment(octokit, repo, pr.number, body, commentMode, existing);
+        core.info(`PR comment: ${commentUrl}`);
+      } catch (err) {
+        if (isPermissionError(err)) {
+          core.warning(
+            `GitHub refused the PR comment (${describe(err)}): the token cannot write comments. Grant \`permissions: pull-requests: write\`; on a pull request from a fork the token is read-only, so read the job summary instead. The verdict still decides the check.`,
+          );
+        } else
+          core.warning(
+            `could not post the PR comment: ${describe(err)}. The verdict still decides the check.`,
+          );
+      }
+    }
+  }
+  // 5. Outputs.
+  core.setOutput('verdict', results.verdict);
+  core.setOutput('score', results.score.toFixed(4));
+  core.setOutput('passed', String(results.counts.pass));
+  core.setOutput('borderline', String(results.counts.borderline));
+  core.setOutput('failed', String(results.counts.fail + results.counts.error));
+  core.setOutput('results-file', config.resultsFile);
+  core.setOutput('comment-url', commentUrl);
+
+  core.info(
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
+  );
+  if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
+}
+
+function failureReason(r: RunResults, failOn: Config['failOn']): string {
+  if (r.partial) return 'rubric-eval was cancelled; the partial results fail the check';
+  if (r.errors.length > 0)
+    return `rubric-eval: invalid input (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
+  const bits: string[] = [];
+  if (r.counts.fail) bits.push(`${r.counts.fail} failed`);
+  if (r.counts.error) bits.push(`${r.counts.error} errored`);
+  if (failOn === 'borderline' && r.counts.borderline) bits.push(`${r.counts.borderline} borderline`);
+  if (r.rubric?.verdict === 'fail') bits.push(`rubric ${r.rubric.path} failed`);
+  return `rubric-eval: ${r.verdict} (score ${r.score.toFixed(2)}): ${bits.join(', ') || 'nothing was evaluated'}`;
+}
+
+function annotate(outcome: RunOutcome, workspace: string, workingDirectory: string): void {
+  const rel = (p: string) => {
+    const abs = path.resolve(workingDirectory, p);
+    return path.relative(workspace, abs).split(path.sep).join('/');
+  };
+  for (const d of outcome.diagnostics) {
+    if (d.file === 'inputs' || d.line === 0) continue;
+    const props = {
+      file: rel(d.file),
+      startLine: d.line,
+      startColumn: d.column,
+      title: `rubric-eval: ${d.rule}`,
+    };
+    const message = `${d.subject ? `${d.subject}: ` : ''}${d.message}`;
+    if (d.severity === 'error') core.error(message, props);
+    else core.warning(message, props);
+  }
+  const r = outcome.results;
+  for (const s of r.suites) {
+    for (const c of s.cases) {
+      if (c.gating_violations.length === 0) continue;
+      core.error(`case '${c.id}' failed required criteria: ${c.gating_violations.join('; ')}`, {
+        file: rel(s.path),
+        startLine: c.line,
+        title: 'rubric-eval: gating violation',
+      });
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  const status = (err as { status?: number }).status;
+  const message = err instanceof Error ? err.message : String(err);
+  return status ? `HTTP ${status}: ${message.split('\n')[0]}` : message.split('\n')[0]!;
 }

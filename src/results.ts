@@ -46,6 +46,8 @@ export interface EvaluatorResult {
 
 export interface CaseResult {
   id: string;
+  /** Line of the case in its suite file (for annotations). */
+  line?: number;
   verdict: CaseVerdict;
   score: number;
   gating_violations: string[];

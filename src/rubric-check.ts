@@ -3,7 +3,13 @@ import { describeExit, runCommand } from './exec/run-command.js';
 import { type Judge, JudgeError } from './judge/judge.js';
 import { checkerPrompt, type PriorIteration, type Subject } from './judge/prompts.js';
 import { markdownWireSchema, validateMarkdown } from './judge/schemas.js';
-import { emptyUsage, type GateResult, type HistoryEntry, type RubricCheckResult, type RubricResult } from './results.js';
+import {
+  emptyUsage,
+  type GateResult,
+  type HistoryEntry,
+  type RubricCheckResult,
+  type RubricResult,
+} from './results.js';
 import { rubricCounts, rubricVerdict } from './rubric/scoring.js';
 import { type MarkdownRubric } from './suite/markdown-rubric.js';
 
@@ -24,7 +30,10 @@ export interface RubricRunOptions {
  * fails; then, when the rubric has criteria or nice-to-haves, one judge call with the checker
  * contract, the gate results as context. Gates-only rubrics skip the judge; criteria-only skip gates.
  */
-export async function runMarkdownRubric(rubric: MarkdownRubric, opts: RubricRunOptions): Promise<RubricResult> {
+export async function runMarkdownRubric(
+  rubric: MarkdownRubric,
+  opts: RubricRunOptions,
+): Promise<RubricResult> {
   const gates: GateResult[] = [];
   for (const [i, gate] of rubric.gates.entries()) {
     if (opts.exec.signal?.aborted) break;
@@ -42,7 +51,10 @@ export async function runMarkdownRubric(rubric: MarkdownRubric, opts: RubricRunO
       exit_code: r.exitCode,
       timed_out: r.timedOut,
       duration_ms: r.durationMs,
-      output: r.exitCode === 0 ? r.output : `${r.output}${r.output.endsWith('\n') || !r.output ? '' : '\n'}[${describeExit(r, opts.exec.commandTimeoutMs)}]`,
+      output:
+        r.exitCode === 0
+          ? r.output
+          : `${r.output}${r.output.endsWith('\n') || !r.output ? '' : '\n'}[${describeExit(r, opts.exec.commandTimeoutMs)}]`,
       line: gate.line,
     };
     gates.push(result);
@@ -53,7 +65,13 @@ export async function runMarkdownRubric(rubric: MarkdownRubric, opts: RubricRunO
     ...rubric.criteria.map((c) => ({ ...c, kind: 'must' as const })),
     ...rubric.niceToHave.map((c) => ({ ...c, kind: 'nice' as const })),
   ];
-  let checks: RubricCheckResult[] = criteria.map((c) => ({ id: c.id, kind: c.kind, text: c.text, satisfied: null, reasoning: null }));
+  let checks: RubricCheckResult[] = criteria.map((c) => ({
+    id: c.id,
+    kind: c.kind,
+    text: c.text,
+    satisfied: null,
+    reasoning: null,
+  }));
   let judgeVerdict: RubricResult['judge_verdict'] = null;
   let feedback: string | null = null;
   let error: string | undefined;
@@ -65,10 +83,22 @@ export async function runMarkdownRubric(rubric: MarkdownRubric, opts: RubricRunO
       try {
         const subject = await opts.subject();
         const ids = criteria.map((c) => c.id);
-        const prior: PriorIteration[] = opts.history.map((h) => ({ iteration: h.iteration, commit: h.commit, verdict: h.verdict === 'pass' ? 'accept' : 'retry', counts: h.counts, feedback: h.feedback }));
+        const prior: PriorIteration[] = opts.history.map((h) => ({
+          iteration: h.iteration,
+          commit: h.commit,
+          verdict: h.verdict === 'pass' ? 'accept' : 'retry',
+          counts: h.counts,
+          feedback: h.feedback,
+        }));
         const answer = await opts.judge.judge({
           prompt: checkerPrompt({
-            gates: gates.map((g) => ({ command: g.command, passed: g.verdict === 'pass', exitCode: g.exit_code, timedOut: g.timed_out, output: g.output })),
+            gates: gates.map((g) => ({
+              command: g.command,
+              passed: g.verdict === 'pass',
+              exitCode: g.exit_code,
+              timedOut: g.timed_out,
+              output: g.output,
+            })),
             must: rubric.criteria,
             nice: rubric.niceToHave,
             notes: rubric.notes,
@@ -82,7 +112,11 @@ export async function runMarkdownRubric(rubric: MarkdownRubric, opts: RubricRunO
         });
         usage = answer.usage;
         const byId = new Map(answer.value.checks.map((c) => [c.id, c]));
-        checks = checks.map((c) => ({ ...c, satisfied: byId.get(c.id)?.satisfied ?? null, reasoning: byId.get(c.id)?.reasoning ?? null }));
+        checks = checks.map((c) => ({
+          ...c,
+          satisfied: byId.get(c.id)?.satisfied ?? null,
+          reasoning: byId.get(c.id)?.reasoning ?? null,
+        }));
         judgeVerdict = answer.value.verdict;
         feedback = answer.value.feedback ?? null;
       } catch (err) {

@@ -65,7 +65,14 @@ export interface RunOutcome {
   results: RunResults;
   diagnostics: Diagnostic[];
   redactor: Redactor;
-  stats: { judgeCalls: number; retries: number; repairs: number; rateLimited: number; timeouts: number; peakInFlight: number };
+  stats: {
+    judgeCalls: number;
+    retries: number;
+    repairs: number;
+    rateLimited: number;
+    timeouts: number;
+    peakInFlight: number;
+  };
 }
 
 /** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
@@ -75,14 +82,20 @@ export function judgeEndpoint(config: Config): { endpoint: EndpointConfig } | { 
   const isGitHubModels = baseURL.replace(/\/+$/, '') === GITHUB_MODELS_URL;
   const apiKey = j.apiKey ?? (isGitHubModels ? j.githubToken : null) ?? '';
   if (isGitHubModels && !apiKey) {
-    return { error: 'no judge credentials: set `judge-api-key` (with `judge-base-url` for a non-OpenAI endpoint), or give `github-token` with `permissions: models: read` to judge with GitHub Models' };
+    return {
+      error:
+        'no judge credentials: set `judge-api-key` (with `judge-base-url` for a non-OpenAI endpoint), or give `github-token` with `permissions: models: read` to judge with GitHub Models',
+    };
   }
   const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
   return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
 }
 
 function usesLlm(e: EvaluatorConfig): boolean {
-  return e.type === 'llm_judge' || (e.type === 'composite' && (e.aggregator.type === 'llm_judge' || e.children.some(usesLlm)));
+  return (
+    e.type === 'llm_judge' ||
+    (e.type === 'composite' && (e.aggregator.type === 'llm_judge' || e.children.some(usesLlm)))
+  );
 }
 
 /**
@@ -140,7 +153,15 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
         targetOverride: config.target,
         answers,
         env: io.env,
-        deps: { limiter, redactor, childEnv: exec.childEnv, modelTimeoutMs: config.judge.timeoutMs, commandTimeoutMs: config.gateTimeoutMs, signal: io.signal, warn },
+        deps: {
+          limiter,
+          redactor,
+          childEnv: exec.childEnv,
+          modelTimeoutMs: config.judge.timeoutMs,
+          commandTimeoutMs: config.gateTimeoutMs,
+          signal: io.signal,
+          warn,
+        },
       });
       diagnostics.push(...r.diagnostics);
       plan = r.plan;
@@ -148,13 +169,22 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     return { suites, rubric, plan };
   });
 
-  const cache = new JudgeCache(config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null, config.cacheDir ? config.cacheMode : 'off');
+  const cache = new JudgeCache(
+    config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
+    config.cacheDir ? config.cacheMode : 'off',
+  );
   const judges = new Map<string, Judge>();
   const judgeFor = (endpoint: EndpointConfig): Judge => {
     const key = JSON.stringify(endpoint);
     let j = judges.get(key);
     if (!j) {
-      j = new Judge(endpoint, { limiter, cache, prices: { ...DEFAULT_PRICES, ...config.judge.prices }, signal: io.signal, warn });
+      j = new Judge(endpoint, {
+        limiter,
+        cache,
+        prices: { ...DEFAULT_PRICES, ...config.judge.prices },
+        signal: io.signal,
+        warn,
+      });
       judges.set(key, j);
     }
     return j;
@@ -162,20 +192,35 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
 
   const needsDefaultJudge =
     (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !loaded.plan?.forCase(s, c)?.judge));
+    loaded.suites.some((s) =>
+      s.cases.some((c) => c.evaluators.some(usesLlm) && !loaded.plan?.forCase(s, c)?.judge),
+    );
   let defaultEndpoint: EndpointConfig | null = null;
   if (needsDefaultJudge && config.cacheMode !== 'replay') {
     const r = judgeEndpoint(config);
-    if ('error' in r) diagnostics.push({ severity: 'error', file: 'inputs', line: 0, column: 0, rule: 'judge-credentials', message: r.error });
+    if ('error' in r)
+      diagnostics.push({
+        severity: 'error',
+        file: 'inputs',
+        line: 0,
+        column: 0,
+        rule: 'judge-credentials',
+        message: r.error,
+      });
     else defaultEndpoint = r.endpoint;
   } else if (needsDefaultJudge) {
-    const r = judgeEndpoint({ ...config, judge: { ...config.judge, apiKey: config.judge.apiKey ?? 'replay' } });
+    const r = judgeEndpoint({
+      ...config,
+      judge: { ...config.judge, apiKey: config.judge.apiKey ?? 'replay' },
+    });
     defaultEndpoint = 'endpoint' in r ? r.endpoint : null;
   }
 
   const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
-  const judgeInfo = defaultEndpoint ? { model: defaultEndpoint.model, base_url: defaultEndpoint.baseURL } : null;
+  const judgeInfo = defaultEndpoint
+    ? { model: defaultEndpoint.model, base_url: defaultEndpoint.baseURL }
+    : null;
   const stats = () => {
     const all = [...judges.values()];
     return {
@@ -190,7 +235,17 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   if (errors.length > 0) {
     // Invalid input: nothing is judged, the run fails, and the results say why.
     return {
-      results: finalize({ suites: [], rubric: null, errors, warnings, partial: false, judge: judgeInfo, history: io.history ?? [], commit: io.commit ?? null, started }),
+      results: finalize({
+        suites: [],
+        rubric: null,
+        errors,
+        warnings,
+        partial: false,
+        judge: judgeInfo,
+        history: io.history ?? [],
+        commit: io.commit ?? null,
+        started,
+      }),
       diagnostics,
       redactor,
       stats: stats(),
@@ -200,21 +255,30 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
 
   // ---- run: the rubric's gates and checker alongside the cases ----
   const defaultJudge = defaultEndpoint ? judgeFor(defaultEndpoint) : null;
-  const rubricPromise: Promise<RubricResult | null> = loaded.rubric
-    ? phase(`Rubric ${loaded.rubric.path}`, () =>
-        runMarkdownRubric(loaded.rubric!, {
+  // The rubric and the cases run side by side, inside one log group (groups cannot interleave).
+  const runRubric = (): Promise<RubricResult | null> =>
+    loaded.rubric
+      ? runMarkdownRubric(loaded.rubric, {
           cwd: ws.root,
           exec,
           judge: defaultJudge,
-          subject: io.subject ?? (() => Promise.reject(new Error('no subject to judge: not a pull request and no diff given'))),
+          subject:
+            io.subject ??
+            (() => Promise.reject(new Error('no subject to judge: not a pull request and no diff given'))),
           history: io.history ?? [],
-          onGate: (g, i, n) => hooks.info?.(`gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`),
-        }),
-      )
-    : Promise.resolve(null);
+          onGate: (g, i, n) =>
+            hooks.info?.(
+              `gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`,
+            ),
+        })
+      : Promise.resolve(null);
 
-  const suiteResults: SuiteResult[] = loaded.suites.map((s) => ({ path: s.path, description: s.description, cases: [] }));
-  const casesPromise = phase('Evaluate cases', async () => {
+  const suiteResults: SuiteResult[] = loaded.suites.map((s) => ({
+    path: s.path,
+    description: s.description,
+    cases: [],
+  }));
+  const runCases = async () => {
     if (!loaded.plan) return;
     const plan = loaded.plan;
     const health = new Map<TargetRunner, string | null>();
@@ -228,7 +292,9 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
       }
     }
     const work = loaded.suites.flatMap((suite, si) => suite.cases.map((c, ci) => ({ suite, si, c, ci })));
-    const slots: (CaseResult | undefined)[][] = loaded.suites.map((s) => new Array<CaseResult | undefined>(s.cases.length));
+    const slots: (CaseResult | undefined)[][] = loaded.suites.map(
+      (s) => new Array<CaseResult | undefined>(s.cases.length),
+    );
     let next = 0;
     let done = 0;
     // Workers pull cases one at a time: prompts are built as calls are made, not all up front.
@@ -238,20 +304,46 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
         while (next < work.length && !io.signal?.aborted) {
           const item = work[next++]!;
           const target = plan.forCase(item.suite, item.c);
-          const result = await runCase(item.c, target, health.get(target.runner) ?? null, target.judge ? judgeFor(target.judge) : defaultJudge, exec, io.signal);
+          const result = await runCase(
+            item.c,
+            target,
+            health.get(target.runner) ?? null,
+            target.judge ? judgeFor(target.judge) : defaultJudge,
+            exec,
+            io.signal,
+          );
           if (!result) continue; // cancelled mid-case: not a finished case
           slots[item.si]![item.ci] = result;
           done++;
-          hooks.progress?.({ done, total: work.length, suite: item.suite.path, caseId: item.c.id, verdict: result.verdict, score: result.score });
+          hooks.progress?.({
+            done,
+            total: work.length,
+            suite: item.suite.path,
+            caseId: item.c.id,
+            verdict: result.verdict,
+            score: result.score,
+          });
         }
       }),
     );
-    slots.forEach((list, i) => (suiteResults[i]!.cases = list.filter((r): r is CaseResult => r !== undefined)));
-  });
+    slots.forEach(
+      (list, i) => (suiteResults[i]!.cases = list.filter((r): r is CaseResult => r !== undefined)),
+    );
+  };
 
-  const [rubricResult] = await Promise.all([rubricPromise, casesPromise]);
+  const [rubricResult] = await phase('Evaluate', () => Promise.all([runRubric(), runCases()]));
   const partial = io.signal?.aborted ?? false;
-  const results = finalize({ suites: suiteResults, rubric: rubricResult, errors: [], warnings, partial, judge: judgeInfo, history: io.history ?? [], commit: io.commit ?? null, started });
+  const results = finalize({
+    suites: suiteResults,
+    rubric: rubricResult,
+    errors: [],
+    warnings,
+    partial,
+    judge: judgeInfo,
+    history: io.history ?? [],
+    commit: io.commit ?? null,
+    started,
+  });
   return { results: redactor.redactDeep(results), diagnostics, redactor, stats: stats() };
 }
 
@@ -264,7 +356,7 @@ async function runCase(
   signal: AbortSignal | undefined,
 ): Promise<CaseResult | undefined> {
   const started = Date.now();
-  const base = { id: c.id, target: target.runner.name, gating_violations: [] as string[] };
+  const base = { id: c.id, line: c.pos.line, target: target.runner.name, gating_violations: [] as string[] };
   const errorCase = (message: string, answer: string | null = null): CaseResult => ({
     ...base,
     verdict: 'error',
@@ -284,7 +376,8 @@ async function runCase(
     return errorCase((err as Error).message);
   }
   try {
-    if (!judge && c.evaluators.some(usesLlm)) return errorCase('no judge configured for an llm_judge evaluator', answer.text);
+    if (!judge && c.evaluators.some(usesLlm))
+      return errorCase('no judge configured for an llm_judge evaluator', answer.text);
     const evaluators = await runEvaluators(c.evaluators, { evalCase: c, answer, judge: judge!, exec });
     if (signal?.aborted) return undefined;
     const agg = aggregateCase(evaluators);
@@ -319,7 +412,9 @@ function finalize(p: {
     commit: p.commit,
     verdict,
     score: round4(agg.score),
-    counts: p.rubric ? formatRubricCounts(p.rubric.counts) : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
+    counts: p.rubric
+      ? formatRubricCounts(p.rubric.counts)
+      : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
     feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
     rubric_hash: p.rubric?.hash ?? null,
     at: new Date().toISOString(),
@@ -344,7 +439,10 @@ function finalize(p: {
 
 function firstFailure(suites: SuiteResult[], errors: string[]): string | null {
   if (errors.length > 0) return errors[0]!;
-  for (const s of suites) for (const c of s.cases) if (c.verdict === 'fail' || c.verdict === 'error') return `${c.id}: ${c.error ?? c.gating_violations[0] ?? `score ${c.score.toFixed(2)}`}`;
+  for (const s of suites)
+    for (const c of s.cases)
+      if (c.verdict === 'fail' || c.verdict === 'error')
+        return `${c.id}: ${c.error ?? c.gating_violations[0] ?? `score ${c.score.toFixed(2)}`}`;
   return null;
 }
 

@@ -14,7 +14,9 @@ export function splitDiff(diff: string): { file: string; text: string }[] {
   const starts: { index: number; file: string }[] = [];
   for (let m = re.exec(diff); m; m = re.exec(diff)) starts.push({ index: m.index, file: m[2]! });
   if (starts.length === 0) return diff.trim() ? [{ file: '(diff)', text: diff }] : [];
-  starts.forEach((s, i) => pieces.push({ file: s.file, text: diff.slice(s.index, starts[i + 1]?.index ?? diff.length) }));
+  starts.forEach((s, i) =>
+    pieces.push({ file: s.file, text: diff.slice(s.index, starts[i + 1]?.index ?? diff.length) }),
+  );
   return pieces;
 }
 
@@ -22,7 +24,10 @@ export function splitDiff(diff: string): { file: string; text: string }[] {
  * Fits a diff into `budget` characters by leaving out whole files, largest first (lock files and
  * generated code are usually the largest and the least telling), and names what was left out.
  */
-export function budgetDiff(diff: string, budget = DIFF_BUDGET): { diff: string; files: string[]; trimmed: string[] } {
+export function budgetDiff(
+  diff: string,
+  budget = DIFF_BUDGET,
+): { diff: string; files: string[]; trimmed: string[] } {
   const pieces = splitDiff(diff);
   const files = pieces.map((p) => p.file);
   let total = pieces.reduce((s, p) => s + p.text.length, 0);
@@ -32,11 +37,20 @@ export function budgetDiff(diff: string, budget = DIFF_BUDGET): { diff: string; 
     dropped.add(p.file);
     total -= p.text.length;
   }
-  const kept = pieces.filter((p) => !dropped.has(p.file)).map((p) => p.text).join('');
+  const kept = pieces
+    .filter((p) => !dropped.has(p.file))
+    .map((p) => p.text)
+    .join('');
   return { diff: kept, files, trimmed: [...dropped] };
 }
 
-export function subjectFromDiff(kind: Subject['kind'], title: string, body: string, diff: string, budget = DIFF_BUDGET): Subject {
+export function subjectFromDiff(
+  kind: Subject['kind'],
+  title: string,
+  body: string,
+  diff: string,
+  budget = DIFF_BUDGET,
+): Subject {
   const b = budgetDiff(diff, budget);
   return { kind, title, body, files: b.files, diff: b.diff, trimmed: b.trimmed };
 }

@@ -5,7 +5,7 @@ export interface RequestDescription {
 }
 export interface RecordedRequest {
   index: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   headers: Record<string, string | string[] | undefined>;
   url: string;
   at: number;
@@ -13,11 +13,16 @@ export interface RecordedRequest {
 export type Directive = unknown;
 export interface ServerOptions {
   latencyMs?: number;
-  respond?: (req: { body: any; desc: RequestDescription; index: number; headers: any }) => Directive | Promise<Directive>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  respond?: (req: {
+    body: any;
+    desc: RequestDescription;
+    index: number;
+    headers: any;
+  }) => Directive | Promise<Directive>;
   script?: Directive[];
   chaos?: { seed: number; hangMs?: number; retryAfterSeconds?: number };
   rateLimit?: { perSecond: number; retryAfterSeconds?: number };
-  reject?: (body: any) => Directive | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  reject?: (body: any) => Directive | undefined;
   keepRequests?: boolean;
 }
 export interface FakeOpenAI {

@@ -32,7 +32,12 @@ export function describeRequest(body) {
     return { mode: 'chat', ids: [], text };
   }
   const hint = /one per id: ([^\]]+)\]/.exec(text);
-  const ids = hint ? hint[1].split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const ids = hint
+    ? hint[1]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
   if (/"verdict": "accept"\|"retry"\|"terminate"/.test(text)) return { mode: 'markdown', ids, text };
   if (/"score": <integer 0-10>/.test(text)) return { mode: 'score_range', ids, text };
   if (/"satisfied": true\|false/.test(text)) return { mode: 'checklist', ids, text };
@@ -44,11 +49,21 @@ export function describeRequest(body) {
 export function defaultAnswer(desc) {
   switch (desc.mode) {
     case 'checklist':
-      return { checks: desc.ids.map((id) => ({ id, reasoning: `meets ${id}`, satisfied: true })), overall_reasoning: 'all met' };
+      return {
+        checks: desc.ids.map((id) => ({ id, reasoning: `meets ${id}`, satisfied: true })),
+        overall_reasoning: 'all met',
+      };
     case 'score_range':
-      return { checks: desc.ids.map((id) => ({ id, reasoning: `excellent on ${id}`, score: 10 })), overall_reasoning: 'excellent' };
+      return {
+        checks: desc.ids.map((id) => ({ id, reasoning: `excellent on ${id}`, score: 10 })),
+        overall_reasoning: 'excellent',
+      };
     case 'markdown':
-      return { checks: desc.ids.map((id) => ({ id, reasoning: `${id} holds`, satisfied: true })), feedback: 'Looks good.', verdict: 'accept' };
+      return {
+        checks: desc.ids.map((id) => ({ id, reasoning: `${id} holds`, satisfied: true })),
+        feedback: 'Looks good.',
+        verdict: 'accept',
+      };
     case 'freeform':
       return { reasoning: 'good answer', hits: ['covers the point'], misses: [], score: 1 };
     default:
@@ -104,7 +119,8 @@ export async function startOpenAIServer(options = {}) {
         const record = { index, body, headers: req.headers, url: req.url, at: Date.now() };
         if (options.keepRequests !== false) state.requests.push(record);
         else state.requests.push({ index });
-        if (!/\/chat\/completions$/.test(req.url.split('?')[0])) return send(res, 404, { error: { message: 'not found' } }, {}, done);
+        if (!/\/chat\/completions$/.test(req.url.split('?')[0]))
+          return send(res, 404, { error: { message: 'not found' } }, {}, done);
 
         if (options.rateLimit) {
           const now = Date.now();
@@ -114,7 +130,13 @@ export async function startOpenAIServer(options = {}) {
           }
           if (windowCount >= options.rateLimit.perSecond) {
             const wait = Math.max(0.05, (1000 - (now - windowStart)) / 1000);
-            return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': String(options.rateLimit.retryAfterSeconds ?? wait.toFixed(3)) }, done);
+            return send(
+              res,
+              429,
+              { error: { message: 'rate limited' } },
+              { 'retry-after': String(options.rateLimit.retryAfterSeconds ?? wait.toFixed(3)) },
+              done,
+            );
           }
           windowCount++;
         }
@@ -124,7 +146,8 @@ export async function startOpenAIServer(options = {}) {
         let d = script.length > 0 ? script.shift() : undefined;
         if (d === undefined && random) d = chaosDirective(random(), options.chaos);
         const desc = describeRequest(body);
-        if (d === undefined && options.respond) d = await options.respond({ body, desc, index, headers: req.headers });
+        if (d === undefined && options.respond)
+          d = await options.respond({ body, desc, index, headers: req.headers });
         if (typeof d === 'function') d = await d({ body, desc, index, headers: req.headers });
         if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
         directive(res, d, body, done, desc);
@@ -150,18 +173,27 @@ export async function startOpenAIServer(options = {}) {
       return;
     }
     if (d && typeof d === 'object' && typeof d.status === 'number') {
-      return send(res, d.status, d.body ?? { error: { message: `scripted ${d.status}`, param: d.param ?? null } }, d.headers ?? {}, done);
+      return send(
+        res,
+        d.status,
+        d.body ?? { error: { message: `scripted ${d.status}`, param: d.param ?? null } },
+        d.headers ?? {},
+        done,
+      );
     }
     let content;
     if (typeof d === 'string') content = d;
     else if (d && typeof d === 'object' && typeof d.content === 'string') content = d.content;
-    else if (d && typeof d === 'object' && d.transform) content = JSON.stringify(d.transform(defaultAnswer(desc), desc));
+    else if (d && typeof d === 'object' && d.transform)
+      content = JSON.stringify(d.transform(defaultAnswer(desc), desc));
     else if (d && typeof d === 'object') content = JSON.stringify(d);
     else {
       const a = defaultAnswer(desc);
       content = a === null ? `echo: ${lastUser(body)}` : JSON.stringify(a);
     }
-    const promptText = (body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+    const promptText = (body.messages ?? [])
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+      .join('\n');
     const prompt_tokens = estimateTokens(promptText);
     state.promptTokens += prompt_tokens;
     state.served++;
@@ -174,7 +206,11 @@ export async function startOpenAIServer(options = {}) {
         created: Math.floor(Date.now() / 1000),
         model: body.model ?? 'fake',
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: { prompt_tokens, completion_tokens: estimateTokens(content), total_tokens: prompt_tokens + estimateTokens(content) },
+        usage: {
+          prompt_tokens,
+          completion_tokens: estimateTokens(content),
+          total_tokens: prompt_tokens + estimateTokens(content),
+        },
       },
       {},
       done,
@@ -184,7 +220,11 @@ export async function startOpenAIServer(options = {}) {
   function send(res, status, payload, headers, done) {
     state.statusCounts[status] = (state.statusCounts[status] ?? 0) + 1;
     const text = JSON.stringify(payload);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text, done);
   }
 
@@ -215,7 +255,8 @@ function chaosDirective(r, chaos) {
   if (r < 0.2) return { status: 500 };
   if (r < 0.3) return { status: 429, headers: { 'retry-after': String(chaos.retryAfterSeconds ?? 0.2) } };
   if (r < 0.35) return { content: '{"checks": [ this is not json' };
-  if (r < 0.4) return { transform: (a) => (a && Array.isArray(a.checks) ? { ...a, checks: a.checks.slice(1) } : a) };
+  if (r < 0.4)
+    return { transform: (a) => (a && Array.isArray(a.checks) ? { ...a, checks: a.checks.slice(1) } : a) };
   if (r < 0.42) return { hang: true };
   if (r < 0.43) return { drop: true };
   return undefined;

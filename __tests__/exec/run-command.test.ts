@@ -56,7 +56,10 @@ test('a command that exits but leaves a background child holding stdout does not
 });
 
 test('50 MB of output keeps head and tail within the bound', async () => {
-  const r = await run(`printf 'FIRST-LINE\\n'; head -c 52428800 /dev/zero | tr '\\0' 'x'; printf '\\nLAST-LINE\\n'`, { stdoutLimit: 1024 });
+  const r = await run(
+    `printf 'FIRST-LINE\\n'; head -c 52428800 /dev/zero | tr '\\0' 'x'; printf '\\nLAST-LINE\\n'`,
+    { stdoutLimit: 1024 },
+  );
   expect(r.exitCode).toBe(0);
   expect(r.output.length).toBeLessThan(4 * 1024 + 16 * 1024 + 100);
   expect(r.output.startsWith('FIRST-LINE\n')).toBe(true);
@@ -72,7 +75,10 @@ test('secret values are replaced by *** in everything kept', async () => {
     cwd: tmpDir(),
     timeoutMs: 5000,
     env: { ...process.env, DB_PASSWORD: 'hunter2-very-secret' },
-    redactor: new Redactor([judgeKey, ...secretsFromEnv({ DB_PASSWORD: 'hunter2-very-secret', SHORT_KEY: '1' })]),
+    redactor: new Redactor([
+      judgeKey,
+      ...secretsFromEnv({ DB_PASSWORD: 'hunter2-very-secret', SHORT_KEY: '1' }),
+    ]),
   });
   expect(r.output).toBe('key=***\npw=***\n');
   expect(r.stdout).toBe('key=***\n');
@@ -81,7 +87,13 @@ test('secret values are replaced by *** in everything kept', async () => {
 
 test('children do not see GITHUB_TOKEN, the judge key or INPUT_* variables', async () => {
   const env = childEnv(
-    { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_token_value', INPUT_JUDGE_API_KEY: 'sk-judge', OPENAI_API_KEY: 'sk-judge', MY_SETTING: 'kept' },
+    {
+      PATH: process.env.PATH,
+      GITHUB_TOKEN: 'ghs_token_value',
+      INPUT_JUDGE_API_KEY: 'sk-judge',
+      OPENAI_API_KEY: 'sk-judge',
+      MY_SETTING: 'kept',
+    },
     ['sk-judge', 'ghs_token_value'],
   );
   const r = await run('env', { env });

@@ -7,10 +7,19 @@ import { AdaptiveLimiter } from '../../src/judge/limiter.js';
 import { DEFAULT_PRICES } from '../../src/judge/pricing.js';
 import { type CaseContext } from '../../src/judge/prompts.js';
 
-export function makeJudge(url: string, overrides: Partial<JudgeOptions> & { timeoutMs?: number; model?: string } = {}): Judge {
+export function makeJudge(
+  url: string,
+  overrides: Partial<JudgeOptions> & { timeoutMs?: number; model?: string } = {},
+): Judge {
   const { timeoutMs, model, ...options } = overrides;
   return new Judge(
-    { baseURL: url, apiKey: 'test-key', model: model ?? 'gpt-4.1-mini', azure: null, timeoutMs: timeoutMs ?? 5000 },
+    {
+      baseURL: url,
+      apiKey: 'test-key',
+      model: model ?? 'gpt-4.1-mini',
+      azure: null,
+      timeoutMs: timeoutMs ?? 5000,
+    },
     {
       limiter: new AdaptiveLimiter(4),
       cache: new JudgeCache(null),

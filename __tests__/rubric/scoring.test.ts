@@ -42,33 +42,75 @@ const http: ChecklistItem[] = [
 
 describe('checklist (seed 001)', () => {
   test('all satisfied: 7.5/7.5 = 1, pass', () => {
-    const r = scoreChecklist(http, sat({ structure: true, 'success-codes': true, 'client-errors': true, 'server-errors': true, 'practical-examples': true }));
+    const r = scoreChecklist(
+      http,
+      sat({
+        structure: true,
+        'success-codes': true,
+        'client-errors': true,
+        'server-errors': true,
+        'practical-examples': true,
+      }),
+    );
     expect(r.score).toBe(1);
     expect(r.verdict).toBe('pass');
   });
   test('optional 5xx missed: 6/7.5 = 0.8, pass exactly at the threshold', () => {
-    const r = scoreChecklist(http, sat({ structure: true, 'success-codes': true, 'client-errors': true, 'server-errors': false, 'practical-examples': true }));
+    const r = scoreChecklist(
+      http,
+      sat({
+        structure: true,
+        'success-codes': true,
+        'client-errors': true,
+        'server-errors': false,
+        'practical-examples': true,
+      }),
+    );
     expect(r.score).toBeCloseTo(0.8, 12);
     expect(r.verdict).toBe('pass');
   });
   test('both optional missed: 5/7.5 = 0.667, borderline', () => {
-    const r = scoreChecklist(http, sat({ structure: true, 'success-codes': true, 'client-errors': true, 'server-errors': false, 'practical-examples': false }));
+    const r = scoreChecklist(
+      http,
+      sat({
+        structure: true,
+        'success-codes': true,
+        'client-errors': true,
+        'server-errors': false,
+        'practical-examples': false,
+      }),
+    );
     expect(r.score).toBeCloseTo(5 / 7.5, 12);
     expect(r.verdict).toBe('borderline');
     expect(r.gating_violations).toEqual([]);
   });
   test('a required item missed gates to fail even at 0.867', () => {
-    const r = scoreChecklist(http, sat({ structure: false, 'success-codes': true, 'client-errors': true, 'server-errors': true, 'practical-examples': true }));
+    const r = scoreChecklist(
+      http,
+      sat({
+        structure: false,
+        'success-codes': true,
+        'client-errors': true,
+        'server-errors': true,
+        'practical-examples': true,
+      }),
+    );
     expect(r.score).toBeCloseTo(6.5 / 7.5, 12);
     expect(r.verdict).toBe('fail');
     expect(r.gating_violations).toEqual(['structure: required item not satisfied']);
   });
   test('string rubrics (all required, weight 1): 2 of 4 met is 0.5, fail (the corpus baseline case)', () => {
     const items = [1, 2, 3, 4].map((i) => ({ id: `rubric-${i}`, outcome: 'x', weight: 1, required: true }));
-    const r = scoreChecklist(items, sat({ 'rubric-1': true, 'rubric-2': false, 'rubric-3': true, 'rubric-4': false }));
+    const r = scoreChecklist(
+      items,
+      sat({ 'rubric-1': true, 'rubric-2': false, 'rubric-3': true, 'rubric-4': false }),
+    );
     expect(r.score).toBe(0.5);
     expect(r.verdict).toBe('fail');
-    expect(r.gating_violations).toEqual(['rubric-2: required item not satisfied', 'rubric-4: required item not satisfied']);
+    expect(r.gating_violations).toEqual([
+      'rubric-2: required item not satisfied',
+      'rubric-4: required item not satisfied',
+    ]);
   });
 });
 
@@ -92,7 +134,9 @@ describe('score ranges (seeds 000, 004)', () => {
     expect(r.gating_violations).toEqual(['factual_accuracy: score 7 is below required_min_score 8']);
   });
   test('exactly the minimum passes the gate', () => {
-    expect(scoreRanges(summary, scored({ factual_accuracy: 8, brevity_and_clarity: 8 })).verdict).toBe('pass');
+    expect(scoreRanges(summary, scored({ factual_accuracy: 8, brevity_and_clarity: 8 })).verdict).toBe(
+      'pass',
+    );
   });
   test('legacy required: true means min 10', () => {
     const strict: RangeCriterion[] = [{ id: 'c', outcome: '', weight: 1, requiredMinScore: 10, bands: [] }];
@@ -118,13 +162,22 @@ const ev = (over: Partial<EvaluatorResult>): EvaluatorResult => ({
 
 describe('case aggregation', () => {
   test('weighted mean by evaluator weight; weight 0 excludes', () => {
-    const r = aggregateCase([ev({ name: 'a', score: 0.5, weight: 3 }), ev({ name: 'b', score: 1, weight: 1 }), ev({ name: 'c', score: 0, weight: 0 })]);
+    const r = aggregateCase([
+      ev({ name: 'a', score: 0.5, weight: 3 }),
+      ev({ name: 'b', score: 1, weight: 1 }),
+      ev({ name: 'c', score: 0, weight: 0 }),
+    ]);
     expect(r.score).toBeCloseTo(0.625, 12);
     expect(r.verdict).toBe('borderline');
   });
   test('the corpus baseline: rubric 0.5 + code judge 1.0 = 0.75, but a gating violation fails the case', () => {
     const r = aggregateCase([
-      ev({ name: 'rubric', score: 0.5, verdict: 'fail', gating_violations: ['rubric-2: required item not satisfied'] }),
+      ev({
+        name: 'rubric',
+        score: 0.5,
+        verdict: 'fail',
+        gating_violations: ['rubric-2: required item not satisfied'],
+      }),
       ev({ name: 'python_syntax', type: 'code_judge', score: 1 }),
     ]);
     expect(r.score).toBe(0.75);
@@ -136,19 +189,39 @@ describe('case aggregation', () => {
     expect(r.gating_violations).toEqual(['judge › x: required item not satisfied']);
   });
   test('an errored evaluator makes the case an error whatever the score', () => {
-    expect(aggregateCase([ev({ score: 1 }), ev({ name: 'x', score: 0, verdict: 'error', error: 'boom' })]).verdict).toBe('error');
+    expect(
+      aggregateCase([ev({ score: 1 }), ev({ name: 'x', score: 0, verdict: 'error', error: 'boom' })]).verdict,
+    ).toBe('error');
   });
 });
 
 describe('run aggregation', () => {
   test('mean score, fail on any fail or error, borderline on any borderline', () => {
-    expect(aggregateRun([{ score: 1, verdict: 'pass' }, { score: 0.7, verdict: 'borderline' }], null)).toEqual({
+    expect(
+      aggregateRun(
+        [
+          { score: 1, verdict: 'pass' },
+          { score: 0.7, verdict: 'borderline' },
+        ],
+        null,
+      ),
+    ).toEqual({
       score: 0.85,
       verdict: 'borderline',
       counts: { pass: 1, borderline: 1, fail: 0, error: 0 },
     });
-    expect(aggregateRun([{ score: 1, verdict: 'pass' }, { score: 0, verdict: 'error' }], null).verdict).toBe('fail');
-    expect(aggregateRun([{ score: 1, verdict: 'pass' }], { score: 0.5, verdict: 'fail' }).verdict).toBe('fail');
+    expect(
+      aggregateRun(
+        [
+          { score: 1, verdict: 'pass' },
+          { score: 0, verdict: 'error' },
+        ],
+        null,
+      ).verdict,
+    ).toBe('fail');
+    expect(aggregateRun([{ score: 1, verdict: 'pass' }], { score: 0.5, verdict: 'fail' }).verdict).toBe(
+      'fail',
+    );
   });
   test('a run with nothing evaluated is a fail, not a vacuous pass', () => {
     expect(aggregateRun([], null).verdict).toBe('fail');
@@ -156,22 +229,61 @@ describe('run aggregation', () => {
 });
 
 describe('markdown rubric composite verdict (seed 002 §3)', () => {
-  const gate = (verdict: 'pass' | 'fail'): GateResult => ({ command: 'x', verdict, exit_code: verdict === 'pass' ? 0 : 1, timed_out: false, duration_ms: 1, output: '' });
-  const check = (kind: 'must' | 'nice', satisfied: boolean | null): RubricCheckResult => ({ id: kind, kind, text: '', satisfied, reasoning: null });
+  const gate = (verdict: 'pass' | 'fail'): GateResult => ({
+    command: 'x',
+    verdict,
+    exit_code: verdict === 'pass' ? 0 : 1,
+    timed_out: false,
+    duration_ms: 1,
+    output: '',
+  });
+  const check = (kind: 'must' | 'nice', satisfied: boolean | null): RubricCheckResult => ({
+    id: kind,
+    kind,
+    text: '',
+    satisfied,
+    reasoning: null,
+  });
   test('all gates and must-haves pass, nice-to-have failing: pass', () => {
     const checks = [check('must', true), check('must', true), check('nice', false)];
-    expect(rubricVerdict({ gates: [gate('pass')], checks, judgeVerdict: 'accept', judgeError: false })).toEqual({ verdict: 'pass', score: 1 });
-    expect(formatRubricCounts(rubricCounts([gate('pass')], checks))).toBe('gates: 1/1 · must: 2/2 · nice: 0/1');
+    expect(
+      rubricVerdict({ gates: [gate('pass')], checks, judgeVerdict: 'accept', judgeError: false }),
+    ).toEqual({ verdict: 'pass', score: 1 });
+    expect(formatRubricCounts(rubricCounts([gate('pass')], checks))).toBe(
+      'gates: 1/1 · must: 2/2 · nice: 0/1',
+    );
   });
   test('a failing gate fails', () => {
-    const r = rubricVerdict({ gates: [gate('fail'), gate('pass')], checks: [check('must', true)], judgeVerdict: 'accept', judgeError: false });
+    const r = rubricVerdict({
+      gates: [gate('fail'), gate('pass')],
+      checks: [check('must', true)],
+      judgeVerdict: 'accept',
+      judgeError: false,
+    });
     expect(r.verdict).toBe('fail');
     expect(r.score).toBeCloseTo(2 / 3, 12);
   });
   test('a must-have not satisfied fails; terminate fails; a judge error fails', () => {
-    expect(rubricVerdict({ gates: [], checks: [check('must', false)], judgeVerdict: 'retry', judgeError: false }).verdict).toBe('fail');
-    expect(rubricVerdict({ gates: [gate('pass')], checks: [check('must', true)], judgeVerdict: 'terminate', judgeError: false })).toEqual({ verdict: 'fail', score: 0 });
-    expect(rubricVerdict({ gates: [gate('pass')], checks: [check('must', null)], judgeVerdict: null, judgeError: true }).verdict).toBe('fail');
+    expect(
+      rubricVerdict({ gates: [], checks: [check('must', false)], judgeVerdict: 'retry', judgeError: false })
+        .verdict,
+    ).toBe('fail');
+    expect(
+      rubricVerdict({
+        gates: [gate('pass')],
+        checks: [check('must', true)],
+        judgeVerdict: 'terminate',
+        judgeError: false,
+      }),
+    ).toEqual({ verdict: 'fail', score: 0 });
+    expect(
+      rubricVerdict({
+        gates: [gate('pass')],
+        checks: [check('must', null)],
+        judgeVerdict: null,
+        judgeError: true,
+      }).verdict,
+    ).toBe('fail');
   });
   test('gates-only rubric: counts show only gates', () => {
     expect(formatRubricCounts(rubricCounts([gate('pass'), gate('fail')], []))).toBe('gates: 1/2');

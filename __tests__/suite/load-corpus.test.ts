@@ -15,7 +15,8 @@ const load = (rel: string) => {
 
 function tree(e: EvaluatorConfig): unknown {
   if (e.type === 'composite') return { [e.name]: e.children.map(tree), aggregator: e.aggregator.type };
-  if (e.type === 'llm_judge') return `${e.name}:llm_judge:${e.rubrics?.mode ?? (e.prompt ? 'prompt' : 'freeform')}`;
+  if (e.type === 'llm_judge')
+    return `${e.name}:llm_judge:${e.rubrics?.mode ?? (e.prompt ? 'prompt' : 'freeform')}`;
   return `${e.name}:code_judge`;
 }
 
@@ -43,7 +44,10 @@ describe('corpus agentv suites load unchanged', () => {
     expect(js!.evaluators.map(tree)).toEqual(['llm_judge:llm_judge:freeform']);
     expect(py!.target).toBe('azure_base');
     expect(py!.conversationId).toBe('python-code-generation');
-    expect(py!.evaluators.map(tree)).toEqual(['keyword_check:code_judge', 'code_correctness:llm_judge:prompt']);
+    expect(py!.evaluators.map(tree)).toEqual([
+      'keyword_check:code_judge',
+      'code_correctness:llm_judge:prompt',
+    ]);
     const kc = py!.evaluators[0]!;
     expect(kc.type === 'code_judge' && kc.command).toEqual(['uv', 'run', 'check_python_keywords.py']);
     expect(kc.type === 'code_judge' && kc.cwd).toBe(path.join(CORPUS, 'agentv/basic/evals'));
@@ -55,7 +59,9 @@ describe('corpus agentv suites load unchanged', () => {
       'basic/evals/snippets/python-second-largest-comments.md',
     ]);
     expect(multi!.inputMessages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
-    expect(shortStr!.inputMessages).toEqual([{ role: 'user', parts: [{ type: 'text', text: 'What is 2+2?' }] }]);
+    expect(shortStr!.inputMessages).toEqual([
+      { role: 'user', parts: [{ type: 'text', text: 'What is 2+2?' }] },
+    ]);
     expect(shortStr!.expectedMessages[0]!.role).toBe('assistant');
     const structuredText = structured!.expectedMessages[0]!.parts[0];
     expect(structuredText?.type === 'text' && JSON.parse(structuredText.text)).toEqual({
@@ -85,7 +91,10 @@ describe('corpus agentv suites load unchanged', () => {
       ],
     });
     const r1 = detailed!.evaluators[0]!;
-    expect(r1.type === 'llm_judge' && r1.rubrics?.items.map((i) => [i.id, i.weight, 'required' in i && i.required])).toEqual([
+    expect(
+      r1.type === 'llm_judge' &&
+        r1.rubrics?.items.map((i) => [i.id, i.weight, 'required' in i && i.required]),
+    ).toEqual([
       ['structure', 1, true],
       ['success-codes', 2, true],
       ['client-errors', 2, true],
@@ -114,13 +123,26 @@ describe('corpus agentv suites load unchanged', () => {
     const s = load('composite/evals/dataset.yaml');
     expect(s.dataset).toBe('composite-evaluator-examples');
     expect(s.cases.map((c) => c.evaluators.map(tree))).toEqual([
-      [{ release_gate: ['safety:llm_judge:prompt', 'quality:llm_judge:prompt'], aggregator: 'weighted_average' }],
+      [
+        {
+          release_gate: ['safety:llm_judge:prompt', 'quality:llm_judge:prompt'],
+          aggregator: 'weighted_average',
+        },
+      ],
       [{ safety_gate: ['safety:llm_judge:prompt', 'quality:llm_judge:prompt'], aggregator: 'code_judge' }],
-      [{ final_decision: ['conciseness:llm_judge:prompt', 'detail:llm_judge:prompt'], aggregator: 'llm_judge' }],
+      [
+        {
+          final_decision: ['conciseness:llm_judge:prompt', 'detail:llm_judge:prompt'],
+          aggregator: 'llm_judge',
+        },
+      ],
       [
         {
           comprehensive_evaluation: [
-            { content_quality: ['accuracy:llm_judge:prompt', 'clarity:llm_judge:prompt'], aggregator: 'weighted_average' },
+            {
+              content_quality: ['accuracy:llm_judge:prompt', 'clarity:llm_judge:prompt'],
+              aggregator: 'weighted_average',
+            },
             'safety:llm_judge:prompt',
           ],
           aggregator: 'weighted_average',
@@ -139,15 +161,20 @@ describe('corpus agentv suites load unchanged', () => {
       cwd: path.join(CORPUS, 'agentv/composite/evals'),
     });
     const conflict = s.cases[2]!.evaluators[0]!;
-    expect(conflict.type === 'composite' && conflict.aggregator.type === 'llm_judge' && conflict.aggregator.prompt?.template).toContain(
-      '{{EVALUATOR_RESULTS_JSON}}',
-    );
+    expect(
+      conflict.type === 'composite' &&
+        conflict.aggregator.type === 'llm_judge' &&
+        conflict.aggregator.prompt?.template,
+    ).toContain('{{EVALUATOR_RESULTS_JSON}}');
   });
 
   test('local-cli and code-judge-sdk suites', () => {
     const cli = load('local-cli/evals/dataset.yaml');
     expect(cli.target).toBe('local_cli');
-    expect(cli.cases[0]!.inputMessages[0]!.parts[0]).toMatchObject({ type: 'file', file: { path: 'local-cli/evals/python.instructions.md' } });
+    expect(cli.cases[0]!.inputMessages[0]!.parts[0]).toMatchObject({
+      type: 'file',
+      file: { path: 'local-cli/evals/python.instructions.md' },
+    });
     const sdk = load('code-judge-sdk/evals/dataset.yaml');
     expect(sdk.cases[0]!.evaluators.map(tree)).toEqual(['attachment-check:code_judge']);
   });

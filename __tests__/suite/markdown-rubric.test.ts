@@ -35,7 +35,8 @@ describe('corpus scope rubrics parse as their authors meant', () => {
         'nice-1 Performance: search returns within 200ms for typical queries',
         'nice-2 Code follows existing naming conventions in the module',
       ],
-      notes: 'Context for the checker agent (not scored).\nThe search uses Elasticsearch. Focus on the API layer.',
+      notes:
+        'Context for the checker agent (not scored).\nThe search uses Elasticsearch. Focus on the API layer.',
       diagnostics: [],
     });
   });
@@ -43,12 +44,23 @@ describe('corpus scope rubrics parse as their authors meant', () => {
     const b = brief('test_parse_rubric_full.md');
     expect(b.gates).toEqual(['pytest tests/test_search.py', 'ruff check src/search/']);
     expect(b.must).toHaveLength(3);
-    expect(b.nice).toEqual(['nice-1 Performance: search returns within 200ms', 'nice-2 Code follows existing naming conventions']);
+    expect(b.nice).toEqual([
+      'nice-1 Performance: search returns within 200ms',
+      'nice-2 Code follows existing naming conventions',
+    ]);
     expect(b.notes).toBe('The search uses Elasticsearch. Focus on the API layer.');
   });
   test('gates only, criteria only, no title, load_rubric', () => {
-    expect(brief('test_parse_rubric_gates_only.md')).toMatchObject({ title: null, gates: ['pytest tests/', 'ruff check'], must: [], nice: [] });
-    expect(brief('test_parse_rubric_criteria_only.md')).toMatchObject({ gates: [], must: ['must-1 Code is correct', 'must-2 Tests pass'] });
+    expect(brief('test_parse_rubric_gates_only.md')).toMatchObject({
+      title: null,
+      gates: ['pytest tests/', 'ruff check'],
+      must: [],
+      nice: [],
+    });
+    expect(brief('test_parse_rubric_criteria_only.md')).toMatchObject({
+      gates: [],
+      must: ['must-1 Code is correct', 'must-2 Tests pass'],
+    });
     expect(brief('test_parse_rubric_no_title.md')).toMatchObject({ title: null, gates: ['make test'] });
     expect(brief('test_load_rubric.md')).toMatchObject({ gates: ['pytest'], must: ['must-1 Code works'] });
   });
@@ -61,7 +73,11 @@ describe('corpus scope rubrics parse as their authors meant', () => {
     });
   });
   test('notes only parses, but cannot be used as the run rubric: nothing could fail it', () => {
-    expect(brief('test_parse_rubric_notes_only.md')).toMatchObject({ gates: [], must: [], notes: 'Some context about the project.\nMultiple lines of notes.' });
+    expect(brief('test_parse_rubric_notes_only.md')).toMatchObject({
+      gates: [],
+      must: [],
+      notes: 'Some context about the project.\nMultiple lines of notes.',
+    });
     const ws = new Workspace(CORPUS);
     const r = rubricFromInput('scope/test_parse_rubric_notes_only.md', ws);
     expect(r.rubric).toBeUndefined();
@@ -98,7 +114,9 @@ describe('sugar', () => {
     expect(r.criteria).toEqual([]);
   });
   test('a command containing backticks stays whole', () => {
-    expect(rubricFromInput('echo `date` && make', ws).rubric!.gates.map((g) => g.command)).toEqual(['echo `date` && make']);
+    expect(rubricFromInput('echo `date` && make', ws).rubric!.gates.map((g) => g.command)).toEqual([
+      'echo `date` && make',
+    ]);
   });
   test('agent: text is a criteria-only rubric', () => {
     const r = rubricFromInput('agent: Review for correctness', ws).rubric!;
@@ -109,9 +127,13 @@ describe('sugar', () => {
   test('a missing rubric file is an error, never an automatic pass', () => {
     const r = rubricFromInput('missing/RUBRIC.md', ws);
     expect(r.rubric).toBeUndefined();
-    expect(r.diagnostics.map(formatDiagnostic)).toEqual(['missing/RUBRIC.md missing-file: rubric file not found: missing/RUBRIC.md']);
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      'missing/RUBRIC.md missing-file: rubric file not found: missing/RUBRIC.md',
+    ]);
   });
   test('a rubric path escaping the workspace is refused', () => {
-    expect(rubricFromInput('../../etc/x.md', ws).diagnostics.map((d) => d.rule)).toEqual(['escapes-workspace']);
+    expect(rubricFromInput('../../etc/x.md', ws).diagnostics.map((d) => d.rule)).toEqual([
+      'escapes-workspace',
+    ]);
   });
 });

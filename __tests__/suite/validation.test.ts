@@ -66,7 +66,9 @@ test('YAML syntax errors carry their position', () => {
 
 test('file references: escaping the workspace and missing files', () => {
   expect(messages('files.yaml')).toEqual([
-    "invalid/files.yaml:7:20 case 'escapes': escapes-workspace: '../../../../etc/passwd' resolves outside the workspace (" + FIXTURES + ')',
+    "invalid/files.yaml:7:20 case 'escapes': escapes-workspace: '../../../../etc/passwd' resolves outside the workspace (" +
+      FIXTURES +
+      ')',
     "invalid/files.yaml:13:20 case 'missing': missing-file: file 'nowhere.md' not found (looked for invalid/nowhere.md, nowhere.md)",
   ]);
 });
@@ -81,8 +83,12 @@ test('a symlink leaving the workspace is refused', () => {
     path.join(root, 'evals', 's.yaml'),
     'evalcases:\n  - id: x\n    input:\n      - role: user\n        content:\n          - type: file\n            value: link.txt\n',
   );
-  const d = loadSuiteFile(path.join(root, 'evals', 's.yaml'), new Workspace(root)).diagnostics.map(formatDiagnostic);
-  expect(d).toEqual(["evals/s.yaml:7:20 case 'x': escapes-workspace: 'link.txt' is a symlink to a place outside the workspace"]);
+  const d = loadSuiteFile(path.join(root, 'evals', 's.yaml'), new Workspace(root)).diagnostics.map(
+    formatDiagnostic,
+  );
+  expect(d).toEqual([
+    "evals/s.yaml:7:20 case 'x': escapes-workspace: 'link.txt' is a symlink to a place outside the workspace",
+  ]);
 });
 
 test('a leading / means the workspace root', () => {
@@ -100,7 +106,9 @@ test('a leading / means the workspace root', () => {
 });
 
 test('JSONL suites: each line is a case, positions are per line', () => {
-  expect(messages('cases.jsonl')).toEqual([expect.stringMatching(/^invalid\/cases\.jsonl:3:\d+ yaml-syntax: /)]);
+  expect(messages('cases.jsonl')).toEqual([
+    expect.stringMatching(/^invalid\/cases\.jsonl:3:\d+ yaml-syntax: /),
+  ]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
   writeFileSync(
     path.join(dir, 'c.jsonl'),
@@ -113,7 +121,10 @@ test('JSONL suites: each line is a case, positions are per line', () => {
 });
 
 test('several bad files: every problem of every file is reported together', async () => {
-  const { files, diagnostics: globProblems } = await findSuiteFiles(['invalid/*.yaml', 'invalid/*.jsonl', 'nothing/*.yaml'], FIXTURES);
+  const { files, diagnostics: globProblems } = await findSuiteFiles(
+    ['invalid/*.yaml', 'invalid/*.jsonl', 'nothing/*.yaml'],
+    FIXTURES,
+  );
   expect(globProblems.map(formatDiagnostic)).toEqual([
     `nothing/*.yaml no-match: no suite files (.yaml, .yml, .jsonl) match 'nothing/*.yaml' in ${FIXTURES}`,
   ]);
@@ -132,9 +143,14 @@ test('several bad files: every problem of every file is reported together', asyn
 
 test('an unknown field is a warning naming the key (a typo must not be silently ignored)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
-  writeFileSync(path.join(dir, 's.yaml'), 'evalcases:\n  - id: x\n    input: hi\n    rubric:\n      - typo\n');
+  writeFileSync(
+    path.join(dir, 's.yaml'),
+    'evalcases:\n  - id: x\n    input: hi\n    rubric:\n      - typo\n',
+  );
   const r = loadSuiteFile(path.join(dir, 's.yaml'), new Workspace(dir));
-  expect(r.diagnostics.map(formatDiagnostic)).toEqual(["s.yaml:4:5 warning: case 'x': unknown-key: unknown field 'rubric' is ignored"]);
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+    "s.yaml:4:5 warning: case 'x': unknown-key: unknown field 'rubric' is ignored",
+  ]);
   expect(r.suite).toBeDefined();
 });
 
@@ -144,7 +160,9 @@ test('a YAML alias bomb is refused', () => {
   for (let i = 0; i < 9; i++) {
     const prev = String.fromCharCode(97 + i);
     const next = String.fromCharCode(98 + i);
-    lines.push(`${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+    lines.push(
+      `${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`,
+    );
   }
   lines.push('evalcases: []');
   writeFileSync(path.join(dir, 'bomb.yaml'), lines.join('\n'));
@@ -156,5 +174,7 @@ test('a suite over the size limit is refused before parsing', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
   writeFileSync(path.join(dir, 'big.yaml'), `# ${'x'.repeat(11 * 1024 * 1024)}\nevalcases: []\n`);
   const r = loadSuiteFile(path.join(dir, 'big.yaml'), new Workspace(dir));
-  expect(r.diagnostics.map(formatDiagnostic)).toEqual(['big.yaml too-large: file is 11.0 MB; the limit is 10 MB']);
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+    'big.yaml too-large: file is 11.0 MB; the limit is 10 MB',
+  ]);
 });

@@ -7,11 +7,17 @@ import { type CandidateAnswer } from './context.js';
 import { type ExecDeps } from './deps.js';
 
 /** The stdin payload of AgentV's code_judge contract. */
-export function codeJudgeInput(c: EvalCase, answer: CandidateAnswer, config: Record<string, unknown>): Record<string, unknown> {
-  const messages = (list: EvalCase['inputMessages']) => list.map((m) => ({ role: m.role, content: renderContent(m.parts) }));
+export function codeJudgeInput(
+  c: EvalCase,
+  answer: CandidateAnswer,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  const messages = (list: EvalCase['inputMessages']) =>
+    list.map((m) => ({ role: m.role, content: renderContent(m.parts) }));
   const files = filesOf(c.inputMessages);
   const expected = c.expectedMessages;
-  const reference = [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
+  const reference =
+    [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
   return {
     question: renderContent(c.inputMessages.filter((m) => m.role === 'user').flatMap((m) => m.parts)),
     expected_outcome: c.expectedOutcome,
@@ -70,8 +76,14 @@ function parseScoreJson(stdout: string): ScriptScore | null {
     try {
       const d = JSON.parse(c) as Record<string, unknown>;
       if (d && typeof d === 'object' && typeof d.score === 'number' && Number.isFinite(d.score)) {
-        const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-        return { score: clamp01(d.score), hits: strings(d.hits), misses: strings(d.misses), reasoning: typeof d.reasoning === 'string' ? d.reasoning : null };
+        const strings = (v: unknown) =>
+          Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+        return {
+          score: clamp01(d.score),
+          hits: strings(d.hits),
+          misses: strings(d.misses),
+          reasoning: typeof d.reasoning === 'string' ? d.reasoning : null,
+        };
       }
     } catch {
       /* try the next form */
@@ -87,12 +99,23 @@ function failed(what: string, r: CommandResult): ScriptScore & { ok: boolean } {
 }
 
 export async function runCodeJudge(
-  config: { name: string; weight: number; command: string | string[]; cwd: string; config: Record<string, unknown> },
+  config: {
+    name: string;
+    weight: number;
+    command: string | string[];
+    cwd: string;
+    config: Record<string, unknown>;
+  },
   c: EvalCase,
   answer: CandidateAnswer,
   deps: ExecDeps,
 ): Promise<EvaluatorResult> {
-  const s = await runScoringScript(config.command, config.cwd, codeJudgeInput(c, answer, config.config), deps);
+  const s = await runScoringScript(
+    config.command,
+    config.cwd,
+    codeJudgeInput(c, answer, config.config),
+    deps,
+  );
   return {
     name: config.name,
     type: 'code_judge',

@@ -22,6 +22,8 @@ export function caseContext(c: EvalCase, answer: CandidateAnswer): CaseContext {
     candidateAnswer: answer.text,
     inputMessagesJson: messagesJson(c.inputMessages),
     expectedMessagesJson: messagesJson(c.expectedMessages),
-    outputMessagesJson: JSON.stringify(answer.outputMessages ?? [{ role: 'assistant', content: answer.text }]),
+    outputMessagesJson: JSON.stringify(
+      answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
+    ),
   };
 }

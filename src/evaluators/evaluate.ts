@@ -28,7 +28,10 @@ export async function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv):
 }
 
 /** Every evaluator of a case, concurrently; results in the order they were declared. */
-export function runEvaluators(configs: readonly EvaluatorConfig[], env: EvaluationEnv): Promise<EvaluatorResult[]> {
+export function runEvaluators(
+  configs: readonly EvaluatorConfig[],
+  env: EvaluationEnv,
+): Promise<EvaluatorResult[]> {
   return Promise.all(configs.map((c) => runEvaluator(c, env)));
 }
 
@@ -42,10 +45,25 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
   const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
   const hits = children.flatMap((c) => (c.hits ?? []).map((h) => `[${c.name}] ${h}`));
   const misses = children.flatMap((c) => (c.misses ?? []).map((m) => `[${c.name}] ${m}`));
-  const base = { name: config.name, type: 'composite' as const, weight: config.weight, mode: 'aggregate' as const, children, usage };
+  const base = {
+    name: config.name,
+    type: 'composite' as const,
+    weight: config.weight,
+    mode: 'aggregate' as const,
+    children,
+    usage,
+  };
   const errored = children.filter((c) => c.verdict === 'error');
   if (errored.length > 0) {
-    return { ...base, score: 0, verdict: 'error', gating_violations: gating, error: errored.map((c) => `${c.name}: ${c.error}`).join('; '), hits, misses };
+    return {
+      ...base,
+      score: 0,
+      verdict: 'error',
+      gating_violations: gating,
+      error: errored.map((c) => `${c.name}: ${c.error}`).join('; '),
+      hits,
+      misses,
+    };
   }
 
   const agg = config.aggregator;
@@ -54,7 +72,12 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
   let aggregatorMisses: string[] = [];
   if (agg.type === 'weighted_average') {
     score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
-    reasoning = children.map((c) => `${c.name}: ${c.score.toFixed(2)}${agg.weights[c.name] !== undefined ? ` × ${agg.weights[c.name]}` : ''}`).join(', ');
+    reasoning = children
+      .map(
+        (c) =>
+          `${c.name}: ${c.score.toFixed(2)}${agg.weights[c.name] !== undefined ? ` × ${agg.weights[c.name]}` : ''}`,
+      )
+      .join(', ');
   } else if (agg.type === 'code_judge') {
     const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
     const s = await runScoringScript(agg.command, agg.cwd, payload, env.exec);
@@ -62,26 +85,72 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
     reasoning = s.reasoning;
     aggregatorMisses = s.misses;
     if (!s.ok) {
-      return { ...base, score: 0, verdict: 'fail', gating_violations: gating, hits, misses: [...misses, ...aggregatorMisses], reasoning };
+      return {
+        ...base,
+        score: 0,
+        verdict: 'fail',
+        gating_violations: gating,
+        hits,
+        misses: [...misses, ...aggregatorMisses],
+        reasoning,
+      };
     }
   } else {
     const resultsJson = JSON.stringify(
-      Object.fromEntries(children.map((c) => [c.name, { score: c.score, verdict: c.verdict, hits: c.hits ?? [], misses: c.misses ?? [], reasoning: c.reasoning ?? null }])),
+      Object.fromEntries(
+        children.map((c) => [
+          c.name,
+          {
+            score: c.score,
+            verdict: c.verdict,
+            hits: c.hits ?? [],
+            misses: c.misses ?? [],
+            reasoning: c.reasoning ?? null,
+          },
+        ]),
+      ),
       null,
       2,
     );
     const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
-    const r = await runLlmJudge({ name: `${config.name}:aggregator`, weight: 1, rubrics: null, prompt: { path: agg.prompt?.path ?? '(default)', template } }, caseContext(env.evalCase, env.answer), env.judge, {
-      // The children's reasoning is model text about an untrusted answer: fenced like the answer.
-      EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
-    });
+    const r = await runLlmJudge(
+      {
+        name: `${config.name}:aggregator`,
+        weight: 1,
+        rubrics: null,
+        prompt: { path: agg.prompt?.path ?? '(default)', template },
+      },
+      caseContext(env.evalCase, env.answer),
+      env.judge,
+      {
+        // The children's reasoning is model text about an untrusted answer: fenced like the answer.
+        EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
+      },
+    );
     addUsage(usage, r.usage);
-    if (r.verdict === 'error') return { ...base, score: 0, verdict: 'error', error: `aggregator: ${r.error}`, gating_violations: gating, hits, misses };
+    if (r.verdict === 'error')
+      return {
+        ...base,
+        score: 0,
+        verdict: 'error',
+        error: `aggregator: ${r.error}`,
+        gating_violations: gating,
+        hits,
+        misses,
+      };
     score = r.score;
     reasoning = r.reasoning ?? null;
     aggregatorMisses = r.misses ?? [];
   }
-  return { ...base, score, verdict: evaluatorVerdict(score, gating), gating_violations: gating, hits, misses: [...misses, ...aggregatorMisses], reasoning };
+  return {
+    ...base,
+    score,
+    verdict: evaluatorVerdict(score, gating),
+    gating_violations: gating,
+    hits,
+    misses: [...misses, ...aggregatorMisses],
+    reasoning,
+  };
 }
 
 const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below into one final score from 0.0 to 1.0 for the candidate answer.

@@ -1,5 +1,11 @@
 import { type Judge, JudgeError } from '../judge/judge.js';
-import { checklistPrompt, freeformPrompt, scoreRangePrompt, templatePrompt, type CaseContext } from '../judge/prompts.js';
+import {
+  checklistPrompt,
+  freeformPrompt,
+  scoreRangePrompt,
+  templatePrompt,
+  type CaseContext,
+} from '../judge/prompts.js';
 import {
   checklistWireSchema,
   freeformWireSchema,
@@ -33,8 +39,23 @@ export async function runLlmJudge(
         wireSchema: checklistWireSchema(ids),
         validate: (d) => validateChecklist(d, ids),
       });
-      const s = scoreChecklist(rubrics.items, new Map(a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }])));
-      return { ...base, mode: 'checklist', score: s.score, verdict: s.verdict, checks: s.checks, gating_violations: s.gating_violations, reasoning: a.value.overall_reasoning ?? null, usage: a.usage, ...warnings(a.warnings) };
+      const s = scoreChecklist(
+        rubrics.items,
+        new Map(
+          a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }]),
+        ),
+      );
+      return {
+        ...base,
+        mode: 'checklist',
+        score: s.score,
+        verdict: s.verdict,
+        checks: s.checks,
+        gating_violations: s.gating_violations,
+        reasoning: a.value.overall_reasoning ?? null,
+        usage: a.usage,
+        ...warnings(a.warnings),
+      };
     }
     if (rubrics?.mode === 'score_range') {
       const ids = rubrics.items.map((i) => i.id);
@@ -44,13 +65,33 @@ export async function runLlmJudge(
         wireSchema: scoreRangeWireSchema(ids),
         validate: (d) => validateScoreRange(d, ids),
       });
-      const s = scoreRanges(rubrics.items, new Map(a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }])));
-      return { ...base, mode: 'score_range', score: s.score, verdict: s.verdict, checks: s.checks, gating_violations: s.gating_violations, reasoning: a.value.overall_reasoning ?? null, usage: a.usage, ...warnings(a.warnings) };
+      const s = scoreRanges(
+        rubrics.items,
+        new Map(a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }])),
+      );
+      return {
+        ...base,
+        mode: 'score_range',
+        score: s.score,
+        verdict: s.verdict,
+        checks: s.checks,
+        gating_violations: s.gating_violations,
+        reasoning: a.value.overall_reasoning ?? null,
+        usage: a.usage,
+        ...warnings(a.warnings),
+      };
     }
     return await runFreeform(base, ctx, judge, config.prompt, extraVars);
   } catch (err) {
     if (err instanceof JudgeError) {
-      return { ...base, score: 0, verdict: 'error', error: err.message, gating_violations: [], usage: err.usage };
+      return {
+        ...base,
+        score: 0,
+        verdict: 'error',
+        error: err.message,
+        gating_violations: [],
+        usage: err.usage,
+      };
     }
     throw err;
   }

@@ -21,7 +21,9 @@ export class Redactor {
   private readonly secrets: string[];
 
   constructor(secrets: Iterable<string>) {
-    this.secrets = [...new Set([...secrets].filter((s) => s && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set([...secrets].filter((s) => s && s.length >= MIN_SECRET_LENGTH))].sort(
+      (a, b) => b.length - a.length,
+    );
   }
 
   redact(text: string): string {
@@ -53,7 +55,13 @@ export function childEnv(env: NodeJS.ProcessEnv, withheld: readonly string[]): N
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     if (name.startsWith('INPUT_')) continue;
-    if (name === 'GITHUB_TOKEN' || name === 'GH_TOKEN' || name === 'ACTIONS_RUNTIME_TOKEN' || name === 'ACTIONS_ID_TOKEN_REQUEST_TOKEN') continue;
+    if (
+      name === 'GITHUB_TOKEN' ||
+      name === 'GH_TOKEN' ||
+      name === 'ACTIONS_RUNTIME_TOKEN' ||
+      name === 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'
+    )
+      continue;
     if (drop.has(value)) continue;
     out[name] = value;
   }

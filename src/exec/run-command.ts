@@ -47,7 +47,9 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const stdout = new BoundedBuffer(spec.stdoutLimit ?? 8 * 1024 * 1024);
   const stderr = new HeadTailBuffer(0, 4 * 1024);
   const [file, args] =
-    typeof spec.command === 'string' ? [SHELL, ['-c', spec.command]] : [spec.command[0]!, spec.command.slice(1)];
+    typeof spec.command === 'string'
+      ? [SHELL, ['-c', spec.command]]
+      : [spec.command[0]!, spec.command.slice(1)];
 
   return new Promise((resolve) => {
     let timedOut = false;

@@ -35,7 +35,9 @@ export class JudgeCache {
     temperature: number | null;
     seed: number | null;
   }): string {
-    return createHash('sha256').update(JSON.stringify({ v: 1, ...parts })).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify({ v: 1, ...parts }))
+      .digest('hex');
   }
 
   private file(key: string): string {
@@ -45,7 +47,9 @@ export class JudgeCache {
   get(key: string): CachedAnswer | undefined {
     if (!this.dir || this.mode === 'off') return undefined;
     try {
-      const data = JSON.parse(readFileSync(this.file(key), 'utf8')) as Partial<CachedAnswer> & { key?: string };
+      const data = JSON.parse(readFileSync(this.file(key), 'utf8')) as Partial<CachedAnswer> & {
+        key?: string;
+      };
       if (data.key !== key || data.answer === undefined) throw new Error('corrupt');
       this.hits++;
       return {

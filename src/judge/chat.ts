@@ -49,7 +49,13 @@ export function rejectedParameter(err: unknown): OptionalParam | null {
   if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
   const param = String((err as { param?: unknown }).param ?? '').toLowerCase();
   const msg = err.message.toLowerCase();
-  if (param === 'response_format' || msg.includes('response_format') || msg.includes('json_schema') || msg.includes('json_object')) return 'response_format';
+  if (
+    param === 'response_format' ||
+    msg.includes('response_format') ||
+    msg.includes('json_schema') ||
+    msg.includes('json_object')
+  )
+    return 'response_format';
   if (param === 'temperature' || msg.includes('temperature')) return 'temperature';
   if (param === 'seed' || /\bseed\b/.test(msg)) return 'seed';
   if (param === 'max_tokens' || msg.includes('max_tokens')) return 'max_tokens';
@@ -68,7 +74,12 @@ export function createClient(ep: EndpointConfig): OpenAI {
       timeout: ep.timeoutMs,
     });
   }
-  return new OpenAI({ baseURL: ep.baseURL, apiKey: ep.apiKey || 'none', maxRetries: 0, timeout: ep.timeoutMs });
+  return new OpenAI({
+    baseURL: ep.baseURL,
+    apiKey: ep.apiKey || 'none',
+    maxRetries: 0,
+    timeout: ep.timeoutMs,
+  });
 }
 
 /**
@@ -102,7 +113,7 @@ export class ChatCaller {
   async create(req: ChatRequest): Promise<ChatResponse> {
     let attempt = 0;
     // Each parameter can be given up once; bound the loop by that as well as by retries.
-    for (let adjustments = 0; ; ) {
+    for (let adjustments = 0; ;) {
       const body = this.body(req);
       await this.limiter.acquire(this.signal);
       // Our own per-attempt timer, so a timeout is known as such whatever error the transport
@@ -117,7 +128,10 @@ export class ChatCaller {
       let failure;
       try {
         this.stats.calls++;
-        const res = await this.client.chat.completions.create(body, { signal, timeout: this.endpoint.timeoutMs + 5000 });
+        const res = await this.client.chat.completions.create(body, {
+          signal,
+          timeout: this.endpoint.timeoutMs + 5000,
+        });
         this.limiter.onSuccess();
         const choice = res.choices?.[0];
         return {
@@ -134,10 +148,18 @@ export class ChatCaller {
           continue;
         }
         failure = timedOut
-          ? { retryable: true, rateLimited: false, retryAfterMs: null, description: `timed out after ${this.endpoint.timeoutMs / 1000} s` }
+          ? {
+              retryable: true,
+              rateLimited: false,
+              retryAfterMs: null,
+              description: `timed out after ${this.endpoint.timeoutMs / 1000} s`,
+            }
           : classifyFailure(err);
         if (!failure.retryable || attempt + 1 >= this.retry.maxAttempts) {
-          throw new ModelCallError(`${this.endpoint.model}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`, err);
+          throw new ModelCallError(
+            `${this.endpoint.model}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`,
+            err,
+          );
         }
         if (timedOut) this.stats.timeouts++;
         if (failure.rateLimited) {
@@ -145,7 +167,10 @@ export class ChatCaller {
           this.limiter.onRateLimited();
         }
         if (failure.retryAfterMs !== null && failure.retryAfterMs > this.retry.maxRetryAfterMs) {
-          throw new ModelCallError(`${this.endpoint.model}: ${failure.description}; the server asks to wait ${Math.round(failure.retryAfterMs / 1000)} s, more than the ${this.retry.maxRetryAfterMs / 1000} s allowed`, err);
+          throw new ModelCallError(
+            `${this.endpoint.model}: ${failure.description}; the server asks to wait ${Math.round(failure.retryAfterMs / 1000)} s, more than the ${this.retry.maxRetryAfterMs / 1000} s allowed`,
+            err,
+          );
         }
       } finally {
         clearTimeout(timer);
@@ -162,7 +187,10 @@ export class ChatCaller {
     const body: Record<string, unknown> = { model: this.endpoint.azure?.deployment ?? this.endpoint.model };
     if (req.jsonSchema) {
       if (this.format === 'json_schema') {
-        body.response_format = { type: 'json_schema', json_schema: { name: req.jsonSchema.name, strict: true, schema: req.jsonSchema.schema } };
+        body.response_format = {
+          type: 'json_schema',
+          json_schema: { name: req.jsonSchema.name, strict: true, schema: req.jsonSchema.schema },
+        };
       } else {
         if (this.format === 'json_object') body.response_format = { type: 'json_object' };
         // Without schema enforcement the model must be told the shape (json_object also requires the word JSON).
@@ -200,7 +228,9 @@ export class ChatCaller {
     if (!change) return false;
     if (!this.stats.fallbacks.includes(change)) {
       this.stats.fallbacks.push(change);
-      this.warn(`${this.endpoint.model}: the endpoint rejected a parameter; ${change} for the rest of the run`);
+      this.warn(
+        `${this.endpoint.model}: the endpoint rejected a parameter; ${change} for the rest of the run`,
+      );
     }
     return true;
   }
@@ -223,6 +253,18 @@ export class ModelCallError extends Error {
   }
 }
 
-export function usageOf(calls: number, cached: number, promptTokens: number, completionTokens: number, cost: number | null): Usage {
-  return { judge_calls: calls, cached_calls: cached, prompt_tokens: promptTokens, completion_tokens: completionTokens, cost_usd: cost };
+export function usageOf(
+  calls: number,
+  cached: number,
+  promptTokens: number,
+  completionTokens: number,
+  cost: number | null,
+): Usage {
+  return {
+    judge_calls: calls,
+    cached_calls: cached,
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    cost_usd: cost,
+  };
 }

@@ -134,7 +134,8 @@ export class Judge {
         });
         return { value: v.value, usage: this.finish(usage), warnings: v.warnings, cached: false };
       }
-      lastError = res.finishReason === 'length' ? `${v.error} (the answer was cut off at the token limit)` : v.error;
+      lastError =
+        res.finishReason === 'length' ? `${v.error} (the answer was cut off at the token limit)` : v.error;
       if (round < this.maxRepairs) {
         this.stats.repairs++;
         messages.push(
@@ -146,11 +147,19 @@ export class Judge {
         );
       }
     }
-    throw new JudgeError(`judge answer invalid after ${this.maxRepairs} repair${this.maxRepairs === 1 ? '' : 's'}: ${lastError}`, this.finish(usage));
+    throw new JudgeError(
+      `judge answer invalid after ${this.maxRepairs} repair${this.maxRepairs === 1 ? '' : 's'}: ${lastError}`,
+      this.finish(usage),
+    );
   }
 
   private finish(usage: Usage): Usage {
-    usage.cost_usd = estimateCost(this.model, usage.prompt_tokens, usage.completion_tokens, this.options.prices);
+    usage.cost_usd = estimateCost(
+      this.model,
+      usage.prompt_tokens,
+      usage.completion_tokens,
+      this.options.prices,
+    );
     return usage;
   }
 }
@@ -159,7 +168,9 @@ export class Judge {
  * The JSON object in an answer: the whole text, else a fenced ```json block, else the outermost
  * braces. Endpoints without structured outputs wrap JSON in prose more often than not.
  */
-export function parseJsonAnswer(content: string): { ok: true; value: unknown } | { ok: false; error: string } {
+export function parseJsonAnswer(
+  content: string,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   const text = content.trim();
   if (text === '') return { ok: false, error: 'the answer was empty' };
   const attempts = [text];

@@ -18,7 +18,8 @@ export class AdaptiveLimiter {
     readonly max: number,
     private readonly cooldownMs = 1000,
   ) {
-    if (!Number.isInteger(max) || max < 1) throw new Error(`concurrency must be a positive integer, got ${max}`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new Error(`concurrency must be a positive integer, got ${max}`);
     this.current = max;
   }
 

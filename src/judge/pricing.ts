@@ -28,7 +28,12 @@ export function priceFor(model: string, table: PriceTable): { input: number; out
   return family ? table[family]! : null;
 }
 
-export function estimateCost(model: string, promptTokens: number, completionTokens: number, table: PriceTable): number | null {
+export function estimateCost(
+  model: string,
+  promptTokens: number,
+  completionTokens: number,
+  table: PriceTable,
+): number | null {
   const p = priceFor(model, table);
   if (!p) return null;
   return (promptTokens * p.input + completionTokens * p.output) / 1_000_000;

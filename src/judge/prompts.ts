@@ -96,7 +96,11 @@ export function freeformPrompt(ctx: CaseContext): JudgePrompt {
  * The candidate answer and output messages are substituted fenced; `extra` adds variables such
  * as `EVALUATOR_RESULTS_JSON` for an llm_judge aggregator.
  */
-export function templatePrompt(ctx: CaseContext, template: string, extra: Record<string, string> = {}): JudgePrompt {
+export function templatePrompt(
+  ctx: CaseContext,
+  template: string,
+  extra: Record<string, string> = {},
+): JudgePrompt {
   const vars: Record<string, string> = {
     question: ctx.question,
     expected_outcome: ctx.expectedOutcome,
@@ -109,14 +113,20 @@ export function templatePrompt(ctx: CaseContext, template: string, extra: Record
   };
   const content = renderTemplate(template, vars);
   return {
-    messages: [system('Follow the evaluation task below and score from 0.0 to 1.0.'), { role: 'user', content }],
+    messages: [
+      system('Follow the evaluation task below and score from 0.0 to 1.0.'),
+      { role: 'user', content },
+    ],
     shapeHint: FREEFORM_SHAPE,
   };
 }
 
 /** Replaces `{{ name }}` placeholders; unknown names stay as written so a typo is visible. */
 export function renderTemplate(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) => vars[name] ?? whole);
+  return template.replace(
+    /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g,
+    (whole, name: string) => vars[name] ?? whole,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,7 +178,10 @@ export function checkerPrompt(input: CheckerInput): JudgePrompt {
     s.push(
       '# Gate Results\n' +
         input.gates
-          .map((g) => `- \`${g.command}\` — ${g.passed ? 'PASS' : 'FAIL'}${g.timedOut ? ' (timed out)' : g.exitCode !== null ? ` (exit ${g.exitCode})` : ''}`)
+          .map(
+            (g) =>
+              `- \`${g.command}\` — ${g.passed ? 'PASS' : 'FAIL'}${g.timedOut ? ' (timed out)' : g.exitCode !== null ? ` (exit ${g.exitCode})` : ''}`,
+          )
           .join('\n'),
     );
     const outputs = input.gates
@@ -199,7 +212,12 @@ export function checkerPrompt(input: CheckerInput): JudgePrompt {
   ]
     .filter(Boolean)
     .join('\n\n');
-  const label = sub.kind === 'pull_request' ? 'the pull request' : sub.kind === 'commit' ? 'the last commit' : 'the change';
+  const label =
+    sub.kind === 'pull_request'
+      ? 'the pull request'
+      : sub.kind === 'commit'
+        ? 'the last commit'
+        : 'the change';
   s.push(`# Doer Output: ${label}\n${fence('pull_request', subjectText)}`);
   s.push(`# Iteration\nThis is iteration ${input.iteration}.`);
   if (input.prior.length > 0) {

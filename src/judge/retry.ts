@@ -9,7 +9,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+  maxRetryAfterMs: 120_000,
+};
 
 export interface Failure {
   retryable: boolean;
@@ -46,7 +51,12 @@ export function classifyFailure(err: unknown): Failure {
     return { retryable: false, rateLimited: false, retryAfterMs: null, description: 'cancelled' };
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    return { retryable: true, rateLimited: false, retryAfterMs: null, description: `connection error: ${err.message}` };
+    return {
+      retryable: true,
+      rateLimited: false,
+      retryAfterMs: null,
+      description: `connection error: ${err.message}`,
+    };
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status ?? 0;
@@ -58,14 +68,24 @@ export function classifyFailure(err: unknown): Failure {
       description: `HTTP ${status}: ${firstLine(err.message)}`,
     };
   }
-  return { retryable: false, rateLimited: false, retryAfterMs: null, description: String((err as Error)?.message ?? err) };
+  return {
+    retryable: false,
+    rateLimited: false,
+    retryAfterMs: null,
+    description: String((err as Error)?.message ?? err),
+  };
 }
 
 /**
  * Delay before attempt `attempt + 1`: exponential backoff with full jitter, but never shorter
  * than what the server asked for.
  */
-export function backoffDelay(attempt: number, policy: RetryPolicy, failure: Failure, random = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: RetryPolicy,
+  failure: Failure,
+  random = Math.random,
+): number {
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   const jittered = exp / 2 + random() * (exp / 2);
   if (failure.retryAfterMs !== null) return Math.max(failure.retryAfterMs, Math.min(jittered, 1000));

@@ -21,7 +21,9 @@ export function checklistWireSchema(ids: readonly string[]) {
 
 export function scoreRangeWireSchema(ids: readonly string[]) {
   return z.object({
-    checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string().nullable(), score: z.number().int().min(0).max(10) })),
+    checks: z.array(
+      z.object({ id: idEnum(ids), reasoning: z.string().nullable(), score: z.number().int().min(0).max(10) }),
+    ),
     overall_reasoning: z.string().nullable(),
   });
 }
@@ -51,21 +53,30 @@ const ScoreRangeAnswer = z.object({
   checks: z.array(
     z.object({
       id: z.coerce.string(),
-      score: z.number().int({ error: 'score must be an integer 0..10' }).min(0, { error: 'score must be >= 0' }).max(10, { error: 'score must be <= 10' }),
+      score: z
+        .number()
+        .int({ error: 'score must be an integer 0..10' })
+        .min(0, { error: 'score must be >= 0' })
+        .max(10, { error: 'score must be <= 10' }),
       reasoning: text,
     }),
   ),
   overall_reasoning: text,
 });
 const FreeformAnswer = z.object({
-  score: z.number({ error: 'score must be a number between 0 and 1' }).refine(Number.isFinite, 'score must be finite'),
+  score: z
+    .number({ error: 'score must be a number between 0 and 1' })
+    .refine(Number.isFinite, 'score must be finite'),
   hits: z.array(z.string()).nullish(),
   misses: z.array(z.string()).nullish(),
   reasoning: text,
 });
 const MarkdownAnswer = z.object({
   checks: z.array(z.object({ id: z.coerce.string(), satisfied: z.boolean(), reasoning: text })),
-  verdict: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['accept', 'retry', 'terminate'])),
+  verdict: z.preprocess(
+    (v) => (typeof v === 'string' ? v.toLowerCase() : v),
+    z.enum(['accept', 'retry', 'terminate']),
+  ),
   feedback: text,
 });
 
@@ -94,7 +105,11 @@ function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[])
     else byId.set(c.id, c);
   }
   const missing = ids.filter((id) => !byId.has(id));
-  if (missing.length > 0) return { ok: false, error: `missing checks for id${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}: answer every id exactly once` };
+  if (missing.length > 0)
+    return {
+      ok: false,
+      error: `missing checks for id${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}: answer every id exactly once`,
+    };
   return { ok: true, value: ids.map((id) => byId.get(id)!), warnings };
 }
 
@@ -107,14 +122,18 @@ export function validateChecklist(data: unknown, ids: readonly string[]): Valida
   const r = validateWith(ChecklistAnswer, data);
   if (!r.ok) return r;
   const checks = exactIds(r.value.checks, ids);
-  return checks.ok ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings } : checks;
+  return checks.ok
+    ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
+    : checks;
 }
 
 export function validateScoreRange(data: unknown, ids: readonly string[]): Validated<ScoreRangeAnswer> {
   const r = validateWith(ScoreRangeAnswer, data);
   if (!r.ok) return r;
   const checks = exactIds(r.value.checks, ids);
-  return checks.ok ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings } : checks;
+  return checks.ok
+    ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
+    : checks;
 }
 
 export function validateFreeform(data: unknown): Validated<FreeformAnswer> {
@@ -125,7 +144,9 @@ export function validateMarkdown(data: unknown, ids: readonly string[]): Validat
   const r = validateWith(MarkdownAnswer, data);
   if (!r.ok) return r;
   const checks = exactIds(r.value.checks, ids);
-  return checks.ok ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings } : checks;
+  return checks.ok
+    ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
+    : checks;
 }
 
 /** JSON Schema of a wire schema, in the form strict structured outputs accept. */

@@ -19,7 +19,8 @@ export interface RubricParseContext {
 
 type ItemKind = 'checklist' | 'score_range';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Turns a structurally valid `rubrics` list into the rubric model, reporting every semantic
@@ -52,7 +53,12 @@ export function parseRubricList(raw: readonly unknown[], ctx: RubricParseContext
 
     if (!hasRanges) {
       if (outcome.trim() === '') {
-        sink.error(ctx.locate([index]), 'empty-outcome', 'a checklist item needs a non-empty expected_outcome', subject);
+        sink.error(
+          ctx.locate([index]),
+          'empty-outcome',
+          'a checklist item needs a non-empty expected_outcome',
+          subject,
+        );
       }
       if (item.required_min_score !== undefined) {
         sink.error(
@@ -71,7 +77,8 @@ export function parseRubricList(raw: readonly unknown[], ctx: RubricParseContext
     if (item.required_min_score !== undefined) {
       const min = item.required_min_score as number;
       const pos = ctx.locate([index, 'required_min_score']);
-      if (!Number.isInteger(min)) sink.error(pos, 'integer', `required_min_score ${min} must be an integer`, subject);
+      if (!Number.isInteger(min))
+        sink.error(pos, 'integer', `required_min_score ${min} must be an integer`, subject);
       else if (min < SCORE_MIN || min > SCORE_MAX)
         sink.error(pos, 'bounds', `required_min_score ${min} is outside ${SCORE_MIN}..${SCORE_MAX}`, subject);
       else requiredMinScore = min;
@@ -114,7 +121,12 @@ export function parseRubricList(raw: readonly unknown[], ctx: RubricParseContext
     if (w === undefined) return 1;
     const weight = w as number;
     if (!Number.isFinite(weight) || weight < 0) {
-      sink.error(ctx.locate([index, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
+      sink.error(
+        ctx.locate([index, 'weight']),
+        'weight',
+        `weight ${weight} must be a finite number >= 0`,
+        subject,
+      );
       return 0;
     }
     return weight;

@@ -37,7 +37,11 @@ export function checkScoreBands(bands: readonly BandInput[], fallbackPos: Positi
       ok = false;
     }
     if (b.min < SCORE_MIN || b.max > SCORE_MAX || b.max < SCORE_MIN || b.min > SCORE_MAX) {
-      problems.push({ rule: 'bounds', message: `${fmt(b)} is outside ${SCORE_MIN}..${SCORE_MAX}`, pos: b.pos });
+      problems.push({
+        rule: 'bounds',
+        message: `${fmt(b)} is outside ${SCORE_MIN}..${SCORE_MAX}`,
+        pos: b.pos,
+      });
       ok = false;
     }
     if (b.min > b.max) {
@@ -95,9 +99,7 @@ function compactList(values: number[]): string {
 export function bandsFromLowerBounds(
   entries: readonly { key: string; outcome: string; pos: Position }[],
 ): BandInput[] {
-  const parsed = entries
-    .map((e) => ({ ...e, lower: Number(e.key) }))
-    .sort((a, b) => a.lower - b.lower);
+  const parsed = entries.map((e) => ({ ...e, lower: Number(e.key) })).sort((a, b) => a.lower - b.lower);
   return parsed.map((e, i) => {
     const next = parsed[i + 1];
     const max = next ? next.lower - 1 : SCORE_MAX;

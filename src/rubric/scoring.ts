@@ -63,7 +63,9 @@ export function scoreChecklist(
     };
   });
   const score = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
-  const gating = checks.filter((c) => c.required && !c.satisfied).map((c) => `${c.id}: required item not satisfied`);
+  const gating = checks
+    .filter((c) => c.required && !c.satisfied)
+    .map((c) => `${c.id}: required item not satisfied`);
   return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
 }
 
@@ -148,7 +150,10 @@ export function aggregateRun(
   return { score, verdict, counts };
 }
 
-export function rubricCounts(gates: readonly GateResult[], checks: readonly RubricCheckResult[]): RubricCounts {
+export function rubricCounts(
+  gates: readonly GateResult[],
+  checks: readonly RubricCheckResult[],
+): RubricCounts {
   const must = checks.filter((c) => c.kind === 'must');
   const nice = checks.filter((c) => c.kind === 'nice');
   return {
@@ -182,7 +187,8 @@ export function rubricVerdict(input: {
   judgeError: boolean;
 }): { verdict: 'pass' | 'fail'; score: number } {
   const must = input.checks.filter((c) => c.kind === 'must');
-  const passedItems = input.gates.filter((g) => g.verdict === 'pass').length + must.filter((c) => c.satisfied === true).length;
+  const passedItems =
+    input.gates.filter((g) => g.verdict === 'pass').length + must.filter((c) => c.satisfied === true).length;
   const total = input.gates.length + must.length;
   let score = total === 0 ? 0 : passedItems / total;
   if (input.judgeVerdict === 'terminate' || input.judgeError) score = 0;

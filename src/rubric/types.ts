@@ -24,5 +24,4 @@ export interface RangeCriterion {
 }
 
 export type RubricSet =
-  | { mode: 'checklist'; items: ChecklistItem[] }
-  | { mode: 'score_range'; items: RangeCriterion[] };
+  { mode: 'checklist'; items: ChecklistItem[] } | { mode: 'score_range'; items: RangeCriterion[] };

@@ -29,7 +29,8 @@ export interface SuiteLoadResult {
   diagnostics: Diagnostic[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
 export const INLINE_RUBRIC_EVALUATOR = 'rubric';
@@ -125,11 +126,19 @@ class SuiteLoader {
 
     const aliases = (['evalcases', 'eval_cases', 'tests'] as const).filter((k) => raw[k] !== undefined);
     if (aliases.length === 0) {
-      sink.error(doc.locate([]), 'required', 'missing `evalcases` (or `eval_cases` / `tests`): a suite needs cases');
+      sink.error(
+        doc.locate([]),
+        'required',
+        'missing `evalcases` (or `eval_cases` / `tests`): a suite needs cases',
+      );
       return undefined;
     }
     if (aliases.length > 1) {
-      sink.error(doc.locateKey([aliases[1]!]), 'alias-conflict', `both '${aliases[0]}' and '${aliases[1]}' given; use one`);
+      sink.error(
+        doc.locateKey([aliases[1]!]),
+        'alias-conflict',
+        `both '${aliases[0]}' and '${aliases[1]}' given; use one`,
+      );
     }
     const key = aliases[0]!;
     const list = { evalcases, eval_cases, tests }[key];
@@ -140,7 +149,9 @@ class SuiteLoader {
     if (list.length === 0) sink.warn(doc.locate([key]), 'empty', 'the suite has no cases');
 
     const execution = isRecord(raw.execution) ? raw.execution : {};
-    const suiteEvaluatorsRaw = Array.isArray(execution.evaluators) ? (execution.evaluators as RawEvaluator[]) : null;
+    const suiteEvaluatorsRaw = Array.isArray(execution.evaluators)
+      ? (execution.evaluators as RawEvaluator[])
+      : null;
     const suiteTarget = str(execution.target) ?? str(raw.target);
 
     const cases: EvalCase[] = [];
@@ -148,7 +159,8 @@ class SuiteLoader {
     list.forEach((rawCase: unknown, index: number) => {
       const base: PathSegment[] = [key, index];
       const parsed = EvalCaseSchema.safeParse(rawCase);
-      const subject = isRecord(rawCase) && rawCase.id !== undefined ? `case '${String(rawCase.id)}'` : `case ${index + 1}`;
+      const subject =
+        isRecord(rawCase) && rawCase.id !== undefined ? `case '${String(rawCase.id)}'` : `case ${index + 1}`;
       if (!parsed.success) {
         reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
         return;
@@ -157,7 +169,12 @@ class SuiteLoader {
       if (!c) return;
       const prior = seenIds.get(c.id);
       if (prior !== undefined) {
-        sink.error(doc.locate([...base, 'id']), 'duplicate-id', `case id '${c.id}' is already used by case ${prior + 1}`, subject);
+        sink.error(
+          doc.locate([...base, 'id']),
+          'duplicate-id',
+          `case id '${c.id}' is already used by case ${prior + 1}`,
+          subject,
+        );
       } else seenIds.set(c.id, index);
       cases.push(c);
     });
@@ -189,7 +206,13 @@ class SuiteLoader {
     const expectedKey = this.pickAliasKey(raw, ['expected_messages', 'expected_output'], base, subject);
 
     let inputMessages: Message[] = [];
-    if (!inputKey) sink.error(doc.locate(base), 'required', 'missing `input_messages` (or `input`): what is the question?', subject);
+    if (!inputKey)
+      sink.error(
+        doc.locate(base),
+        'required',
+        'missing `input_messages` (or `input`): what is the question?',
+        subject,
+      );
     else inputMessages = this.loadMessages(raw[inputKey], [...base, inputKey], 'user', subject);
     const expectedMessages = expectedKey
       ? this.loadMessages(raw[expectedKey], [...base, expectedKey], 'assistant', subject)
@@ -221,7 +244,14 @@ class SuiteLoader {
     }
     this.checkUniqueNames(evaluators, base, subject);
     if (evaluators.length === 0) {
-      evaluators.push({ type: 'llm_judge', name: DEFAULT_EVALUATOR, weight: 1, rubrics: null, prompt: null, pos: doc.locate(base) });
+      evaluators.push({
+        type: 'llm_judge',
+        name: DEFAULT_EVALUATOR,
+        weight: 1,
+        rubrics: null,
+        prompt: null,
+        pos: doc.locate(base),
+      });
     }
 
     const errorsNow = sink.items.filter((d) => d.severity === 'error').length;
@@ -239,7 +269,12 @@ class SuiteLoader {
     };
   }
 
-  private pickAliasKey<K extends string>(raw: Record<string, unknown>, keys: K[], base: PathSegment[], subject: string): K | undefined {
+  private pickAliasKey<K extends string>(
+    raw: Record<string, unknown>,
+    keys: K[],
+    base: PathSegment[],
+    subject: string,
+  ): K | undefined {
     const present = keys.filter((k) => raw[k] !== undefined);
     if (present.length > 1) {
       this.sink.error(
@@ -252,7 +287,12 @@ class SuiteLoader {
     return present[0];
   }
 
-  private pickAlias(raw: Record<string, unknown>, keys: string[], base: PathSegment[], subject: string): string | undefined {
+  private pickAlias(
+    raw: Record<string, unknown>,
+    keys: string[],
+    base: PathSegment[],
+    subject: string,
+  ): string | undefined {
     const key = this.pickAliasKey(raw, keys, base, subject);
     return key ? (raw[key] as string) : undefined;
   }
@@ -283,14 +323,23 @@ class SuiteLoader {
       if (text) {
         parts.push({
           type: 'file',
-          file: { path: this.ws.display(text.absPath), absPath: text.absPath, text: text.text, guideline: isGuidelineFile(part.value) },
+          file: {
+            path: this.ws.display(text.absPath),
+            absPath: text.absPath,
+            text: text.text,
+            guideline: isGuidelineFile(part.value),
+          },
         });
       }
     });
     return parts;
   }
 
-  private readReference(value: string, at: PathSegment[], subject: string): { absPath: string; text: string } | undefined {
+  private readReference(
+    value: string,
+    at: PathSegment[],
+    subject: string,
+  ): { absPath: string; text: string } | undefined {
     const pos = this.doc.locate(at);
     const resolved = this.ws.resolveReference(value, this.dir);
     if (!resolved.ok) {
@@ -314,9 +363,16 @@ class SuiteLoader {
 
   private resolveCwd(value: string | undefined, at: PathSegment[], subject: string): string {
     if (value === undefined) return this.dir;
-    const abs = value.startsWith('/') ? path.join(this.ws.root, value.slice(1)) : path.resolve(this.dir, value);
+    const abs = value.startsWith('/')
+      ? path.join(this.ws.root, value.slice(1))
+      : path.resolve(this.dir, value);
     if (!this.ws.contains(abs)) {
-      this.sink.error(this.doc.locate(at), 'escapes-workspace', `cwd '${value}' is outside the workspace`, subject);
+      this.sink.error(
+        this.doc.locate(at),
+        'escapes-workspace',
+        `cwd '${value}' is outside the workspace`,
+        subject,
+      );
     }
     return abs;
   }
@@ -330,13 +386,22 @@ class SuiteLoader {
     return out;
   }
 
-  private loadEvaluator(raw: RawEvaluator, at: PathSegment[], caseSubject: string): EvaluatorConfig | undefined {
+  private loadEvaluator(
+    raw: RawEvaluator,
+    at: PathSegment[],
+    caseSubject: string,
+  ): EvaluatorConfig | undefined {
     const { doc, sink } = this;
     const subject = `${caseSubject} evaluator '${raw.name}'`;
     const pos = doc.locate([...at, 'name']);
     const weight = raw.weight ?? 1;
     if (!Number.isFinite(weight) || weight < 0) {
-      sink.error(doc.locate([...at, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
+      sink.error(
+        doc.locate([...at, 'weight']),
+        'weight',
+        `weight ${weight} must be a finite number >= 0`,
+        subject,
+      );
     }
     const type = raw.type.replace('-', '_') as 'llm_judge' | 'code_judge' | 'composite';
     switch (type) {
@@ -354,7 +419,12 @@ class SuiteLoader {
       case 'code_judge': {
         const command = raw.script ?? raw.path;
         if (command === undefined) {
-          sink.error(doc.locate(at), 'required', 'a code_judge needs `script` (a command string or argv list)', subject);
+          sink.error(
+            doc.locate(at),
+            'required',
+            'a code_judge needs `script` (a command string or argv list)',
+            subject,
+          );
           return undefined;
         }
         const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
@@ -389,9 +459,20 @@ class SuiteLoader {
       const names = new Set(children.map((c) => c.name));
       for (const [name, w] of Object.entries(weights)) {
         if (!names.has(name)) {
-          sink.error(doc.locateKey([...at, 'weights', name]), 'unknown-evaluator', `weight for '${name}', which is not a child (children: ${[...names].join(', ')})`, subject);
+          sink.error(
+            doc.locateKey([...at, 'weights', name]),
+            'unknown-evaluator',
+            `weight for '${name}', which is not a child (children: ${[...names].join(', ')})`,
+            subject,
+          );
         }
-        if (!Number.isFinite(w) || w < 0) sink.error(doc.locate([...at, 'weights', name]), 'weight', `weight ${w} must be a finite number >= 0`, subject);
+        if (!Number.isFinite(w) || w < 0)
+          sink.error(
+            doc.locate([...at, 'weights', name]),
+            'weight',
+            `weight ${w} must be a finite number >= 0`,
+            subject,
+          );
       }
       return { type, weights };
     }
@@ -410,16 +491,32 @@ class SuiteLoader {
     const seen = new Set<string>();
     for (const e of evaluators) {
       if (seen.has(e.name)) {
-        this.sink.error(e.pos, 'duplicate-name', `evaluator name '${e.name}' is used twice in one list${e.name === INLINE_RUBRIC_EVALUATOR ? " (inline `rubrics` become an evaluator named 'rubric')" : ''}`, subject);
+        this.sink.error(
+          e.pos,
+          'duplicate-name',
+          `evaluator name '${e.name}' is used twice in one list${e.name === INLINE_RUBRIC_EVALUATOR ? " (inline `rubrics` become an evaluator named 'rubric')" : ''}`,
+          subject,
+        );
       }
       seen.add(e.name);
     }
     void at;
   }
 
-  private warnUnknownKeys(obj: Record<string, unknown>, known: Set<string>, at: PathSegment[], subject: string): void {
+  private warnUnknownKeys(
+    obj: Record<string, unknown>,
+    known: Set<string>,
+    at: PathSegment[],
+    subject: string,
+  ): void {
     for (const key of Object.keys(obj)) {
-      if (!known.has(key)) this.sink.warn(this.doc.locateKey([...at, key]), 'unknown-key', `unknown field '${key}' is ignored`, subject);
+      if (!known.has(key))
+        this.sink.warn(
+          this.doc.locateKey([...at, key]),
+          'unknown-key',
+          `unknown field '${key}' is ignored`,
+          subject,
+        );
     }
   }
 }

@@ -197,7 +197,8 @@ export function rubricFromInput(
       line: 0,
       column: 0,
       rule: 'empty-rubric',
-      message: 'the rubric has no gates and no criteria, so nothing could fail it; add `## Gates` or `## Criteria`',
+      message:
+        'the rubric has no gates and no criteria, so nothing could fail it; add `## Gates` or `## Criteria`',
     });
     return { rubric: undefined, diagnostics };
   }

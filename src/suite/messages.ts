@@ -34,7 +34,8 @@ export function renderQuestion(messages: readonly Message[]): string {
 
 /** The reference answer: the last expected assistant message (or the last expected message). */
 export function renderReferenceAnswer(expected: readonly Message[]): string {
-  const assistant = [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
+  const assistant =
+    [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
   return assistant ? renderContent(assistant.parts) : '';
 }
 

@@ -34,14 +34,22 @@ const ExpectedMessages = z.union([z.string(), z.array(MessageSchema), z.record(z
 });
 
 export const ScoreRangeEntrySchema = z.looseObject({
-  score_range: z.array(z.number({ error: 'bounds must be numbers' }), { error: 'score_range must be [min, max]' }),
+  score_range: z.array(z.number({ error: 'bounds must be numbers' }), {
+    error: 'score_range must be [min, max]',
+  }),
   expected_outcome: z.string({ error: 'expected_outcome must be a string' }).optional(),
   description: z.string().optional(),
 });
 
 export const ScoreRangesSchema = z.union(
-  [z.array(ScoreRangeEntrySchema), z.record(z.string(), z.string({ error: 'each band outcome must be a string' }))],
-  { error: 'score_ranges must be a list of {score_range: [min, max], expected_outcome} or a map {lower_bound: outcome}' },
+  [
+    z.array(ScoreRangeEntrySchema),
+    z.record(z.string(), z.string({ error: 'each band outcome must be a string' })),
+  ],
+  {
+    error:
+      'score_ranges must be a list of {score_range: [min, max], expected_outcome} or a map {lower_bound: outcome}',
+  },
 );
 
 export const RubricObjectSchema = z.looseObject({

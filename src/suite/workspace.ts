@@ -5,8 +5,7 @@ import path from 'node:path';
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export type Resolution =
-  | { ok: true; absPath: string }
-  | { ok: false; rule: 'escapes-workspace' | 'missing-file'; message: string };
+  { ok: true; absPath: string } | { ok: false; rule: 'escapes-workspace' | 'missing-file'; message: string };
 
 /**
  * The folder everything resolves against. Reads go through here so that no reference can
@@ -61,7 +60,11 @@ export class Workspace {
     }
     const first = candidates[0]!;
     if (!lexicallyInside(this.root, first)) {
-      return { ok: false, rule: 'escapes-workspace', message: `'${value}' resolves outside the workspace (${this.root})` };
+      return {
+        ok: false,
+        rule: 'escapes-workspace',
+        message: `'${value}' resolves outside the workspace (${this.root})`,
+      };
     }
     for (const candidate of candidates) {
       if (!lexicallyInside(this.root, candidate) || !existsSync(candidate)) continue;
@@ -75,8 +78,14 @@ export class Workspace {
       if (!statSync(candidate).isFile()) continue;
       return { ok: true, absPath: candidate };
     }
-    const searched = [...new Set(candidates.filter((c) => lexicallyInside(this.root, c)).map((c) => this.display(c)))];
-    return { ok: false, rule: 'missing-file', message: `file '${value}' not found (looked for ${searched.join(', ')})` };
+    const searched = [
+      ...new Set(candidates.filter((c) => lexicallyInside(this.root, c)).map((c) => this.display(c))),
+    ];
+    return {
+      ok: false,
+      rule: 'missing-file',
+      message: `file '${value}' not found (looked for ${searched.join(', ')})`,
+    };
   }
 
   /** Reads a text file as UTF-8 with CRLF folded to LF, once per run; throws if too large. */

@@ -54,7 +54,11 @@ export function parseYamlSource(
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    sink.error(at(0), 'yaml-aliases', `${firstLine(String((err as Error).message ?? err))} (at most ${MAX_ALIAS_COUNT} alias expansions)`);
+    sink.error(
+      at(0),
+      'yaml-aliases',
+      `${firstLine(String((err as Error).message ?? err))} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
+    );
     return undefined;
   }
 

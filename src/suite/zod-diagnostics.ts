@@ -42,7 +42,8 @@ export function reportZodIssues(
 ): void {
   for (const issue of error.issues) {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && valueAt(value, path) === undefined;
+    const missing =
+      (issue.code === 'invalid_type' || issue.code === 'invalid_union') && valueAt(value, path) === undefined;
     const field = path.length > 0 ? String(path[path.length - 1]) : '';
     const fullPath = [...prefix, ...path];
     const pos = missing ? doc.locate(fullPath.slice(0, -1)) : doc.locate(fullPath);

@@ -6,7 +6,10 @@ import { type TargetRunner, TargetError } from './providers.js';
  * Recorded answers: a JSONL of `{"eval_id", "candidate_answer"}` (AgentV's result field names, so
  * an AgentV results file works as input). Lets any stack produce answers in an earlier step.
  */
-export function loadAnswersFile(absPath: string, ws: Workspace): { runner: TargetRunner | undefined; diagnostics: Diagnostic[] } {
+export function loadAnswersFile(
+  absPath: string,
+  ws: Workspace,
+): { runner: TargetRunner | undefined; diagnostics: Diagnostic[] } {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
   let text: string;
@@ -33,11 +36,20 @@ export function loadAnswersFile(absPath: string, ws: Workspace): { runner: Targe
       return;
     }
     if (typeof r.candidate_answer !== 'string') {
-      sink.error({ line: i + 1, column: 1 }, 'required', `line for '${r.eval_id}' needs "candidate_answer" (a string)`);
+      sink.error(
+        { line: i + 1, column: 1 },
+        'required',
+        `line for '${r.eval_id}' needs "candidate_answer" (a string)`,
+      );
       return;
     }
     const id = String(r.eval_id);
-    if (answers.has(id)) sink.warn({ line: i + 1, column: 1 }, 'duplicate-id', `a second answer for '${id}'; the last one is used`);
+    if (answers.has(id))
+      sink.warn(
+        { line: i + 1, column: 1 },
+        'duplicate-id',
+        `a second answer for '${id}'; the last one is used`,
+      );
     answers.set(id, r.candidate_answer);
   });
   if (sink.hasErrors) return { runner: undefined, diagnostics: sink.items };
@@ -48,8 +60,16 @@ export function loadAnswersFile(absPath: string, ws: Workspace): { runner: Targe
       healthcheck: async () => {},
       answer: async (c) => {
         const text = answers.get(c.id);
-        if (text === undefined) throw new TargetError(`no answer for case '${c.id}' in answers-file ${display}`);
-        return { text, outputMessages: null, promptTokens: null, completionTokens: null, costUsd: null, durationMs: 0 };
+        if (text === undefined)
+          throw new TargetError(`no answer for case '${c.id}' in answers-file ${display}`);
+        return {
+          text,
+          outputMessages: null,
+          promptTokens: null,
+          completionTokens: null,
+          costUsd: null,
+          durationMs: 0,
+        };
       },
     },
     diagnostics: sink.items,

@@ -16,7 +16,14 @@ import {
   type RunnerDeps,
   type TargetRunner,
 } from './providers.js';
-import { findTargetsFile, loadTargetsFile, resolveEnvRefs, SUPPORTED_PROVIDERS, type TargetDefinition, type TargetsFile } from './targets-file.js';
+import {
+  findTargetsFile,
+  loadTargetsFile,
+  resolveEnvRefs,
+  SUPPORTED_PROVIDERS,
+  type TargetDefinition,
+  type TargetsFile,
+} from './targets-file.js';
 
 export interface CaseTarget {
   runner: TargetRunner;
@@ -49,7 +56,10 @@ const caseKey = (suite: EvalSuite, c: EvalCase) => `${suite.absPath}\0${c.id}`;
  * targets.yaml listing providers this CI does not use (and whose variables it does not set) is
  * fine; a used target with a missing variable or an unsupported provider fails the run here.
  */
-export function planTargets(suites: readonly EvalSuite[], opts: PlanOptions): { plan: TargetPlan | undefined; diagnostics: Diagnostic[] } {
+export function planTargets(
+  suites: readonly EvalSuite[],
+  opts: PlanOptions,
+): { plan: TargetPlan | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   if (opts.answers) {
     const answers = opts.answers;
@@ -105,7 +115,9 @@ export function planTargets(suites: readonly EvalSuite[], opts: PlanOptions): { 
     }
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { plan: undefined, diagnostics };
-  const runners = [...new Set([...resolved.values()].filter((t): t is CaseTarget => t !== null).map((t) => t.runner))];
+  const runners = [
+    ...new Set([...resolved.values()].filter((t): t is CaseTarget => t !== null).map((t) => t.runner)),
+  ];
   return {
     plan: {
       forCase: (suite, c) => assignments.get(caseKey(suite, c))!,
@@ -115,14 +127,26 @@ export function planTargets(suites: readonly EvalSuite[], opts: PlanOptions): { 
   };
 }
 
-function resolveTarget(def: TargetDefinition, file: TargetsFile, opts: PlanOptions, diagnostics: Diagnostic[]): CaseTarget | null {
+function resolveTarget(
+  def: TargetDefinition,
+  file: TargetsFile,
+  opts: PlanOptions,
+  diagnostics: Diagnostic[],
+): CaseTarget | null {
   const runner = createRunner(def, opts, diagnostics);
   if (!runner) return null;
   let judge: EndpointConfig | null = null;
   if (def.judgeTarget) {
     const judgeDef = file.targets.get(def.judgeTarget);
     if (!judgeDef) {
-      diagnostics.push(problem(def, 'judge_target', 'unknown-target', `judge_target '${def.judgeTarget}' is not defined in ${file.display}`));
+      diagnostics.push(
+        problem(
+          def,
+          'judge_target',
+          'unknown-target',
+          `judge_target '${def.judgeTarget}' is not defined in ${file.display}`,
+        ),
+      );
       return null;
     }
     judge = endpointFor(judgeDef, opts, diagnostics);
@@ -136,18 +160,42 @@ function problem(def: TargetDefinition, key: string | null, rule: string, messag
   return { severity: 'error', file: def.display, ...pos, rule, message, subject: `target '${def.name}'` };
 }
 
-function settingsOf(def: TargetDefinition, opts: PlanOptions, diagnostics: Diagnostic[]): Record<string, unknown> | null {
+function settingsOf(
+  def: TargetDefinition,
+  opts: PlanOptions,
+  diagnostics: Diagnostic[],
+): Record<string, unknown> | null {
   const { values, missing } = resolveEnvRefs(def.settings, opts.env);
   for (const m of missing) {
-    diagnostics.push(problem(def, m.key.split('.')[0]!, 'missing-env', `environment variable ${m.variable} (for '${m.key}') is not set`));
+    diagnostics.push(
+      problem(
+        def,
+        m.key.split('.')[0]!,
+        'missing-env',
+        `environment variable ${m.variable} (for '${m.key}') is not set`,
+      ),
+    );
   }
   return missing.length > 0 ? null : values;
 }
 
-function validated<S extends z.ZodType>(schema: S, values: unknown, def: TargetDefinition, diagnostics: Diagnostic[]): z.infer<S> | null {
+function validated<S extends z.ZodType>(
+  schema: S,
+  values: unknown,
+  def: TargetDefinition,
+  diagnostics: Diagnostic[],
+): z.infer<S> | null {
   const r = schema.safeParse(values);
   if (r.success) return r.data;
-  for (const issue of r.error.issues) diagnostics.push(problem(def, typeof issue.path[0] === 'string' ? issue.path[0] : null, 'target-settings', issue.message));
+  for (const issue of r.error.issues)
+    diagnostics.push(
+      problem(
+        def,
+        typeof issue.path[0] === 'string' ? issue.path[0] : null,
+        'target-settings',
+        issue.message,
+      ),
+    );
   return null;
 }
 
@@ -160,7 +208,11 @@ function unsupported(def: TargetDefinition): Diagnostic {
   );
 }
 
-function createRunner(def: TargetDefinition, opts: PlanOptions, diagnostics: Diagnostic[]): TargetRunner | null {
+function createRunner(
+  def: TargetDefinition,
+  opts: PlanOptions,
+  diagnostics: Diagnostic[],
+): TargetRunner | null {
   if (!(SUPPORTED_PROVIDERS as readonly string[]).includes(def.provider)) {
     diagnostics.push(unsupported(def));
     return null;
@@ -180,25 +232,53 @@ function createRunner(def: TargetDefinition, opts: PlanOptions, diagnostics: Dia
       const endpoint = endpointFromValues(def, values, opts, diagnostics);
       if (!endpoint) return null;
       const extra = values as { temperature?: number; max_output_tokens?: number };
-      return modelRunner(def.name, def.provider === 'openai' ? 'openai' : 'azure', endpoint, { temperature: extra.temperature, maxTokens: extra.max_output_tokens }, opts.deps);
+      return modelRunner(
+        def.name,
+        def.provider === 'openai' ? 'openai' : 'azure',
+        endpoint,
+        { temperature: extra.temperature, maxTokens: extra.max_output_tokens },
+        opts.deps,
+      );
     }
   }
 }
 
-function endpointFor(def: TargetDefinition, opts: PlanOptions, diagnostics: Diagnostic[]): EndpointConfig | null {
+function endpointFor(
+  def: TargetDefinition,
+  opts: PlanOptions,
+  diagnostics: Diagnostic[],
+): EndpointConfig | null {
   if (!['openai', 'azure', 'azure-openai'].includes(def.provider)) {
-    diagnostics.push(problem(def, 'provider', 'unsupported-provider', `a judge_target must be an openai or azure target, not '${def.provider}'`));
+    diagnostics.push(
+      problem(
+        def,
+        'provider',
+        'unsupported-provider',
+        `a judge_target must be an openai or azure target, not '${def.provider}'`,
+      ),
+    );
     return null;
   }
   const values = settingsOf(def, opts, diagnostics);
   return values ? endpointFromValues(def, values, opts, diagnostics) : null;
 }
 
-function endpointFromValues(def: TargetDefinition, values: Record<string, unknown>, opts: PlanOptions, diagnostics: Diagnostic[]): EndpointConfig | null {
+function endpointFromValues(
+  def: TargetDefinition,
+  values: Record<string, unknown>,
+  opts: PlanOptions,
+  diagnostics: Diagnostic[],
+): EndpointConfig | null {
   if (def.provider === 'openai') {
     const s = validated(OpenAISettings, values, def, diagnostics);
     if (!s) return null;
-    return { baseURL: s.endpoint ?? s.base_url ?? 'https://api.openai.com/v1', apiKey: s.api_key, model: s.model, azure: null, timeoutMs: opts.deps.modelTimeoutMs };
+    return {
+      baseURL: s.endpoint ?? s.base_url ?? 'https://api.openai.com/v1',
+      apiKey: s.api_key,
+      model: s.model,
+      azure: null,
+      timeoutMs: opts.deps.modelTimeoutMs,
+    };
   }
   const s = validated(AzureSettings, values, def, diagnostics);
   if (!s) return null;
@@ -210,4 +290,15 @@ function endpointFromValues(def: TargetDefinition, values: Record<string, unknow
     azure: { endpoint: s.endpoint, deployment, apiVersion: s.version ?? AZURE_DEFAULT_API_VERSION },
     timeoutMs: opts.deps.modelTimeoutMs,
   };
+}
+
+/** The model endpoint of a named openai/azure target (for `generate rubrics --target`). */
+export function endpointOfTarget(
+  def: TargetDefinition,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): { endpoint: EndpointConfig | null; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const opts = { env, deps: { modelTimeoutMs: timeoutMs } } as unknown as PlanOptions;
+  return { endpoint: endpointFor(def, opts, diagnostics), diagnostics };
 }

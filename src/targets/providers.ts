@@ -50,7 +50,9 @@ export interface RunnerDeps {
 
 export const MockSettings = z
   .looseObject({ response: z.string().optional(), responses: z.record(z.string(), z.string()).optional() })
-  .refine((s) => s.response !== undefined || s.responses !== undefined, { error: 'a mock target needs `response` or `responses`' });
+  .refine((s) => s.response !== undefined || s.responses !== undefined, {
+    error: 'a mock target needs `response` or `responses`',
+  });
 
 const HealthcheckSettings = z.looseObject({
   type: z.string().optional(),
@@ -76,15 +78,19 @@ export const OpenAISettings = z.looseObject({
   max_output_tokens: z.number().int().positive().optional(),
 });
 
-export const AzureSettings = z.looseObject({
-  endpoint: z.string({ error: 'an azure target needs endpoint' }),
-  api_key: z.string({ error: 'an azure target needs api_key' }),
-  model: z.string().optional(),
-  deployment: z.string().optional(),
-  version: z.string().optional(),
-  temperature: z.number().optional(),
-  max_output_tokens: z.number().int().positive().optional(),
-}).refine((s) => s.model !== undefined || s.deployment !== undefined, { error: 'an azure target needs model (the deployment name)' });
+export const AzureSettings = z
+  .looseObject({
+    endpoint: z.string({ error: 'an azure target needs endpoint' }),
+    api_key: z.string({ error: 'an azure target needs api_key' }),
+    model: z.string().optional(),
+    deployment: z.string().optional(),
+    version: z.string().optional(),
+    temperature: z.number().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+  })
+  .refine((s) => s.model !== undefined || s.deployment !== undefined, {
+    error: 'an azure target needs model (the deployment name)',
+  });
 
 export const AZURE_DEFAULT_API_VERSION = '2024-12-01-preview';
 
@@ -95,8 +101,16 @@ export function mockRunner(name: string, s: z.infer<typeof MockSettings>): Targe
     healthcheck: async () => {},
     answer: async (c) => {
       const text = s.responses?.[c.id] ?? s.response;
-      if (text === undefined) throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
-      return { text, outputMessages: null, promptTokens: null, completionTokens: null, costUsd: null, durationMs: 0 };
+      if (text === undefined)
+        throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
+      return {
+        text,
+        outputMessages: null,
+        promptTokens: null,
+        completionTokens: null,
+        costUsd: null,
+        durationMs: 0,
+      };
     },
   };
 }
@@ -110,14 +124,22 @@ export function shellQuote(value: string): string {
 export function cliPrompt(c: EvalCase): string {
   const parts: string[] = [];
   for (const m of c.inputMessages) {
-    for (const p of m.parts) parts.push(p.type === 'text' ? p.text : `<file: path="${path.basename(p.file.path)}">`);
+    for (const p of m.parts)
+      parts.push(p.type === 'text' ? p.text : `<file: path="${path.basename(p.file.path)}">`);
   }
   return parts.join('\n\n');
 }
 
 export function renderCommandTemplate(
   template: string,
-  values: { prompt: string; files: string[]; filesFormat: string; evalId: string; attempt: number; outputFile: string },
+  values: {
+    prompt: string;
+    files: string[];
+    filesFormat: string;
+    evalId: string;
+    attempt: number;
+    outputFile: string;
+  },
 ): string {
   const files = values.files.map((f) => values.filesFormat.replace(/\{path\}/g, shellQuote(f))).join(' ');
   return template
@@ -133,11 +155,17 @@ export function parseCliOutput(raw: string): Omit<TargetAnswer, 'durationMs'> {
   const trimmed = raw.trim();
   try {
     const data = JSON.parse(trimmed) as Record<string, unknown>;
-    if (data && typeof data === 'object' && !Array.isArray(data) && (typeof data.text === 'string' || Array.isArray(data.output_messages))) {
+    if (
+      data &&
+      typeof data === 'object' &&
+      !Array.isArray(data) &&
+      (typeof data.text === 'string' || Array.isArray(data.output_messages))
+    ) {
       const messages = Array.isArray(data.output_messages) ? data.output_messages : null;
       let text = typeof data.text === 'string' ? data.text : '';
       if (!text && messages) {
-        const last = [...messages].reverse().find((m) => (m as { role?: string }).role === 'assistant') as { content?: unknown } | undefined;
+        const last = [...messages].reverse().find((m) => (m as { role?: string }).role === 'assistant') as
+          { content?: unknown } | undefined;
         text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
       }
       const usage = (data.token_usage ?? {}) as Record<string, unknown>;
@@ -153,15 +181,33 @@ export function parseCliOutput(raw: string): Omit<TargetAnswer, 'durationMs'> {
   } catch {
     /* not JSON: the text is the answer */
   }
-  return { text: raw.replace(/\n$/, ''), outputMessages: null, promptTokens: null, completionTokens: null, costUsd: null };
+  return {
+    text: raw.replace(/\n$/, ''),
+    outputMessages: null,
+    promptTokens: null,
+    completionTokens: null,
+    costUsd: null,
+  };
 }
 
-export function cliRunner(name: string, s: z.infer<typeof CliSettings>, targetsDir: string, deps: RunnerDeps): TargetRunner {
+export function cliRunner(
+  name: string,
+  s: z.infer<typeof CliSettings>,
+  targetsDir: string,
+  deps: RunnerDeps,
+): TargetRunner {
   const cwd = path.resolve(targetsDir, s.cwd ?? '.');
   const timeoutMs = s.timeout_seconds !== undefined ? s.timeout_seconds * 1000 : deps.commandTimeoutMs;
   const usesOutputFile = s.command_template.includes('{OUTPUT_FILE}');
   const run = (command: string, dir: string, ms: number) =>
-    runCommand({ command, cwd: dir, timeoutMs: ms, env: deps.childEnv, redactor: deps.redactor, signal: deps.signal });
+    runCommand({
+      command,
+      cwd: dir,
+      timeoutMs: ms,
+      env: deps.childEnv,
+      redactor: deps.redactor,
+      signal: deps.signal,
+    });
   const failure = (what: string, r: CommandResult, ms: number) =>
     new TargetError(`${what} ${describeExit(r, ms)}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
 
@@ -194,7 +240,9 @@ export function cliRunner(name: string, s: z.infer<typeof CliSettings>, targetsD
           try {
             raw = deps.redactor.redact(readFileSync(outputFile, 'utf8'));
           } catch {
-            throw new TargetError(`target '${name}' exited 0 but wrote no {OUTPUT_FILE}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
+            throw new TargetError(
+              `target '${name}' exited 0 but wrote no {OUTPUT_FILE}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`,
+            );
           }
         } else raw = r.stdout;
         return { ...parseCliOutput(raw), durationMs: r.durationMs };
@@ -228,8 +276,19 @@ export function modelRunner(
     answer: async (c) => {
       const started = Date.now();
       try {
-        const r = await chat.create({ messages: chatMessages(c), temperature: options.temperature, maxTokens: options.maxTokens });
-        return { text: r.content, outputMessages: null, promptTokens: r.promptTokens, completionTokens: r.completionTokens, costUsd: null, durationMs: Date.now() - started };
+        const r = await chat.create({
+          messages: chatMessages(c),
+          temperature: options.temperature,
+          maxTokens: options.maxTokens,
+        });
+        return {
+          text: r.content,
+          outputMessages: null,
+          promptTokens: r.promptTokens,
+          completionTokens: r.completionTokens,
+          costUsd: null,
+          durationMs: Date.now() - started,
+        };
       } catch (err) {
         throw new TargetError(`target '${name}': ${(err as Error).message}`);
       }

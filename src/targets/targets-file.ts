@@ -38,7 +38,10 @@ export interface TargetsFile {
 }
 
 /** Loads a targets.yaml. Unknown providers are not rejected here: only targets a run uses are. */
-export function loadTargetsFile(absPath: string, ws: Workspace): { file: TargetsFile | undefined; diagnostics: Diagnostic[] } {
+export function loadTargetsFile(
+  absPath: string,
+  ws: Workspace,
+): { file: TargetsFile | undefined; diagnostics: Diagnostic[] } {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
   let text: string;

@@ -1,0 +1,13 @@
+/** What the CLI needs from the world, so tests can run it in-process. */
+export interface CliIO {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+  signal?: AbortSignal;
+}
+
+export const EXIT_PASS = 0;
+export const EXIT_FAIL = 1;
+export const EXIT_USAGE = 2;

@@ -1,0 +1,313 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type Config, parseInputs, splitList } from '../config.js';
+import { formatDiagnostic } from '../diagnostics.js';
+import { writeResultsFile } from '../report/results-file.js';
+import { renderReport } from '../report/markdown.js';
+import { colours, plain, renderTerminal } from '../report/terminal.js';
+import { type Subject } from '../judge/prompts.js';
+import { runEvaluation, tripsFailOn } from '../run.js';
+import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
+import { findSuiteFiles, loadSuites } from '../suite/discover.js';
+import { rubricFromInput } from '../suite/markdown-rubric.js';
+import { Workspace } from '../suite/workspace.js';
+import { generateRubrics } from './generate.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
+
+export { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE };
+
+const VERSION = '0.1.0';
+
+const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally or in CI.
+
+Usage:
+  rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
+  rubric-eval validate <suite-globs...>           load and validate only (no model calls)
+  rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
+  rubric-eval <command> --help                    options and examples of a command
+
+Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
+
+const RUN_HELP = `Usage: rubric-eval run <suite-globs...> [options]
+
+Runs eval suites (AgentV v2 YAML/JSONL) and/or a markdown checker rubric, the same engine as the
+GitHub Action, and prints the report.
+
+Options:
+  --rubric <file|cmd>        markdown rubric (*.md), a command (gates-only) or "agent: <criterion>"
+  --targets <file>           targets.yaml (default: nearest targets.yaml or .agentv/targets.yaml)
+  --target <name>            target to use for every case
+  --answers <file>           JSONL of {"eval_id", "candidate_answer"} used instead of a target
+  --judge-model <id>         judge model (default gpt-4.1-mini; openai/gpt-4.1-mini on GitHub Models)
+  --judge-base-url <url>     any OpenAI-compatible endpoint (key: RUBRIC_EVAL_JUDGE_API_KEY or OPENAI_API_KEY;
+                             with neither, GITHUB_TOKEN against GitHub Models)
+  --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
+  --judge-timeout <s>        seconds per judge call (default 120)
+  --concurrency <n>          model calls in flight (default 8)
+  --fail-on <fail|borderline|never>   (default fail)
+  --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
+  --gate-timeout <s>         seconds per gate / code judge (default 600)
+  --diff <file>              judge this unified diff as the change (markdown rubric)
+  --base <ref>               judge the change since <ref> (git diff; default: the last commit)
+  --cwd <dir>                working directory (default: current)
+  --out <file>               write the results JSON here
+  --format <table|markdown|json>   (default table)
+  -h, --help
+
+Examples:
+  rubric-eval run 'evals/**/*.yaml'
+  rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
+  rubric-eval run --rubric RUBRIC.md --base origin/main
+  rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md`;
+
+const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [--rubric <file>] [--cwd <dir>]
+
+Loads and validates suites (and a rubric) without calling any model. Prints every problem as
+file:line:col rule: message. Exit 2 on any error.
+
+Example:
+  rubric-eval validate 'evals/**/*.yaml' --rubric RUBRIC.md`;
+
+const GENERATE_HELP = `Usage: rubric-eval generate rubrics <suite> [options]
+
+For each case that has an expected_outcome and no rubrics, asks the judge model for 3-7 atomic
+checklist items and writes them into the suite file. Every other line (comments included) stays
+byte-identical.
+
+Options:
+  --dry-run                  print the diff instead of writing
+  --target <name>            take the model from targets.yaml (an openai or azure target)
+  --targets <file>           targets.yaml to read --target from
+  --judge-model <id>, --judge-base-url <url>, --judge-timeout <s>
+  --cwd <dir>
+
+Example:
+  rubric-eval generate rubrics evals/dataset.yaml --dry-run`;
+
+const common = {
+  cwd: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const runOptions = {
+  ...common,
+  rubric: { type: 'string' },
+  targets: { type: 'string' },
+  target: { type: 'string' },
+  answers: { type: 'string' },
+  'judge-model': { type: 'string' },
+  'judge-base-url': { type: 'string' },
+  'judge-replay': { type: 'string' },
+  'judge-timeout': { type: 'string' },
+  concurrency: { type: 'string' },
+  'fail-on': { type: 'string' },
+  'cache-dir': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'gate-timeout': { type: 'string' },
+  diff: { type: 'string' },
+  base: { type: 'string' },
+  out: { type: 'string' },
+  format: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+class UsageError extends Error {}
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export async function runCli(io: CliIO): Promise<number> {
+  const out = (s: string) => io.stdout.write(s);
+  const err = (s: string) => io.stderr.write(s);
+  const [command, ...rest] = io.argv;
+  try {
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        out(`${MAIN_HELP}\n`);
+        return command === undefined ? EXIT_USAGE : EXIT_PASS;
+      case '--version':
+      case '-v':
+        out(`${VERSION}\n`);
+        return EXIT_PASS;
+      case 'run':
+        return await runCommand(rest, io);
+      case 'validate':
+        return validateCommand(rest, io);
+      case 'generate':
+        return await generateCommand(rest, io);
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`rubric-eval: ${e.message}\nRun 'rubric-eval --help' for usage.\n`);
+      return EXIT_USAGE;
+    }
+    err(`rubric-eval: ${(e as Error).stack ?? String(e)}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values: v, positionals } = parse(args, runOptions);
+  if (v.help) {
+    io.stdout.write(`${RUN_HELP}\n`);
+    return EXIT_PASS;
+  }
+  const format = v.format ?? 'table';
+  if (!['table', 'markdown', 'json'].includes(format))
+    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+  const parsed = parseInputs({
+    suites: positionals.join('\n'),
+    rubric: v.rubric,
+    targets: v.targets,
+    target: v.target,
+    'answers-file': v.answers,
+    'judge-model': v['judge-model'],
+    'judge-base-url': v['judge-base-url'],
+    'judge-api-key': io.env.RUBRIC_EVAL_JUDGE_API_KEY || io.env.OPENAI_API_KEY,
+    'github-token': io.env.GITHUB_TOKEN,
+    'judge-timeout': v['judge-timeout'],
+    concurrency: v.concurrency,
+    'fail-on': v['fail-on'],
+    'cache-dir': v['cache-dir'],
+    'gate-timeout': v['gate-timeout'],
+  });
+  if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
+  const i = parsed.inputs;
+  const cwd = path.resolve(io.cwd, v.cwd ?? '.');
+  const config: Config = {
+    workingDirectory: cwd,
+    suites: splitList(i.suites),
+    rubric: i.rubric ?? null,
+    targets: i.targets ?? null,
+    target: i.target ?? null,
+    answersFile: i['answers-file'] ?? null,
+    judge: {
+      model: i['judge-model'] ?? null,
+      baseURL: i['judge-base-url'] ?? null,
+      apiKey: i['judge-api-key'] ?? null,
+      githubToken: i['github-token'] ?? null,
+      timeoutMs: i['judge-timeout'] * 1000,
+      prices: i['judge-prices'] ?? {},
+    },
+    cacheDir: v['judge-replay']
+      ? path.resolve(io.cwd, v['judge-replay'])
+      : v['no-cache']
+        ? null
+        : i['cache-dir'],
+    cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
+    concurrency: i.concurrency,
+    failOn: i['fail-on'],
+    gateTimeoutMs: i['gate-timeout'] * 1000,
+    resultsFile: v.out ?? '',
+    diffFile: v.diff ?? null,
+    baseRef: v.base ?? null,
+  };
+  const subject = (): Promise<Subject> => {
+    if (config.diffFile) {
+      const diff = readFileSync(path.resolve(io.cwd, config.diffFile), 'utf8');
+      return Promise.resolve(subjectFromDiff('diff', path.basename(config.diffFile), '', diff));
+    }
+    return config.baseRef ? gitDiffSubject(cwd, config.baseRef) : lastCommitSubject(cwd);
+  };
+  const tty = io.stderr.isTTY === true;
+  const progressCounts = { pass: 0, borderline: 0, fail: 0 };
+  if (v['judge-replay'])
+    io.stderr.write(
+      `rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`,
+    );
+  const outcome = await runEvaluation(config, {
+    env: io.env,
+    signal: io.signal,
+    subject,
+    hooks: {
+      warn: (m) => io.stderr.write(`warning: ${m}\n`),
+      info: (m) => (format === 'table' ? io.stderr.write(`${m}\n`) : undefined),
+      progress: tty
+        ? (p) => {
+            progressCounts[p.verdict === 'error' ? 'fail' : p.verdict]++;
+            io.stderr.write(
+              `\r[${p.done}/${p.total}] ${progressCounts.pass} pass · ${progressCounts.borderline} borderline · ${progressCounts.fail} fail${p.done === p.total ? '\n' : ''}`,
+            );
+          }
+        : undefined,
+    },
+  });
+  const { results } = outcome;
+  if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
+  if (format === 'json') io.stdout.write(JSON.stringify(results, null, 2) + '\n');
+  else if (format === 'markdown') io.stdout.write(renderReport(results));
+  else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
+  if (results.errors.length > 0) return EXIT_USAGE;
+  return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+}
+
+function validateCommand(args: string[], io: CliIO): Promise<number> | number {
+  const { values: v, positionals } = parse(args, { ...common, rubric: { type: 'string' } });
+  if (v.help) {
+    io.stdout.write(`${VALIDATE_HELP}\n`);
+    return EXIT_PASS;
+  }
+  if (positionals.length === 0 && !v.rubric) throw new UsageError('validate needs suite globs or --rubric');
+  const cwd = path.resolve(io.cwd, v.cwd ?? '.');
+  const ws = new Workspace(cwd);
+  return (async () => {
+    const found = await findSuiteFiles(positionals, cwd);
+    const loaded = loadSuites(found.files, ws);
+    const diagnostics = [...found.diagnostics, ...loaded.diagnostics];
+    if (v.rubric) diagnostics.push(...rubricFromInput(v.rubric, ws).diagnostics);
+    for (const d of diagnostics)
+      (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    const cases = loaded.suites.reduce((n, s) => n + s.cases.length, 0);
+    io.stdout.write(
+      errors > 0
+        ? `${errors} error${errors === 1 ? '' : 's'} in ${new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file)).size} file(s)\n`
+        : `ok: ${loaded.suites.length} suite${loaded.suites.length === 1 ? '' : 's'}, ${cases} case${cases === 1 ? '' : 's'}${v.rubric ? ', 1 rubric' : ''}\n`,
+    );
+    return errors > 0 ? EXIT_USAGE : EXIT_PASS;
+  })();
+}
+
+async function generateCommand(args: string[], io: CliIO): Promise<number> {
+  const [what, ...rest] = args;
+  if (what === '--help' || what === '-h' || what === undefined) {
+    io.stdout.write(`${GENERATE_HELP}\n`);
+    return what === undefined ? EXIT_USAGE : EXIT_PASS;
+  }
+  if (what !== 'rubrics') throw new UsageError(`unknown thing to generate '${what}' (only: rubrics)`);
+  const { values: v, positionals } = parse(rest, {
+    ...common,
+    'dry-run': { type: 'boolean' },
+    target: { type: 'string' },
+    targets: { type: 'string' },
+    'judge-model': { type: 'string' },
+    'judge-base-url': { type: 'string' },
+    'judge-timeout': { type: 'string' },
+  });
+  if (v.help) {
+    io.stdout.write(`${GENERATE_HELP}\n`);
+    return EXIT_PASS;
+  }
+  if (positionals.length !== 1) throw new UsageError('generate rubrics needs exactly one suite file');
+  return generateRubrics({
+    suite: positionals[0]!,
+    cwd: path.resolve(io.cwd, v.cwd ?? '.'),
+    dryRun: v['dry-run'] ?? false,
+    target: v.target ?? null,
+    targets: v.targets ?? null,
+    judgeModel: v['judge-model'] ?? null,
+    judgeBaseURL: v['judge-base-url'] ?? null,
+    timeoutMs: Number(v['judge-timeout'] ?? 120) * 1000,
+    io,
+  });
+}

@@ -1,0 +1,42 @@
+import { type HistoryEntry } from '../results.js';
+
+/** The sticky comment's first line: how the action finds its own comment. */
+export const COMMENT_MARKER = '<!-- rubric-eval -->';
+const HISTORY_RE = /<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->/;
+/** Iterations kept in the comment; older ones are dropped first. */
+export const MAX_HISTORY = 20;
+
+/** The run history as a hidden block: base64 JSON, so no text inside can close the HTML comment. */
+export function historyBlock(history: readonly HistoryEntry[]): string {
+  const kept = history
+    .slice(-MAX_HISTORY)
+    .map((h) => ({ ...h, feedback: h.feedback ? h.feedback.slice(0, 300) : null }));
+  return `<!-- rubric-eval-history:${Buffer.from(JSON.stringify(kept)).toString('base64')} -->`;
+}
+
+/** Reads the history back from a comment body; anything unreadable is an empty history, not a crash. */
+export function parseHistory(body: string | null | undefined): HistoryEntry[] {
+  const m = body ? HISTORY_RE.exec(body) : null;
+  if (!m) return [];
+  try {
+    const data: unknown = JSON.parse(Buffer.from(m[1]!, 'base64').toString('utf8'));
+    if (!Array.isArray(data)) return [];
+    return data
+      .filter(
+        (h): h is HistoryEntry =>
+          typeof h === 'object' && h !== null && typeof (h as HistoryEntry).iteration === 'number',
+      )
+      .map((h) => ({
+        iteration: h.iteration,
+        commit: typeof h.commit === 'string' ? h.commit : null,
+        verdict: h.verdict === 'pass' || h.verdict === 'borderline' ? h.verdict : 'fail',
+        score: typeof h.score === 'number' ? h.score : 0,
+        counts: typeof h.counts === 'string' ? h.counts : null,
+        feedback: typeof h.feedback === 'string' ? h.feedback : null,
+        rubric_hash: typeof h.rubric_hash === 'string' ? h.rubric_hash : null,
+        at: typeof h.at === 'string' ? h.at : '',
+      }));
+  } catch {
+    return [];
+  }
+}

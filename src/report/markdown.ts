@@ -1,0 +1,272 @@
+import {
+  type CaseResult,
+  type EvaluatorResult,
+  type RubricResult,
+  type RunResults,
+  type SuiteResult,
+} from '../results.js';
+import { formatRubricCounts } from '../rubric/scoring.js';
+import { COMMENT_MARKER, historyBlock } from './history.js';
+
+/** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
+export const COMMENT_LIMIT = 65_536;
+export const SUMMARY_LIMIT = 1_000_000;
+
+export interface RenderOptions {
+  /** Link to the workflow run. */
+  runUrl?: string | null;
+  /** Include the marker and the hidden history block (the PR comment). */
+  sticky?: boolean;
+  limit?: number;
+  /** Where the full report lives when the comment is cut (the job summary). */
+  fullReportHint?: string;
+}
+
+const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
+const icon = (v: string) => ICON[v] ?? '❔';
+const score2 = (x: number) => x.toFixed(2);
+
+/** Table cell text: one line, pipes escaped, bounded. */
+export function cell(text: string | null | undefined, max = 160): string {
+  if (!text) return '';
+  const flat = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Every evaluator of a case, composites' children included. */
+export function flattenEvaluators(list: readonly EvaluatorResult[]): EvaluatorResult[] {
+  return list.flatMap((e) => [e, ...flattenEvaluators(e.children ?? [])]);
+}
+
+/** `4/5` checklist items met across the case's checklist evaluators; null when it has none. */
+export function checklistMet(c: CaseResult): string | null {
+  const checks = flattenEvaluators(c.evaluators)
+    .filter((e) => e.mode === 'checklist')
+    .flatMap((e) => e.checks ?? []);
+  if (checks.length === 0) return null;
+  return `${checks.filter((k) => k.satisfied).length}/${checks.length}`;
+}
+
+/** `accuracy 8/10, clarity 6/10`; null when the case has no score-range criteria. */
+export function rangeScores(c: CaseResult): string | null {
+  const checks = flattenEvaluators(c.evaluators)
+    .filter((e) => e.mode === 'score_range')
+    .flatMap((e) => e.checks ?? []);
+  if (checks.length === 0) return null;
+  return checks.map((k) => `${k.id} ${k.score}/10`).join(', ');
+}
+
+const isFailing = (c: CaseResult) =>
+  c.verdict === 'fail' || c.verdict === 'error' || c.verdict === 'borderline';
+
+/** Why a case did not pass, in a sentence or two: errors, gating violations, failed checks. */
+export function whyNot(c: CaseResult): string[] {
+  if (c.error) return [`error: ${c.error}`];
+  const lines: string[] = [];
+  for (const e of flattenEvaluators(c.evaluators)) {
+    if (e.verdict === 'error') lines.push(`${e.name}: error: ${e.error}`);
+    for (const k of e.checks ?? []) {
+      const failed =
+        k.satisfied === false ||
+        (k.score !== undefined &&
+          ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
+      if (failed)
+        lines.push(
+          `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`,
+        );
+    }
+    if (e.mode === 'freeform' || e.mode === 'prompt' || e.type === 'code_judge') {
+      if (e.verdict !== 'pass') for (const m of e.misses ?? []) lines.push(`${e.name}: ${m}`);
+    }
+  }
+  return lines;
+}
+
+function caseRow(c: CaseResult): string {
+  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\` | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
+}
+
+const CASE_HEADER = '| | case | score | checklist | ranges | gating violations |\n|---|---|---|---|---|---|';
+
+function suiteSection(s: SuiteResult, detail: number): string {
+  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  for (const c of s.cases) counts[c.verdict]++;
+  const head = `### \`${s.path}\` — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
+  // Failures first: they are what a reviewer came for.
+  const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
+  const failing = s.cases
+    .filter(isFailing)
+    .sort((a, b) => order[a.verdict] - order[b.verdict] || a.score - b.score);
+  const passing = s.cases.filter((c) => !isFailing(c));
+  const parts = [head];
+  const maxFailingRows = detail >= 2 ? failing.length : detail === 1 ? 50 : 10;
+  if (failing.length > 0) {
+    parts.push(`${CASE_HEADER}\n${failing.slice(0, maxFailingRows).map(caseRow).join('\n')}`);
+    if (failing.length > maxFailingRows)
+      parts.push(`_… and ${failing.length - maxFailingRows} more not passing; see the job summary._`);
+    if (detail >= 1) {
+      const why = failing
+        .slice(0, detail >= 2 ? failing.length : 20)
+        .map((c) => {
+          const lines = whyNot(c).slice(0, detail >= 2 ? 12 : 4);
+          return lines.length
+            ? `**\`${cell(c.id, 80)}\`**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
+            : '';
+        })
+        .filter(Boolean);
+      if (why.length)
+        parts.push(`<details><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+    }
+  }
+  if (passing.length > 0) {
+    if (detail >= 1)
+      parts.push(
+        `<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${CASE_HEADER}\n${passing.map(caseRow).join('\n')}\n\n</details>`,
+      );
+    else
+      parts.push(
+        `_${passing.length} passing case${passing.length === 1 ? '' : 's'} (listed in the job summary)._`,
+      );
+  }
+  return parts.join('\n\n');
+}
+
+function rubricSection(r: RubricResult, detail: number): string {
+  const title = r.title ? `${r.title} (\`${r.path}\`)` : `\`${r.path}\``;
+  const parts = [`### ${icon(r.verdict)} Rubric ${title}: ${r.verdict}`];
+  const counts = formatRubricCounts(r.counts);
+  if (counts) parts.push(`\`${counts}\``);
+  if (r.error) parts.push(`> **Error:** ${cell(r.error, 500)}`);
+  const inner: string[] = [];
+  if (r.gates.length > 0) {
+    const rows = r.gates.map(
+      (g) =>
+        `| ${icon(g.verdict)} | \`${cell(g.command, 100)}\` | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`,
+    );
+    inner.push(`**Gates**\n\n| | command | exit | time |\n|---|---|---|---|\n${rows.join('\n')}`);
+    if (detail >= 1) {
+      for (const g of r.gates.filter((x) => x.verdict === 'fail')) {
+        const tail =
+          g.output.length > (detail >= 2 ? 6000 : 1500)
+            ? `…${g.output.slice(-(detail >= 2 ? 6000 : 1500))}`
+            : g.output;
+        inner.push(
+          `<details><summary>Output of <code>${cell(g.command, 100)}</code></summary>\n\n\`\`\`text\n${tail.replace(/```/g, '`\u200b``')}\n\`\`\`\n\n</details>`,
+        );
+      }
+    }
+  }
+  const must = r.checks.filter((c) => c.kind === 'must');
+  const nice = r.checks.filter((c) => c.kind === 'nice');
+  const checkRows = (list: typeof must) =>
+    list
+      .map(
+        (c) =>
+          `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${c.id} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`,
+      )
+      .join('\n');
+  if (must.length)
+    inner.push(`**Must-have**\n\n| | id | criterion | reasoning |\n|---|---|---|---|\n${checkRows(must)}`);
+  if (nice.length)
+    inner.push(
+      `**Nice to have** (never blocks)\n\n| | id | criterion | reasoning |\n|---|---|---|---|\n${checkRows(nice)}`,
+    );
+  if (r.feedback) inner.push(`**Checker feedback** (${r.judge_verdict}): ${cell(r.feedback, 1500)}`);
+  if (inner.length)
+    parts.push(
+      `<details${r.verdict === 'fail' ? ' open' : ''}><summary>Gates and criteria</summary>\n\n${inner.join('\n\n')}\n\n</details>`,
+    );
+  return parts.join('\n\n');
+}
+
+function historySection(results: RunResults): string {
+  if (results.history.length < 2) return '';
+  const hashes = new Set(results.history.map((h) => h.rubric_hash).filter(Boolean));
+  const rows = results.history.slice(-10).map((h, i, list) => {
+    const prev = list[i - 1];
+    const changed =
+      prev && h.rubric_hash && prev.rubric_hash && h.rubric_hash !== prev.rubric_hash
+        ? ' (rubric changed)'
+        : '';
+    return `| ${h.iteration} | ${h.commit ? `\`${h.commit.slice(0, 7)}\`` : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `\`${h.rubric_hash}\`${changed}` : ''} |`;
+  });
+  return `### Run history\n\n| # | commit | verdict | score | counts | rubric |\n|---|---|---|---|---|---|\n${rows.join('\n')}${hashes.size > 1 ? '\n\n_The rubric changed between runs._' : ''}`;
+}
+
+function usageLine(results: RunResults, runUrl: string | null | undefined): string {
+  const u = results.usage;
+  const bits: string[] = [];
+  if (results.judge) bits.push(`judge \`${results.judge.model}\``);
+  bits.push(
+    `${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`,
+  );
+  bits.push(
+    `${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`,
+  );
+  if (u.cost_usd !== null)
+    bits.push(`≈ $${u.cost_usd < 0.01 ? u.cost_usd.toFixed(4) : u.cost_usd.toFixed(2)} (estimate)`);
+  bits.push(`${(results.duration_ms / 1000).toFixed(1)} s`);
+  if (runUrl) bits.push(`[workflow run](${runUrl})`);
+  return `<sub>${bits.join(' · ')}</sub>`;
+}
+
+function headline(results: RunResults): string {
+  const c = results.counts;
+  const total = c.pass + c.borderline + c.fail + c.error;
+  const bits: string[] = [];
+  if (total > 0)
+    bits.push(
+      `**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}`,
+    );
+  if (results.rubric)
+    bits.push(
+      `**rubric:** ${results.rubric.verdict}${formatRubricCounts(results.rubric.counts) ? ` (${formatRubricCounts(results.rubric.counts)})` : ''}`,
+    );
+  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${bits.join(' · ')}`;
+}
+
+function render(results: RunResults, opts: RenderOptions, detail: number): string {
+  const parts: string[] = [];
+  if (opts.sticky) parts.push(COMMENT_MARKER);
+  parts.push(headline(results));
+  if (results.partial)
+    parts.push('> [!WARNING]\n> The run was cancelled: these results are partial and the check fails.');
+  if (results.errors.length > 0) {
+    const shown = results.errors.slice(0, detail >= 1 ? 50 : 10);
+    parts.push(
+      `> [!CAUTION]\n> Nothing was judged: the input is invalid.\n\n\`\`\`text\n${shown.join('\n').replace(/```/g, '`\u200b``')}\n\`\`\`${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
+    );
+  }
+  if (results.rubric) parts.push(rubricSection(results.rubric, detail));
+  for (const s of results.suites) parts.push(suiteSection(s, detail));
+  const history = historySection(results);
+  if (history) parts.push(history);
+  parts.push(usageLine(results, opts.runUrl));
+  if (opts.sticky) parts.push(historyBlock(results.history));
+  return parts.join('\n\n') + '\n';
+}
+
+/**
+ * The report as markdown (the PR comment, the job summary, `--format markdown`). Rendered at the
+ * most detail that fits `limit`; then folded; as a last resort cut, with a pointer to where the
+ * full report is. Pure: the same results give the same text.
+ */
+export function renderReport(results: RunResults, opts: RenderOptions = {}): string {
+  const limit = opts.limit ?? (opts.sticky ? COMMENT_LIMIT : SUMMARY_LIMIT);
+  for (const detail of [2, 1, 0]) {
+    const text = render(results, opts, detail);
+    if (text.length <= limit) return text;
+  }
+  const tailParts = [
+    usageLine(results, opts.runUrl),
+    ...(opts.sticky ? [historyBlock(results.history)] : []),
+  ].join('\n\n');
+  const note = `\n\n> [!NOTE]\n> This report was cut to fit GitHub's limit. ${opts.fullReportHint ?? 'The full report is in the job summary and the results file.'}\n\n`;
+  const room = limit - tailParts.length - note.length - 16;
+  const text = render(results, opts, 0);
+  let cut = text.slice(0, Math.max(0, room));
+  cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
+  // A cut inside <details> would swallow the rest: close what is open.
+  const open = (cut.match(/<details/g) ?? []).length - (cut.match(/<\/details>/g) ?? []).length;
+  return `${cut}${'\n\n</details>'.repeat(Math.max(0, open))}${note}${tailParts}\n`;
+}

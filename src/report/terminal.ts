@@ -1,0 +1,91 @@
+import { type RunResults } from '../results.js';
+import { formatRubricCounts } from '../rubric/scoring.js';
+import { checklistMet, rangeScores, whyNot } from './markdown.js';
+
+export interface Style {
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const plain: Style = { green: (s) => s, yellow: (s) => s, red: (s) => s, dim: (s) => s, bold: (s) => s };
+const ansi = (code: number) => (s: string) => `\u001b[${code}m${s}\u001b[0m`;
+export const colours: Style = {
+  green: ansi(32),
+  yellow: ansi(33),
+  red: ansi(31),
+  dim: ansi(2),
+  bold: ansi(1),
+};
+export { plain };
+
+function paint(style: Style, verdict: string, text = verdict): string {
+  if (verdict === 'pass') return style.green(text);
+  if (verdict === 'borderline') return style.yellow(text);
+  return style.red(text);
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+/** The report as a terminal table (the CLI's default format). */
+export function renderTerminal(results: RunResults, style: Style = plain): string {
+  const out: string[] = [];
+  if (results.errors.length > 0) {
+    out.push(style.red(style.bold('Invalid input; nothing was judged:')));
+    for (const e of results.errors) out.push(`  ${e}`);
+    out.push('');
+  }
+  if (results.rubric) {
+    const r = results.rubric;
+    out.push(
+      style.bold(`Rubric ${r.title ? `${r.title} (${r.path})` : r.path}: `) +
+        paint(style, r.verdict) +
+        (formatRubricCounts(r.counts) ? style.dim(`  ${formatRubricCounts(r.counts)}`) : ''),
+    );
+    for (const g of r.gates)
+      out.push(
+        `  ${paint(style, g.verdict, g.verdict === 'pass' ? 'PASS' : 'FAIL')}  gate  ${g.command}${g.timed_out ? ' (timed out)' : g.verdict === 'fail' ? ` (exit ${g.exit_code})` : ''}`,
+      );
+    for (const c of r.checks) {
+      const mark = c.satisfied === null ? '  ?  ' : c.satisfied ? 'PASS' : 'FAIL';
+      out.push(
+        `  ${c.satisfied ? style.green(mark) : c.kind === 'nice' ? style.yellow(mark) : style.red(mark)}  ${c.id.padEnd(7)} ${c.text}${c.satisfied === false && c.reasoning ? style.dim(` — ${c.reasoning}`) : ''}`,
+      );
+    }
+    if (r.error) out.push(style.red(`  error: ${r.error}`));
+    if (r.feedback) out.push(style.dim(`  feedback: ${r.feedback}`));
+    out.push('');
+  }
+  for (const s of results.suites) {
+    out.push(style.bold(s.path));
+    const idWidth = Math.min(48, Math.max(4, ...s.cases.map((c) => c.id.length)));
+    for (const c of s.cases) {
+      const extra = [checklistMet(c) ? `checklist ${checklistMet(c)}` : '', rangeScores(c) ?? '']
+        .filter(Boolean)
+        .join('  ');
+      out.push(
+        `  ${paint(style, c.verdict, pad(c.verdict, 10))} ${c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${style.dim(extra)}`,
+      );
+      if (c.verdict !== 'pass')
+        for (const line of whyNot(c).slice(0, 6))
+          out.push(style.dim(`      ${line.length > 160 ? `${line.slice(0, 159)}…` : line}`));
+    }
+    out.push('');
+  }
+  const c = results.counts;
+  const u = results.usage;
+  out.push(
+    `${style.bold('Verdict:')} ${paint(style, results.verdict, results.verdict.toUpperCase())}  score ${results.score.toFixed(2)}  ` +
+      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
+  );
+  out.push(
+    style.dim(
+      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
+    ),
+  );
+  return out.join('\n') + '\n';
+}
