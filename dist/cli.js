@@ -29937,9 +29937,11 @@ const ContentPartSchema = looseObject({
 });
 const MessageContentSchema = union([schemas_string(), array(ContentPartSchema), record(schemas_string(), unknown())], { error: 'content must be a string, a list of {type: text|file, value} parts, or an object' });
 const MessageSchema = looseObject({
-    role: schemas_string({ error: 'role must be a string' }).meta({ description: 'system, user, assistant or tool' }),
+    role: schemas_string({ error: 'role must be a string' })
+        .meta({ description: 'system, user, assistant or tool' }),
     content: MessageContentSchema.optional(),
-});
+})
+    .meta({ id: 'Message' });
 const schema_Messages = union([schemas_string(), array(MessageSchema)], {
     error: 'must be a string (one user message) or a list of {role, content} messages',
 });
@@ -29971,6 +29973,10 @@ const RubricObjectSchema = looseObject({
 });
 const RubricItemSchema = union([NonEmptyText, RubricObjectSchema], {
     error: 'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
+})
+    .meta({
+    id: 'RubricItem',
+    description: 'A checklist item (a string, or an object) or a score-range criterion (with score_ranges).',
 });
 const RubricListSchema = array(RubricItemSchema, { error: 'rubrics must be a list' });
 const Script = union([NonEmptyText, array(schemas_string()).min(1)], {
@@ -29997,7 +30003,8 @@ const EvaluatorSchema = lazy(() => looseObject({
     cwd: schemas_string().optional(),
     evaluators: array(EvaluatorSchema).optional(),
     aggregator: AggregatorSchema.optional(),
-}));
+}))
+    .meta({ id: 'Evaluator', description: 'llm_judge, code_judge or composite evaluator.' });
 const ExecutionSchema = looseObject({
     target: schemas_string().optional(),
     evaluators: array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
@@ -30014,6 +30021,10 @@ const EvalCaseSchema = looseObject({
     conversation_id: schemas_string().optional(),
     rubrics: RubricListSchema.optional(),
     execution: ExecutionSchema.optional(),
+})
+    .meta({
+    id: 'EvalCase',
+    description: 'One eval case: the input, what a good answer achieves, and how to judge it.',
 });
 const EvalSuiteSchema = looseObject({
     $schema: schemas_string().optional(),
@@ -32295,6 +32306,8 @@ async function run_cli_runCommand(args, io) {
         throw new UsageError(parsed.errors.join('\n'));
     const i = parsed.inputs;
     const cwd = external_node_path_default().resolve(io.cwd, v.cwd ?? '.');
+    // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
+    const replay = v['judge-replay'] ? readReplayMeta(external_node_path_default().resolve(io.cwd, v['judge-replay'])) : null;
     const config = {
         workingDirectory: cwd,
         suites: splitList(i.suites),
@@ -32303,9 +32316,9 @@ async function run_cli_runCommand(args, io) {
         target: i.target ?? null,
         answersFile: i['answers-file'] ?? null,
         judge: {
-            model: i['judge-model'] ?? null,
-            baseURL: i['judge-base-url'] ?? null,
-            apiKey: i['judge-api-key'] ?? null,
+            model: replay?.model ?? i['judge-model'] ?? null,
+            baseURL: replay?.base_url ?? i['judge-base-url'] ?? null,
+            apiKey: replay ? null : (i['judge-api-key'] ?? null),
             githubToken: i['github-token'] ?? null,
             timeoutMs: i['judge-timeout'] * 1000,
             prices: i['judge-prices'] ?? {},
@@ -32361,6 +32374,17 @@ async function run_cli_runCommand(args, io) {
     if (results.errors.length > 0)
         return EXIT_USAGE;
     return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+}
+function readReplayMeta(dir) {
+    try {
+        const meta = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, 'meta.json'), 'utf8'));
+        if (typeof meta.base_url === 'string' && typeof meta.model === 'string')
+            return { base_url: meta.base_url, model: meta.model };
+    }
+    catch {
+        /* reported below */
+    }
+    throw new UsageError(`--judge-replay ${dir}: no recorded judge there (meta.json with base_url and model is missing)`);
 }
 function validateCommand(args, io) {
     const { values: v, positionals } = run_cli_parse(args, { ...common, rubric: { type: 'string' } });

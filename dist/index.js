@@ -68993,9 +68993,11 @@ const ContentPartSchema = looseObject({
 });
 const MessageContentSchema = union([schemas_string(), array(ContentPartSchema), record(schemas_string(), unknown())], { error: 'content must be a string, a list of {type: text|file, value} parts, or an object' });
 const MessageSchema = looseObject({
-    role: schemas_string({ error: 'role must be a string' }).meta({ description: 'system, user, assistant or tool' }),
+    role: schemas_string({ error: 'role must be a string' })
+        .meta({ description: 'system, user, assistant or tool' }),
     content: MessageContentSchema.optional(),
-});
+})
+    .meta({ id: 'Message' });
 const schema_Messages = union([schemas_string(), array(MessageSchema)], {
     error: 'must be a string (one user message) or a list of {role, content} messages',
 });
@@ -69027,6 +69029,10 @@ const RubricObjectSchema = looseObject({
 });
 const RubricItemSchema = union([NonEmptyText, RubricObjectSchema], {
     error: 'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
+})
+    .meta({
+    id: 'RubricItem',
+    description: 'A checklist item (a string, or an object) or a score-range criterion (with score_ranges).',
 });
 const RubricListSchema = array(RubricItemSchema, { error: 'rubrics must be a list' });
 const Script = union([NonEmptyText, array(schemas_string()).min(1)], {
@@ -69053,7 +69059,8 @@ const EvaluatorSchema = lazy(() => looseObject({
     cwd: schemas_string().optional(),
     evaluators: array(EvaluatorSchema).optional(),
     aggregator: AggregatorSchema.optional(),
-}));
+}))
+    .meta({ id: 'Evaluator', description: 'llm_judge, code_judge or composite evaluator.' });
 const ExecutionSchema = looseObject({
     target: schemas_string().optional(),
     evaluators: array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
@@ -69070,6 +69077,10 @@ const EvalCaseSchema = looseObject({
     conversation_id: schemas_string().optional(),
     rubrics: RubricListSchema.optional(),
     execution: ExecutionSchema.optional(),
+})
+    .meta({
+    id: 'EvalCase',
+    description: 'One eval case: the input, what a good answer achieves, and how to judge it.',
 });
 const EvalSuiteSchema = looseObject({
     $schema: schemas_string().optional(),

@@ -24,6 +24,7 @@ export interface ServerOptions {
   rateLimit?: { perSecond: number; retryAfterSeconds?: number };
   reject?: (body: any) => Directive | undefined;
   keepRequests?: boolean;
+  port?: number;
 }
 export interface FakeOpenAI {
   url: string;

@@ -228,7 +228,7 @@ export async function startOpenAIServer(options = {}) {
     res.end(text, done);
   }
 
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}/v1`,

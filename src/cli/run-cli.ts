@@ -184,6 +184,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
+  // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
+  const replay = v['judge-replay'] ? readReplayMeta(path.resolve(io.cwd, v['judge-replay'])) : null;
   const config: Config = {
     workingDirectory: cwd,
     suites: splitList(i.suites),
@@ -192,9 +194,9 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     target: i.target ?? null,
     answersFile: i['answers-file'] ?? null,
     judge: {
-      model: i['judge-model'] ?? null,
-      baseURL: i['judge-base-url'] ?? null,
-      apiKey: i['judge-api-key'] ?? null,
+      model: replay?.model ?? i['judge-model'] ?? null,
+      baseURL: replay?.base_url ?? i['judge-base-url'] ?? null,
+      apiKey: replay ? null : (i['judge-api-key'] ?? null),
       githubToken: i['github-token'] ?? null,
       timeoutMs: i['judge-timeout'] * 1000,
       prices: i['judge-prices'] ?? {},
@@ -249,6 +251,22 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
   if (results.errors.length > 0) return EXIT_USAGE;
   return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+}
+
+function readReplayMeta(dir: string): { base_url: string; model: string } {
+  try {
+    const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as {
+      base_url?: unknown;
+      model?: unknown;
+    };
+    if (typeof meta.base_url === 'string' && typeof meta.model === 'string')
+      return { base_url: meta.base_url, model: meta.model };
+  } catch {
+    /* reported below */
+  }
+  throw new UsageError(
+    `--judge-replay ${dir}: no recorded judge there (meta.json with base_url and model is missing)`,
+  );
 }
 
 function validateCommand(args: string[], io: CliIO): Promise<number> | number {

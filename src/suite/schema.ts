@@ -20,10 +20,14 @@ export const MessageContentSchema = z.union(
   { error: 'content must be a string, a list of {type: text|file, value} parts, or an object' },
 );
 
-export const MessageSchema = z.looseObject({
-  role: z.string({ error: 'role must be a string' }).meta({ description: 'system, user, assistant or tool' }),
-  content: MessageContentSchema.optional(),
-});
+export const MessageSchema = z
+  .looseObject({
+    role: z
+      .string({ error: 'role must be a string' })
+      .meta({ description: 'system, user, assistant or tool' }),
+    content: MessageContentSchema.optional(),
+  })
+  .meta({ id: 'Message' });
 
 const Messages = z.union([z.string(), z.array(MessageSchema)], {
   error: 'must be a string (one user message) or a list of {role, content} messages',
@@ -63,9 +67,15 @@ export const RubricObjectSchema = z.looseObject({
   score_ranges: ScoreRangesSchema.optional(),
 });
 
-export const RubricItemSchema = z.union([NonEmptyText, RubricObjectSchema], {
-  error: 'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
-});
+export const RubricItemSchema = z
+  .union([NonEmptyText, RubricObjectSchema], {
+    error:
+      'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
+  })
+  .meta({
+    id: 'RubricItem',
+    description: 'A checklist item (a string, or an object) or a score-range criterion (with score_ranges).',
+  });
 
 export const RubricListSchema = z.array(RubricItemSchema, { error: 'rubrics must be a list' });
 
@@ -99,39 +109,46 @@ export interface RawEvaluator {
   [key: string]: unknown;
 }
 
-export const EvaluatorSchema: z.ZodType<RawEvaluator> = z.lazy(() =>
-  z.looseObject({
-    name: NonEmptyText,
-    type: z.enum(EVALUATOR_TYPES, { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` }),
-    weight: Weight.optional(),
-    rubrics: RubricListSchema.optional(),
-    prompt: z.string().optional().meta({ description: 'Prompt template file (llm_judge).' }),
-    script: Script.optional(),
-    path: Script.optional(),
-    cwd: z.string().optional(),
-    evaluators: z.array(EvaluatorSchema).optional(),
-    aggregator: AggregatorSchema.optional(),
-  }),
-);
+export const EvaluatorSchema: z.ZodType<RawEvaluator> = z
+  .lazy(() =>
+    z.looseObject({
+      name: NonEmptyText,
+      type: z.enum(EVALUATOR_TYPES, { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` }),
+      weight: Weight.optional(),
+      rubrics: RubricListSchema.optional(),
+      prompt: z.string().optional().meta({ description: 'Prompt template file (llm_judge).' }),
+      script: Script.optional(),
+      path: Script.optional(),
+      cwd: z.string().optional(),
+      evaluators: z.array(EvaluatorSchema).optional(),
+      aggregator: AggregatorSchema.optional(),
+    }),
+  )
+  .meta({ id: 'Evaluator', description: 'llm_judge, code_judge or composite evaluator.' });
 
 export const ExecutionSchema = z.looseObject({
   target: z.string().optional(),
   evaluators: z.array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
 });
 
-export const EvalCaseSchema = z.looseObject({
-  id: z.union([NonEmptyText, z.number()], { error: 'id must be a string' }),
-  expected_outcome: z.string().optional(),
-  outcome: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
-  criteria: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
-  input_messages: Messages.optional(),
-  input: Messages.optional().meta({ description: 'Alias of input_messages.' }),
-  expected_messages: ExpectedMessages.optional(),
-  expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
-  conversation_id: z.string().optional(),
-  rubrics: RubricListSchema.optional(),
-  execution: ExecutionSchema.optional(),
-});
+export const EvalCaseSchema = z
+  .looseObject({
+    id: z.union([NonEmptyText, z.number()], { error: 'id must be a string' }),
+    expected_outcome: z.string().optional(),
+    outcome: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
+    criteria: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
+    input_messages: Messages.optional(),
+    input: Messages.optional().meta({ description: 'Alias of input_messages.' }),
+    expected_messages: ExpectedMessages.optional(),
+    expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
+    conversation_id: z.string().optional(),
+    rubrics: RubricListSchema.optional(),
+    execution: ExecutionSchema.optional(),
+  })
+  .meta({
+    id: 'EvalCase',
+    description: 'One eval case: the input, what a good answer achieves, and how to judge it.',
+  });
 
 export const EvalSuiteSchema = z
   .looseObject({

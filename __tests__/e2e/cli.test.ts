@@ -1,0 +1,226 @@
+import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type RunResults } from '../../src/results.js';
+import { runCli } from '../helpers/cli.js';
+import { makeFixtureRepo } from '../helpers/fixture-repo.js';
+import { tmpDir } from '../helpers/judge.js';
+import { CORPUS, FIXTURES } from '../helpers/paths.js';
+
+let judge: FakeOpenAI | undefined;
+afterEach(async () => {
+  await judge?.close();
+  judge = undefined;
+});
+
+const failParis = () =>
+  startOpenAIServer({
+    respond: ({ desc }) => {
+      const answer = /<<<CANDIDATE_ANSWER [^\n]*\n([\s\S]*?)\n<<<END/.exec(desc.text)?.[1] ?? '';
+      if (desc.mode === 'checklist')
+        return {
+          checks: desc.ids.map((id) => ({
+            id,
+            reasoning: 'r',
+            satisfied: id !== 'names-paris' || /Paris/.test(answer),
+          })),
+          overall_reasoning: 'x',
+        };
+      return undefined;
+    },
+  });
+
+test("the README's first command prints a report of the example suites with no network and no key", async () => {
+  const r = await runCli([
+    'run',
+    'examples/evals/*.yaml',
+    '--rubric',
+    'examples/RUBRIC.md',
+    '--diff',
+    'examples/pr.diff',
+    '--judge-replay',
+    'examples/recorded-judge',
+    '--fail-on',
+    'never',
+  ]);
+  expect(r.stderr).toContain('the judge is RECORDED');
+  expect(r.stdout).toContain('Rubric Support bot: refund flow (examples/RUBRIC.md): pass');
+  expect(r.stdout).toMatch(/fail\s+0\.67\s+password-reset/);
+  expect(r.stdout).toMatch(/Verdict: FAIL/);
+  expect(r.stdout).toContain('0 judge calls (+6 cached)');
+  expect(r.code).toBe(0);
+});
+
+describe('run', () => {
+  test('table format, exit 1 when the verdict fails --fail-on, 0 with --fail-on never', async () => {
+    judge = await failParis();
+    const repo = makeFixtureRepo({ answers: { 'capital-of-france': 'Lyon' } });
+    const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-cli-test-000000' };
+    const r = await runCli(['run', 'evals/*.yaml', '--judge-base-url', judge.url, '--no-cache'], {
+      cwd: repo,
+      env,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/fail\s+0\.50\s+capital-of-france\s+checklist 1\/2/);
+    expect(r.stdout).toContain('rubric › names-paris (required): r');
+    const never = await runCli(
+      ['run', 'evals/*.yaml', '--judge-base-url', judge.url, '--no-cache', '--fail-on', 'never'],
+      { cwd: repo, env },
+    );
+    expect(never.code).toBe(0);
+  });
+
+  test('markdown format is the PR comment report; json format and --out are the results file', async () => {
+    judge = await failParis();
+    const repo = makeFixtureRepo();
+    const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-cli-test-000000' };
+    const md = await runCli(
+      ['run', 'evals/*.yaml', '--judge-base-url', judge.url, '--no-cache', '--format', 'markdown'],
+      { cwd: repo, env },
+    );
+    expect(md.code).toBe(0);
+    expect(md.stdout).toMatch(/^## ✅ rubric-eval: \*\*pass\*\* · score /);
+    const json = await runCli(
+      [
+        'run',
+        'evals/*.yaml',
+        '--judge-base-url',
+        judge.url,
+        '--no-cache',
+        '--format',
+        'json',
+        '--out',
+        'out/results.json',
+      ],
+      { cwd: repo, env },
+    );
+    const printed = JSON.parse(json.stdout) as RunResults;
+    const written = JSON.parse(readFileSync(path.join(repo, 'out/results.json'), 'utf8')) as RunResults;
+    expect(printed.verdict).toBe('pass');
+    expect(written.counts).toEqual(printed.counts);
+    expect(written.suites[0]!.cases.map((c) => c.id)).toEqual(['capital-of-france', 'explain-quicksort']);
+  });
+
+  test('invalid input exits 2; unknown flags exit 2; --help works on every command', async () => {
+    const bad = await runCli([
+      'run',
+      '__fixtures__/invalid/ranges.yaml',
+      '--judge-replay',
+      'examples/recorded-judge',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toContain('overlap: [3, 6] overlaps [5, 7]');
+    const flag = await runCli(['run', 'x.yaml', '--frobnicate']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/Unknown option '--frobnicate'/);
+    for (const args of [
+      ['--help'],
+      ['run', '--help'],
+      ['validate', '--help'],
+      ['generate', 'rubrics', '--help'],
+    ]) {
+      const h = await runCli(args);
+      expect(h.code).toBe(0);
+      expect(h.stdout).toMatch(/Usage/);
+    }
+    expect((await runCli(['bogus'])).code).toBe(2);
+  });
+});
+
+describe('validate', () => {
+  test('the corpus is valid: exit 0', async () => {
+    const r = await runCli(
+      ['validate', 'agentv/*/evals/*.yaml', '--rubric', 'scope/search-feature-rubric.md'],
+      { cwd: CORPUS },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('ok: 5 suites, 18 cases, 1 rubric\n');
+  });
+  test('bad files: exit 2 and every problem listed with file:line:col and rule', async () => {
+    const r = await runCli(['validate', 'invalid/*.yaml', 'invalid/*.jsonl'], { cwd: FIXTURES });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(14);
+    expect(lines).toContain(
+      "invalid/ranges.yaml:11:26 rubric 'factual_accuracy': overlap: [3, 6] overlaps [5, 7]",
+    );
+    expect(lines).toContain("invalid/types.yaml:11:5 case 2: required: missing required field 'id'");
+    expect(r.stdout).toBe('14 errors in 6 file(s)\n');
+  });
+});
+
+describe('generate rubrics', () => {
+  test('adds rubrics only to summary-task; every other line is byte-identical', async () => {
+    judge = await startOpenAIServer({
+      respond: () => ({
+        rubrics: [
+          {
+            id: 'under-50-words',
+            expected_outcome: 'The summary is under 50 words',
+            weight: 2,
+            required: true,
+          },
+          {
+            id: 'key-points',
+            expected_outcome: 'Covers Arctic ice loss, rising seas and extreme weather',
+            weight: 2,
+            required: true,
+          },
+          {
+            id: 'call-to-action',
+            expected_outcome: "Mentions scientists' call for emission cuts and renewables",
+            weight: 1,
+            required: false,
+          },
+        ],
+      }),
+    });
+    const dir = tmpDir('re-gen-');
+    mkdirSync(path.join(dir, 'evals'));
+    const file = path.join(dir, 'evals/dataset.yaml');
+    copyFileSync(path.join(CORPUS, 'agentv/rubric/evals/dataset.yaml'), file);
+    const before = readFileSync(file, 'utf8');
+    const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-gen-000000' };
+
+    // --dry-run prints the diff and leaves the file alone.
+    const dryRun = await runCli(
+      ['generate', 'rubrics', 'evals/dataset.yaml', '--dry-run', '--judge-base-url', judge.url],
+      { cwd: dir, env },
+    );
+    expect(dryRun.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(dryRun.stdout).toMatch(
+      /^--- a\/evals\/dataset.yaml\n\+\+\+ b\/evals\/dataset.yaml\n@@ -176,0 \+177,14 @@\n\+\n\+    rubrics:\n/,
+    );
+
+    const r = await runCli(['generate', 'rubrics', 'evals/dataset.yaml', '--judge-base-url', judge.url], {
+      cwd: dir,
+      env,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('added rubrics to 1 case in evals/dataset.yaml: summary-task\n');
+    const after = readFileSync(file, 'utf8');
+    // Removing the inserted block (a blank line, then `rubrics:`) gives back the original, byte for byte.
+    const inserted = /\n {4}rubrics:\n(?: {6}.*\n)+/.exec(after.slice(after.indexOf('id: summary-task')))![0];
+    expect(after.replace(inserted, '')).toBe(before);
+    expect(inserted).toContain('- id: under-50-words');
+    // Only summary-task got rubrics; the file still loads and validates.
+    const check = await runCli(['validate', 'evals/dataset.yaml'], { cwd: dir });
+    expect(check.code).toBe(0);
+    // A second run finds nothing to do.
+    const again = await runCli(['generate', 'rubrics', 'evals/dataset.yaml', '--judge-base-url', judge.url], {
+      cwd: dir,
+      env,
+    });
+    expect(again.stdout).toContain('no case needs rubrics');
+    // One judge call per case needing rubrics, per generating run (the dry run and the real one).
+    expect(judge.state.requests.length).toBe(2);
+  });
+});
+
+test('a copy of the corpus local-cli suite validates from its own folder', async () => {
+  const dir = tmpDir('re-corpus-');
+  cpSync(path.join(CORPUS, 'agentv'), dir, { recursive: true });
+  const r = await runCli(['validate', 'local-cli/evals/dataset.yaml'], { cwd: dir });
+  expect(r.code).toBe(0);
+});

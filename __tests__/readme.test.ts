@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { INPUT_NAMES } from '../src/config.js';
+import { REPO_ROOT } from './helpers/paths.js';
+
+const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+const action = parse(readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, unknown>;
+  runs: { using: string; main: string };
+};
+
+function table(heading: string): string[][] {
+  const section = readme.split(`\n## ${heading}\n`)[1]!.split('\n## ')[0]!;
+  return section
+    .split('\n')
+    .filter((l) => /^\| `/.test(l))
+    .map((l) =>
+      l
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
+}
+
+test('the README inputs table matches action.yml: names, order and defaults', () => {
+  const rows = table('Inputs');
+  expect(rows.map((r) => r[0]!.replace(/`/g, ''))).toEqual(Object.keys(action.inputs));
+  for (const [name, def] of rows.map((r) => [r[0]!.replace(/`/g, ''), r[1]!.replace(/`/g, '')])) {
+    expect([name, def]).toEqual([name, action.inputs[name!]!.default ?? '']);
+  }
+});
+
+test('the README outputs table matches action.yml', () => {
+  expect(table('Outputs').map((r) => r[0]!.replace(/`/g, ''))).toEqual(Object.keys(action.outputs));
+});
+
+test('the action reads exactly the inputs action.yml declares, and runs on node24', () => {
+  expect([...INPUT_NAMES].sort()).toEqual(Object.keys(action.inputs).sort());
+  expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+});
+
+test('the README starts with the two newcomer commands', () => {
+  const firstBlock = /```bash\n([\s\S]*?)```/.exec(readme)![1]!;
+  const commands = firstBlock.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+  expect(commands).toEqual(['npm run demo', 'npm ci && npm test']);
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  expect(pkg.scripts.demo).toContain('--judge-replay examples/recorded-judge');
+});

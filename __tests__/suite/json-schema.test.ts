@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { CORPUS, REPO_ROOT } from '../helpers/paths.js';
+
+const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, 'schema/eval-suite.schema.json'), 'utf8'));
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validate = ajv.compile(schema);
+
+test.each(['basic', 'rubric', 'composite', 'local-cli', 'code-judge-sdk'])(
+  'corpus agentv/%s suite validates against the committed JSON Schema',
+  (name) => {
+    const suite = parse(readFileSync(path.join(CORPUS, 'agentv', name, 'evals/dataset.yaml'), 'utf8'));
+    const ok = validate(suite);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  },
+);
+
+test('the example suites validate too', () => {
+  for (const file of ['examples/evals/support.yaml']) {
+    const ok = validate(parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  }
+});
+
+test('the schema rejects what the loader rejects structurally', () => {
+  expect(
+    validate({
+      evalcases: [{ id: 'x', input: 'hi', execution: { evaluators: [{ name: 'j', type: 'llm_jduge' }] } }],
+    }),
+  ).toBe(false);
+  expect(validate({ evalcases: [{ id: 'x', input: 42 }] })).toBe(false);
+  expect(validate({ evalcases: [{ input: 'hi' }] })).toBe(false);
+});
