@@ -190,7 +190,7 @@ describe('generate rubrics', () => {
     expect(dryRun.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(dryRun.stdout).toMatch(
-      /^--- a\/evals\/dataset.yaml\n\+\+\+ b\/evals\/dataset.yaml\n@@ -176,0 \+177,14 @@\n\+\n\+    rubrics:\n/,
+      /^--- a\/evals\/dataset.yaml\n\+\+\+ b\/evals\/dataset.yaml\n@@ -176,0 \+177,14 @@\n\+\n\+ {4}rubrics:\n/,
     );
 
     const r = await runCli(['generate', 'rubrics', 'evals/dataset.yaml', '--judge-base-url', judge.url], {
