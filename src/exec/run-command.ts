@@ -34,10 +34,17 @@ export interface CommandResult {
 }
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * As GitHub runs a `run:` step (`bash --noprofile --norc -eo pipefail`): no profile or rc files
+ * (bash would otherwise read ~/.bashrc when its stdin is a socket, as Node's pipes are), and a
+ * failing stage of a pipeline (`npm test | tee log`) fails the command.
+ */
+const SHELL_FLAGS = SHELL === '/bin/bash' ? ['--noprofile', '--norc', '-eo', 'pipefail', '-c'] : ['-e', '-c'];
 const KILL_GRACE_MS = 2000;
 
 /**
- * The one command runner for gates, code judges and CLI targets. The command gets its own
+ * The one command runner for gates, code judges and CLI targets. A string runs through bash like
+ * a workflow step; an argv list runs directly. The command gets its own
  * process group so a timeout (or cancellation) kills it with all its children — a test runner's
  * workers included — first with SIGTERM, then SIGKILL.
  */
@@ -48,7 +55,7 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const stderr = new HeadTailBuffer(0, 4 * 1024);
   const [file, args] =
     typeof spec.command === 'string'
-      ? [SHELL, ['-c', spec.command]]
+      ? [SHELL, [...SHELL_FLAGS, spec.command]]
       : [spec.command[0]!, spec.command.slice(1)];
 
   return new Promise((resolve) => {
