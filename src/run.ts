@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config } from './config.js';
@@ -107,6 +108,8 @@ function usesLlm(e: EvaluatorConfig): boolean {
 export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutcome> {
   const started = Date.now();
   const hooks = io.hooks ?? {};
+  // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.
+  if (io.signal) setMaxListeners(0, io.signal);
   const phase = hooks.phase ?? (<T>(_n: string, fn: () => Promise<T>) => fn());
   const ws = new Workspace(config.workingDirectory);
   const withheld = [config.judge.apiKey, config.judge.githubToken].filter((s): s is string => !!s);
@@ -120,7 +123,9 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     signal: io.signal,
   };
   const diagnostics: Diagnostic[] = [];
+  // Everything logged goes through the redactor: a gate command may itself contain a secret.
   const warn = (m: string) => hooks.warn?.(redactor.redact(m));
+  const info = (m: string) => hooks.info?.(redactor.redact(m));
 
   // ---- load and validate: all problems of all files, before any call ----
   const loaded = await phase('Load and validate', async () => {
@@ -267,7 +272,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             (() => Promise.reject(new Error('no subject to judge: not a pull request and no diff given'))),
           history: io.history ?? [],
           onGate: (g, i, n) =>
-            hooks.info?.(
+            info(
               `gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`,
             ),
         })

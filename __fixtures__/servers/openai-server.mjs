@@ -94,7 +94,8 @@ export async function startOpenAIServer(options = {}) {
     promptTokens: 0,
   };
   const script = [...(options.script ?? [])];
-  const random = options.chaos ? seededRandom(options.chaos.seed) : null;
+  const random = options.chaos ? true : null;
+  const bodyCounts = new Map();
   const sockets = new Set();
   let windowStart = Date.now();
   let windowCount = 0;
@@ -144,7 +145,14 @@ export async function startOpenAIServer(options = {}) {
         if (rejection) return directive(res, rejection, body, done);
 
         let d = script.length > 0 ? script.shift() : undefined;
-        if (d === undefined && random) d = chaosDirective(random(), options.chaos);
+        if (d === undefined && random) {
+          // Each request body gets its own seeded stream (by content and by how often it was seen), so a
+          // case's fate does not depend on the order in which concurrent requests happen to arrive.
+          const h = fnv1a(raw);
+          const seen = (bodyCounts.get(h) ?? 0) + 1;
+          bodyCounts.set(h, seen);
+          d = chaosDirective(seededRandom((options.chaos.seed ^ h) + 7919 * seen)(), options.chaos);
+        }
         const desc = describeRequest(body);
         if (d === undefined && options.respond)
           d = await options.respond({ body, desc, index, headers: req.headers });
@@ -242,6 +250,15 @@ export async function startOpenAIServer(options = {}) {
         server.close(() => resolve());
       }),
   };
+}
+
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
 }
 
 function lastUser(body) {

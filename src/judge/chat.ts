@@ -124,7 +124,10 @@ export class ChatCaller {
         timedOut = true;
         attemptAbort.abort();
       }, this.endpoint.timeoutMs);
-      const signal = this.signal ? AbortSignal.any([this.signal, attemptAbort.signal]) : attemptAbort.signal;
+      // The run's cancellation aborts this attempt too; the listener is removed when the attempt ends.
+      const onRunAbort = () => attemptAbort.abort();
+      this.signal?.addEventListener('abort', onRunAbort, { once: true });
+      const signal = attemptAbort.signal;
       let failure;
       try {
         this.stats.calls++;
@@ -174,6 +177,7 @@ export class ChatCaller {
         }
       } finally {
         clearTimeout(timer);
+        this.signal?.removeEventListener('abort', onRunAbort);
         this.limiter.release();
       }
       this.stats.retries++;

@@ -76,7 +76,13 @@ function parseJsonl(text: string, sink: DiagnosticSink): SourceDocument | undefi
   let ok = true;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
-    const doc = parseYamlSource(line, sink, i);
+    // Lines are JSON: parsed as such, with the YAML parser (a superset) only for the error position.
+    let doc: SourceDocument | undefined;
+    try {
+      doc = jsonLineDocument(JSON.parse(line), line, i, sink);
+    } catch {
+      doc = parseYamlSource(line, sink, i);
+    }
     if (!doc) ok = false;
     else if (!isRecord(doc.value)) {
       sink.error({ line: i + 1, column: 1 }, 'type', 'each JSONL line must be a JSON object (one eval case)');
@@ -95,6 +101,25 @@ function parseJsonl(text: string, sink: DiagnosticSink): SourceDocument | undefi
     value: { evalcases: docs.map((d) => d.doc.value) },
     locate: (p) => route(p, false),
     locateKey: (p) => route(p, true),
+    position: (p) => {
+      if (p[0] === 'evalcases' && typeof p[1] === 'number' && docs[p[1]])
+        return docs[p[1]]!.doc.position(p.slice(2));
+      return { line: 1, column: 1 };
+    },
+  };
+}
+
+/** A JSONL line already parsed as JSON; exact positions are computed only if a problem needs one. */
+function jsonLineDocument(value: unknown, line: string, index: number, sink: DiagnosticSink): SourceDocument {
+  let exact: SourceDocument | undefined | null = null;
+  const exactDoc = () =>
+    exact === null ? (exact = parseYamlSource(line, new DiagnosticSink(sink.file), index)) : exact;
+  const start = { line: index + 1, column: 1 };
+  return {
+    value,
+    locate: (p) => exactDoc()?.locate(p) ?? start,
+    locateKey: (p) => exactDoc()?.locateKey(p) ?? start,
+    position: () => start,
   };
 }
 
@@ -232,7 +257,7 @@ class SuiteLoader {
           weight: 1,
           rubrics,
           prompt: null,
-          pos: doc.locate([...base, 'rubrics']),
+          pos: doc.position([...base, 'rubrics']),
         });
       }
     }
@@ -250,7 +275,7 @@ class SuiteLoader {
         weight: 1,
         rubrics: null,
         prompt: null,
-        pos: doc.locate(base),
+        pos: doc.position(base),
       });
     }
 
@@ -259,7 +284,7 @@ class SuiteLoader {
     return {
       id,
       suitePath: this.display,
-      pos: doc.locate([...base, 'id']),
+      pos: doc.position(base),
       expectedOutcome: outcome ?? '',
       inputMessages,
       expectedMessages,
@@ -393,7 +418,7 @@ class SuiteLoader {
   ): EvaluatorConfig | undefined {
     const { doc, sink } = this;
     const subject = `${caseSubject} evaluator '${raw.name}'`;
-    const pos = doc.locate([...at, 'name']);
+    const pos = doc.position(at);
     const weight = raw.weight ?? 1;
     if (!Number.isFinite(weight) || weight < 0) {
       sink.error(

@@ -1,0 +1,307 @@
+#!/usr/bin/env node
+// `npm run bench`: performance figures of the real engine, run as users run it (the bundled CLI
+// and action as child processes, so start-up counts) against a scripted OpenAI-compatible judge
+// on 127.0.0.1 with a fixed latency. Prints one table of medians of 3 runs. Exits non-zero only
+// when it could not run, never because of a figure: goals are read from the table.
+//
+//   npm run bench                 all scenarios (a few minutes)
+//   npm run bench -- --quick      tiny sizes, a smoke run
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const quick = process.argv.includes('--quick');
+const RUNS = quick ? 1 : 3;
+const CLI = path.join(root, 'dist/cli.js');
+const ACTION = path.join(root, 'dist/index.js');
+if (!existsSync(CLI) || !existsSync(ACTION)) {
+  console.error('bench: dist/ is missing; run `npm run package` first');
+  process.exit(2);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const QUESTION_WORDS =
+  'How should a customer on the annual plan request a refund for a duplicate charge made last week, and how long will it take to arrive'.split(
+    ' ',
+  );
+const ANSWER =
+  'You can request a refund for a duplicate charge from Billing, then Invoices: open the invoice that was charged twice and choose Request refund. ' +
+  'Annual plans are covered like monthly ones, and duplicate charges are always refunded in full, whatever the refund window. ' +
+  'The refund is sent back to the card you paid with and usually arrives within 5 to 10 business days, depending on your bank. ' +
+  'If you paid by bank transfer, reply with your account details and our billing team will send it manually within 2 business days. ' +
+  'You will get an email confirmation as soon as the refund is issued.';
+const ITEMS = [
+  'Explains where in the product to request the refund',
+  'States that duplicate charges are refunded in full',
+  'Gives the expected time for the refund to arrive',
+  'Covers customers who paid by bank transfer',
+  'Keeps a friendly, professional tone',
+];
+
+/** A synthetic suite: N single-evaluator cases (a 5-item checklist), distinct questions, a mock target. */
+function makeSuite(dir, n) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'targets.yaml'),
+    `targets:\n  - name: default\n    provider: mock\n    response: ${JSON.stringify(ANSWER)}\n`,
+  );
+  const lines = ['evalcases:'];
+  for (let i = 0; i < n; i++) {
+    lines.push(`  - id: case-${i}`);
+    lines.push(`    expected_outcome: Explains the duplicate-charge refund process`);
+    lines.push(`    input: ${JSON.stringify(`[ticket ${i}] ${QUESTION_WORDS.join(' ')}?`)}`);
+    lines.push('    rubrics:');
+    for (const item of ITEMS) lines.push(`      - ${item}`);
+  }
+  writeFileSync(path.join(dir, 'suite.yaml'), lines.join('\n') + '\n');
+}
+
+/** Runs a command, measuring wall time and peak RSS (VmHWM, polled; it only grows). */
+function measure(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let peakKb = 0;
+    let firstLineMs = null;
+    let stderr = '';
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        /* exited */
+      }
+    }, 20);
+    child.stdout.on('data', () => {
+      if (firstLineMs === null) firstLineMs = Number(process.hrtime.bigint() - started) / 1e6;
+    });
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({
+        code,
+        wallMs: Number(process.hrtime.bigint() - started) / 1e6,
+        peakMb: peakKb / 1024,
+        firstLineMs,
+        stderr,
+      });
+    });
+  });
+}
+
+async function runCli(server, dir, { concurrency, cache }) {
+  const out = path.join(dir, 'results.json');
+  const args = [
+    CLI,
+    'run',
+    'suite.yaml',
+    '--judge-base-url',
+    server.url,
+    '--concurrency',
+    String(concurrency),
+    '--format',
+    'json',
+    '--out',
+    out,
+    '--fail-on',
+    'never',
+  ];
+  args.push(...(cache ? ['--cache-dir', path.join(dir, 'cache')] : ['--no-cache']));
+  const before =
+    server.state.served + Object.values(server.state.statusCounts).reduce((a, b) => a + b, 0) * 0;
+  const served0 = server.state.served;
+  const r = await measure(process.execPath, args, {
+    cwd: dir,
+    env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
+  });
+  void before;
+  if (r.code !== 0) throw new Error(`cli exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  const results = JSON.parse(readFileSync(out, 'utf8'));
+  return { ...r, calls: server.state.served - served0, results };
+}
+
+async function scenarioFloor({ n, latency, concurrency, label }) {
+  const rows = [];
+  for (let i = 0; i < RUNS; i++) {
+    const server = await startOpenAIServer({ latencyMs: latency, keepRequests: false });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+    makeSuite(dir, n);
+    const r = await runCli(server, dir, { concurrency, cache: false });
+    const promptTokens = server.state.promptTokens;
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+    const errors = r.results.counts.error;
+    rows.push({
+      wall: r.wallMs,
+      rss: r.peakMb,
+      calls: r.calls,
+      peak: server.state.peakInFlight,
+      errors,
+      promptTokens,
+      cases: r.results.suites[0].cases.length,
+    });
+  }
+  const floorMs = Math.ceil(n / concurrency) * latency;
+  const wall = median(rows.map((x) => x.wall));
+  return {
+    label,
+    n,
+    wall,
+    floorMs,
+    ratio: wall / floorMs,
+    callsPerCase: median(rows.map((x) => x.calls / n)),
+    peak: median(rows.map((x) => x.peak)),
+    rss: median(rows.map((x) => x.rss)),
+    errors: median(rows.map((x) => x.errors)),
+    promptTokensPerCase: median(rows.map((x) => x.promptTokens / Math.max(1, x.calls))),
+  };
+}
+
+async function scenarioCached({ n, latency, concurrency }) {
+  const rows = [];
+  for (let i = 0; i < RUNS; i++) {
+    const server = await startOpenAIServer({ latencyMs: latency, keepRequests: false });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+    makeSuite(dir, n);
+    await runCli(server, dir, { concurrency, cache: true });
+    const warm = await runCli(server, dir, { concurrency, cache: true });
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+    rows.push({ wall: warm.wallMs, calls: warm.calls, cached: warm.results.usage.cached_calls });
+  }
+  return {
+    wall: median(rows.map((x) => x.wall)),
+    calls: median(rows.map((x) => x.calls)),
+    cached: median(rows.map((x) => x.cached)),
+  };
+}
+
+async function scenarioRateLimited({ n, latency, concurrency, perSecond }) {
+  const rows = [];
+  for (let i = 0; i < RUNS; i++) {
+    const server = await startOpenAIServer({
+      latencyMs: latency,
+      keepRequests: false,
+      rateLimit: { perSecond },
+    });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+    makeSuite(dir, n);
+    const r = await runCli(server, dir, { concurrency, cache: false });
+    const rejected = server.state.statusCounts[429] ?? 0;
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+    const completed = r.results.suites[0].cases.filter((c) => c.verdict !== 'error').length;
+    rows.push({
+      completed,
+      errors: r.results.counts.error,
+      throughput: r.calls / (r.wallMs / 1000),
+      rejected,
+    });
+  }
+  const throughput = median(rows.map((x) => x.throughput));
+  return {
+    completed: median(rows.map((x) => x.completed)),
+    errors: median(rows.map((x) => x.errors)),
+    throughput,
+    ratio: throughput / perSecond,
+    rejected: median(rows.map((x) => x.rejected)),
+  };
+}
+
+async function scenarioStartup() {
+  const times = [];
+  for (let i = 0; i < Math.max(RUNS, 5); i++) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+    const r = await measure(process.execPath, [ACTION], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        INPUT_RUBRIC: 'true',
+        'INPUT_GITHUB-TOKEN': '',
+        GITHUB_WORKSPACE: dir,
+        GITHUB_OUTPUT: path.join(dir, 'o'),
+        GITHUB_STEP_SUMMARY: path.join(dir, 's'),
+      },
+    });
+    writeFileSync(path.join(dir, 'x'), '');
+    rmSync(dir, { recursive: true, force: true });
+    times.push(r.firstLineMs ?? Number.NaN);
+  }
+  return { firstLine: median(times), bundleMb: statSync(ACTION).size / 1024 / 1024 };
+}
+
+/** The bare minimum a judge must read for one case: the items, the question and the answer. */
+function bareMinimumTokens() {
+  const question = `[ticket 0] ${QUESTION_WORDS.join(' ')}?`;
+  return Math.ceil((ITEMS.join('\n').length + question.length + ANSWER.length) / 4);
+}
+
+const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const sizes = quick
+  ? { floor: 64, scale: [50, 200], cached: 64, rate: 60 }
+  : { floor: 1000, scale: [100, 1000, 10000], cached: 1000, rate: 300 };
+
+console.log(
+  `rubric-eval bench · node ${process.version} · ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length} · ${new Date().toISOString().slice(0, 10)}${quick ? ' · QUICK (smoke sizes)' : ''}`,
+);
+console.log(
+  `median of ${RUNS} run${RUNS > 1 ? 's' : ''}; the engine is dist/cli.js (dist/index.js for start-up), the judge a scripted server on 127.0.0.1\n`,
+);
+
+const rows = [];
+const floor = await scenarioFloor({ n: sizes.floor, latency: 100, concurrency: 16, label: 'floor' });
+rows.push([
+  'floor',
+  `N=${floor.n} L=100ms C=16`,
+  `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB`,
+  'ratio <= 1.10, 1 call/case, peak = 16',
+]);
+for (const n of sizes.scale) {
+  const s = await scenarioFloor({ n, latency: 20, concurrency: 64, label: 'scale' });
+  rows.push([
+    'scale',
+    `N=${n} L=20ms C=64`,
+    `wall ${fmt(s.wall / 1000)} s · ${fmt(s.wall / n, 3)} ms/case · floor ratio ${fmt(s.ratio, 3)} · peak RSS ${fmt(s.rss, 0)} MB · errors ${s.errors}`,
+    n === sizes.scale[sizes.scale.length - 1] ? 'ms/case within 15% of N=1000; RSS <= 200 MB' : '',
+  ]);
+}
+const cached = await scenarioCached({ n: sizes.cached, latency: 100, concurrency: 16 });
+rows.push([
+  'cached',
+  `N=${sizes.cached} warm cache`,
+  `wall ${fmt(cached.wall / 1000)} s · ${cached.calls} judge calls · ${cached.cached} cache hits`,
+  '0 calls, wall < 2 s',
+]);
+const rate = await scenarioRateLimited({ n: sizes.rate, latency: 100, concurrency: 16, perSecond: 50 });
+rows.push([
+  'rate-limited',
+  `N=${sizes.rate} R=50/s C=16 L=100ms`,
+  `completed ${rate.completed} · errors ${rate.errors} · throughput ${fmt(rate.throughput, 1)}/s = ${fmt(rate.ratio, 3)} × R · 429s answered ${rate.rejected}`,
+  '0 errors, >= 0.85 × R',
+]);
+const start = await scenarioStartup();
+rows.push([
+  'start-up',
+  'dist/index.js',
+  `first log line ${fmt(start.firstLine, 0)} ms · bundle ${fmt(start.bundleMb, 2)} MB`,
+  '< 300 ms, < 5 MB',
+]);
+const bare = bareMinimumTokens();
+rows.push([
+  'tokens',
+  '5-item checklist',
+  `${fmt(floor.promptTokensPerCase, 0)} prompt tokens/case (chars/4) · bare minimum ${bare} · ratio ${fmt(floor.promptTokensPerCase / bare, 2)}`,
+  '<= 2.5 × bare minimum',
+]);
+
+const w = [14, 28, 0];
+console.log(`| scenario | setting | measured | goal |\n|---|---|---|---|`);
+for (const r of rows) console.log(`| ${r[0].padEnd(w[0])} | ${r[1].padEnd(w[1])} | ${r[2]} | ${r[3]} |`);
