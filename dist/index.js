@@ -51728,11 +51728,41 @@ function renderReport(results, opts = {}) {
 ;// CONCATENATED MODULE: ./src/report/results-file.ts
 
 
-/** Writes the results JSON (CONTRACTS §5) atomically: a reader never sees half a file. */
+/**
+ * Writes the results JSON (CONTRACTS §5) to a file descriptor case by case, so a run of 10,000
+ * cases never builds the whole document as one string. Top-level fields one per line, each case
+ * compact on its own line.
+ */
+function writeResultsTo(fd, results) {
+    const { suites, ...rest } = results;
+    const fields = Object.entries(rest);
+    (0,external_node_fs_namespaceObject.writeSync)(fd, '{\n');
+    for (const [key, value] of fields.slice(0, 4))
+        (0,external_node_fs_namespaceObject.writeSync)(fd, `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`);
+    (0,external_node_fs_namespaceObject.writeSync)(fd, '  "suites": [');
+    suites.forEach((suite, si) => {
+        const { cases, ...head } = suite;
+        const headText = JSON.stringify(head);
+        (0,external_node_fs_namespaceObject.writeSync)(fd, `${si ? ',' : ''}\n    ${headText.slice(0, -1)}, "cases": [`);
+        cases.forEach((c, ci) => (0,external_node_fs_namespaceObject.writeSync)(fd, `${ci ? ',' : ''}\n      ${JSON.stringify(c)}`));
+        (0,external_node_fs_namespaceObject.writeSync)(fd, `${cases.length ? '\n    ' : ''}]}`);
+    });
+    (0,external_node_fs_namespaceObject.writeSync)(fd, `${suites.length ? '\n  ' : ''}]`);
+    for (const [key, value] of fields.slice(4))
+        (0,external_node_fs_namespaceObject.writeSync)(fd, `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+    (0,external_node_fs_namespaceObject.writeSync)(fd, '\n}\n');
+}
+/** Writes the results file atomically: a reader never sees half a file. */
 function writeResultsFile(file, results) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(results, null, 2) + '\n');
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'w');
+    try {
+        writeResultsTo(fd, results);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
     (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
 }
 
@@ -67058,9 +67088,9 @@ class Judge {
         return this.endpoint.azure?.deployment ?? this.endpoint.model;
     }
     async judge(req) {
-        const format = zodResponseFormat(req.wireSchema, req.schemaName);
-        const schema = format.json_schema.schema;
-        const key = JudgeCache.key({
+        const schema = wireJsonSchema(req.wireSchema, req.schemaName);
+        // The key (a hash of the whole prompt) is only worth computing when there is a cache.
+        const key = this.options.cache.mode === 'off' ? '' : JudgeCache.key({
             baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
             model: this.model,
             messages: req.prompt.messages,
@@ -67125,6 +67155,16 @@ class Judge {
         usage.cost_usd = estimateCost(this.model, usage.prompt_tokens, usage.completion_tokens, this.options.prices);
         return usage;
     }
+}
+/** JSON Schema of a wire schema, converted once per schema object (schemas are shared per id list). */
+const wireCache = new WeakMap();
+function wireJsonSchema(schema, name) {
+    let json = wireCache.get(schema);
+    if (!json) {
+        json = zodResponseFormat(schema, name).json_schema.schema;
+        wireCache.set(schema, json);
+    }
+    return json;
 }
 /**
  * The JSON object in an answer: the whole text, else a fenced ```json block, else the outermost
@@ -67328,25 +67368,46 @@ function coerce_date(params) {
 ;// CONCATENATED MODULE: ./src/judge/schemas.ts
 
 const idEnum = (ids) => schemas_enum(ids);
-function checklistWireSchema(ids) {
+function buildChecklistWireSchema(ids) {
     return object({
         checks: array(object({ id: idEnum(ids), reasoning: schemas_string(), satisfied: schemas_boolean() })),
         overall_reasoning: schemas_string(),
     });
 }
-function scoreRangeWireSchema(ids) {
+function buildScoreRangeWireSchema(ids) {
     return object({
         checks: array(object({ id: idEnum(ids), reasoning: schemas_string().nullable(), score: schemas_number().int().min(0).max(10) })),
         overall_reasoning: schemas_string().nullable(),
     });
 }
+/**
+ * Wire schemas are shared per list of ids: a suite of 10,000 cases with the same rubric ids
+ * builds (and converts to JSON Schema) one schema, not 10,000.
+ */
+function memoByIds(build) {
+    const cache = new Map();
+    return (ids) => {
+        const key = ids.join('\u0000');
+        let v = cache.get(key);
+        if (v === undefined) {
+            if (cache.size >= 1000)
+                cache.clear();
+            v = build(ids);
+            cache.set(key, v);
+        }
+        return v;
+    };
+}
+const checklistWireSchema = memoByIds(buildChecklistWireSchema);
+const scoreRangeWireSchema = memoByIds(buildScoreRangeWireSchema);
+const markdownWireSchema = memoByIds(buildMarkdownWireSchema);
 const freeformWireSchema = object({
     reasoning: schemas_string().nullable(),
     hits: array(schemas_string()).nullable(),
     misses: array(schemas_string()).nullable(),
     score: schemas_number().min(0).max(1),
 });
-function markdownWireSchema(ids) {
+function buildMarkdownWireSchema(ids) {
     return object({
         checks: array(object({ id: idEnum(ids), reasoning: schemas_string(), satisfied: schemas_boolean() })),
         feedback: schemas_string(),
@@ -67710,7 +67771,31 @@ class Redactor {
     redactDeep(value) {
         if (this.secrets.length === 0)
             return value;
-        return JSON.parse(this.redact(JSON.stringify(value)));
+        return this.walk(value);
+    }
+    /** Copies only what changes: a result with no secret in it is returned as is, allocation-free. */
+    walk(value) {
+        if (typeof value === 'string')
+            return this.redact(value);
+        if (Array.isArray(value)) {
+            let out = null;
+            value.forEach((v, i) => {
+                const r = this.walk(v);
+                if (r !== v)
+                    (out ??= [...value])[i] = r;
+            });
+            return out ?? value;
+        }
+        if (value !== null && typeof value === 'object') {
+            let out = null;
+            for (const [k, v] of Object.entries(value)) {
+                const r = this.walk(v);
+                if (r !== v)
+                    (out ??= { ...value })[k] = r;
+            }
+            return out ?? value;
+        }
+        return value;
     }
     get count() {
         return this.secrets.length;
@@ -74012,7 +74097,8 @@ async function runEvaluation(config, io) {
                 const result = await runCase(item.c, target, health.get(target.runner) ?? null, target.judge ? judgeFor(target.judge) : defaultJudge, exec, io.signal);
                 if (!result)
                     continue; // cancelled mid-case: not a finished case
-                slots[item.si][item.ci] = result;
+                // Redacted as each case finishes: small pieces, never the whole run at once.
+                slots[item.si][item.ci] = redactor.redactDeep(result);
                 done++;
                 hooks.progress?.({
                     done,
@@ -74030,7 +74116,7 @@ async function runEvaluation(config, io) {
     const partial = io.signal?.aborted ?? false;
     const results = run_finalize({
         suites: suiteResults,
-        rubric: rubricResult,
+        rubric: rubricResult ? redactor.redactDeep(rubricResult) : null,
         errors: [],
         warnings,
         partial,
@@ -74039,7 +74125,7 @@ async function runEvaluation(config, io) {
         commit: io.commit ?? null,
         started,
     });
-    return { results: redactor.redactDeep(results), diagnostics, redactor, stats: stats() };
+    return { results, diagnostics, redactor, stats: stats() };
 }
 async function runCase(c, target, healthError, judge, exec, signal) {
     const started = Date.now();

@@ -318,7 +318,8 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             io.signal,
           );
           if (!result) continue; // cancelled mid-case: not a finished case
-          slots[item.si]![item.ci] = result;
+          // Redacted as each case finishes: small pieces, never the whole run at once.
+          slots[item.si]![item.ci] = redactor.redactDeep(result);
           done++;
           hooks.progress?.({
             done,
@@ -340,7 +341,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   const partial = io.signal?.aborted ?? false;
   const results = finalize({
     suites: suiteResults,
-    rubric: rubricResult,
+    rubric: rubricResult ? redactor.redactDeep(rubricResult) : null,
     errors: [],
     warnings,
     partial,
@@ -349,7 +350,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     commit: io.commit ?? null,
     started,
   });
-  return { results: redactor.redactDeep(results), diagnostics, redactor, stats: stats() };
+  return { results, diagnostics, redactor, stats: stats() };
 }
 
 async function runCase(

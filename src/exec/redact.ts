@@ -35,7 +35,29 @@ export class Redactor {
   /** Redacts every string inside a JSON-able value. */
   redactDeep<T>(value: T): T {
     if (this.secrets.length === 0) return value;
-    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+    return this.walk(value) as T;
+  }
+
+  /** Copies only what changes: a result with no secret in it is returned as is, allocation-free. */
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.redact(value);
+    if (Array.isArray(value)) {
+      let out: unknown[] | null = null;
+      value.forEach((v, i) => {
+        const r = this.walk(v);
+        if (r !== v) (out ??= [...value])[i] = r;
+      });
+      return out ?? value;
+    }
+    if (value !== null && typeof value === 'object') {
+      let out: Record<string, unknown> | null = null;
+      for (const [k, v] of Object.entries(value)) {
+        const r = this.walk(v);
+        if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
+      }
+      return out ?? value;
+    }
+    return value;
   }
 
   get count(): number {

@@ -79,9 +79,9 @@ export class Judge {
   }
 
   async judge<T>(req: JudgeRequest<T>): Promise<JudgeAnswer<T>> {
-    const format = zodResponseFormat(req.wireSchema as never, req.schemaName);
-    const schema = format.json_schema.schema as Record<string, unknown>;
-    const key = JudgeCache.key({
+    const schema = wireJsonSchema(req.wireSchema, req.schemaName);
+    // The key (a hash of the whole prompt) is only worth computing when there is a cache.
+    const key = this.options.cache.mode === 'off' ? '' : JudgeCache.key({
       baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
       model: this.model,
       messages: req.prompt.messages,
@@ -162,6 +162,17 @@ export class Judge {
     );
     return usage;
   }
+}
+
+/** JSON Schema of a wire schema, converted once per schema object (schemas are shared per id list). */
+const wireCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+function wireJsonSchema(schema: z.ZodType, name: string): Record<string, unknown> {
+  let json = wireCache.get(schema);
+  if (!json) {
+    json = zodResponseFormat(schema as never, name).json_schema.schema as Record<string, unknown>;
+    wireCache.set(schema, json);
+  }
+  return json;
 }
 
 /**

@@ -12,14 +12,14 @@ export type JudgeMode = 'checklist' | 'score_range' | 'freeform' | 'markdown';
 
 const idEnum = (ids: readonly string[]) => z.enum(ids as [string, ...string[]]);
 
-export function checklistWireSchema(ids: readonly string[]) {
+function buildChecklistWireSchema(ids: readonly string[]) {
   return z.object({
     checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string(), satisfied: z.boolean() })),
     overall_reasoning: z.string(),
   });
 }
 
-export function scoreRangeWireSchema(ids: readonly string[]) {
+function buildScoreRangeWireSchema(ids: readonly string[]) {
   return z.object({
     checks: z.array(
       z.object({ id: idEnum(ids), reasoning: z.string().nullable(), score: z.number().int().min(0).max(10) }),
@@ -28,6 +28,28 @@ export function scoreRangeWireSchema(ids: readonly string[]) {
   });
 }
 
+/**
+ * Wire schemas are shared per list of ids: a suite of 10,000 cases with the same rubric ids
+ * builds (and converts to JSON Schema) one schema, not 10,000.
+ */
+function memoByIds<T>(build: (ids: readonly string[]) => T): (ids: readonly string[]) => T {
+  const cache = new Map<string, T>();
+  return (ids) => {
+    const key = ids.join('\u0000');
+    let v = cache.get(key);
+    if (v === undefined) {
+      if (cache.size >= 1000) cache.clear();
+      v = build(ids);
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+export const checklistWireSchema = memoByIds(buildChecklistWireSchema);
+export const scoreRangeWireSchema = memoByIds(buildScoreRangeWireSchema);
+export const markdownWireSchema = memoByIds(buildMarkdownWireSchema);
+
 export const freeformWireSchema = z.object({
   reasoning: z.string().nullable(),
   hits: z.array(z.string()).nullable(),
@@ -35,7 +57,7 @@ export const freeformWireSchema = z.object({
   score: z.number().min(0).max(1),
 });
 
-export function markdownWireSchema(ids: readonly string[]) {
+function buildMarkdownWireSchema(ids: readonly string[]) {
   return z.object({
     checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string(), satisfied: z.boolean() })),
     feedback: z.string(),
