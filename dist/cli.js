@@ -2530,7 +2530,6 @@ process.exitCode = await (0,_cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .runC
     cwd: process.cwd(),
     stdout: process.stdout,
     stderr: process.stderr,
-    stdoutFd: 1,
     signal: controller.signal,
 });
 
@@ -12210,28 +12209,27 @@ const NO_POSITION = { line: 0, column: 0 };
 
 
 /**
- * Writes the results JSON (CONTRACTS §5) to a file descriptor case by case, so a run of 10,000
- * cases never builds the whole document as one string. Top-level fields one per line, each case
- * compact on its own line.
+ * The results JSON (CONTRACTS §5) in pieces, case by case, so a run of 10,000 cases never builds
+ * the whole document as one string: top-level fields one per line, each case compact on its own line.
  */
-function writeResultsTo(fd, results) {
+function* resultsChunks(results) {
     const { suites, ...rest } = results;
     const fields = Object.entries(rest);
-    (0,external_node_fs_namespaceObject.writeSync)(fd, '{\n');
+    yield '{\n';
     for (const [key, value] of fields.slice(0, 4))
-        (0,external_node_fs_namespaceObject.writeSync)(fd, `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`);
-    (0,external_node_fs_namespaceObject.writeSync)(fd, '  "suites": [');
-    suites.forEach((suite, si) => {
+        yield `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`;
+    yield '  "suites": [';
+    for (const [si, suite] of suites.entries()) {
         const { cases, ...head } = suite;
-        const headText = JSON.stringify(head);
-        (0,external_node_fs_namespaceObject.writeSync)(fd, `${si ? ',' : ''}\n    ${headText.slice(0, -1)}, "cases": [`);
-        cases.forEach((c, ci) => (0,external_node_fs_namespaceObject.writeSync)(fd, `${ci ? ',' : ''}\n      ${JSON.stringify(c)}`));
-        (0,external_node_fs_namespaceObject.writeSync)(fd, `${cases.length ? '\n    ' : ''}]}`);
-    });
-    (0,external_node_fs_namespaceObject.writeSync)(fd, `${suites.length ? '\n  ' : ''}]`);
+        yield `${si ? ',' : ''}\n    ${JSON.stringify(head).slice(0, -1)}, "cases": [`;
+        for (const [ci, c] of cases.entries())
+            yield `${ci ? ',' : ''}\n      ${JSON.stringify(c)}`;
+        yield `${cases.length ? '\n    ' : ''}]}`;
+    }
+    yield `${suites.length ? '\n  ' : ''}]`;
     for (const [key, value] of fields.slice(4))
-        (0,external_node_fs_namespaceObject.writeSync)(fd, `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
-    (0,external_node_fs_namespaceObject.writeSync)(fd, '\n}\n');
+        yield `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+    yield '\n}\n';
 }
 /** Writes the results file atomically: a reader never sees half a file. */
 function writeResultsFile(file, results) {
@@ -12239,12 +12237,20 @@ function writeResultsFile(file, results) {
     const tmp = `${file}.${process.pid}.tmp`;
     const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'w');
     try {
-        writeResultsTo(fd, results);
+        for (const chunk of resultsChunks(results))
+            (0,external_node_fs_namespaceObject.writeSync)(fd, chunk);
     }
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
     (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+}
+/** Writes the results JSON to a stream (stdout), waiting whenever the reader is behind. */
+async function writeResultsStream(stream, results) {
+    for (const chunk of resultsChunks(results)) {
+        if (!stream.write(chunk))
+            await new Promise((resolve) => stream.once('drain', () => resolve()));
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/rubric/scoring.ts
@@ -28030,14 +28036,16 @@ class Judge {
     async judge(req) {
         const schema = wireJsonSchema(req.wireSchema, req.schemaName);
         // The key (a hash of the whole prompt) is only worth computing when there is a cache.
-        const key = this.options.cache.mode === 'off' ? '' : JudgeCache.key({
-            baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
-            model: this.model,
-            messages: req.prompt.messages,
-            schema,
-            temperature: this.temperature,
-            seed: this.seed,
-        });
+        const key = this.options.cache.mode === 'off'
+            ? ''
+            : JudgeCache.key({
+                baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
+                model: this.model,
+                messages: req.prompt.messages,
+                schema,
+                temperature: this.temperature,
+                seed: this.seed,
+            });
         const usage = emptyUsage();
         const hit = this.options.cache.get(key);
         if (hit) {
@@ -33720,7 +33728,7 @@ class SuiteLoader {
                 reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
                 return;
             }
-            const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw, headResult.success ? [] : null);
+            const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw);
             if (!c)
                 return;
             const prior = seenIds.get(c.id);
@@ -33740,7 +33748,7 @@ class SuiteLoader {
             cases,
         };
     }
-    loadCase(raw, base, subject, suiteEvaluators, _suiteOk) {
+    loadCase(raw, base, subject, suiteEvaluators) {
         const { doc, sink } = this;
         const before = sink.items.filter((d) => d.severity === 'error').length;
         const id = String(raw.id);
@@ -33781,7 +33789,7 @@ class SuiteLoader {
         else if (suiteEvaluators) {
             evaluators.push(...this.loadEvaluators(suiteEvaluators, ['execution', 'evaluators'], subject));
         }
-        this.checkUniqueNames(evaluators, base, subject);
+        this.checkUniqueNames(evaluators, subject);
         if (evaluators.length === 0) {
             evaluators.push({
                 type: 'llm_judge',
@@ -33937,7 +33945,7 @@ class SuiteLoader {
                     return undefined;
                 }
                 const children = this.loadEvaluators(raw.evaluators, [...at, 'evaluators'], caseSubject);
-                this.checkUniqueNames(children, at, subject);
+                this.checkUniqueNames(children, subject);
                 const aggregator = this.loadAggregator(raw.aggregator, children, [...at, 'aggregator'], subject);
                 if (!aggregator)
                     return undefined;
@@ -33972,7 +33980,7 @@ class SuiteLoader {
         }
         return { type, prompt: this.loadPrompt(raw.prompt, [...at, 'prompt'], subject) };
     }
-    checkUniqueNames(evaluators, at, subject) {
+    checkUniqueNames(evaluators, subject) {
         const seen = new Set();
         for (const e of evaluators) {
             if (seen.has(e.name)) {
@@ -33980,7 +33988,6 @@ class SuiteLoader {
             }
             seen.add(e.name);
         }
-        void at;
     }
     warnUnknownKeys(obj, known, at, subject) {
         for (const key of Object.keys(obj)) {
@@ -35664,12 +35671,8 @@ async function run_cli_runCommand(args, io) {
     const { results } = outcome;
     if (config.resultsFile)
         writeResultsFile(external_node_path_default().resolve(io.cwd, config.resultsFile), results);
-    if (format === 'json') {
-        if (io.stdoutFd !== undefined)
-            writeResultsTo(io.stdoutFd, results);
-        else
-            io.stdout.write(JSON.stringify(results, null, 2) + '\n');
-    }
+    if (format === 'json')
+        await writeResultsStream(io.stdout, results);
     else if (format === 'markdown')
         io.stdout.write(renderReport(results));
     else

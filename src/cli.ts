@@ -18,6 +18,5 @@ process.exitCode = await runCli({
   cwd: process.cwd(),
   stdout: process.stdout,
   stderr: process.stderr,
-  stdoutFd: 1,
   signal: controller.signal,
 });

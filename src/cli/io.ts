@@ -6,8 +6,6 @@ export interface CliIO {
   stdout: { write(s: string): unknown; isTTY?: boolean };
   stderr: { write(s: string): unknown; isTTY?: boolean };
   signal?: AbortSignal;
-  /** When set, large JSON goes straight to this descriptor (stdout) in pieces. */
-  stdoutFd?: number;
 }
 
 export const EXIT_PASS = 0;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Config, parseInputs, splitList } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
-import { writeResultsFile, writeResultsTo } from '../report/results-file.js';
+import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
 import { colours, plain, renderTerminal } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
@@ -246,10 +246,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   });
   const { results } = outcome;
   if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
-  if (format === 'json') {
-    if (io.stdoutFd !== undefined) writeResultsTo(io.stdoutFd, results);
-    else io.stdout.write(JSON.stringify(results, null, 2) + '\n');
-  }
+  if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
   if (results.errors.length > 0) return EXIT_USAGE;

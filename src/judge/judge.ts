@@ -81,14 +81,17 @@ export class Judge {
   async judge<T>(req: JudgeRequest<T>): Promise<JudgeAnswer<T>> {
     const schema = wireJsonSchema(req.wireSchema, req.schemaName);
     // The key (a hash of the whole prompt) is only worth computing when there is a cache.
-    const key = this.options.cache.mode === 'off' ? '' : JudgeCache.key({
-      baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
-      model: this.model,
-      messages: req.prompt.messages,
-      schema,
-      temperature: this.temperature,
-      seed: this.seed,
-    });
+    const key =
+      this.options.cache.mode === 'off'
+        ? ''
+        : JudgeCache.key({
+            baseURL: this.endpoint.azure?.endpoint ?? this.endpoint.baseURL,
+            model: this.model,
+            messages: req.prompt.messages,
+            schema,
+            temperature: this.temperature,
+            seed: this.seed,
+          });
     const usage = emptyUsage();
     const hit = this.options.cache.get(key);
     if (hit) {

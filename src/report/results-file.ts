@@ -3,26 +3,25 @@ import path from 'node:path';
 import { type RunResults } from '../results.js';
 
 /**
- * Writes the results JSON (CONTRACTS §5) to a file descriptor case by case, so a run of 10,000
- * cases never builds the whole document as one string. Top-level fields one per line, each case
- * compact on its own line.
+ * The results JSON (CONTRACTS §5) in pieces, case by case, so a run of 10,000 cases never builds
+ * the whole document as one string: top-level fields one per line, each case compact on its own line.
  */
-export function writeResultsTo(fd: number, results: RunResults): void {
+export function* resultsChunks(results: RunResults): Generator<string> {
   const { suites, ...rest } = results;
   const fields = Object.entries(rest);
-  writeSync(fd, '{\n');
-  for (const [key, value] of fields.slice(0, 4)) writeSync(fd, `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`);
-  writeSync(fd, '  "suites": [');
-  suites.forEach((suite, si) => {
+  yield '{\n';
+  for (const [key, value] of fields.slice(0, 4))
+    yield `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`;
+  yield '  "suites": [';
+  for (const [si, suite] of suites.entries()) {
     const { cases, ...head } = suite;
-    const headText = JSON.stringify(head);
-    writeSync(fd, `${si ? ',' : ''}\n    ${headText.slice(0, -1)}, "cases": [`);
-    cases.forEach((c, ci) => writeSync(fd, `${ci ? ',' : ''}\n      ${JSON.stringify(c)}`));
-    writeSync(fd, `${cases.length ? '\n    ' : ''}]}`);
-  });
-  writeSync(fd, `${suites.length ? '\n  ' : ''}]`);
-  for (const [key, value] of fields.slice(4)) writeSync(fd, `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
-  writeSync(fd, '\n}\n');
+    yield `${si ? ',' : ''}\n    ${JSON.stringify(head).slice(0, -1)}, "cases": [`;
+    for (const [ci, c] of cases.entries()) yield `${ci ? ',' : ''}\n      ${JSON.stringify(c)}`;
+    yield `${cases.length ? '\n    ' : ''}]}`;
+  }
+  yield `${suites.length ? '\n  ' : ''}]`;
+  for (const [key, value] of fields.slice(4)) yield `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+  yield '\n}\n';
 }
 
 /** Writes the results file atomically: a reader never sees half a file. */
@@ -31,9 +30,16 @@ export function writeResultsFile(file: string, results: RunResults): void {
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w');
   try {
-    writeResultsTo(fd, results);
+    for (const chunk of resultsChunks(results)) writeSync(fd, chunk);
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, file);
+}
+
+/** Writes the results JSON to a stream (stdout), waiting whenever the reader is behind. */
+export async function writeResultsStream(stream: NodeJS.WritableStream, results: RunResults): Promise<void> {
+  for (const chunk of resultsChunks(results)) {
+    if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+  }
 }

@@ -190,7 +190,7 @@ class SuiteLoader {
         reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
         return;
       }
-      const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw, headResult.success ? [] : null);
+      const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw);
       if (!c) return;
       const prior = seenIds.get(c.id);
       if (prior !== undefined) {
@@ -219,7 +219,6 @@ class SuiteLoader {
     base: PathSegment[],
     subject: string,
     suiteEvaluators: RawEvaluator[] | null,
-    _suiteOk: [] | null,
   ): EvalCase | undefined {
     const { doc, sink } = this;
     const before = sink.items.filter((d) => d.severity === 'error').length;
@@ -267,7 +266,7 @@ class SuiteLoader {
     } else if (suiteEvaluators) {
       evaluators.push(...this.loadEvaluators(suiteEvaluators, ['execution', 'evaluators'], subject));
     }
-    this.checkUniqueNames(evaluators, base, subject);
+    this.checkUniqueNames(evaluators, subject);
     if (evaluators.length === 0) {
       evaluators.push({
         type: 'llm_judge',
@@ -462,7 +461,7 @@ class SuiteLoader {
           return undefined;
         }
         const children = this.loadEvaluators(raw.evaluators, [...at, 'evaluators'], caseSubject);
-        this.checkUniqueNames(children, at, subject);
+        this.checkUniqueNames(children, subject);
         const aggregator = this.loadAggregator(raw.aggregator, children, [...at, 'aggregator'], subject);
         if (!aggregator) return undefined;
         return { type, name: raw.name, weight, children, aggregator, pos };
@@ -512,7 +511,7 @@ class SuiteLoader {
     return { type, prompt: this.loadPrompt(raw.prompt, [...at, 'prompt'], subject) };
   }
 
-  private checkUniqueNames(evaluators: EvaluatorConfig[], at: PathSegment[], subject: string): void {
+  private checkUniqueNames(evaluators: EvaluatorConfig[], subject: string): void {
     const seen = new Set<string>();
     for (const e of evaluators) {
       if (seen.has(e.name)) {
@@ -525,7 +524,6 @@ class SuiteLoader {
       }
       seen.add(e.name);
     }
-    void at;
   }
 
   private warnUnknownKeys(
