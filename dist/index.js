@@ -51591,8 +51591,11 @@ function suiteSection(s, detail) {
                     : '';
             })
                 .filter(Boolean);
-            if (why.length)
-                parts.push(`<details><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+            if (why.length) {
+                // The reasons are what a reviewer came for: shown open while they are few.
+                const open = failing.length <= 10 ? ' open' : '';
+                parts.push(`<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+            }
         }
     }
     if (passing.length > 0) {
@@ -74133,7 +74136,9 @@ async function runEvaluation(config, io) {
         commit: io.commit ?? null,
         started,
     });
-    return { results, diagnostics, redactor, stats: stats() };
+    const s = stats();
+    results.judge_stats = { http_calls: s.judgeCalls, retries: s.retries, repairs: s.repairs, rate_limited: s.rateLimited, timeouts: s.timeouts, peak_in_flight: s.peakInFlight };
+    return { results, diagnostics, redactor, stats: s };
 }
 async function runCase(c, target, healthError, judge, exec, signal) {
     const started = Date.now();

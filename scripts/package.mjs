@@ -17,13 +17,18 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const licenses = new Set();
 for (const entry of entries) {
-  const { code, assets } = await ncc(path.join(root, entry.src), {
+  // ncc's errors carry the whole compiler bundle in their stack: print the message only.
+  const built = await ncc(path.join(root, entry.src), {
     minify: false,
     sourceMap: false,
     quiet: true,
     license: 'licenses.txt',
     transpileOnly: false,
+  }).catch((err) => {
+    console.error(String(err?.message ?? err).split('\n').filter((l) => l.includes('ERROR') || l.includes('TS')).join('\n') || 'ncc failed');
+    process.exit(1);
   });
+  const { code, assets } = built;
   const file = path.join(dist, entry.out);
   writeFileSync(file, entry.banner + code.replace(/^#!.*\n/, ''));
   if (entry.banner) chmodSync(file, 0o755);

@@ -350,7 +350,9 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     commit: io.commit ?? null,
     started,
   });
-  return { results, diagnostics, redactor, stats: stats() };
+  const s = stats();
+  results.judge_stats = { http_calls: s.judgeCalls, retries: s.retries, repairs: s.repairs, rate_limited: s.rateLimited, timeouts: s.timeouts, peak_in_flight: s.peakInFlight };
+  return { results, diagnostics, redactor, stats: s };
 }
 
 async function runCase(

@@ -114,8 +114,11 @@ function suiteSection(s: SuiteResult, detail: number): string {
             : '';
         })
         .filter(Boolean);
-      if (why.length)
-        parts.push(`<details><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+      if (why.length) {
+        // The reasons are what a reviewer came for: shown open while they are few.
+        const open = failing.length <= 10 ? ' open' : '';
+        parts.push(`<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+      }
     }
   }
   if (passing.length > 0) {
