@@ -12167,6 +12167,37 @@ function splitList(value) {
         .map((s) => s.trim())
         .filter((s) => s !== '' && !s.startsWith('#'));
 }
+/**
+ * The engine's Config from validated inputs: the one mapping both adapters use. `extra` carries
+ * what only one adapter decides (where things resolve, the CLI's replay and diff options).
+ */
+function configFromInputs(i, extra) {
+    return {
+        workingDirectory: extra.workingDirectory,
+        suites: splitList(i.suites),
+        rubric: i.rubric ?? null,
+        targets: i.targets ?? null,
+        target: i.target ?? null,
+        answersFile: i['answers-file'] ?? null,
+        judge: {
+            model: i['judge-model'] ?? null,
+            baseURL: i['judge-base-url'] ?? null,
+            apiKey: i['judge-api-key'] ?? null,
+            githubToken: i['github-token'] ?? null,
+            timeoutMs: i['judge-timeout'] * 1000,
+            prices: i['judge-prices'] ?? {},
+            ...extra.judge,
+        },
+        cacheDir: extra.cacheDir !== undefined ? extra.cacheDir : i['cache-dir'],
+        cacheMode: extra.cacheMode ?? 'readwrite',
+        concurrency: i.concurrency,
+        failOn: i['fail-on'],
+        gateTimeoutMs: i['gate-timeout'] * 1000,
+        resultsFile: extra.resultsFile,
+        diffFile: extra.diffFile ?? null,
+        baseRef: extra.baseRef ?? null,
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/diagnostics.ts
 function formatDiagnostic(d) {
@@ -34286,15 +34317,19 @@ function mockRunner(name, s) {
             const text = s.responses?.[c.id] ?? s.response;
             if (text === undefined)
                 throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
-            return {
-                text,
-                outputMessages: null,
-                promptTokens: null,
-                completionTokens: null,
-                costUsd: null,
-                durationMs: 0,
-            };
+            return fixedAnswer(text);
         },
+    };
+}
+/** An answer known in advance (mock targets, recorded answers): no usage, no time. */
+function fixedAnswer(text) {
+    return {
+        text,
+        outputMessages: null,
+        promptTokens: null,
+        completionTokens: null,
+        costUsd: null,
+        durationMs: 0,
     };
 }
 /** POSIX shell quoting: the value is one word, whatever it contains. */
@@ -34513,14 +34548,7 @@ function loadAnswersFile(absPath, ws) {
                 const text = answers.get(c.id);
                 if (text === undefined)
                     throw new TargetError(`no answer for case '${c.id}' in answers-file ${display}`);
-                return {
-                    text,
-                    outputMessages: null,
-                    promptTokens: null,
-                    completionTokens: null,
-                    costUsd: null,
-                    durationMs: 0,
-                };
+                return fixedAnswer(text);
             },
         },
         diagnostics: sink.items,
@@ -35081,7 +35109,14 @@ async function runEvaluation(config, io) {
         started,
     });
     const s = stats();
-    results.judge_stats = { http_calls: s.judgeCalls, retries: s.retries, repairs: s.repairs, rate_limited: s.rateLimited, timeouts: s.timeouts, peak_in_flight: s.peakInFlight };
+    results.judge_stats = {
+        http_calls: s.judgeCalls,
+        retries: s.retries,
+        repairs: s.repairs,
+        rate_limited: s.rateLimited,
+        timeouts: s.timeouts,
+        peak_in_flight: s.peakInFlight,
+    };
     return { results, diagnostics, redactor, stats: s };
 }
 async function runCase(c, target, healthError, judge, exec, signal) {
@@ -35619,34 +35654,15 @@ async function run_cli_runCommand(args, io) {
     const cwd = external_node_path_default().resolve(io.cwd, v.cwd ?? '.');
     // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
     const replay = v['judge-replay'] ? readReplayMeta(external_node_path_default().resolve(io.cwd, v['judge-replay'])) : null;
-    const config = {
+    const config = configFromInputs(i, {
         workingDirectory: cwd,
-        suites: splitList(i.suites),
-        rubric: i.rubric ?? null,
-        targets: i.targets ?? null,
-        target: i.target ?? null,
-        answersFile: i['answers-file'] ?? null,
-        judge: {
-            model: replay?.model ?? i['judge-model'] ?? null,
-            baseURL: replay?.base_url ?? i['judge-base-url'] ?? null,
-            apiKey: replay ? null : (i['judge-api-key'] ?? null),
-            githubToken: i['github-token'] ?? null,
-            timeoutMs: i['judge-timeout'] * 1000,
-            prices: i['judge-prices'] ?? {},
-        },
-        cacheDir: v['judge-replay']
-            ? external_node_path_default().resolve(io.cwd, v['judge-replay'])
-            : v['no-cache']
-                ? null
-                : i['cache-dir'],
-        cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
-        concurrency: i.concurrency,
-        failOn: i['fail-on'],
-        gateTimeoutMs: i['gate-timeout'] * 1000,
         resultsFile: v.out ?? '',
+        cacheDir: v['judge-replay'] ? external_node_path_default().resolve(io.cwd, v['judge-replay']) : v['no-cache'] ? null : undefined,
+        cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
         diffFile: v.diff ?? null,
         baseRef: v.base ?? null,
-    };
+        judge: replay ? { model: replay.model, baseURL: replay.base_url, apiKey: null } : {},
+    });
     const subject = () => {
         if (config.diffFile) {
             const diff = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().resolve(io.cwd, config.diffFile), 'utf8');

@@ -45830,6 +45830,37 @@ function splitList(value) {
         .map((s) => s.trim())
         .filter((s) => s !== '' && !s.startsWith('#'));
 }
+/**
+ * The engine's Config from validated inputs: the one mapping both adapters use. `extra` carries
+ * what only one adapter decides (where things resolve, the CLI's replay and diff options).
+ */
+function configFromInputs(i, extra) {
+    return {
+        workingDirectory: extra.workingDirectory,
+        suites: splitList(i.suites),
+        rubric: i.rubric ?? null,
+        targets: i.targets ?? null,
+        target: i.target ?? null,
+        answersFile: i['answers-file'] ?? null,
+        judge: {
+            model: i['judge-model'] ?? null,
+            baseURL: i['judge-base-url'] ?? null,
+            apiKey: i['judge-api-key'] ?? null,
+            githubToken: i['github-token'] ?? null,
+            timeoutMs: i['judge-timeout'] * 1000,
+            prices: i['judge-prices'] ?? {},
+            ...extra.judge,
+        },
+        cacheDir: extra.cacheDir !== undefined ? extra.cacheDir : i['cache-dir'],
+        cacheMode: extra.cacheMode ?? 'readwrite',
+        concurrency: i.concurrency,
+        failOn: i['fail-on'],
+        gateTimeoutMs: i['gate-timeout'] * 1000,
+        resultsFile: extra.resultsFile,
+        diffFile: extra.diffFile ?? null,
+        baseRef: extra.baseRef ?? null,
+    };
+}
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
@@ -73342,15 +73373,19 @@ function mockRunner(name, s) {
             const text = s.responses?.[c.id] ?? s.response;
             if (text === undefined)
                 throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
-            return {
-                text,
-                outputMessages: null,
-                promptTokens: null,
-                completionTokens: null,
-                costUsd: null,
-                durationMs: 0,
-            };
+            return fixedAnswer(text);
         },
+    };
+}
+/** An answer known in advance (mock targets, recorded answers): no usage, no time. */
+function fixedAnswer(text) {
+    return {
+        text,
+        outputMessages: null,
+        promptTokens: null,
+        completionTokens: null,
+        costUsd: null,
+        durationMs: 0,
     };
 }
 /** POSIX shell quoting: the value is one word, whatever it contains. */
@@ -73569,14 +73604,7 @@ function loadAnswersFile(absPath, ws) {
                 const text = answers.get(c.id);
                 if (text === undefined)
                     throw new TargetError(`no answer for case '${c.id}' in answers-file ${display}`);
-                return {
-                    text,
-                    outputMessages: null,
-                    promptTokens: null,
-                    completionTokens: null,
-                    costUsd: null,
-                    durationMs: 0,
-                };
+                return fixedAnswer(text);
             },
         },
         diagnostics: sink.items,
@@ -74137,7 +74165,14 @@ async function runEvaluation(config, io) {
         started,
     });
     const s = stats();
-    results.judge_stats = { http_calls: s.judgeCalls, retries: s.retries, repairs: s.repairs, rate_limited: s.rateLimited, timeouts: s.timeouts, peak_in_flight: s.peakInFlight };
+    results.judge_stats = {
+        http_calls: s.judgeCalls,
+        retries: s.retries,
+        repairs: s.repairs,
+        rate_limited: s.rateLimited,
+        timeouts: s.timeouts,
+        peak_in_flight: s.peakInFlight,
+    };
     return { results, diagnostics, redactor, stats: s };
 }
 async function runCase(c, target, healthError, judge, exec, signal) {
@@ -74301,30 +74336,10 @@ async function runAction(signal) {
             core_setSecret(secret);
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
     const workingDirectory = external_node_path_default().resolve(workspace, i['working-directory']);
-    const config = {
+    const config = configFromInputs(i, {
         workingDirectory,
-        suites: splitList(i.suites),
-        rubric: i.rubric ?? null,
-        targets: i.targets ?? null,
-        target: i.target ?? null,
-        answersFile: i['answers-file'] ?? null,
-        judge: {
-            model: i['judge-model'] ?? null,
-            baseURL: i['judge-base-url'] ?? null,
-            apiKey: i['judge-api-key'] ?? null,
-            githubToken: i['github-token'] ?? null,
-            timeoutMs: i['judge-timeout'] * 1000,
-            prices: i['judge-prices'] ?? {},
-        },
-        cacheDir: i['cache-dir'],
-        cacheMode: 'readwrite',
-        concurrency: i.concurrency,
-        failOn: i['fail-on'],
-        gateTimeoutMs: i['gate-timeout'] * 1000,
         resultsFile: external_node_path_default().resolve(workingDirectory, i['results-file']),
-        diffFile: null,
-        baseRef: null,
-    };
+    });
     const event = readEvent();
     const pr = event.pullRequest;
     const repo = repoFromEnv();

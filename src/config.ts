@@ -140,3 +140,41 @@ export function splitList(value: string | undefined): string[] {
     .map((s) => s.trim())
     .filter((s) => s !== '' && !s.startsWith('#'));
 }
+
+/**
+ * The engine's Config from validated inputs: the one mapping both adapters use. `extra` carries
+ * what only one adapter decides (where things resolve, the CLI's replay and diff options).
+ */
+export function configFromInputs(
+  i: Inputs,
+  extra: Pick<Config, 'workingDirectory' | 'resultsFile'> &
+    Partial<Pick<Config, 'cacheDir' | 'cacheMode' | 'diffFile' | 'baseRef'>> & {
+      judge?: Partial<Config['judge']>;
+    },
+): Config {
+  return {
+    workingDirectory: extra.workingDirectory,
+    suites: splitList(i.suites),
+    rubric: i.rubric ?? null,
+    targets: i.targets ?? null,
+    target: i.target ?? null,
+    answersFile: i['answers-file'] ?? null,
+    judge: {
+      model: i['judge-model'] ?? null,
+      baseURL: i['judge-base-url'] ?? null,
+      apiKey: i['judge-api-key'] ?? null,
+      githubToken: i['github-token'] ?? null,
+      timeoutMs: i['judge-timeout'] * 1000,
+      prices: i['judge-prices'] ?? {},
+      ...extra.judge,
+    },
+    cacheDir: extra.cacheDir !== undefined ? extra.cacheDir : i['cache-dir'],
+    cacheMode: extra.cacheMode ?? 'readwrite',
+    concurrency: i.concurrency,
+    failOn: i['fail-on'],
+    gateTimeoutMs: i['gate-timeout'] * 1000,
+    resultsFile: extra.resultsFile,
+    diffFile: extra.diffFile ?? null,
+    baseRef: extra.baseRef ?? null,
+  };
+}

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, INPUT_NAMES, parseInputs, splitList } from './config.js';
+import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
 import {
   createOctokit,
   findStickyComment,
@@ -79,30 +79,10 @@ async function runAction(signal: AbortSignal): Promise<void> {
 
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const workingDirectory = path.resolve(workspace, i['working-directory']);
-  const config: Config = {
+  const config = configFromInputs(i, {
     workingDirectory,
-    suites: splitList(i.suites),
-    rubric: i.rubric ?? null,
-    targets: i.targets ?? null,
-    target: i.target ?? null,
-    answersFile: i['answers-file'] ?? null,
-    judge: {
-      model: i['judge-model'] ?? null,
-      baseURL: i['judge-base-url'] ?? null,
-      apiKey: i['judge-api-key'] ?? null,
-      githubToken: i['github-token'] ?? null,
-      timeoutMs: i['judge-timeout'] * 1000,
-      prices: i['judge-prices'] ?? {},
-    },
-    cacheDir: i['cache-dir'],
-    cacheMode: 'readwrite',
-    concurrency: i.concurrency,
-    failOn: i['fail-on'],
-    gateTimeoutMs: i['gate-timeout'] * 1000,
     resultsFile: path.resolve(workingDirectory, i['results-file']),
-    diffFile: null,
-    baseRef: null,
-  };
+  });
 
   const event = readEvent();
   const pr = event.pullRequest;

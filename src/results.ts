@@ -143,7 +143,14 @@ export interface RunResults {
   history: HistoryEntry[];
   judge: { model: string; base_url: string } | null;
   /** How the judge endpoint behaved: retries, repairs of invalid answers, 429s, timeouts. */
-  judge_stats?: { http_calls: number; retries: number; repairs: number; rate_limited: number; timeouts: number; peak_in_flight: number };
+  judge_stats?: {
+    http_calls: number;
+    retries: number;
+    repairs: number;
+    rate_limited: number;
+    timeouts: number;
+    peak_in_flight: number;
+  };
   started_at: string;
   duration_ms: number;
 }

@@ -351,7 +351,14 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     started,
   });
   const s = stats();
-  results.judge_stats = { http_calls: s.judgeCalls, retries: s.retries, repairs: s.repairs, rate_limited: s.rateLimited, timeouts: s.timeouts, peak_in_flight: s.peakInFlight };
+  results.judge_stats = {
+    http_calls: s.judgeCalls,
+    retries: s.retries,
+    repairs: s.repairs,
+    rate_limited: s.rateLimited,
+    timeouts: s.timeouts,
+    peak_in_flight: s.peakInFlight,
+  };
   return { results, diagnostics, redactor, stats: s };
 }
 

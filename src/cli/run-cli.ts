@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { type Config, parseInputs, splitList } from '../config.js';
+import { configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
@@ -186,34 +186,15 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
   const replay = v['judge-replay'] ? readReplayMeta(path.resolve(io.cwd, v['judge-replay'])) : null;
-  const config: Config = {
+  const config = configFromInputs(i, {
     workingDirectory: cwd,
-    suites: splitList(i.suites),
-    rubric: i.rubric ?? null,
-    targets: i.targets ?? null,
-    target: i.target ?? null,
-    answersFile: i['answers-file'] ?? null,
-    judge: {
-      model: replay?.model ?? i['judge-model'] ?? null,
-      baseURL: replay?.base_url ?? i['judge-base-url'] ?? null,
-      apiKey: replay ? null : (i['judge-api-key'] ?? null),
-      githubToken: i['github-token'] ?? null,
-      timeoutMs: i['judge-timeout'] * 1000,
-      prices: i['judge-prices'] ?? {},
-    },
-    cacheDir: v['judge-replay']
-      ? path.resolve(io.cwd, v['judge-replay'])
-      : v['no-cache']
-        ? null
-        : i['cache-dir'],
-    cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
-    concurrency: i.concurrency,
-    failOn: i['fail-on'],
-    gateTimeoutMs: i['gate-timeout'] * 1000,
     resultsFile: v.out ?? '',
+    cacheDir: v['judge-replay'] ? path.resolve(io.cwd, v['judge-replay']) : v['no-cache'] ? null : undefined,
+    cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
     diffFile: v.diff ?? null,
     baseRef: v.base ?? null,
-  };
+    judge: replay ? { model: replay.model, baseURL: replay.base_url, apiKey: null } : {},
+  });
   const subject = (): Promise<Subject> => {
     if (config.diffFile) {
       const diff = readFileSync(path.resolve(io.cwd, config.diffFile), 'utf8');

@@ -117,7 +117,9 @@ function suiteSection(s: SuiteResult, detail: number): string {
       if (why.length) {
         // The reasons are what a reviewer came for: shown open while they are few.
         const open = failing.length <= 10 ? ' open' : '';
-        parts.push(`<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+        parts.push(
+          `<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`,
+        );
       }
     }
   }

@@ -1,6 +1,6 @@
 import { type Diagnostic, DiagnosticSink } from '../diagnostics.js';
 import { type Workspace } from '../suite/workspace.js';
-import { type TargetRunner, TargetError } from './providers.js';
+import { fixedAnswer, type TargetRunner, TargetError } from './providers.js';
 
 /**
  * Recorded answers: a JSONL of `{"eval_id", "candidate_answer"}` (AgentV's result field names, so
@@ -62,14 +62,7 @@ export function loadAnswersFile(
         const text = answers.get(c.id);
         if (text === undefined)
           throw new TargetError(`no answer for case '${c.id}' in answers-file ${display}`);
-        return {
-          text,
-          outputMessages: null,
-          promptTokens: null,
-          completionTokens: null,
-          costUsd: null,
-          durationMs: 0,
-        };
+        return fixedAnswer(text);
       },
     },
     diagnostics: sink.items,

@@ -103,15 +103,20 @@ export function mockRunner(name: string, s: z.infer<typeof MockSettings>): Targe
       const text = s.responses?.[c.id] ?? s.response;
       if (text === undefined)
         throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
-      return {
-        text,
-        outputMessages: null,
-        promptTokens: null,
-        completionTokens: null,
-        costUsd: null,
-        durationMs: 0,
-      };
+      return fixedAnswer(text);
     },
+  };
+}
+
+/** An answer known in advance (mock targets, recorded answers): no usage, no time. */
+export function fixedAnswer(text: string): TargetAnswer {
+  return {
+    text,
+    outputMessages: null,
+    promptTokens: null,
+    completionTokens: null,
+    costUsd: null,
+    durationMs: 0,
   };
 }
 
