@@ -73017,6 +73017,9 @@ class SuiteLoader {
                     }) ?? null)
                     : null;
                 const prompt = this.loadPrompt(raw.prompt, [...at, 'prompt'], subject);
+                if (rubrics && prompt) {
+                    sink.warn(doc.locateKey([...at, 'prompt']), 'prompt-ignored', 'with `rubrics`, the judge uses the rubric prompt; this prompt file is not used (use two evaluators to have both)', subject);
+                }
                 return { type, name: raw.name, weight, rubrics, prompt, pos };
             }
             case 'code_judge': {

@@ -92,9 +92,7 @@ test('fault injection: every case reported once, <= 1% errors, errors never pass
   const statuses = judge.state.statusCounts;
   expect(results.judge_stats!.retries).toBeGreaterThan(0);
   expect(results.judge_stats!.repairs).toBeGreaterThan(0);
-  console.log(
-    `chaos engine stats: ${JSON.stringify(results.judge_stats)}`,
-  );
+  console.log(`chaos engine stats: ${JSON.stringify(results.judge_stats)}`);
   console.log(
     `chaos: ${N} cases, ${Object.values(statuses).reduce((a, b) => a + b, 0)} judge responses (${JSON.stringify(statuses)}), ` +
       `${results.usage.judge_calls} successful-or-invalid answers counted as calls, errors ${errored.length}, wall ${(run.durationMs / 1000).toFixed(1)} s`,
