@@ -12472,6 +12472,9 @@ function parseHistory(body) {
             counts: typeof h.counts === 'string' ? h.counts : null,
             feedback: typeof h.feedback === 'string' ? h.feedback : null,
             rubric_hash: typeof h.rubric_hash === 'string' ? h.rubric_hash : null,
+            ...(h.rubric_verdict === 'accept' || h.rubric_verdict === 'retry' || h.rubric_verdict === 'terminate'
+                ? { rubric_verdict: h.rubric_verdict }
+                : {}),
             at: typeof h.at === 'string' ? h.at : '',
         }));
     }
@@ -28873,7 +28876,7 @@ async function runMarkdownRubric(rubric, opts) {
                 const prior = opts.history.map((h) => ({
                     iteration: h.iteration,
                     commit: h.commit,
-                    verdict: h.verdict === 'pass' ? 'accept' : 'retry',
+                    verdict: h.rubric_verdict ?? (h.verdict === 'pass' ? 'accept' : 'retry'),
                     counts: h.counts,
                     feedback: h.feedback,
                 }));
@@ -35181,6 +35184,13 @@ function run_finalize(p) {
             : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
         feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
         rubric_hash: p.rubric?.hash ?? null,
+        rubric_verdict: p.rubric
+            ? p.rubric.judge_verdict === 'terminate'
+                ? 'terminate'
+                : p.rubric.verdict === 'pass'
+                    ? 'accept'
+                    : 'retry'
+            : null,
         at: new Date().toISOString(),
     };
     return {

@@ -102,6 +102,8 @@ export interface HistoryEntry {
   counts: string | null;
   feedback: string | null;
   rubric_hash: string | null;
+  /** The markdown rubric's own verdict that run (what the checker reads as prior iterations). */
+  rubric_verdict?: 'accept' | 'retry' | 'terminate' | null;
   at: string;
 }
 

@@ -86,7 +86,7 @@ export async function runMarkdownRubric(
         const prior: PriorIteration[] = opts.history.map((h) => ({
           iteration: h.iteration,
           commit: h.commit,
-          verdict: h.verdict === 'pass' ? 'accept' : 'retry',
+          verdict: h.rubric_verdict ?? (h.verdict === 'pass' ? 'accept' : 'retry'),
           counts: h.counts,
           feedback: h.feedback,
         }));

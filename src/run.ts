@@ -432,6 +432,13 @@ function finalize(p: {
       : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
     feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
     rubric_hash: p.rubric?.hash ?? null,
+    rubric_verdict: p.rubric
+      ? p.rubric.judge_verdict === 'terminate'
+        ? 'terminate'
+        : p.rubric.verdict === 'pass'
+          ? 'accept'
+          : 'retry'
+      : null,
     at: new Date().toISOString(),
   };
   return {

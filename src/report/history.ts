@@ -34,6 +34,9 @@ export function parseHistory(body: string | null | undefined): HistoryEntry[] {
         counts: typeof h.counts === 'string' ? h.counts : null,
         feedback: typeof h.feedback === 'string' ? h.feedback : null,
         rubric_hash: typeof h.rubric_hash === 'string' ? h.rubric_hash : null,
+        ...(h.rubric_verdict === 'accept' || h.rubric_verdict === 'retry' || h.rubric_verdict === 'terminate'
+          ? { rubric_verdict: h.rubric_verdict }
+          : {}),
         at: typeof h.at === 'string' ? h.at : '',
       }));
   } catch {
