@@ -25,7 +25,12 @@ for (const entry of entries) {
     license: 'licenses.txt',
     transpileOnly: false,
   }).catch((err) => {
-    console.error(String(err?.message ?? err).split('\n').filter((l) => l.includes('ERROR') || l.includes('TS')).join('\n') || 'ncc failed');
+    console.error(
+      String(err?.message ?? err)
+        .split('\n')
+        .filter((l) => l.includes('ERROR') || l.includes('TS'))
+        .join('\n') || 'ncc failed',
+    );
     process.exit(1);
   });
   const { code, assets } = built;
