@@ -28515,18 +28515,8 @@ async function runLlmJudge(config, ctx, judge, extraVars = {}) {
                 wireSchema: checklistWireSchema(ids),
                 validate: (d) => validateChecklist(d, ids),
             });
-            const s = scoreChecklist(rubrics.items, new Map(a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }])));
-            return {
-                ...base,
-                mode: 'checklist',
-                score: s.score,
-                verdict: s.verdict,
-                checks: s.checks,
-                gating_violations: s.gating_violations,
-                reasoning: a.value.overall_reasoning ?? null,
-                usage: a.usage,
-                ...warnings(a.warnings),
-            };
+            const answers = new Map(a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }]));
+            return rubricResult(base, 'checklist', scoreChecklist(rubrics.items, answers), a);
         }
         if (rubrics?.mode === 'score_range') {
             const ids = rubrics.items.map((i) => i.id);
@@ -28536,18 +28526,8 @@ async function runLlmJudge(config, ctx, judge, extraVars = {}) {
                 wireSchema: scoreRangeWireSchema(ids),
                 validate: (d) => validateScoreRange(d, ids),
             });
-            const s = scoreRanges(rubrics.items, new Map(a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }])));
-            return {
-                ...base,
-                mode: 'score_range',
-                score: s.score,
-                verdict: s.verdict,
-                checks: s.checks,
-                gating_violations: s.gating_violations,
-                reasoning: a.value.overall_reasoning ?? null,
-                usage: a.usage,
-                ...warnings(a.warnings),
-            };
+            const answers = new Map(a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }]));
+            return rubricResult(base, 'score_range', scoreRanges(rubrics.items, answers), a);
         }
         return await runFreeform(base, ctx, judge, config.prompt, extraVars);
     }
@@ -28583,6 +28563,20 @@ async function runFreeform(base, ctx, judge, template, extraVars) {
         misses: a.value.misses ?? [],
         reasoning: a.value.reasoning ?? null,
         gating_violations: [],
+        usage: a.usage,
+        ...warnings(a.warnings),
+    };
+}
+/** The evaluator result of a rubric judged item by item (checklist or score ranges). */
+function rubricResult(base, mode, s, a) {
+    return {
+        ...base,
+        mode,
+        score: s.score,
+        verdict: s.verdict,
+        checks: s.checks,
+        gating_violations: s.gating_violations,
+        reasoning: a.value.overall_reasoning ?? null,
         usage: a.usage,
         ...warnings(a.warnings),
     };

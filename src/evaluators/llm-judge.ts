@@ -1,4 +1,4 @@
-import { type Judge, JudgeError } from '../judge/judge.js';
+import { type Judge, type JudgeAnswer, JudgeError } from '../judge/judge.js';
 import {
   checklistPrompt,
   freeformPrompt,
@@ -15,7 +15,13 @@ import {
   validateScoreRange,
 } from '../judge/schemas.js';
 import { type EvaluatorResult } from '../results.js';
-import { clamp01, scoreChecklist, scoreRanges, verdictForScore } from '../rubric/scoring.js';
+import {
+  clamp01,
+  type ScoredChecks,
+  scoreChecklist,
+  scoreRanges,
+  verdictForScore,
+} from '../rubric/scoring.js';
 import { type LlmJudgeConfig, type PromptTemplate } from '../suite/types.js';
 
 /**
@@ -39,23 +45,10 @@ export async function runLlmJudge(
         wireSchema: checklistWireSchema(ids),
         validate: (d) => validateChecklist(d, ids),
       });
-      const s = scoreChecklist(
-        rubrics.items,
-        new Map(
-          a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }]),
-        ),
+      const answers = new Map(
+        a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }]),
       );
-      return {
-        ...base,
-        mode: 'checklist',
-        score: s.score,
-        verdict: s.verdict,
-        checks: s.checks,
-        gating_violations: s.gating_violations,
-        reasoning: a.value.overall_reasoning ?? null,
-        usage: a.usage,
-        ...warnings(a.warnings),
-      };
+      return rubricResult(base, 'checklist', scoreChecklist(rubrics.items, answers), a);
     }
     if (rubrics?.mode === 'score_range') {
       const ids = rubrics.items.map((i) => i.id);
@@ -65,21 +58,10 @@ export async function runLlmJudge(
         wireSchema: scoreRangeWireSchema(ids),
         validate: (d) => validateScoreRange(d, ids),
       });
-      const s = scoreRanges(
-        rubrics.items,
-        new Map(a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }])),
+      const answers = new Map(
+        a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }]),
       );
-      return {
-        ...base,
-        mode: 'score_range',
-        score: s.score,
-        verdict: s.verdict,
-        checks: s.checks,
-        gating_violations: s.gating_violations,
-        reasoning: a.value.overall_reasoning ?? null,
-        usage: a.usage,
-        ...warnings(a.warnings),
-      };
+      return rubricResult(base, 'score_range', scoreRanges(rubrics.items, answers), a);
     }
     return await runFreeform(base, ctx, judge, config.prompt, extraVars);
   } catch (err) {
@@ -121,6 +103,26 @@ async function runFreeform(
     misses: a.value.misses ?? [],
     reasoning: a.value.reasoning ?? null,
     gating_violations: [],
+    usage: a.usage,
+    ...warnings(a.warnings),
+  };
+}
+
+/** The evaluator result of a rubric judged item by item (checklist or score ranges). */
+function rubricResult(
+  base: Pick<EvaluatorResult, 'name' | 'type' | 'weight'>,
+  mode: 'checklist' | 'score_range',
+  s: ScoredChecks,
+  a: JudgeAnswer<{ overall_reasoning?: string | null }>,
+): EvaluatorResult {
+  return {
+    ...base,
+    mode,
+    score: s.score,
+    verdict: s.verdict,
+    checks: s.checks,
+    gating_violations: s.gating_violations,
+    reasoning: a.value.overall_reasoning ?? null,
     usage: a.usage,
     ...warnings(a.warnings),
   };
