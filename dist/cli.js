@@ -12283,6 +12283,25 @@ async function writeResultsStream(stream, results) {
             await new Promise((resolve) => stream.once('drain', () => resolve()));
     }
 }
+/** The results of a run that could not start: failed, nothing judged, and why. */
+function invalidInputResults(errors, now = new Date()) {
+    return {
+        version: 1,
+        verdict: 'fail',
+        score: 0,
+        counts: { pass: 0, borderline: 0, fail: 0, error: 0 },
+        suites: [],
+        rubric: null,
+        usage: { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null },
+        partial: false,
+        errors,
+        warnings: [],
+        history: [],
+        judge: null,
+        started_at: now.toISOString(),
+        duration_ms: 0,
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/rubric/scoring.ts
 /** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */

@@ -51809,6 +51809,25 @@ async function writeResultsStream(stream, results) {
             await new Promise((resolve) => stream.once('drain', () => resolve()));
     }
 }
+/** The results of a run that could not start: failed, nothing judged, and why. */
+function invalidInputResults(errors, now = new Date()) {
+    return {
+        version: 1,
+        verdict: 'fail',
+        score: 0,
+        counts: { pass: 0, borderline: 0, fail: 0, error: 0 },
+        suites: [],
+        rubric: null,
+        usage: { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null },
+        partial: false,
+        errors,
+        warnings: [],
+        history: [],
+        judge: null,
+        started_at: now.toISOString(),
+        duration_ms: 0,
+    };
+}
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
@@ -74334,6 +74353,17 @@ async function runAction(signal) {
     const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, getInput(name)]));
     const parsed = parseInputs(raw);
     if ('errors' in parsed) {
+        // Even now the results file says why the check failed, for steps that read it.
+        const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+        const file = external_node_path_default().resolve(workspace, raw['working-directory'] || '.', raw['results-file'] || 'rubric-eval-results.json');
+        try {
+            writeResultsFile(file, invalidInputResults(parsed.errors.map((e) => `inputs: ${e}`)));
+            setOutput('verdict', 'fail');
+            setOutput('results-file', file);
+        }
+        catch {
+            /* the failure below says it all */
+        }
         setFailed(`invalid inputs: ${parsed.errors.join('; ')}`);
         return;
     }

@@ -15,7 +15,7 @@ import {
 import { type Subject } from './judge/prompts.js';
 import { parseHistory } from './report/history.js';
 import { renderReport } from './report/markdown.js';
-import { writeResultsFile } from './report/results-file.js';
+import { invalidInputResults, writeResultsFile } from './report/results-file.js';
 import { type RunResults } from './results.js';
 import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
 import { lastCommitSubject } from './subject.js';
@@ -71,6 +71,20 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
   const parsed = parseInputs(raw);
   if ('errors' in parsed) {
+    // Even now the results file says why the check failed, for steps that read it.
+    const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+    const file = path.resolve(
+      workspace,
+      raw['working-directory'] || '.',
+      raw['results-file'] || 'rubric-eval-results.json',
+    );
+    try {
+      writeResultsFile(file, invalidInputResults(parsed.errors.map((e) => `inputs: ${e}`)));
+      core.setOutput('verdict', 'fail');
+      core.setOutput('results-file', file);
+    } catch {
+      /* the failure below says it all */
+    }
     core.setFailed(`invalid inputs: ${parsed.errors.join('; ')}`);
     return;
   }

@@ -227,6 +227,47 @@ test('invalid inputs name the input and the accepted values', async () => {
   expect(run.code).toBe(1);
   expect(run.stdout).toContain("fail-on: must be one of fail, borderline, never (got 'sometimes')");
   expect(run.stdout).toContain('concurrency: must be an integer from 1 to 256');
+  // The results file still says why.
+  const r = results(workspace);
+  expect(r.verdict).toBe('fail');
+  expect([...r.errors].sort()).toEqual([
+    'inputs: concurrency: must be an integer from 1 to 256',
+    "inputs: fail-on: must be one of fail, borderline, never (got 'sometimes')",
+  ]);
+  expect(run.outputs.verdict).toBe('fail');
+});
+
+test('comment: new posts another comment each run; comment: off posts none', async () => {
+  const workspace = makeFixtureRepo();
+  await runAction({ workspace, inputs: inputs({ comment: 'new' }), event: PR_EVENT, apiUrl: github.url });
+  await runAction({ workspace, inputs: inputs({ comment: 'new' }), event: PR_EVENT, apiUrl: github.url });
+  expect(github.state.comments).toHaveLength(2);
+  const off = await runAction({
+    workspace,
+    inputs: inputs({ comment: 'off' }),
+    event: PR_EVENT,
+    apiUrl: github.url,
+  });
+  expect(off.code).toBe(0);
+  expect(github.state.comments).toHaveLength(2);
+  expect(off.outputs['comment-url']).toBe('');
+});
+
+test('the sticky comment is found past the first page of 100 comments', async () => {
+  const others = Array.from({ length: 130 }, (_, k) => ({ id: k + 1, issue: 7, body: `chatter ${k}` }));
+  github.state.comments.push(...others);
+  const workspace = makeFixtureRepo();
+  await runAction({ workspace, inputs: inputs(), event: PR_EVENT, apiUrl: github.url });
+  // Move our comment to the end of page 2, then run again: it must be edited, not duplicated.
+  const ours = github.state.comments.find((c) => c.body.startsWith('<!-- rubric-eval -->'))!;
+  expect(github.state.comments.indexOf(ours)).toBe(130);
+  await runAction({ workspace, inputs: inputs(), event: PR_EVENT, apiUrl: github.url });
+  expect(github.state.comments.filter((c) => c.body.startsWith('<!-- rubric-eval -->'))).toHaveLength(1);
+  expect(
+    github.state.requests.filter(
+      (q) => q.method === 'GET' && q.path.endsWith('/comments') && q.query.page === '2',
+    ).length,
+  ).toBeGreaterThan(0);
 });
 
 test('an invalid suite: nothing is judged, the results file lists the problem, annotations carry file and line', async () => {

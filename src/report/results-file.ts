@@ -43,3 +43,23 @@ export async function writeResultsStream(stream: NodeJS.WritableStream, results:
     if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
   }
 }
+
+/** The results of a run that could not start: failed, nothing judged, and why. */
+export function invalidInputResults(errors: string[], now = new Date()): RunResults {
+  return {
+    version: 1,
+    verdict: 'fail',
+    score: 0,
+    counts: { pass: 0, borderline: 0, fail: 0, error: 0 },
+    suites: [],
+    rubric: null,
+    usage: { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null },
+    partial: false,
+    errors,
+    warnings: [],
+    history: [],
+    judge: null,
+    started_at: now.toISOString(),
+    duration_ms: 0,
+  };
+}
