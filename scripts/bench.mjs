@@ -14,6 +14,10 @@ import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const quick = process.argv.includes('--quick');
+// `--only floor,tokens` runs just those scenarios.
+const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = onlyArg ? new Set(onlyArg.split(',')) : null;
+const want = (name) => !only || only.has(name);
 const RUNS = quick ? 1 : 3;
 const CLI = path.join(root, 'dist/cli.js');
 const ACTION = path.join(root, 'dist/index.js');
@@ -257,14 +261,18 @@ console.log(
 );
 
 const rows = [];
-const floor = await scenarioFloor({ n: sizes.floor, latency: 100, concurrency: 16, label: 'floor' });
-rows.push([
-  'floor',
-  `N=${floor.n} L=100ms C=16`,
-  `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB`,
-  'ratio <= 1.10, 1 call/case, peak = 16',
-]);
-for (const n of sizes.scale) {
+const floor =
+  want('floor') || want('tokens')
+    ? await scenarioFloor({ n: sizes.floor, latency: 100, concurrency: 16, label: 'floor' })
+    : null;
+if (want('floor'))
+  rows.push([
+    'floor',
+    `N=${floor.n} L=100ms C=16`,
+    `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB`,
+    'ratio <= 1.10, 1 call/case, peak = 16',
+  ]);
+for (const n of want('scale') ? sizes.scale : []) {
   const s = await scenarioFloor({ n, latency: 20, concurrency: 64, label: 'scale' });
   rows.push([
     'scale',
@@ -273,34 +281,42 @@ for (const n of sizes.scale) {
     n === sizes.scale[sizes.scale.length - 1] ? 'ms/case within 15% of N=1000; RSS <= 200 MB' : '',
   ]);
 }
-const cached = await scenarioCached({ n: sizes.cached, latency: 100, concurrency: 16 });
-rows.push([
-  'cached',
-  `N=${sizes.cached} warm cache`,
-  `wall ${fmt(cached.wall / 1000)} s · ${cached.calls} judge calls · ${cached.cached} cache hits`,
-  '0 calls, wall < 2 s',
-]);
-const rate = await scenarioRateLimited({ n: sizes.rate, latency: 100, concurrency: 16, perSecond: 50 });
-rows.push([
-  'rate-limited',
-  `N=${sizes.rate} R=50/s C=16 L=100ms`,
-  `completed ${rate.completed} · errors ${rate.errors} · throughput ${fmt(rate.throughput, 1)}/s = ${fmt(rate.ratio, 3)} × R · 429s answered ${rate.rejected}`,
-  '0 errors, >= 0.85 × R',
-]);
-const start = await scenarioStartup();
-rows.push([
-  'start-up',
-  'dist/index.js',
-  `first log line ${fmt(start.firstLine, 0)} ms · bundle ${fmt(start.bundleMb, 2)} MB`,
-  '< 300 ms, < 5 MB',
-]);
+const cached = want('cached')
+  ? await scenarioCached({ n: sizes.cached, latency: 100, concurrency: 16 })
+  : null;
+if (cached)
+  rows.push([
+    'cached',
+    `N=${sizes.cached} warm cache`,
+    `wall ${fmt(cached.wall / 1000)} s · ${cached.calls} judge calls · ${cached.cached} cache hits`,
+    '0 calls, wall < 2 s',
+  ]);
+const rate = want('rate-limited')
+  ? await scenarioRateLimited({ n: sizes.rate, latency: 100, concurrency: 16, perSecond: 50 })
+  : null;
+if (rate)
+  rows.push([
+    'rate-limited',
+    `N=${sizes.rate} R=50/s C=16 L=100ms`,
+    `completed ${rate.completed} · errors ${rate.errors} · throughput ${fmt(rate.throughput, 1)}/s = ${fmt(rate.ratio, 3)} × R · 429s answered ${rate.rejected}`,
+    '0 errors, >= 0.85 × R',
+  ]);
+const start = want('start-up') ? await scenarioStartup() : null;
+if (start)
+  rows.push([
+    'start-up',
+    'dist/index.js',
+    `first log line ${fmt(start.firstLine, 0)} ms · bundle ${fmt(start.bundleMb, 2)} MB`,
+    '< 300 ms, < 5 MB',
+  ]);
 const bare = bareMinimumTokens();
-rows.push([
-  'tokens',
-  '5-item checklist',
-  `${fmt(floor.promptTokensPerCase, 0)} prompt tokens/case (chars/4) · bare minimum ${bare} · ratio ${fmt(floor.promptTokensPerCase / bare, 2)}`,
-  '<= 2.5 × bare minimum',
-]);
+if (floor && want('tokens'))
+  rows.push([
+    'tokens',
+    '5-item checklist',
+    `${fmt(floor.promptTokensPerCase, 0)} prompt tokens/case (chars/4) · bare minimum ${bare} · ratio ${fmt(floor.promptTokensPerCase / bare, 2)}`,
+    '<= 2.5 × bare minimum',
+  ]);
 
 const w = [14, 28, 0];
 console.log(`| scenario | setting | measured | goal |\n|---|---|---|---|`);
