@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/results.js';
@@ -216,6 +216,37 @@ describe('generate rubrics', () => {
     // One judge call per case needing rubrics, per generating run (the dry run and the real one).
     expect(judge.state.requests.length).toBe(2);
   });
+});
+
+test('generate rubrics --target takes the model from targets.yaml', async () => {
+  judge = await startOpenAIServer({
+    respond: () => ({
+      rubrics: [
+        { id: 'a', expected_outcome: 'A', weight: 1, required: true },
+        { id: 'b', expected_outcome: 'B', weight: 1, required: false },
+        { id: 'c', expected_outcome: 'C', weight: 0.5, required: false },
+      ],
+    }),
+  });
+  const dir = tmpDir('re-gen-target-');
+  mkdirSync(path.join(dir, 'evals'));
+  writeFileSync(
+    path.join(dir, 'evals/s.yaml'),
+    'evalcases:\n  - id: x\n    expected_outcome: Says hello\n    input: hi\n',
+  );
+  writeFileSync(
+    path.join(dir, 'targets.yaml'),
+    `targets:\n  - name: writer\n    provider: openai\n    endpoint: ${judge.url}\n    api_key: \${{ WRITER_KEY }}\n    model: writer-model\n`,
+  );
+  const r = await runCli(['generate', 'rubrics', 'evals/s.yaml', '--target', 'writer'], {
+    cwd: dir,
+    env: { WRITER_KEY: 'wk-000000' },
+  });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(judge.state.requests[0]!.body.model).toBe('writer-model');
+  expect(judge.state.requests[0]!.headers.authorization).toBe('Bearer wk-000000');
+  expect(readFileSync(path.join(dir, 'evals/s.yaml'), 'utf8')).toContain('    rubrics:\n      - id: a\n');
 });
 
 test('a copy of the corpus local-cli suite validates from its own folder', async () => {
