@@ -31,6 +31,14 @@ function chaosRepo(): string {
 }
 
 let judge: FakeOpenAI;
+const inputs = (extra: Record<string, string> = {}) => ({
+  suites: 'suite.yaml',
+  'judge-base-url': judge.url,
+  'judge-api-key': 'sk-chaos-000000',
+  'github-token': 'ghs_chaos_0000',
+  concurrency: '16',
+  ...extra,
+});
 let github: FakeGitHub;
 afterEach(async () => {
   await judge?.close();
@@ -50,15 +58,7 @@ test('fault injection: every case reported once, <= 1% errors, errors never pass
   const workspace = chaosRepo();
   const run = await runAction({
     workspace,
-    inputs: {
-      suites: 'suite.yaml',
-      'judge-base-url': judge.url,
-      'judge-api-key': 'sk-chaos-000000',
-      'github-token': 'ghs_chaos_0000',
-      concurrency: '16',
-      'judge-timeout': '1',
-      'cache-dir': '',
-    },
+    inputs: inputs({ 'judge-timeout': '1', 'cache-dir': '' }),
     event: PR_EVENT,
     apiUrl: github.url,
     timeoutMs: 90_000,
@@ -107,13 +107,7 @@ test('a 403 on the comment: a warning, the results kept, the exit code from the 
   const workspace = chaosRepo();
   const run = await runAction({
     workspace,
-    inputs: {
-      suites: 'suite.yaml',
-      'judge-base-url': judge.url,
-      'judge-api-key': 'sk-chaos-000000',
-      'github-token': 'ghs_chaos_0000',
-      concurrency: '16',
-    },
+    inputs: inputs(),
     event: PR_EVENT,
     apiUrl: github.url,
   });

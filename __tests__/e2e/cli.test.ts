@@ -5,7 +5,7 @@ import { type RunResults } from '../../src/results.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, FIXTURES } from '../helpers/paths.js';
+import { CORPUS, FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 
 let judge: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -30,19 +30,20 @@ const failParis = () =>
     },
   });
 
+/** The arguments of `npm run demo` (the README's first command), as the shell would split them. */
+function demoArgs(): string[] {
+  const script = (
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts.demo!;
+  const words = [...script.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+  expect(words.slice(0, 2)).toEqual(['node', 'dist/cli.js']);
+  return words.slice(2);
+}
+
 test("the README's first command prints a report of the example suites with no network and no key", async () => {
-  const r = await runCli([
-    'run',
-    'examples/evals/*.yaml',
-    '--rubric',
-    'examples/RUBRIC.md',
-    '--diff',
-    'examples/pr.diff',
-    '--judge-replay',
-    'examples/recorded-judge',
-    '--fail-on',
-    'never',
-  ]);
+  const r = await runCli(demoArgs());
   expect(r.stderr).toContain('the judge is RECORDED');
   expect(r.stdout).toContain('Rubric Support bot: refund flow (examples/RUBRIC.md): pass');
   expect(r.stdout).toMatch(/fail\s+0\.67\s+password-reset/);
