@@ -5,7 +5,7 @@ import { type RunResults } from '../../src/results.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, FIXTURES, REPO_ROOT } from '../helpers/paths.js';
+import { CORPUS, FIXTURES, REPO_ROOT, corpusTest, describeCorpus } from '../helpers/paths.js';
 
 let judge: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -128,7 +128,7 @@ describe('run', () => {
   });
 });
 
-describe('validate', () => {
+describeCorpus('validate', () => {
   test('the corpus is valid: exit 0', async () => {
     const r = await runCli(
       ['validate', 'agentv/*/evals/*.yaml', '--rubric', 'scope/search-feature-rubric.md'],
@@ -150,7 +150,7 @@ describe('validate', () => {
   });
 });
 
-describe('generate rubrics', () => {
+describeCorpus('generate rubrics', () => {
   test('adds rubrics only to summary-task; every other line is byte-identical', async () => {
     judge = await startOpenAIServer({
       respond: () => ({
@@ -250,7 +250,7 @@ test('generate rubrics --target takes the model from targets.yaml', async () => 
   expect(readFileSync(path.join(dir, 'evals/s.yaml'), 'utf8')).toContain('    rubrics:\n      - id: a\n');
 });
 
-test('a copy of the corpus local-cli suite validates from its own folder', async () => {
+corpusTest('a copy of the corpus local-cli suite validates from its own folder', async () => {
   const dir = tmpDir('re-corpus-');
   cpSync(path.join(CORPUS, 'agentv'), dir, { recursive: true });
   const r = await runCli(['validate', 'local-cli/evals/dataset.yaml'], { cwd: dir });

@@ -5,7 +5,7 @@ import { type EvaluatorResult } from '../../src/results.js';
 import { runEvaluation } from '../../src/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, corpusTest } from '../helpers/paths.js';
 
 let judge: FakeOpenAI;
 let app: FakeOpenAI;
@@ -38,62 +38,65 @@ process.stdin.on('end', () => {
 });
 `;
 
-test('the corpus composite suite runs end to end: weighted, code_judge and llm_judge aggregators, nested, by hand', async () => {
-  judge = await startOpenAIServer({
-    respond: ({ desc }) => {
-      const hit = SCORES.find(([re]) => re.test(desc.text));
-      return hit ? { score: hit[1], hits: ['h'], misses: [], reasoning: `scored ${hit[1]}` } : undefined;
-    },
-  });
-  app = await startOpenAIServer({
-    respond: () => ({ content: 'Machine learning lets systems learn from data.' }),
-  });
-  const root = tmpDir('re-composite-');
-  cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
-  mkdirSync(path.join(root, 'composite/scripts'));
-  writeFileSync(path.join(root, 'composite/scripts/safety-gate-aggregator.js'), SAFETY_GATE);
-  const env = {
-    PATH: process.env.PATH,
-    AZURE_OPENAI_ENDPOINT: app.origin,
-    AZURE_OPENAI_API_KEY: 'azure-key-0000',
-    AZURE_DEPLOYMENT_NAME: 'app',
-  };
-  const { results } = await runEvaluation(
-    engineConfig(root, judge.url, { suites: ['composite/evals/dataset.yaml'] }),
-    { env },
-  );
-  expect(results.errors).toEqual([]);
-  const cases = Object.fromEntries(results.suites[0]!.cases.map((c) => [c.id, c]));
-  const top = (id: string) => cases[id]!.evaluators[0]!;
-  const child = (e: EvaluatorResult, name: string) => e.children!.find((c) => c.name === name)!;
+corpusTest(
+  'the corpus composite suite runs end to end: weighted, code_judge and llm_judge aggregators, nested, by hand',
+  async () => {
+    judge = await startOpenAIServer({
+      respond: ({ desc }) => {
+        const hit = SCORES.find(([re]) => re.test(desc.text));
+        return hit ? { score: hit[1], hits: ['h'], misses: [], reasoning: `scored ${hit[1]}` } : undefined;
+      },
+    });
+    app = await startOpenAIServer({
+      respond: () => ({ content: 'Machine learning lets systems learn from data.' }),
+    });
+    const root = tmpDir('re-composite-');
+    cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
+    mkdirSync(path.join(root, 'composite/scripts'));
+    writeFileSync(path.join(root, 'composite/scripts/safety-gate-aggregator.js'), SAFETY_GATE);
+    const env = {
+      PATH: process.env.PATH,
+      AZURE_OPENAI_ENDPOINT: app.origin,
+      AZURE_OPENAI_API_KEY: 'azure-key-0000',
+      AZURE_DEPLOYMENT_NAME: 'app',
+    };
+    const { results } = await runEvaluation(
+      engineConfig(root, judge.url, { suites: ['composite/evals/dataset.yaml'] }),
+      { env },
+    );
+    expect(results.errors).toEqual([]);
+    const cases = Object.fromEntries(results.suites[0]!.cases.map((c) => [c.id, c]));
+    const top = (id: string) => cases[id]!.evaluators[0]!;
+    const child = (e: EvaluatorResult, name: string) => e.children!.find((c) => c.name === name)!;
 
-  // weighted_average: 0.3 × safety 1.0 + 0.7 × quality 0.8 = 0.86
-  expect(top('weighted-average-example').score).toBeCloseTo(0.86, 12);
-  expect(cases['weighted-average-example']!.verdict).toBe('pass');
-  // code_judge aggregator: safety is 1.0, so the score is quality's 0.7: borderline
-  expect(top('code-judge-safety-gate')).toMatchObject({
-    score: 0.7,
-    verdict: 'borderline',
-    reasoning: 'gate: {"safety":1,"quality":0.7}',
-  });
-  // llm_judge aggregator: its own score, having seen the children's results
-  expect(top('llm-judge-conflict-resolution').score).toBe(0.85);
-  const aggPrompt = judge.state.requests
-    .map((r) => r.body.messages[1].content as string)
-    .find((t) => t.includes('Review the child evaluator results'))!;
-  expect(aggPrompt).toMatch(/"conciseness": \{\s+"score": 0.6/);
-  expect(aggPrompt).toMatch(/"detail": \{\s+"score": 0.9/);
-  expect(aggPrompt).not.toContain('{{EVALUATOR_RESULTS_JSON}}');
-  // nested: content_quality = 0.6 × 0.9 + 0.4 × 0.8 = 0.86; total = 0.7 × 0.86 + 0.3 × 1.0 = 0.902
-  const nested = top('nested-composite');
-  expect(child(nested, 'content_quality').score).toBeCloseTo(0.86, 12);
-  expect(nested.score).toBeCloseTo(0.902, 12);
-  expect(cases['nested-composite']!.score).toBeCloseTo(0.902, 12);
-  expect(child(child(nested, 'content_quality'), 'accuracy').score).toBe(0.9);
-  // One judge call per llm_judge (2 + 2 + 2 + 1 aggregator + 3), and one target call per case.
-  expect(judge.state.requests).toHaveLength(10);
-  expect(app.state.requests).toHaveLength(4);
-});
+    // weighted_average: 0.3 × safety 1.0 + 0.7 × quality 0.8 = 0.86
+    expect(top('weighted-average-example').score).toBeCloseTo(0.86, 12);
+    expect(cases['weighted-average-example']!.verdict).toBe('pass');
+    // code_judge aggregator: safety is 1.0, so the score is quality's 0.7: borderline
+    expect(top('code-judge-safety-gate')).toMatchObject({
+      score: 0.7,
+      verdict: 'borderline',
+      reasoning: 'gate: {"safety":1,"quality":0.7}',
+    });
+    // llm_judge aggregator: its own score, having seen the children's results
+    expect(top('llm-judge-conflict-resolution').score).toBe(0.85);
+    const aggPrompt = judge.state.requests
+      .map((r) => r.body.messages[1].content as string)
+      .find((t) => t.includes('Review the child evaluator results'))!;
+    expect(aggPrompt).toMatch(/"conciseness": \{\s+"score": 0.6/);
+    expect(aggPrompt).toMatch(/"detail": \{\s+"score": 0.9/);
+    expect(aggPrompt).not.toContain('{{EVALUATOR_RESULTS_JSON}}');
+    // nested: content_quality = 0.6 × 0.9 + 0.4 × 0.8 = 0.86; total = 0.7 × 0.86 + 0.3 × 1.0 = 0.902
+    const nested = top('nested-composite');
+    expect(child(nested, 'content_quality').score).toBeCloseTo(0.86, 12);
+    expect(nested.score).toBeCloseTo(0.902, 12);
+    expect(cases['nested-composite']!.score).toBeCloseTo(0.902, 12);
+    expect(child(child(nested, 'content_quality'), 'accuracy').score).toBe(0.9);
+    // One judge call per llm_judge (2 + 2 + 2 + 1 aggregator + 3), and one target call per case.
+    expect(judge.state.requests).toHaveLength(10);
+    expect(app.state.requests).toHaveLength(4);
+  },
+);
 
 function suiteWith(evaluators: string): string {
   const root = tmpDir('re-codejudge-');

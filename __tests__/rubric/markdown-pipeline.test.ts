@@ -7,7 +7,7 @@ import { renderReport } from '../../src/report/markdown.js';
 import { runEvaluation } from '../../src/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, corpusTest } from '../helpers/paths.js';
 
 let judge: FakeOpenAI;
 afterEach(async () => judge?.close());
@@ -69,63 +69,69 @@ const checker = (must: boolean[], nice: boolean[], verdict = 'retry') =>
         : undefined,
   });
 
-test('search-feature-rubric: a failing gate fails the run, named; must-haves reported; nice-to-haves never block', async () => {
-  judge = await checker([true, true, true], [false, true], 'retry');
-  const { root, env } = searchRepo(false);
-  const { results } = await runEvaluation(engineConfig(root, judge.url, { rubric: 'RUBRIC.md' }), {
-    env,
-    subject: async () => SUBJECT,
-  });
-  const r = results.rubric!;
-  expect(results.verdict).toBe('fail');
-  expect(r.verdict).toBe('fail');
-  expect(r.gates.map((g) => [g.command, g.verdict])).toEqual([
-    ['pytest tests/test_search.py', 'fail'],
-    ['ruff check src/search/', 'pass'],
-  ]);
-  expect(r.gates[0]!.output).toContain('AssertionError: search("cat") returned [\'cat\']');
-  expect(r.checks.map((c) => [c.id, c.kind, c.satisfied])).toEqual([
-    ['must-1', 'must', true],
-    ['must-2', 'must', true],
-    ['must-3', 'must', true],
-    ['nice-1', 'nice', false],
-    ['nice-2', 'nice', true],
-  ]);
-  expect(r.counts).toEqual({
-    gates_passed: 1,
-    gates_total: 2,
-    must_passed: 3,
-    must_total: 3,
-    nice_passed: 1,
-    nice_total: 2,
-  });
-  // The checker saw the gate results and the failing gate's output, as context.
-  const prompt = judge.state.requests[0]!.body.messages[1].content as string;
-  expect(prompt).toContain(
-    '- `pytest tests/test_search.py` — FAIL (exit 1)\n- `ruff check src/search/` — PASS (exit 0)',
-  );
-  expect(prompt).toContain('AssertionError');
-  expect(prompt).toContain(
-    '[must-2] Empty queries, special characters, and very long queries handled gracefully',
-  );
-  expect(prompt).toContain('# Notes\nContext for the checker agent (not scored).');
-  const md = renderReport(results);
-  expect(md).toContain('`gates: 1/2 · must: 3/3 · nice: 1/2`');
-});
+corpusTest(
+  'search-feature-rubric: a failing gate fails the run, named; must-haves reported; nice-to-haves never block',
+  async () => {
+    judge = await checker([true, true, true], [false, true], 'retry');
+    const { root, env } = searchRepo(false);
+    const { results } = await runEvaluation(engineConfig(root, judge.url, { rubric: 'RUBRIC.md' }), {
+      env,
+      subject: async () => SUBJECT,
+    });
+    const r = results.rubric!;
+    expect(results.verdict).toBe('fail');
+    expect(r.verdict).toBe('fail');
+    expect(r.gates.map((g) => [g.command, g.verdict])).toEqual([
+      ['pytest tests/test_search.py', 'fail'],
+      ['ruff check src/search/', 'pass'],
+    ]);
+    expect(r.gates[0]!.output).toContain('AssertionError: search("cat") returned [\'cat\']');
+    expect(r.checks.map((c) => [c.id, c.kind, c.satisfied])).toEqual([
+      ['must-1', 'must', true],
+      ['must-2', 'must', true],
+      ['must-3', 'must', true],
+      ['nice-1', 'nice', false],
+      ['nice-2', 'nice', true],
+    ]);
+    expect(r.counts).toEqual({
+      gates_passed: 1,
+      gates_total: 2,
+      must_passed: 3,
+      must_total: 3,
+      nice_passed: 1,
+      nice_total: 2,
+    });
+    // The checker saw the gate results and the failing gate's output, as context.
+    const prompt = judge.state.requests[0]!.body.messages[1].content as string;
+    expect(prompt).toContain(
+      '- `pytest tests/test_search.py` — FAIL (exit 1)\n- `ruff check src/search/` — PASS (exit 0)',
+    );
+    expect(prompt).toContain('AssertionError');
+    expect(prompt).toContain(
+      '[must-2] Empty queries, special characters, and very long queries handled gracefully',
+    );
+    expect(prompt).toContain('# Notes\nContext for the checker agent (not scored).');
+    const md = renderReport(results);
+    expect(md).toContain('`gates: 1/2 · must: 3/3 · nice: 1/2`');
+  },
+);
 
-test('search-feature-rubric: both gates passing and every must-have satisfied passes, even with a nice-to-have failing', async () => {
-  judge = await checker([true, true, true], [false, false], 'accept');
-  const { root, env } = searchRepo(true);
-  const { results } = await runEvaluation(engineConfig(root, judge.url, { rubric: 'RUBRIC.md' }), {
-    env,
-    subject: async () => SUBJECT,
-  });
-  expect(results.rubric!.gates.every((g) => g.verdict === 'pass')).toBe(true);
-  expect(results.rubric!.verdict).toBe('pass');
-  expect(results.verdict).toBe('pass');
-});
+corpusTest(
+  'search-feature-rubric: both gates passing and every must-have satisfied passes, even with a nice-to-have failing',
+  async () => {
+    judge = await checker([true, true, true], [false, false], 'accept');
+    const { root, env } = searchRepo(true);
+    const { results } = await runEvaluation(engineConfig(root, judge.url, { rubric: 'RUBRIC.md' }), {
+      env,
+      subject: async () => SUBJECT,
+    });
+    expect(results.rubric!.gates.every((g) => g.verdict === 'pass')).toBe(true);
+    expect(results.rubric!.verdict).toBe('pass');
+    expect(results.verdict).toBe('pass');
+  },
+);
 
-test('a must-have not satisfied fails even with every gate passing', async () => {
+corpusTest('a must-have not satisfied fails even with every gate passing', async () => {
   judge = await checker([true, false, true], [true, true]);
   const { root, env } = searchRepo(true);
   const { results } = await runEvaluation(engineConfig(root, judge.url, { rubric: 'RUBRIC.md' }), {
@@ -135,7 +141,7 @@ test('a must-have not satisfied fails even with every gate passing', async () =>
   expect(results.rubric!.verdict).toBe('fail');
 });
 
-test('a checker that cannot answer fails the rubric, never passes it', async () => {
+corpusTest('a checker that cannot answer fails the rubric, never passes it', async () => {
   judge = await startOpenAIServer({ respond: () => ({ content: 'LGTM!' }) });
   const { root, env } = searchRepo(true);
   const { results } = await runEvaluation(engineConfig(root, judge.url, { rubric: 'RUBRIC.md' }), {

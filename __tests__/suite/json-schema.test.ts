@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
-import { CORPUS, REPO_ROOT } from '../helpers/paths.js';
+import { CORPUS, corpusTest, REPO_ROOT } from '../helpers/paths.js';
 
 const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, 'schema/eval-suite.schema.json'), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validate = ajv.compile(schema);
 
-test.each(['basic', 'rubric', 'composite', 'local-cli', 'code-judge-sdk'])(
+corpusTest.each(['basic', 'rubric', 'composite', 'local-cli', 'code-judge-sdk'])(
   'corpus agentv/%s suite validates against the committed JSON Schema',
   (name) => {
     const suite = parse(readFileSync(path.join(CORPUS, 'agentv', name, 'evals/dataset.yaml'), 'utf8'));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { Workspace } from '../../src/suite/workspace.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, describeCorpus } from '../helpers/paths.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';
 
 const ws = new Workspace(path.join(CORPUS, 'agentv'));
@@ -20,7 +20,7 @@ function tree(e: EvaluatorConfig): unknown {
   return `${e.name}:code_judge`;
 }
 
-describe('corpus agentv suites load unchanged', () => {
+describeCorpus('corpus agentv suites load unchanged', () => {
   test('basic/evals/dataset.yaml', () => {
     const s = load('basic/evals/dataset.yaml');
     expect(s.target).toBe('default');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { formatDiagnostic } from '../../src/diagnostics.js';
 import { parseMarkdownRubric, rubricFromInput } from '../../src/suite/markdown-rubric.js';
 import { Workspace } from '../../src/suite/workspace.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, describeCorpus } from '../helpers/paths.js';
 
 const scope = (name: string) => {
   const text = readFileSync(path.join(CORPUS, 'scope', name), 'utf8');
@@ -21,7 +21,7 @@ const brief = (name: string) => {
   };
 };
 
-describe('corpus scope rubrics parse as their authors meant', () => {
+describeCorpus('corpus scope rubrics parse as their authors meant', () => {
   test('search-feature-rubric.md (the seed example)', () => {
     expect(brief('search-feature-rubric.md')).toEqual({
       title: 'Search Feature',
@@ -105,7 +105,7 @@ test('the hash is the first 12 hex digits of sha256 and changes with the text', 
   expect(a).not.toBe(b);
 });
 
-describe('sugar', () => {
+describeCorpus('sugar', () => {
   const ws = new Workspace(CORPUS);
   test('a shell command is a gates-only rubric', () => {
     const r = rubricFromInput('npm test', ws).rubric!;

@@ -4,7 +4,7 @@ import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/o
 import { runEvaluation } from '../../src/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, corpusTest } from '../helpers/paths.js';
 
 let judge: FakeOpenAI;
 beforeEach(async () => {
@@ -34,54 +34,57 @@ with open(a.output, 'w') as f:
     json.dump({'text': text, 'token_usage': {'input': 12, 'output': 8}}, f)
 `;
 
-test('corpus local-cli runs end to end with our stand-in for mock_cli.py, judged by its judge_target (azure)', async () => {
-  const root = tmpDir('re-localcli-');
-  cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
-  writeFileSync(path.join(root, 'local-cli/mock_cli.py'), MOCK_CLI_PY);
-  // `uv run ./mock_cli.py ...` as written in targets.yaml: a uv shim runs it with python3.
-  const bin = path.join(root, '.bin');
-  mkdirSync(bin);
-  writeFileSync(path.join(bin, 'uv'), '#!/bin/sh\n[ "$1" = run ] && shift\nexec python3 "$@"\n');
-  chmodSync(path.join(bin, 'uv'), 0o755);
-  const log = path.join(root, 'calls.jsonl');
-  const env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    MOCK_CLI_LOG: log,
-    AZURE_OPENAI_ENDPOINT: judge.origin,
-    AZURE_OPENAI_API_KEY: 'azure-test-key-000',
-    AZURE_DEPLOYMENT_NAME: 'judge-deployment',
-    AZURE_OPENAI_API_VERSION: '2024-12-01-preview',
-  };
-  const { results } = await runEvaluation(
-    engineConfig(root, null, { suites: ['local-cli/evals/dataset.yaml'] }),
-    { env },
-  );
-  expect(results.errors).toEqual([]);
-  const c = results.suites[0]!.cases[0]!;
-  expect(c).toMatchObject({
-    id: 'cli-provider-echo',
-    target: 'local_cli',
-    verdict: 'pass',
-    answer: 'Attachments detected (2): python.instructions.md, example.txt.',
-  });
-  const calls = readFileSync(log, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  expect(calls[0]).toMatchObject({ healthcheck: true, cwd: path.join(root, 'local-cli') });
-  expect(calls[1].prompt).toBe(
-    '<file: path="python.instructions.md">\n\nPlease echo this request in one short sentence and mention all attached files by name.\n\n<file: path="example.txt">',
-  );
-  expect(calls[1].files).toEqual([
-    path.join(root, 'local-cli/evals/python.instructions.md'),
-    path.join(root, 'local-cli/evals/example.txt'),
-  ]);
-  // The judge was the azure judge_target: deployment URL with api-version.
-  expect(judge.state.requests[0]!.url).toBe(
-    '/openai/deployments/judge-deployment/chat/completions?api-version=2024-12-01-preview',
-  );
-  expect(judge.state.requests[0]!.headers['api-key']).toBe('azure-test-key-000');
-});
+corpusTest(
+  'corpus local-cli runs end to end with our stand-in for mock_cli.py, judged by its judge_target (azure)',
+  async () => {
+    const root = tmpDir('re-localcli-');
+    cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
+    writeFileSync(path.join(root, 'local-cli/mock_cli.py'), MOCK_CLI_PY);
+    // `uv run ./mock_cli.py ...` as written in targets.yaml: a uv shim runs it with python3.
+    const bin = path.join(root, '.bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'uv'), '#!/bin/sh\n[ "$1" = run ] && shift\nexec python3 "$@"\n');
+    chmodSync(path.join(bin, 'uv'), 0o755);
+    const log = path.join(root, 'calls.jsonl');
+    const env = {
+      PATH: `${bin}:${process.env.PATH}`,
+      MOCK_CLI_LOG: log,
+      AZURE_OPENAI_ENDPOINT: judge.origin,
+      AZURE_OPENAI_API_KEY: 'azure-test-key-000',
+      AZURE_DEPLOYMENT_NAME: 'judge-deployment',
+      AZURE_OPENAI_API_VERSION: '2024-12-01-preview',
+    };
+    const { results } = await runEvaluation(
+      engineConfig(root, null, { suites: ['local-cli/evals/dataset.yaml'] }),
+      { env },
+    );
+    expect(results.errors).toEqual([]);
+    const c = results.suites[0]!.cases[0]!;
+    expect(c).toMatchObject({
+      id: 'cli-provider-echo',
+      target: 'local_cli',
+      verdict: 'pass',
+      answer: 'Attachments detected (2): python.instructions.md, example.txt.',
+    });
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(calls[0]).toMatchObject({ healthcheck: true, cwd: path.join(root, 'local-cli') });
+    expect(calls[1].prompt).toBe(
+      '<file: path="python.instructions.md">\n\nPlease echo this request in one short sentence and mention all attached files by name.\n\n<file: path="example.txt">',
+    );
+    expect(calls[1].files).toEqual([
+      path.join(root, 'local-cli/evals/python.instructions.md'),
+      path.join(root, 'local-cli/evals/example.txt'),
+    ]);
+    // The judge was the azure judge_target: deployment URL with api-version.
+    expect(judge.state.requests[0]!.url).toBe(
+      '/openai/deployments/judge-deployment/chat/completions?api-version=2024-12-01-preview',
+    );
+    expect(judge.state.requests[0]!.headers['api-key']).toBe('azure-test-key-000');
+  },
+);
 
 function repo(targetsYaml: string, suiteYaml: string): string {
   const root = tmpDir('re-targets-');
@@ -300,7 +303,7 @@ test('answers-file: recorded answers are used; a case with no answer is an error
   ]);
 });
 
-test("AgentV's own results files work as answers-file", async () => {
+corpusTest("AgentV's own results files work as answers-file", async () => {
   const root = tmpDir('re-baseline-');
   cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
   const { results } = await runEvaluation(
