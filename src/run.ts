@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Config } from './config.js';
 import { type Diagnostic, formatDiagnostic } from './diagnostics.js';
-import { type CandidateAnswer } from './evaluators/context.js';
+import { type CandidateAnswer, candidateFromTarget } from './evaluators/context.js';
 import { type ExecDeps } from './evaluators/deps.js';
 import { runEvaluators } from './evaluators/evaluate.js';
 import { childEnv, Redactor, secretsFromEnv } from './exec/redact.js';
@@ -385,7 +385,7 @@ async function runCase(
   let answer: CandidateAnswer;
   try {
     const a = await target.runner.answer(c, 1);
-    answer = { text: a.text, outputMessages: a.outputMessages };
+    answer = candidateFromTarget(a);
   } catch (err) {
     if (signal?.aborted || err instanceof CancelledError) return undefined;
     return errorCase((err as Error).message);
