@@ -26,6 +26,7 @@ import { runMarkdownRubric } from './rubric-check.js';
 import { aggregateCase, aggregateRun, formatRubricCounts } from './rubric/scoring.js';
 import { findSuiteFiles, loadSuites } from './suite/discover.js';
 import { type MarkdownRubric, rubricFromInput } from './suite/markdown-rubric.js';
+import { fetchRemoteFiles } from './suite/remote-files.js';
 import { type EvalCase, type EvalSuite, type EvaluatorConfig } from './suite/types.js';
 import { Workspace } from './suite/workspace.js';
 import { loadAnswersFile } from './targets/answers-file.js';
@@ -136,6 +137,15 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
       const r = loadSuites(found.files, ws);
       diagnostics.push(...r.diagnostics);
       suites = r.suites;
+      diagnostics.push(
+        ...(await fetchRemoteFiles(suites, {
+          apiUrl: io.env.GITHUB_API_URL || 'https://api.github.com',
+          token: config.judge.githubToken,
+          cacheDir: config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
+          signal: io.signal,
+          warn,
+        })),
+      );
     }
     let rubric: MarkdownRubric | undefined;
     if (config.rubric) {

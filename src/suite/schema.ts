@@ -339,12 +339,9 @@ export const EvalCaseSchema = z
     expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
     conversation_id: z.string().optional(),
     description: z.string().optional(),
-    reference_answer: z
-      .string()
-      .optional()
-      .meta({
-        description: 'The reference answer judges see; default: the last expected assistant message.',
-      }),
+    reference_answer: z.string().optional().meta({
+      description: 'The reference answer judges see; default: the last expected assistant message.',
+    }),
     rubrics: RubricListSchema.optional(),
     execution: ExecutionSchema.optional(),
     evaluators: z

@@ -74,12 +74,9 @@ export const CliSettings = z.looseObject({
   cwd: z.string().optional(),
   timeout_seconds: z.number({ error: 'timeout_seconds must be a number' }).positive().optional(),
   healthcheck: HealthcheckSettings.optional(),
-  provider_batching: z
-    .boolean({ error: 'provider_batching must be true or false' })
-    .optional()
-    .meta({
-      description: 'Run the command once for all cases; it writes JSONL records with `id` to {OUTPUT_FILE}.',
-    }),
+  provider_batching: z.boolean({ error: 'provider_batching must be true or false' }).optional().meta({
+    description: 'Run the command once for all cases; it writes JSONL records with `id` to {OUTPUT_FILE}.',
+  }),
 });
 
 export const OpenAISettings = z.looseObject({
