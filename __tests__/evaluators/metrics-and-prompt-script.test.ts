@@ -126,3 +126,36 @@ test('fenceVerbatim fences every verbatim copy of the candidate and nothing else
   expect(fenceVerbatim('no copy here', 'zzz')).toBe('no copy here');
   expect(fenceVerbatim('text', '   ')).toBe('text');
 });
+
+test('deterministic evaluators inside a composite: the release-gate pattern of AgentV docs', async () => {
+  const root = repo(
+    'targets:\n  - name: default\n    provider: mock\n    response: \'{"invoice_number": "INV-1"}\'\n',
+    `evalcases:
+  - id: a
+    input: Extract
+    expected_output: { invoice_number: INV-1 }
+    execution:
+      evaluators:
+        - name: release_gate
+          type: composite
+          evaluators:
+            - name: correctness
+              type: field_accuracy
+              fields: [{ path: invoice_number, match: exact }]
+            - { name: latency, type: latency, threshold: 2000 }
+          aggregator: { type: weighted_average, weights: { correctness: 0.8, latency: 0.2 } }
+`,
+  );
+  const { results } = await runEvaluation(engineConfig(root, null, { suites: ['evals/*.yaml'] }), {
+    env: {},
+  });
+  expect(results.errors).toEqual([]);
+  const gate = results.suites[0]!.cases[0]!.evaluators[0]!;
+  // A mock reports no duration: latency scores 0 and says why; correctness carries 0.8.
+  expect(gate.children!.map((c) => [c.name, c.score])).toEqual([
+    ['correctness', 1],
+    ['latency', 0],
+  ]);
+  expect(gate.score).toBeCloseTo(0.8, 10);
+  expect(gate.misses).toEqual(['[latency] No duration data available in trace']);
+});
