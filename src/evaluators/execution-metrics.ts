@@ -33,58 +33,54 @@ export function scoreExecutionMetrics(t: Thresholds, trace: ExecutionTrace | nul
   const hits: string[] = [];
   const misses: string[] = [];
   const actual: string[] = [];
-  const limit = (
-    max: number | null,
-    value: number | null,
-    missing: string,
-    say: (v: number, op: '<=' | '>') => string,
-    shown: (v: number) => string,
-  ) => {
-    if (max === null) return;
-    if (value === null) {
-      misses.push(missing);
-      return;
-    }
-    actual.push(shown(value));
-    (value <= max ? hits : misses).push(say(value, value <= max ? '<=' : '>'));
-  };
   const toolCalls = trace.toolCalls.length;
-  limit(
-    t.maxToolCalls,
-    toolCalls,
-    '',
-    (v, op) => `Tool calls ${v} ${op} ${t.maxToolCalls} max`,
-    (v) => `tool_calls=${v}`,
-  );
-  limit(
-    t.maxLlmCalls,
-    trace.llmCallCount,
-    'LLM call count data not available',
-    (v, op) => `LLM calls ${v} ${op} ${t.maxLlmCalls} max`,
-    (v) => `llm_calls=${v}`,
-  );
   const tokens = trace.tokenUsage ? trace.tokenUsage.input + trace.tokenUsage.output : null;
-  limit(
-    t.maxTokens,
-    tokens,
-    'Token usage data not available',
-    (v, op) => `Total tokens ${v} ${op} ${t.maxTokens} max`,
-    (v) => `tokens=${v}`,
-  );
-  limit(
-    t.maxCostUsd,
-    trace.costUsd,
-    'Cost data not available',
-    (v, op) => `Cost ${usd(v)} ${op} ${usd(t.maxCostUsd!)} max`,
-    (v) => `cost=${usd(v)}`,
-  );
-  limit(
-    t.maxDurationMs,
-    trace.durationMs,
-    'Duration data not available',
-    (v, op) => `Duration ${v}ms ${op} ${t.maxDurationMs}ms max`,
-    (v) => `duration=${v}ms`,
-  );
+  const ms = (n: number) => `${n}ms`;
+  const limits = [
+    { key: 'tool_calls', what: 'Tool calls', max: t.maxToolCalls, value: toolCalls, show: String, none: '' },
+    {
+      key: 'llm_calls',
+      what: 'LLM calls',
+      max: t.maxLlmCalls,
+      value: trace.llmCallCount,
+      show: String,
+      none: 'LLM call count data not available',
+    },
+    {
+      key: 'tokens',
+      what: 'Total tokens',
+      max: t.maxTokens,
+      value: tokens,
+      show: String,
+      none: 'Token usage data not available',
+    },
+    {
+      key: 'cost',
+      what: 'Cost',
+      max: t.maxCostUsd,
+      value: trace.costUsd,
+      show: usd,
+      none: 'Cost data not available',
+    },
+    {
+      key: 'duration',
+      what: 'Duration',
+      max: t.maxDurationMs,
+      value: trace.durationMs,
+      show: ms,
+      none: 'Duration data not available',
+    },
+  ];
+  for (const l of limits) {
+    if (l.max === null) continue;
+    if (l.value === null) {
+      misses.push(l.none);
+      continue;
+    }
+    actual.push(`${l.key}=${l.show(l.value)}`);
+    const ok = l.value <= l.max;
+    (ok ? hits : misses).push(`${l.what} ${l.show(l.value)} ${ok ? '<=' : '>'} ${l.show(l.max)} max`);
+  }
   if (t.targetExplorationRatio !== null) {
     const target = t.targetExplorationRatio;
     if (toolCalls === 0) misses.push('Exploration ratio not available (no tool calls)');
