@@ -51,6 +51,8 @@ export interface EvaluatorResult {
   warnings?: string[];
   children?: EvaluatorResult[];
   usage?: Usage;
+  /** A code judge's own `details` object, as its script printed it (AgentV). */
+  details?: Record<string, unknown>;
 }
 
 export interface CaseResult {
