@@ -91,7 +91,7 @@ test('a symlink leaving the workspace is refused', () => {
   ]);
 });
 
-test('a leading / means the workspace root', () => {
+test('a leading / is trimmed and searched from the suite folder up to the workspace root (AgentV)', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 're-ws-'));
   mkdirSync(path.join(root, 'a/b'), { recursive: true });
   writeFileSync(path.join(root, 'shared.md'), 'shared\r\ntext\r\n');
