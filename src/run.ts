@@ -189,6 +189,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
         prices: { ...DEFAULT_PRICES, ...config.judge.prices },
         signal: io.signal,
         warn,
+        samples: config.judgeSamples,
       });
       judges.set(key, j);
     }

@@ -7,40 +7,74 @@ import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
 import { type ExecDeps } from './deps.js';
 import { runLlmJudge } from './llm-judge.js';
+import { type SampleBook } from './sample-book.js';
+import { runSampledCase } from './case-samples.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
   answer: CandidateAnswer;
   judge: Judge;
   exec: ExecDeps;
+  /** The case's judge samples, when `judge-samples` is not 1. */
+  book?: SampleBook;
 }
 
-/** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
-export async function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
+/**
+ * Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict.
+ * `path` names its place in the case's evaluator tree (what judge samples are counted by).
+ */
+export async function runEvaluator(
+  config: EvaluatorConfig,
+  env: EvaluationEnv,
+  path = '',
+): Promise<EvaluatorResult> {
+  const slot = (p: string) => (env.book ? { book: env.book, path: p } : null);
   switch (config.type) {
     case 'llm_judge':
-      return runLlmJudge(config, caseContext(env.evalCase, env.answer), env.judge);
-    case 'code_judge':
-      return runCodeJudge(config, env.evalCase, env.answer, env.exec);
+      return runLlmJudge(config, caseContext(env.evalCase, env.answer), env.judge, {}, slot(path));
+    case 'code_judge': {
+      const run = () => runCodeJudge(config, env.evalCase, env.answer, env.exec);
+      return env.book ? env.book.once(`code:${path}`, run) : run();
+    }
     case 'composite':
-      return runComposite(config, env);
+      return runComposite(config, env, path);
   }
 }
 
-/** Every evaluator of a case, concurrently; results in the order they were declared. */
+/**
+ * Every evaluator of a case, concurrently; results in the order they were declared. With judge
+ * samples on, the case's sampling decides how often each judged evaluator is asked.
+ */
 export function runEvaluators(
   configs: readonly EvaluatorConfig[],
   env: EvaluationEnv,
 ): Promise<EvaluatorResult[]> {
-  return Promise.all(configs.map((c) => runEvaluator(c, env)));
+  // `judge` is absent for cases without any llm_judge (the pipeline passes none).
+  const setting = (env.judge as Judge | undefined)?.samples ?? 1;
+  if (setting === 1) return runChildren(configs, env, 'e');
+  return runSampledCase(configs, setting, env.exec.signal, (book) =>
+    runChildren(configs, { ...env, book }, 'e'),
+  );
+}
+
+function runChildren(
+  configs: readonly EvaluatorConfig[],
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult[]> {
+  return Promise.all(configs.map((c, i) => runEvaluator(c, env, `${path}/${i}`)));
 }
 
 /**
  * A composite: children run concurrently, then the aggregator combines their scores. A gating
  * violation or an error in any child carries up to the composite (and so to the case).
  */
-async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
-  const children = await runEvaluators(config.children, env);
+async function runComposite(
+  config: CompositeConfig,
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult> {
+  const children = await runChildren(config.children, env, path);
   const usage = children.reduce((u, c) => addUsage(u, c.usage), emptyUsage());
   const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
   const hits = children.flatMap((c) => (c.hits ?? []).map((h) => `[${c.name}] ${h}`));
@@ -70,6 +104,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
   let score: number;
   let reasoning: string | null = null;
   let aggregatorMisses: string[] = [];
+  let aggregatorSamples: Pick<EvaluatorResult, 'samples' | 'sample_scores'> = {};
   if (agg.type === 'weighted_average') {
     score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     reasoning = children
@@ -80,7 +115,8 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
       .join(', ');
   } else if (agg.type === 'code_judge') {
     const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
-    const s = await runScoringScript(agg.command, agg.cwd, payload, env.exec);
+    const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
+    const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
     score = s.score;
     reasoning = s.reasoning;
     aggregatorMisses = s.misses;
@@ -126,6 +162,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
         // The children's reasoning is model text about an untrusted answer: fenced like the answer.
         EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
       },
+      env.book ? { book: env.book, path: `${path}/agg` } : null,
     );
     addUsage(usage, r.usage);
     if (r.verdict === 'error')
@@ -141,6 +178,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
     score = r.score;
     reasoning = r.reasoning ?? null;
     aggregatorMisses = r.misses ?? [];
+    if (r.samples !== undefined) aggregatorSamples = { samples: r.samples, sample_scores: r.sample_scores };
   }
   return {
     ...base,
@@ -150,6 +188,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
     hits,
     misses: [...misses, ...aggregatorMisses],
     reasoning,
+    ...aggregatorSamples,
   };
 }
 
