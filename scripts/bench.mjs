@@ -321,7 +321,8 @@ async function scenarioStability({ runs }) {
   await truthServer.close();
   const truthVerdict = new Map(truth.results.suites[0].cases.map((c) => [c.id, c.verdict]));
   const out = {};
-  for (const setting of ['1', 'auto']) {
+  // `3` is a reference: what a fixed count buys for its calls.
+  for (const setting of ['1', 'auto', '3']) {
     let wrong = 0;
     let calls = 0;
     let unstable = 0;
@@ -427,7 +428,8 @@ if (stability) {
     `20 cases × ${quick ? 3 : 20} runs, fresh cache`,
     `samples 1: error ${fmt(one.error, 3)} (${one.wrong}/${one.total}) · ${fmt(one.callsPerCase, 2)} calls/case; ` +
       `auto: error ${fmt(auto.error, 3)} (${auto.wrong}/${auto.total}) · ${fmt(auto.callsPerCase, 2)} calls/case · ${auto.unstable} unstable; ` +
-      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}`,
+      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}; ` +
+      `(samples 3: error ${fmt(stability['3'].error, 3)} (${stability['3'].wrong}/${stability['3'].total}) · ${fmt(stability['3'].callsPerCase, 2)} calls/case)`,
     'auto error <= 0.4 × samples-1 error at <= 2 × its calls; samples 1: 1 call/case',
   ]);
 }
