@@ -103,6 +103,7 @@ test('action input judge-samples: every llm_judge sampled, the comment counts th
   expect(judge.state.requests).toHaveLength(3 * evaluators.length);
   expect(results.usage.judge_calls).toBe(3 * evaluators.length);
   expect(github.state.comments[0]!.body).toContain(`${2 * evaluators.length} extra judge samples`);
+  expect(run.stdout).toMatch(new RegExp(`verdict: pass · .* · ${2 * evaluators.length} extra judge samples`));
 
   const bad = await runAction({ workspace, inputs: inputs('lots'), event: PR_EVENT, apiUrl: github.url });
   expect(bad.code).toBe(1);

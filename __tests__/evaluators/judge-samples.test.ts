@@ -339,3 +339,48 @@ test('auto on a composite: a child in doubt takes more samples; an aggregator wh
   expect(server.state.requests).toHaveLength(3);
   expect(results.usage.judge_calls).toBe(3);
 });
+
+test('auto on a composite: an aggregator whose children changed is asked again, and what it cost before still counts', async () => {
+  server = await startOpenAIServer({
+    respond: ({ body, desc }) =>
+      desc.mode === 'freeform'
+        ? { score: 0.95, hits: [], misses: [], reasoning: 'combined' }
+        : {
+            // The child's required item is missed by the first sample only.
+            checks: desc.ids.map((id) => ({
+              id,
+              reasoning: `seed ${body.seed}`,
+              satisfied: body.seed !== 42,
+            })),
+            overall_reasoning: 'x',
+          },
+  });
+  const root = suite({
+    comp:
+      [
+        '    execution:',
+        '      evaluators:',
+        '        - name: combo',
+        '          type: composite',
+        '          evaluators:',
+        '            - name: list',
+        '              type: llm_judge',
+        '              rubrics: [Item one]',
+        '          aggregator:',
+        '            type: llm_judge',
+      ].join('\n') + '\n',
+  });
+  const { cases, results } = await run(root, { judgeSamples: 'auto' });
+  const combo = cases.comp!.evaluators[0]!;
+  // 0/1, then 1/2 (a tie: still failing), then 2/3: the child now passes and the aggregator sees new results.
+  expect(combo.children![0]!.checks![0]).toMatchObject({ votes: '2/3', satisfied: true, unstable: true });
+  expect(combo).toMatchObject({ verdict: 'pass', samples: 1, sample_scores: [0.95] });
+  const aggregatorCalls = server.state.requests.filter(
+    (r) => r.body.response_format.json_schema.name === 'score_verdict',
+  );
+  expect(aggregatorCalls).toHaveLength(2);
+  expect(server.state.requests).toHaveLength(5);
+  expect(combo.usage!.judge_calls).toBe(5);
+  expect(results.usage.judge_calls).toBe(5);
+  expect(cases.comp!.unstable).toBe(true);
+});

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type JudgeAnswer, JudgeError } from '../judge/judge.js';
-import { type JudgeRequest } from '../judge/judge.js';
+import { type JudgeAnswer, JudgeError, type JudgeRequest } from '../judge/judge.js';
 import { maxSamples, type SamplesSetting } from '../judge/sampling.js';
 import { addUsage, emptyUsage, type Usage } from '../results.js';
 
