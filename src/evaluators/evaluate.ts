@@ -132,38 +132,7 @@ async function runComposite(
       };
     }
   } else {
-    const resultsJson = JSON.stringify(
-      Object.fromEntries(
-        children.map((c) => [
-          c.name,
-          {
-            score: c.score,
-            verdict: c.verdict,
-            hits: c.hits ?? [],
-            misses: c.misses ?? [],
-            reasoning: c.reasoning ?? null,
-          },
-        ]),
-      ),
-      null,
-      2,
-    );
-    const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
-    const r = await runLlmJudge(
-      {
-        name: `${config.name}:aggregator`,
-        weight: 1,
-        rubrics: null,
-        prompt: { path: agg.prompt?.path ?? '(default)', template },
-      },
-      caseContext(env.evalCase, env.answer),
-      env.judge,
-      {
-        // The children's reasoning is model text about an untrusted answer: fenced like the answer.
-        EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
-      },
-      env.book ? { book: env.book, path: `${path}/agg` } : null,
-    );
+    const r = await askAggregator(config.name, agg, children, env, path);
     addUsage(usage, r.usage);
     if (r.verdict === 'error')
       return {
@@ -190,6 +159,48 @@ async function runComposite(
     reasoning,
     ...aggregatorSamples,
   };
+}
+
+/** A composite's `llm_judge` aggregator: a prompt judge shown the children's results (sampled like any llm_judge). */
+function askAggregator(
+  name: string,
+  agg: Extract<CompositeConfig['aggregator'], { type: 'llm_judge' }>,
+  children: readonly EvaluatorResult[],
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult> {
+  const resultsJson = JSON.stringify(
+    Object.fromEntries(
+      children.map((c) => [
+        c.name,
+        {
+          score: c.score,
+          verdict: c.verdict,
+          hits: c.hits ?? [],
+          misses: c.misses ?? [],
+          reasoning: c.reasoning ?? null,
+        },
+      ]),
+    ),
+    null,
+    2,
+  );
+  const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
+  return runLlmJudge(
+    {
+      name: `${name}:aggregator`,
+      weight: 1,
+      rubrics: null,
+      prompt: { path: agg.prompt?.path ?? '(default)', template },
+    },
+    caseContext(env.evalCase, env.answer),
+    env.judge,
+    {
+      // The children's reasoning is model text about an untrusted answer: fenced like the answer.
+      EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
+    },
+    env.book ? { book: env.book, path: `${path}/agg` } : null,
+  );
 }
 
 const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below into one final score from 0.0 to 1.0 for the candidate answer.
