@@ -1,6 +1,13 @@
+import fc from 'fast-check';
 import { type CheckResult, type EvaluatorResult } from '../../src/results.js';
-import { autoWanted, markUnstable, openRange } from '../../src/evaluators/sample-doubt.js';
-import { aggregateCase } from '../../src/rubric/scoring.js';
+import {
+  autoWanted,
+  collectKnobs,
+  markUnstable,
+  openRange,
+  verdictWith,
+} from '../../src/evaluators/sample-doubt.js';
+import { aggregateCase, evaluatorVerdict, weightedMean } from '../../src/rubric/scoring.js';
 import { type EvaluatorConfig, type LlmJudgeConfig } from '../../src/suite/types.js';
 
 // Hand-built results of one checklist evaluator, as the sampled judge leaves them.
@@ -15,19 +22,22 @@ const judgeConfig = (name = 'rubric'): LlmJudgeConfig => ({
 });
 
 /** `votes` per item as `yes/total`; `req` marks required items. */
-function checklist(items: { votes: string; required?: boolean }[], name = 'rubric'): EvaluatorResult {
+function checklist(
+  items: { votes: string; required?: boolean; weight?: number }[],
+  name = 'rubric',
+): EvaluatorResult {
   const checks: CheckResult[] = items.map((it, i) => {
     const [yes, total] = it.votes.split('/').map(Number) as [number, number];
     return {
       id: `rubric-${i + 1}`,
       satisfied: yes * 2 > total,
-      weight: 1,
+      weight: it.weight ?? 1,
       required: it.required ?? true,
       reasoning: null,
       votes: it.votes,
     };
   });
-  const met = checks.filter((c) => c.satisfied).length / checks.length;
+  const met = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
   const gating = checks
     .filter((c) => c.required && !c.satisfied)
     .map((c) => `${c.id}: required item not satisfied`);
@@ -37,7 +47,7 @@ function checklist(items: { votes: string; required?: boolean }[], name = 'rubri
     weight: 1,
     mode: 'checklist',
     score: met,
-    verdict: gating.length ? 'fail' : met >= 0.8 ? 'pass' : met >= 0.6 ? 'borderline' : 'fail',
+    verdict: evaluatorVerdict(met, gating),
     checks,
     gating_violations: gating,
     samples: Number(items[0]!.votes.split('/')[1]),
@@ -124,4 +134,53 @@ test('unstable: a split on a check that decides the verdict marks the check, the
   const moot = checklist([{ votes: '2/3' }, { votes: '0/3' }]);
   expect(markUnstable(configs, [moot])).toBe(false);
   expect(aggregateCase([moot])).not.toHaveProperty('unstable');
+});
+
+describe('properties', () => {
+  const ORDER = { error: -1, fail: 0, borderline: 1, pass: 2 } as const;
+  // A checklist with random weights, required flags and 1..5 samples of votes per item.
+  const arbChecklist = fc
+    .record({
+      n: fc.integer({ min: 1, max: 5 }),
+      items: fc.array(
+        fc.record({ weight: fc.integer({ min: 0, max: 3 }), required: fc.boolean(), seed: fc.nat() }),
+        {
+          minLength: 1,
+          maxLength: 8,
+        },
+      ),
+    })
+    .map(({ n, items }) =>
+      checklist(
+        items.map((it) => ({ votes: `${it.seed % (n + 1)}/${n}`, required: it.required, weight: it.weight })),
+      ),
+    );
+
+  test('the replayed verdict is the verdict the run gives, and it is monotone in every check', () => {
+    fc.assert(
+      fc.property(arbChecklist, (r) => {
+        const base = verdictWith(configs, [r], new Map());
+        expect(base).toBe(aggregateCase([r]).verdict);
+        for (const k of collectKnobs(configs, [r])) {
+          const low = verdictWith(configs, [r], new Map([[k.key, 0]]));
+          const high = verdictWith(configs, [r], new Map([[k.key, 1]]));
+          expect(ORDER[low]).toBeLessThanOrEqual(ORDER[base]);
+          expect(ORDER[high]).toBeGreaterThanOrEqual(ORDER[base]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the rule never asks past the cap, and never asks again once every item has agreeing samples', () => {
+    fc.assert(
+      fc.property(arbChecklist, (r) => {
+        const n = r.samples!;
+        expect(autoWanted(configs, [r], n)).toEqual([]);
+        const agreed = r.checks!.every((c) => c.votes === `0/${n}` || c.votes === `${n}/${n}`);
+        if (n >= 2 && agreed) expect(autoWanted(configs, [r], 5)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
