@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { renderReport } from '../../src/report/markdown.js';
+import { type CaseResult, type EvaluatorResult } from '../../src/results.js';
 import { judgeSplit, sampleCounts } from '../../src/report/samples.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { runEvaluation } from '../../src/run.js';
@@ -59,4 +60,52 @@ test('the comment marks split cases, shows votes in the reasons and counts the e
   expect(term).toMatch(/fail\s+0\.50\s+split\s+checklist 1\/2\s+judge split 1\/3/);
   expect(term).toContain('rubric › rubric-2 (required) [votes 1/3]: rubric-2 judged in sample 1');
   expect(term).toContain('9 judge calls · 6 extra judge samples · 2 cases split ·');
+});
+
+test('judge split names what split: a child check under a composite, or the aggregator score', () => {
+  const child: EvaluatorResult = {
+    name: 'list',
+    type: 'llm_judge',
+    weight: 1,
+    mode: 'checklist',
+    score: 1,
+    verdict: 'pass',
+    gating_violations: [],
+    samples: 3,
+    unstable: true,
+    checks: [
+      { id: 'a', satisfied: true, weight: 1, required: true, reasoning: null, votes: '2/3', unstable: true },
+    ],
+  };
+  const composite = (over: Partial<EvaluatorResult>): EvaluatorResult => ({
+    name: 'combo',
+    type: 'composite',
+    weight: 1,
+    mode: 'aggregate',
+    score: 0.9,
+    verdict: 'pass',
+    gating_violations: [],
+    unstable: true,
+    samples: 3,
+    sample_scores: [0.9, 0.9, 0.9],
+    children: [child],
+    ...over,
+  });
+  const kase = (e: EvaluatorResult): CaseResult => ({
+    id: 'c',
+    verdict: 'pass',
+    score: 0.9,
+    gating_violations: [],
+    evaluators: [e],
+    target: null,
+    answer: null,
+    duration_ms: 0,
+    unstable: true,
+  });
+  expect(judgeSplit(kase(composite({})))).toBe('judge split 2/3');
+  const aggSplit = composite({
+    sample_scores: [0.5, 0.9, 0.85],
+    children: [{ ...child, unstable: undefined, checks: [] }],
+  });
+  expect(judgeSplit(kase(aggSplit))).toBe('judge split 0.50·0.90·0.85');
 });

@@ -25,7 +25,9 @@ export function judgeSplit(c: CaseResult): string | null {
     const k = (e.checks ?? []).find((x) => x.unstable);
     if (k?.votes) return `judge split ${k.votes}`;
     if (k?.sample_scores) return `judge split ${scores(k.sample_scores)}`;
-    if (e.unstable && !e.checks && e.sample_scores) return `judge split ${scores(e.sample_scores)}`;
+    // A free-form or aggregator score that split (a composite is also marked for its children's splits).
+    const own = e.sample_scores ?? [];
+    if (e.unstable && !e.checks && own.some((x) => x !== own[0])) return `judge split ${scores(own)}`;
   }
   return 'judge split';
 }
