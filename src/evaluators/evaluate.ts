@@ -2,13 +2,29 @@ import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult } from '../results.js';
 import { evaluatorVerdict, weightedMean } from '../rubric/scoring.js';
-import { type CompositeConfig, type EvalCase, type EvaluatorConfig } from '../suite/types.js';
+import {
+  type CompositeConfig,
+  type DeterministicConfig,
+  type EvalCase,
+  type EvaluatorConfig,
+  type LlmJudgeConfig,
+} from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
 import { type ExecDeps } from './deps.js';
+import { scoreCost } from './cost.js';
+import { scoreExecutionMetrics } from './execution-metrics.js';
+import { expectedObject } from './expected-object.js';
+import { scoreFieldAccuracy } from './field-accuracy.js';
+import { scoreLatency } from './latency.js';
 import { runLlmJudge } from './llm-judge.js';
-import { type SampleBook } from './sample-book.js';
+import { renderPromptScript } from './prompt-script.js';
 import { runSampledCase } from './case-samples.js';
+import { type SampleBook } from './sample-book.js';
+import { type Score } from './score.js';
+import { scoreTokenUsage } from './token-usage.js';
+import { scoreToolTrajectory } from './tool-trajectory.js';
+import { traceOf } from './trace.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -19,26 +35,88 @@ export interface EvaluationEnv {
   book?: SampleBook;
 }
 
-/**
- * Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict.
- * `path` names its place in the case's evaluator tree (what judge samples are counted by).
- */
-export async function runEvaluator(
+/** `path` names the evaluator's place in the case's tree (what judge samples are counted by). */
+type Runner<T extends EvaluatorConfig['type']> = (
+  config: Extract<EvaluatorConfig, { type: T }>,
+  env: EvaluationEnv,
+  path: string,
+) => Promise<EvaluatorResult>;
+
+/** The evaluators by type: each type's scoring lives in its own module. */
+export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
+  llm_judge: runLlmJudgeEvaluator,
+  code_judge: (config, env, path) => {
+    const run = () => runCodeJudge(config, env.evalCase, env.answer, env.exec);
+    // Evaluated again in each `auto` round: a code judge runs once per case.
+    return env.book ? env.book.once(`code:${path}`, run) : run();
+  },
+  composite: (config, env, path) => runComposite(config, env, path),
+  field_accuracy: async (config, env) =>
+    deterministicResult(
+      config,
+      scoreFieldAccuracy(config, env.answer.text, expectedObject(env.evalCase.expectedMessages)),
+    ),
+  latency: async (config, env) => deterministicResult(config, scoreLatency(config, env.answer.durationMs)),
+  cost: async (config, env) => deterministicResult(config, scoreCost(config, env.answer.costUsd)),
+  token_usage: async (config, env) =>
+    deterministicResult(config, scoreTokenUsage(config, env.answer.tokenUsage)),
+  tool_trajectory: async (config, env) =>
+    deterministicResult(config, scoreToolTrajectory(config, traceOf(env.answer))),
+  execution_metrics: async (config, env) =>
+    deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+};
+
+/** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
+export function runEvaluator(
   config: EvaluatorConfig,
   env: EvaluationEnv,
-  path = '',
+  path = 'e/0',
 ): Promise<EvaluatorResult> {
-  const slot = (p: string) => (env.book ? { book: env.book, path: p } : null);
-  switch (config.type) {
-    case 'llm_judge':
-      return runLlmJudge(config, caseContext(env.evalCase, env.answer), env.judge, {}, slot(path));
-    case 'code_judge': {
-      const run = () => runCodeJudge(config, env.evalCase, env.answer, env.exec);
-      return env.book ? env.book.once(`code:${path}`, run) : run();
-    }
-    case 'composite':
-      return runComposite(config, env, path);
+  const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
+  return run(config, env, path);
+}
+
+function deterministicResult(config: DeterministicConfig, s: Score): EvaluatorResult {
+  return {
+    name: config.name,
+    type: config.type,
+    weight: config.weight,
+    score: s.score,
+    verdict: s.verdict,
+    hits: s.hits,
+    misses: s.misses,
+    reasoning: s.reasoning,
+    gating_violations: [],
+  };
+}
+
+/** An llm_judge; with a prompt script, the script writes the prompt first (its failure is an error). */
+async function runLlmJudgeEvaluator(
+  config: LlmJudgeConfig,
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult> {
+  const ctx = caseContext(env.evalCase, env.answer);
+  const slot = env.book ? { book: env.book, path } : null;
+  if (!config.promptScript) return runLlmJudge(config, ctx, env.judge, {}, slot);
+  const script = config.promptScript;
+  let template: string;
+  try {
+    const render = () => renderPromptScript(script, env.evalCase, env.answer, env.exec);
+    template = await (env.book ? env.book.once(`prompt:${path}`, render) : render());
+  } catch (err) {
+    return {
+      name: config.name,
+      type: 'llm_judge',
+      weight: config.weight,
+      score: 0,
+      verdict: 'error',
+      error: (err as Error).message,
+      gating_violations: [],
+    };
   }
+  const prompt = { path: script.command.join(' '), template };
+  return runLlmJudge({ ...config, rubrics: null, prompt }, ctx, env.judge, {}, slot);
 }
 
 /**
