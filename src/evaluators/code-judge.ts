@@ -6,6 +6,9 @@ import { type EvalCase, type Message } from '../suite/types.js';
 import { type CandidateAnswer } from './context.js';
 import { type ExecDeps } from './deps.js';
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * A message as AgentV hands it to a code judge: structured content as written (not its JSON
  * text), files and text parts as one text, and its `tool_calls` when it has them.
@@ -104,9 +107,6 @@ function parseScoreJson(stdout: string): ScriptScore | null {
   }
   return null;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function failed(what: string, r: CommandResult): ScriptScore & { ok: boolean } {
   const stderr = (r.stderrTail || r.output).trim();
