@@ -1,4 +1,9 @@
-import { renderQuestion, renderReferenceAnswer, textMessage } from '../../src/suite/messages.js';
+import {
+  messageAsWritten,
+  renderQuestion,
+  renderReferenceAnswer,
+  textMessage,
+} from '../../src/suite/messages.js';
 import { type Message } from '../../src/suite/types.js';
 
 // Written from AgentV v2.6.1's prompt builder (formatting/prompt-builder.ts): role markers when
@@ -36,5 +41,15 @@ describe('renderReferenceAnswer', () => {
     );
     expect(JSON.parse(renderReferenceAnswer([tools]))).toEqual([{ tool: 'Read' }]);
     expect(renderReferenceAnswer([])).toBe('');
+  });
+});
+
+describe('messageAsWritten', () => {
+  test('structured content as written, tool calls kept, text as text', () => {
+    const structured: Message = { ...textMessage('assistant', '{"a": 1}'), structured: { a: 1 } };
+    expect(messageAsWritten(structured)).toEqual({ role: 'assistant', content: { a: 1 } });
+    const tools: Message = { role: 'assistant', parts: [], toolCalls: [{ tool: 'Read' }] };
+    expect(messageAsWritten(tools)).toEqual({ role: 'assistant', tool_calls: [{ tool: 'Read' }] });
+    expect(messageAsWritten(textMessage('user', 'hi'))).toEqual({ role: 'user', content: 'hi' });
   });
 });

@@ -1,27 +1,13 @@
 import { type CommandResult, describeExit, runCommand } from '../exec/run-command.js';
 import { type EvaluatorResult } from '../results.js';
 import { clamp01, verdictForScore } from '../rubric/scoring.js';
-import { filesOf, renderContent, renderReferenceAnswer } from '../suite/messages.js';
-import { type EvalCase, type Message } from '../suite/types.js';
+import { filesOf, messageAsWritten, renderContent, renderReferenceAnswer } from '../suite/messages.js';
+import { type EvalCase } from '../suite/types.js';
 import { type CandidateAnswer } from './context.js';
 import { type ExecDeps } from './deps.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * A message as AgentV hands it to a code judge: structured content as written (not its JSON
- * text), files and text parts as one text, and its `tool_calls` when it has them.
- */
-function payloadMessage(m: Message): Record<string, unknown> {
-  const content = m.structured !== undefined ? m.structured : renderContent(m.parts);
-  const bare = m.toolCalls !== undefined && m.parts.length === 0;
-  return {
-    role: m.role,
-    ...(bare ? {} : { content }),
-    ...(m.toolCalls !== undefined ? { tool_calls: m.toolCalls } : {}),
-  };
-}
 
 /** The stdin payload of AgentV's code_judge contract. */
 export function codeJudgeInput(
@@ -35,8 +21,8 @@ export function codeJudgeInput(
     expected_outcome: c.expectedOutcome,
     reference_answer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
     candidate_answer: answer.text,
-    input_messages: c.inputMessages.map(payloadMessage),
-    expected_messages: c.expectedMessages.map(payloadMessage),
+    input_messages: c.inputMessages.map(messageAsWritten),
+    expected_messages: c.expectedMessages.map(messageAsWritten),
     output_messages: answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
     guideline_files: files.filter((f) => f.guideline).map((f) => f.absPath),
     input_files: files.filter((f) => !f.guideline).map((f) => f.absPath),

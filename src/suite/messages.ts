@@ -49,6 +49,21 @@ export function renderReferenceAnswer(expected: readonly Message[]): string {
   return renderContent(assistant.parts);
 }
 
+/**
+ * A message as AgentV hands it to code judges and `{{input_messages}}` / `{{expected_messages}}`:
+ * structured content as written (not its JSON text), files and text parts as one text, and its
+ * `tool_calls` when it has them.
+ */
+export function messageAsWritten(m: Message): Record<string, unknown> {
+  const content = m.structured !== undefined ? m.structured : renderContent(m.parts);
+  const bare = m.toolCalls !== undefined && m.parts.length === 0;
+  return {
+    role: m.role,
+    ...(bare ? {} : { content }),
+    ...(m.toolCalls !== undefined ? { tool_calls: m.toolCalls } : {}),
+  };
+}
+
 export function filesOf(messages: readonly Message[]): FileAttachment[] {
   const out: FileAttachment[] = [];
   for (const m of messages) for (const p of m.parts) if (p.type === 'file') out.push(p.file);
