@@ -53,11 +53,21 @@ describe('Workspace.resolveReference', () => {
     expect(ws.resolveReference(abs, evals)).toEqual({ ok: true, absPath: abs });
   });
 
-  test('an absolute path outside the workspace is refused, though it exists', () => {
-    const { ws, evals } = tree();
-    const outside = path.join(tmpDir('re-outside-'), 'secret.txt');
-    writeFileSync(outside, 'secret');
-    expect(ws.resolveReference(outside, evals)).toMatchObject({ ok: false, rule: 'escapes-workspace' });
+  test('an absolute path outside the workspace is never read: only its trimmed form is searched', () => {
+    const { root, ws, evals } = tree();
+    const dir = tmpDir('re-outside-');
+    writeFileSync(path.join(dir, 'secret.txt'), 'secret');
+    const outside = path.join(dir, 'secret.txt');
+    const r = ws.resolveReference(outside, evals);
+    expect(r).toMatchObject({ ok: false, rule: 'missing-file' });
+    // Whether it exists out there is not told: the same answer as for a path that does not.
+    const absent = ws.resolveReference(path.join(dir, 'absent.txt'), evals);
+    expect(!r.ok && !absent.ok && r.message.replaceAll('secret', 'absent')).toBe(!absent.ok && absent.message);
+    // A file at the trimmed path inside the workspace is the one used.
+    const inside = path.join(root, outside.slice(1));
+    mkdirSync(path.dirname(inside), { recursive: true });
+    writeFileSync(inside, 'inside');
+    expect(ws.resolveReference(outside, evals)).toEqual({ ok: true, absPath: inside });
   });
 
   test('not found: every place looked in is named', () => {

@@ -44,18 +44,12 @@ export class Workspace {
   /**
    * Resolves a file reference from a suite as AgentV v2.6.1 does: an absolute path as it is,
    * then the path without its leading separators against `fromDir` and each ancestor up to the
-   * root (so `/x.md` is found beside the suite first). The first existing candidate wins; an
-   * absolute path outside the workspace is refused rather than read.
+   * root (so `/x.md` is found beside the suite first). The first existing candidate wins. An
+   * absolute path outside the workspace is never looked at, not even to see whether it exists
+   * (that would tell a pull request what the runner holds): only its trimmed form is searched.
    */
   resolveReference(value: string, fromDir: string): Resolution {
     const absolute = path.isAbsolute(value) ? path.normalize(value) : null;
-    if (absolute && !lexicallyInside(this.root, absolute) && existsSync(absolute)) {
-      return {
-        ok: false,
-        rule: 'escapes-workspace',
-        message: `'${value}' is an absolute path outside the workspace (${this.root})`,
-      };
-    }
     const trimmed = value.replace(/^[/\\]+/, '') || value;
     const candidates: string[] = absolute && lexicallyInside(this.root, absolute) ? [absolute] : [];
     let dir = path.resolve(fromDir);
