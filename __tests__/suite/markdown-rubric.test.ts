@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { formatDiagnostic } from '../../src/diagnostics.js';
 import { parseMarkdownRubric, rubricFromInput } from '../../src/suite/markdown-rubric.js';
@@ -227,4 +228,14 @@ describe('read as CommonMark', () => {
     expect(message!.length).toBeLessThan(300);
     expect(message).toContain(`${'x'.repeat(120)}… (49880 more characters)`);
   });
+});
+
+test('a rubric file over 256 KB is refused before it is parsed', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 're-big-rubric-'));
+  writeFileSync(path.join(dir, 'BIG.md'), `## Gates\n${'- `true`\n'.repeat(40_000)}`);
+  const r = rubricFromInput('BIG.md', new Workspace(dir));
+  expect(r.rubric).toBeUndefined();
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+    'BIG.md too-large: rubric file is 360009 bytes; a rubric may be at most 262144 bytes',
+  ]);
 });

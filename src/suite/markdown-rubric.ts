@@ -52,6 +52,12 @@ const SECTION_NAMES: Record<string, Section> = {
   notes: 'notes',
 };
 
+/**
+ * A hand-written rubric is a few kilobytes; CommonMark parsing costs about a second per megabyte,
+ * so a rubric a pull request inflated is refused before it is parsed, not after.
+ */
+export const RUBRIC_MAX_BYTES = 256 * 1024;
+
 export function rubricHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }
@@ -270,6 +276,14 @@ export function rubricFromInput(
       const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
       const message = rule === 'too-large' ? (err as Error).message : `rubric file not found: ${display}`;
       sink.error({ line: 0, column: 0 }, rule, message);
+      return { rubric: undefined, diagnostics: sink.items };
+    }
+    if (Buffer.byteLength(text) > RUBRIC_MAX_BYTES) {
+      sink.error(
+        { line: 0, column: 0 },
+        'too-large',
+        `rubric file is ${Buffer.byteLength(text)} bytes; a rubric may be at most ${RUBRIC_MAX_BYTES} bytes`,
+      );
       return { rubric: undefined, diagnostics: sink.items };
     }
     parsed = parseMarkdownRubric(text, display, 'file');
