@@ -230,12 +230,12 @@ describe('read as CommonMark', () => {
   });
 });
 
-test('a rubric file over 256 KB is refused before it is parsed', () => {
+test('a rubric file over 128 KB is refused before it is parsed', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 're-big-rubric-'));
-  writeFileSync(path.join(dir, 'BIG.md'), `## Gates\n${'- `true`\n'.repeat(40_000)}`);
+  writeFileSync(path.join(dir, 'BIG.md'), `## Gates\n${'- `true`\n'.repeat(20_000)}`);
   const r = rubricFromInput('BIG.md', new Workspace(dir));
   expect(r.rubric).toBeUndefined();
   expect(r.diagnostics.map(formatDiagnostic)).toEqual([
-    'BIG.md too-large: rubric file is 360009 bytes; a rubric may be at most 262144 bytes',
+    'BIG.md too-large: rubric file is 180009 bytes; a rubric may be at most 131072 bytes',
   ]);
 });

@@ -53,10 +53,11 @@ const SECTION_NAMES: Record<string, Section> = {
 };
 
 /**
- * A hand-written rubric is a few kilobytes; CommonMark parsing costs about a second per megabyte,
- * so a rubric a pull request inflated is refused before it is parsed, not after.
+ * A hand-written rubric is a few kilobytes; a CommonMark parse reads a few hundred kilobytes a
+ * second (`npm run bench`, scenario rubric), so a rubric a pull request inflated is refused
+ * before it is parsed, not after.
  */
-export const RUBRIC_MAX_BYTES = 256 * 1024;
+export const RUBRIC_MAX_BYTES = 128 * 1024;
 
 export function rubricHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 12);
