@@ -189,6 +189,7 @@ describe('read as CommonMark', () => {
     const r = read('Title\n=====\n\nGates\n-----\n- `make`\n\nCriteria\n--------\n- Works\n');
     expect(r).toMatchObject({ gates: ['make'], must: ['Works'] });
     expect(parseMarkdownRubric('Title\n=====\n', 'r.md').rubric.title).toBe('Title');
+    expect(parseMarkdownRubric('#\n\n# Real `title`\n', 'r.md').rubric.title).toBe('Real `title`');
   });
 
   test('an HTML comment hides what it holds, over several lines', () => {

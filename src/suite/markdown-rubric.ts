@@ -93,7 +93,7 @@ export function parseMarkdownRubric(
     if (node.type === 'heading' && node.depth <= 2) {
       closeNotes(doc.start(node));
       if (node.depth === 1) {
-        title ??= doc.slice(node.children).trim();
+        title ??= doc.slice(node.children).trim() || null;
         section = 'none';
         continue;
       }
