@@ -3,7 +3,6 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heading, InlineCode, List, ListItem, Nodes, Parent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { Node } from 'unist';
 import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
 import { FileTooLargeError, type Workspace } from './workspace.js';
 
@@ -211,16 +210,16 @@ class RubricSource {
   constructor(private readonly text: string) {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
   }
-  start(node: Node): number {
+  start(node: Nodes): number {
     return node.position?.start.offset ?? 0;
   }
-  end(node: Node): number {
+  end(node: Nodes): number {
     return node.position?.end.offset ?? this.text.length;
   }
-  line(node: Node): number {
+  line(node: Nodes): number {
     return node.position?.start.line ?? 0;
   }
-  position(node: Node): { line: number; column: number } {
+  position(node: Nodes): { line: number; column: number } {
     return { line: node.position?.start.line ?? 0, column: node.position?.start.column ?? 0 };
   }
   positionAt(offset: number): { line: number; column: number } {
@@ -234,7 +233,7 @@ class RubricSource {
     return { line: lo + 1, column: offset - this.lineStarts[lo]! + 1 };
   }
   /** The source from the first node's start to the last node's end, as the user wrote it. */
-  slice(nodes: Node[]): string {
+  slice(nodes: Nodes[]): string {
     const first = nodes[0];
     const last = nodes[nodes.length - 1];
     return first && last ? this.text.slice(this.start(first), this.end(last)) : '';
