@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { formatDiagnostic } from '../../src/diagnostics.js';
 import { parseMarkdownRubric, rubricFromInput } from '../../src/suite/markdown-rubric.js';
 import { Workspace } from '../../src/suite/workspace.js';
@@ -239,4 +240,50 @@ test('a rubric file over 128 KB is refused before it is parsed', () => {
   expect(r.diagnostics.map(formatDiagnostic)).toEqual([
     'BIG.md too-large: rubric file is 180009 bytes; a rubric may be at most 131072 bytes',
   ]);
+});
+
+test('any one-line command written in a long enough code span comes back whole', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(
+      '`',
+      '``',
+      '```',
+      '\\',
+      '\\`',
+      '<!--',
+      '-->',
+      '*',
+      '_',
+      '[',
+      ']',
+      '&amp;',
+      '$',
+      "'",
+      '"',
+      ' ',
+    ),
+    fc.string({ unit: 'grapheme-ascii', maxLength: 5 }),
+  );
+  const command = fc
+    .array(piece, { minLength: 1, maxLength: 10 })
+    .map((p) =>
+      p
+        .join('')
+        .replace(/[\r\n]/g, ' ')
+        .trim(),
+    )
+    .filter((c) => c !== '');
+  fc.assert(
+    fc.property(command, fc.constantFrom('-', '*', '+', '1.'), (cmd, bullet) => {
+      const longest = Math.max(0, ...(cmd.match(/`+/g) ?? []).map((r) => r.length));
+      const fence = '`'.repeat(longest + 1);
+      const { rubric, diagnostics } = parseMarkdownRubric(
+        `## Gates\n${bullet} ${fence} ${cmd} ${fence}\n`,
+        'r.md',
+      );
+      expect(diagnostics).toEqual([]);
+      expect(rubric.gates.map((g) => g.command)).toEqual([cmd]);
+    }),
+    { numRuns: 300 },
+  );
 });
