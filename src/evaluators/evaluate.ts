@@ -81,20 +81,20 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
   } else if (agg.type === 'code_judge') {
     const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
     const s = await runScoringScript(agg.command, agg.cwd, payload, env.exec);
-    score = s.score;
-    reasoning = s.reasoning;
-    aggregatorMisses = s.misses;
     if (!s.ok) {
       return {
         ...base,
         score: 0,
-        verdict: 'fail',
+        verdict: 'error',
+        error: `aggregator: ${s.error}`,
         gating_violations: gating,
         hits,
-        misses: [...misses, ...aggregatorMisses],
-        reasoning,
+        misses,
       };
     }
+    score = s.score;
+    reasoning = s.reasoning;
+    aggregatorMisses = s.misses;
   } else {
     const resultsJson = JSON.stringify(
       Object.fromEntries(
