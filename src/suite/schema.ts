@@ -10,10 +10,19 @@ import { z } from 'zod';
 const NonEmptyText = z.string().min(1, { error: 'must not be empty' });
 const Weight = z.number({ error: 'weight must be a number' }).meta({ description: 'Relative weight, >= 0.' });
 
-export const ContentPartSchema = z.looseObject({
-  type: z.enum(['text', 'file'], { error: "part type must be 'text' or 'file'" }),
-  value: z.string({ error: 'part value must be a string' }),
-});
+/**
+ * Objects AgentV closes (and rubric items, whose typos loosen a gate) are closed in the exported
+ * JSON Schema, so editors flag a typo as it is typed. At load time they stay loose: the loader
+ * reports unknown keys itself, with a position and a did-you-mean.
+ */
+const CLOSED = { additionalProperties: false } as const;
+
+export const ContentPartSchema = z
+  .looseObject({
+    type: z.enum(['text', 'file'], { error: "part type must be 'text' or 'file'" }),
+    value: z.string({ error: 'part value must be a string' }),
+  })
+  .meta(CLOSED);
 
 export const MessageContentSchema = z.union(
   [z.string(), z.array(ContentPartSchema), z.record(z.string(), z.unknown())],
@@ -27,7 +36,7 @@ export const MessageSchema = z
       .meta({ description: 'system, user, assistant or tool' }),
     content: MessageContentSchema.optional(),
   })
-  .meta({ id: 'Message' });
+  .meta({ id: 'Message', ...CLOSED });
 
 const Messages = z.union([z.string(), z.array(MessageSchema)], {
   error: 'must be a string (one user message) or a list of {role, content} messages',
@@ -37,13 +46,15 @@ const ExpectedMessages = z.union([z.string(), z.array(MessageSchema), z.record(z
   error: 'must be a string, a list of messages, or an object (structured assistant content)',
 });
 
-export const ScoreRangeEntrySchema = z.looseObject({
-  score_range: z.array(z.number({ error: 'bounds must be numbers' }), {
-    error: 'score_range must be [min, max]',
-  }),
-  expected_outcome: z.string({ error: 'expected_outcome must be a string' }).optional(),
-  description: z.string().optional(),
-});
+export const ScoreRangeEntrySchema = z
+  .looseObject({
+    score_range: z.array(z.number({ error: 'bounds must be numbers' }), {
+      error: 'score_range must be [min, max]',
+    }),
+    expected_outcome: z.string({ error: 'expected_outcome must be a string' }).optional(),
+    description: z.string().optional(),
+  })
+  .meta(CLOSED);
 
 export const ScoreRangesSchema = z.union(
   [
@@ -56,16 +67,18 @@ export const ScoreRangesSchema = z.union(
   },
 );
 
-export const RubricObjectSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).optional(),
-  expected_outcome: z.string().optional(),
-  description: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
-  outcome: z.string().optional(),
-  weight: Weight.optional(),
-  required: z.boolean({ error: 'required must be true or false' }).optional(),
-  required_min_score: z.number({ error: 'required_min_score must be a number' }).optional(),
-  score_ranges: ScoreRangesSchema.optional(),
-});
+export const RubricObjectSchema = z
+  .looseObject({
+    id: z.union([z.string(), z.number()]).optional(),
+    expected_outcome: z.string().optional(),
+    description: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
+    outcome: z.string().optional(),
+    weight: Weight.optional(),
+    required: z.boolean({ error: 'required must be true or false' }).optional(),
+    required_min_score: z.number({ error: 'required_min_score must be a number' }).optional(),
+    score_ranges: ScoreRangesSchema.optional(),
+  })
+  .meta(CLOSED);
 
 export const RubricItemSchema = z
   .union([NonEmptyText, RubricObjectSchema], {
@@ -109,22 +122,54 @@ export interface RawEvaluator {
   [key: string]: unknown;
 }
 
-export const EvaluatorSchema: z.ZodType<RawEvaluator> = z
-  .lazy(() =>
-    z.looseObject({
-      name: NonEmptyText,
-      type: z.enum(EVALUATOR_TYPES, { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` }),
-      weight: Weight.optional(),
+/**
+ * The fields of each evaluator type beyond `name`, `type` and `weight`: the one list that both
+ * validates them and tells the loader which keys a type knows (a new type gets the typo check by
+ * adding its entry here). A code judge's other keys are its config; they stay allowed.
+ */
+const evaluatorFields = () =>
+  ({
+    llm_judge: {
       rubrics: RubricListSchema.optional(),
       prompt: z.string().optional().meta({ description: 'Prompt template file (llm_judge).' }),
+    },
+    code_judge: {
       script: Script.optional(),
       path: Script.optional(),
       cwd: z.string().optional(),
+    },
+    composite: {
       evaluators: z.array(EvaluatorSchema).optional(),
       aggregator: AggregatorSchema.optional(),
-    }),
+    },
+  }) satisfies Record<string, z.ZodRawShape>;
+
+const EVALUATOR_BASE = ['name', 'type', 'weight'] as const;
+
+export const EvaluatorSchema: z.ZodType<RawEvaluator> = z
+  .lazy(
+    () =>
+      // Every type's fields in one loose object; RawEvaluator above is its declared shape.
+      z.looseObject({
+        name: NonEmptyText,
+        type: z.enum(EVALUATOR_TYPES, {
+          error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}`,
+        }),
+        weight: Weight.optional(),
+        ...(Object.assign({}, ...Object.values(evaluatorFields())) as z.ZodRawShape),
+      }) as unknown as z.ZodType<RawEvaluator>,
   )
   .meta({ id: 'Evaluator', description: 'llm_judge, code_judge or composite evaluator.' });
+
+/** Keys an evaluator of `type` (either spelling) knows; null for a type the schema rejects anyway. */
+export function knownEvaluatorKeys(type: unknown): Set<string> | null {
+  const fields = evaluatorFields() as Record<string, z.ZodRawShape>;
+  const own = typeof type === 'string' ? fields[type.replace(/-/g, '_')] : undefined;
+  return own ? new Set([...EVALUATOR_BASE, ...Object.keys(own)]) : null;
+}
+
+/** Evaluator types whose unknown keys are passed on as config rather than ignored. */
+export const OPEN_EVALUATOR_TYPES: ReadonlySet<string> = new Set(['code_judge']);
 
 export const ExecutionSchema = z.looseObject({
   target: z.string().optional(),
@@ -162,6 +207,7 @@ export const EvalSuiteSchema = z
     tests: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
   })
   .meta({
+    ...CLOSED,
     title: 'rubric-eval / AgentV v2 eval suite',
     description: 'An eval suite: cases with input messages, expected outcome, rubrics and evaluators.',
   });
@@ -175,3 +221,8 @@ export type RawMessage = z.infer<typeof MessageSchema>;
 export const KNOWN_SUITE_KEYS = new Set(Object.keys(EvalSuiteSchema.shape));
 export const KNOWN_CASE_KEYS = new Set(Object.keys(EvalCaseSchema.shape));
 export const KNOWN_RUBRIC_KEYS = new Set(Object.keys(RubricObjectSchema.shape));
+export const KNOWN_BAND_KEYS = new Set(Object.keys(ScoreRangeEntrySchema.shape));
+export const KNOWN_EXECUTION_KEYS = new Set(Object.keys(ExecutionSchema.shape));
+export const KNOWN_AGGREGATOR_KEYS = new Set(Object.keys(AggregatorSchema.shape));
+export const KNOWN_MESSAGE_KEYS = new Set(Object.keys(MessageSchema.shape));
+export const KNOWN_PART_KEYS = new Set(Object.keys(ContentPartSchema.shape));
