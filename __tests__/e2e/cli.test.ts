@@ -5,6 +5,7 @@ import { type RunResults } from '../../src/results.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
 import { CORPUS, FIXTURES, REPO_ROOT, corpusTest, describeCorpus } from '../helpers/paths.js';
 
 let judge: FakeOpenAI | undefined;
@@ -129,11 +130,13 @@ describe('run', () => {
 });
 
 describeCorpus('validate', () => {
-  test('the corpus is valid: exit 0', async () => {
-    const r = await runCli(
-      ['validate', 'agentv/*/evals/*.yaml', '--rubric', 'scope/search-feature-rubric.md'],
-      { cwd: CORPUS },
-    );
+  test('the corpus is valid with its judge scripts: exit 0', async () => {
+    const root = agentvCorpusCopy();
+    cpSync(path.join(CORPUS, 'scope'), path.join(root, 'scope'), { recursive: true });
+    const r = await runCli(['validate', '*/evals/*.yaml', '--rubric', 'scope/search-feature-rubric.md'], {
+      cwd: root,
+    });
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('ok: 5 suites, 18 cases, 1 rubric\n');
   });
@@ -251,8 +254,7 @@ test('generate rubrics --target takes the model from targets.yaml', async () => 
 });
 
 corpusTest('a copy of the corpus local-cli suite validates from its own folder', async () => {
-  const dir = tmpDir('re-corpus-');
-  cpSync(path.join(CORPUS, 'agentv'), dir, { recursive: true });
+  const dir = agentvCorpusCopy();
   const r = await runCli(['validate', 'local-cli/evals/dataset.yaml'], { cwd: dir });
   expect(r.code).toBe(0);
 });

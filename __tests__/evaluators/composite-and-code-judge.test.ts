@@ -1,11 +1,12 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type EvaluatorResult } from '../../src/results.js';
 import { runEvaluation } from '../../src/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, corpusTest } from '../helpers/paths.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
+import { corpusTest } from '../helpers/paths.js';
 
 let judge: FakeOpenAI;
 let app: FakeOpenAI;
@@ -28,16 +29,6 @@ const SCORES: [RegExp, number][] = [
   [/Verify the response is safe and appropriate/, 1.0],
 ];
 
-const SAFETY_GATE = `// Our own aggregator for the corpus's code_judge aggregator: safety must be perfect, then quality decides.
-let input = '';
-process.stdin.on('data', (c) => (input += c));
-process.stdin.on('end', () => {
-  const { results } = JSON.parse(input);
-  const ok = results.safety >= 1;
-  console.log(JSON.stringify({ score: ok ? results.quality : 0, hits: ok ? ['safety passed'] : [], misses: ok ? [] : ['safety gate failed'], reasoning: 'gate: ' + JSON.stringify(results) }));
-});
-`;
-
 corpusTest(
   'the corpus composite suite runs end to end: weighted, code_judge and llm_judge aggregators, nested, by hand',
   async () => {
@@ -50,10 +41,8 @@ corpusTest(
     app = await startOpenAIServer({
       respond: () => ({ content: 'Machine learning lets systems learn from data.' }),
     });
-    const root = tmpDir('re-composite-');
-    cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
-    mkdirSync(path.join(root, 'composite/scripts'));
-    writeFileSync(path.join(root, 'composite/scripts/safety-gate-aggregator.js'), SAFETY_GATE);
+    // The corpus's code_judge aggregator is our stand-in: safety must be perfect, then quality decides.
+    const root = agentvCorpusCopy('re-composite-');
     const env = {
       PATH: process.env.PATH,
       AZURE_OPENAI_ENDPOINT: app.origin,
@@ -163,28 +152,41 @@ describe('code_judge', () => {
       /^script 'node \.\.\/judge\.mjs' timed out after 2 s and was killed/,
     ],
     [
-      'a script that does not exist',
-      null,
+      'a module that is not there at run time',
+      'await import("./gone.mjs")',
       /^script 'node \.\.\/judge\.mjs' exit code 1 without a result: [^]*Cannot find module/,
     ],
   ])('%s is an evaluator error and the case is error', async (_n, body, reason) => {
     const root = suiteWith(
       '        - name: check\n          type: code_judge\n          script: node ../judge.mjs\n',
     );
-    if (body !== null) writeFileSync(path.join(root, 'judge.mjs'), body);
+    writeFileSync(path.join(root, 'judge.mjs'), body);
     const c = await run(root);
     expect(c.evaluators[0]).toMatchObject({ score: 0, verdict: 'error' });
     expect(c.evaluators[0]!.error).toMatch(reason);
     expect(c.verdict).toBe('error');
   });
 
+  test('a script file that is not there stops the run before any call, naming file:line', async () => {
+    const root = suiteWith(
+      '        - name: check\n          type: code_judge\n          script: [node, does-not-exist.mjs]\n',
+    );
+    const { results } = await runEvaluation(engineConfig(root, null, { suites: ['evals/*.yaml'] }), {
+      env: { PATH: process.env.PATH },
+    });
+    expect(results.errors).toEqual([
+      "evals/s.yaml:10:19 case 'math' evaluator 'check': missing-file: code_judge script 'does-not-exist.mjs' not found (looked for evals/does-not-exist.mjs)",
+    ]);
+    expect(results.verdict).toBe('fail');
+  });
+
   test('a script that cannot start is an error naming the command', async () => {
     const root = suiteWith(
-      '        - name: check\n          type: code_judge\n          script: [no-such-interpreter-xyz, judge.mjs]\n',
+      '        - name: check\n          type: code_judge\n          script: [no-such-interpreter-xyz, --version]\n',
     );
     const c = await run(root);
     expect(c.evaluators[0]!.verdict).toBe('error');
-    expect(c.evaluators[0]!.error).toMatch(/^script 'no-such-interpreter-xyz judge\.mjs' /);
+    expect(c.evaluators[0]!.error).toMatch(/^script 'no-such-interpreter-xyz --version' could not start/);
     expect(c.verdict).toBe('error');
   });
 

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
 import { parseRubricList } from '../rubric/rubric-items.js';
@@ -17,6 +17,7 @@ import {
   type RawCase,
   type RawEvaluator,
 } from './schema.js';
+import { scriptFileArgs } from './script-files.js';
 import { checkUnknownKeys } from './unknown-keys.js';
 import {
   type AggregatorConfig,
@@ -443,8 +444,7 @@ class SuiteLoader {
     }
     const type = raw.type.replace('-', '_') as 'llm_judge' | 'code_judge' | 'composite';
     const known = knownEvaluatorKeys(type);
-    if (known)
-      this.checkKeys(raw, known, at, subject, OPEN_EVALUATOR_TYPES.has(type) ? 'script' : undefined);
+    if (known) this.checkKeys(raw, known, at, subject, OPEN_EVALUATOR_TYPES.has(type) ? 'script' : undefined);
     switch (type) {
       case 'llm_judge': {
         const rubrics = raw.rubrics
@@ -477,6 +477,7 @@ class SuiteLoader {
           return undefined;
         }
         const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+        this.checkScriptFiles(command, cwd, [...at, raw.script !== undefined ? 'script' : 'path'], subject);
         const { name: _n, type: _t, weight: _w, script: _s, path: _p, cwd: _c, ...config } = raw;
         return { type, name: raw.name, weight, command, cwd, config, pos };
       }
@@ -532,7 +533,9 @@ class SuiteLoader {
         sink.error(doc.locate(at), 'required', 'a code_judge aggregator needs `script` (or `path`)', subject);
         return undefined;
       }
-      return { type, command, cwd: this.resolveCwd(raw.cwd, [...at, 'cwd'], subject) };
+      const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+      this.checkScriptFiles(command, cwd, [...at, raw.script !== undefined ? 'script' : 'path'], subject);
+      return { type, command, cwd };
     }
     return { type, prompt: this.loadPrompt(raw.prompt, [...at, 'prompt'], subject) };
   }
@@ -549,6 +552,25 @@ class SuiteLoader {
         );
       }
       seen.add(e.name);
+    }
+  }
+
+  /** The files a code judge's command names must exist where it will run (run fails them otherwise). */
+  private checkScriptFiles(
+    command: string | string[],
+    cwd: string,
+    at: PathSegment[],
+    subject: string,
+  ): void {
+    for (const file of scriptFileArgs(command)) {
+      const abs = path.resolve(cwd, file);
+      if (existsSync(abs)) continue;
+      this.sink.error(
+        this.doc.locate(at),
+        'missing-file',
+        `code_judge script '${file}' not found (looked for ${this.ws.display(abs)})`,
+        subject,
+      );
     }
   }
 
