@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config } from './config.js';
-import { type Diagnostic, formatDiagnostic } from './diagnostics.js';
+import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from './diagnostics.js';
 import { type CandidateAnswer } from './evaluators/context.js';
 import { type ExecDeps } from './evaluators/deps.js';
 import { runEvaluators } from './evaluators/evaluate.js';
@@ -22,14 +22,13 @@ import {
   type RunResults,
   type SuiteResult,
 } from './results.js';
+import { preflight } from './preflight.js';
+import { ACTION_SETTINGS, type SettingNames } from './setting-names.js';
 import { runMarkdownRubric } from './rubric-check.js';
 import { aggregateCase, aggregateRun, formatRubricCounts } from './rubric/scoring.js';
-import { findSuiteFiles, loadSuites } from './suite/discover.js';
-import { type MarkdownRubric, rubricFromInput } from './suite/markdown-rubric.js';
-import { type EvalCase, type EvalSuite, type EvaluatorConfig } from './suite/types.js';
+import { type EvalCase, type EvaluatorConfig } from './suite/types.js';
 import { Workspace } from './suite/workspace.js';
-import { loadAnswersFile } from './targets/answers-file.js';
-import { type CaseTarget, planTargets, type TargetPlan } from './targets/plan.js';
+import { type CaseTarget } from './targets/plan.js';
 import { type TargetRunner } from './targets/providers.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
@@ -60,6 +59,8 @@ export interface RunIO {
   history?: HistoryEntry[];
   commit?: string | null;
   hooks?: RunHooks;
+  /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
+  settings?: SettingNames;
 }
 
 export interface RunOutcome {
@@ -77,15 +78,17 @@ export interface RunOutcome {
 }
 
 /** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
-export function judgeEndpoint(config: Config): { endpoint: EndpointConfig } | { error: string } {
+export function judgeEndpoint(
+  config: Config,
+  names: SettingNames = ACTION_SETTINGS,
+): { endpoint: EndpointConfig } | { error: string } {
   const j = config.judge;
   const baseURL = j.baseURL ?? (j.apiKey ? OPENAI_URL : GITHUB_MODELS_URL);
   const isGitHubModels = baseURL.replace(/\/+$/, '') === GITHUB_MODELS_URL;
   const apiKey = j.apiKey ?? (isGitHubModels ? j.githubToken : null) ?? '';
   if (isGitHubModels && !apiKey) {
     return {
-      error:
-        'no judge credentials: set `judge-api-key` (with `judge-base-url` for a non-OpenAI endpoint), or give `github-token` with `permissions: models: read` to judge with GitHub Models',
+      error: `no judge credentials: set ${names.judgeApiKey} (with ${names.judgeBaseUrl} for a non-OpenAI endpoint), or give ${names.githubToken} to judge with GitHub Models`,
     };
   }
   const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
@@ -129,49 +132,21 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
 
   // ---- load and validate: all problems of all files, before any call ----
   const loaded = await phase('Load and validate', async () => {
-    let suites: EvalSuite[] = [];
-    if (config.suites.length > 0) {
-      const found = await findSuiteFiles(config.suites, ws.root);
-      diagnostics.push(...found.diagnostics);
-      const r = loadSuites(found.files, ws);
-      diagnostics.push(...r.diagnostics);
-      suites = r.suites;
-    }
-    let rubric: MarkdownRubric | undefined;
-    if (config.rubric) {
-      const r = rubricFromInput(config.rubric, ws, ws.root);
-      diagnostics.push(...r.diagnostics);
-      rubric = r.rubric;
-    }
-    let answers: TargetRunner | null = null;
-    if (config.answersFile) {
-      const r = loadAnswersFile(path.resolve(ws.root, config.answersFile), ws);
-      diagnostics.push(...r.diagnostics);
-      answers = r.runner ?? null;
-    }
-    let plan: TargetPlan | undefined;
-    const cases = suites.flatMap((s) => s.cases);
-    if (cases.length > 0 && !diagnostics.some((d) => d.severity === 'error')) {
-      const r = planTargets(suites, {
-        ws,
-        targetsFile: config.targets ? path.resolve(ws.root, config.targets) : null,
-        targetOverride: config.target,
-        answers,
-        env: io.env,
-        deps: {
-          limiter,
-          redactor,
-          childEnv: exec.childEnv,
-          modelTimeoutMs: config.judge.timeoutMs,
-          commandTimeoutMs: config.gateTimeoutMs,
-          signal: io.signal,
-          warn,
-        },
-      });
-      diagnostics.push(...r.diagnostics);
-      plan = r.plan;
-    }
-    return { suites, rubric, plan };
+    const r = await preflight(config, {
+      ws,
+      env: io.env,
+      deps: {
+        limiter,
+        redactor,
+        childEnv: exec.childEnv,
+        modelTimeoutMs: config.judge.timeoutMs,
+        commandTimeoutMs: config.gateTimeoutMs,
+        signal: io.signal,
+        warn,
+      },
+    });
+    diagnostics.push(...r.diagnostics);
+    return r;
   });
 
   const cache = new JudgeCache(
@@ -189,6 +164,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
         prices: { ...DEFAULT_PRICES, ...config.judge.prices },
         signal: io.signal,
         warn,
+        settings: io.settings,
       });
       judges.set(key, j);
     }
@@ -202,7 +178,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     );
   let defaultEndpoint: EndpointConfig | null = null;
   if (needsDefaultJudge && config.cacheMode !== 'replay') {
-    const r = judgeEndpoint(config);
+    const r = judgeEndpoint(config, io.settings);
     if ('error' in r)
       diagnostics.push({
         severity: 'error',
@@ -256,7 +232,8 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
       stats: stats(),
     };
   }
-  for (const w of warnings) warn(w);
+  // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
+  for (const d of diagnostics) if (d.severity === 'warning') warn(formatWithoutLevel(d));
 
   // ---- run: the rubric's gates and checker alongside the cases ----
   const defaultJudge = defaultEndpoint ? judgeFor(defaultEndpoint) : null;

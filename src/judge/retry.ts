@@ -22,6 +22,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 export interface Failure {
   retryable: boolean;
+  /** Nothing answers at that address (refused, no such host, TLS rejected): retrying will not help. */
+  unreachable?: boolean;
   rateLimited: boolean;
   /** What the server asked for (retry-after / retry-after-ms), if anything. */
   retryAfterMs: number | null;
@@ -55,6 +57,15 @@ export function classifyFailure(err: unknown): Failure {
     return { retryable: false, rateLimited: false, retryAfterMs: null, description: 'cancelled' };
   }
   if (err instanceof OpenAI.APIConnectionError) {
+    const unreachable = unreachableReason(err);
+    if (unreachable)
+      return {
+        retryable: false,
+        unreachable: true,
+        rateLimited: false,
+        retryAfterMs: null,
+        description: unreachable,
+      };
     return {
       retryable: true,
       rateLimited: false,
@@ -94,6 +105,31 @@ export function backoffDelay(
   const jittered = exp / 2 + random() * (exp / 2);
   if (failure.retryAfterMs !== null) return Math.max(failure.retryAfterMs, Math.min(jittered, 1000));
   return jittered;
+}
+
+/** Error codes that mean the endpoint is not there, as opposed to a connection dropped mid-call. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** Why an endpoint cannot be reached, from the error's cause chain; null for a transient failure. */
+export function unreachableReason(err: unknown): string | null {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    depth++
+  ) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNREACHABLE[code]) return `${UNREACHABLE[code]} (${code})`;
+    if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code) || code === 'EPROTO')
+      return `TLS error (${code}${typeof e.message === 'string' ? `: ${firstLine(e.message)}` : ''})`;
+    e = e.cause as typeof e;
+  }
+  return null;
 }
 
 function firstLine(s: string): string {
