@@ -24,8 +24,9 @@ import {
 } from './results.js';
 import { preflight } from './preflight.js';
 import { ACTION_SETTINGS, type SettingNames } from './setting-names.js';
+import { historyCounts } from './report/history.js';
 import { runMarkdownRubric } from './rubric-check.js';
-import { aggregateCase, aggregateRun, formatRubricCounts } from './rubric/scoring.js';
+import { aggregateCase, aggregateRun } from './rubric/scoring.js';
 import { type EvalCase, type EvaluatorConfig } from './suite/types.js';
 import { Workspace } from './suite/workspace.js';
 import { type CaseTarget } from './targets/plan.js';
@@ -404,9 +405,7 @@ function finalize(p: {
     commit: p.commit,
     verdict,
     score: round4(agg.score),
-    counts: p.rubric
-      ? formatRubricCounts(p.rubric.counts)
-      : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
+    counts: historyCounts(agg.counts, p.rubric?.counts ?? null),
     feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
     rubric_hash: p.rubric?.hash ?? null,
     rubric_verdict: p.rubric
