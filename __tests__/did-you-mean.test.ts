@@ -22,3 +22,9 @@ test('did-you-mean: within one edit for short words, two from five letters, case
   expect(didYouMean('nxmx', keys)).toBeNull();
   expect(nearest('nxmx', keys)).toBe('name');
 });
+
+test('one- and two-letter words get no suggestion but a different case', () => {
+  expect(didYouMean('z', ['x'])).toBeNull();
+  expect(didYouMean('ud', ['id'])).toBeNull();
+  expect(didYouMean('ID', ['id'])).toBe('id');
+});

@@ -22,10 +22,11 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * How far a word may be from a known one and still be a slip of the keyboard rather than another
- * word: one edit for short words (`cwd`, `type`), two from five letters on.
+ * word: none for one or two letters (any other word is that close), one for short words (`cwd`,
+ * `type`), two from five letters on.
  */
 export function typoBudget(known: string): number {
-  return known.length <= 4 ? 1 : 2;
+  return known.length <= 2 ? 0 : known.length <= 4 ? 1 : 2;
 }
 
 /** The known word `word` is most likely a misspelling of, if any is within its typo budget. */

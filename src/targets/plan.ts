@@ -178,15 +178,27 @@ function settingsOf(
 ): Record<string, unknown> | null {
   const { values, missing } = resolveEnvRefs(def.settings, opts.env);
   const warnOnly = opts.unsetEnv === 'warning';
-  for (const m of missing) {
+  if (warnOnly && missing.length > 0) {
+    // Where secrets are not set (validate): one warning per target, the rest checked with placeholders.
+    const names = [...new Set(missing.map((m) => m.variable))];
     const d = problem(
       def,
-      m.key.split('.')[0]!,
+      missing[0]!.key.split('.')[0]!,
       'missing-env',
-      `environment variable ${m.variable} (for '${m.key}') is not set${warnOnly ? ' here; a run needs it' : ''}`,
+      `environment variable${names.length === 1 ? '' : 's'} ${names.join(', ')} not set here; a run needs ${names.length === 1 ? 'it' : 'them'}`,
     );
-    diagnostics.push(warnOnly ? { ...d, severity: 'warning' } : d);
-    if (warnOnly && !m.key.includes('.')) values[m.key] = `\${{ ${m.variable} }}`;
+    diagnostics.push({ ...d, severity: 'warning' });
+    for (const m of missing) if (!m.key.includes('.')) values[m.key] = `\${{ ${m.variable} }}`;
+  }
+  for (const m of warnOnly ? [] : missing) {
+    diagnostics.push(
+      problem(
+        def,
+        m.key.split('.')[0]!,
+        'missing-env',
+        `environment variable ${m.variable} (for '${m.key}') is not set`,
+      ),
+    );
   }
   return missing.length > 0 && !warnOnly ? null : values;
 }
