@@ -50,3 +50,13 @@ test('unreachable reasons come from the cause chain: refused, DNS, TLS; a droppe
   expect(unreachableReason(wrap('ECONNRESET'))).toBeNull();
   expect(unreachableReason(wrap('UND_ERR_SOCKET'))).toBeNull();
 });
+
+test('an error re-made from its message alone (another realm) is still known by its code', () => {
+  expect(
+    unreachableReason({
+      message: 'Connection error.',
+      cause: { message: 'connect ECONNREFUSED 127.0.0.1:1' },
+    }),
+  ).toBe('connection refused (ECONNREFUSED)');
+  expect(unreachableReason({ message: 'read ECONNRESET' })).toBeNull();
+});

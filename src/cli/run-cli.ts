@@ -8,13 +8,12 @@ import { writeResultsFile, writeResultsStream } from '../report/results-file.js'
 import { renderReport } from '../report/markdown.js';
 import { colours, plain, renderTerminal } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
-import { Redactor } from '../exec/redact.js';
-import { AdaptiveLimiter } from '../judge/limiter.js';
-import { preflight } from '../preflight.js';
+import { createRunContext } from '../pipeline/context.js';
+import { loadInputs } from '../pipeline/load.js';
+import { planRun } from '../pipeline/plan.js';
 import { CLI_SETTINGS } from '../setting-names.js';
 import { runEvaluation, tripsFailOn } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
-import { Workspace } from '../suite/workspace.js';
 import { generateRubrics } from './generate.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
 
@@ -296,18 +295,15 @@ async function validateCommand(args: string[], io: CliIO): Promise<number> {
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   const config = configFromInputs(parsed.inputs, { workingDirectory: cwd, resultsFile: '' });
-  const r = await preflight(config, {
-    ws: new Workspace(cwd),
-    env: io.env,
-    deps: {
-      limiter: new AdaptiveLimiter(1),
-      redactor: new Redactor([]),
-      childEnv: {},
-      modelTimeoutMs: config.judge.timeoutMs,
-      commandTimeoutMs: config.gateTimeoutMs,
-    },
-    unsetEnv: 'warning',
-  });
+  // The run's own load and plan stages, stopped before execute: nothing runs, no model is called.
+  const ctx = createRunContext(config, { env: io.env, settings: CLI_SETTINGS });
+  const loaded = await loadInputs(config, ctx.ws, { env: io.env, fetchRemote: false });
+  const plan = planRun(loaded, config, ctx, { unsetEnv: 'warning' });
+  // Validate checks files, not the keys of wherever it runs: the judge's credentials are the run's.
+  const r = {
+    suites: plan.suites,
+    diagnostics: plan.diagnostics.filter((d) => d.rule !== 'judge-credentials'),
+  };
   for (const d of r.diagnostics)
     (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
   const errors = r.diagnostics.filter((d) => d.severity === 'error');

@@ -116,17 +116,28 @@ const UNREACHABLE: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
 };
 
-/** Why an endpoint cannot be reached, from the error's cause chain; null for a transient failure. */
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)|^EPROTO$/;
+
+/**
+ * Why an endpoint cannot be reached, from the error's cause chain; null for a transient failure.
+ * The code is read from `code`, else from the message: an error re-made across realms (the SDK
+ * wraps what is not its realm's Error) keeps only its message, `connect ECONNREFUSED 127.0.0.1:1`.
+ */
 export function unreachableReason(err: unknown): string | null {
   for (
     let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
     e && depth < 6;
     depth++
   ) {
-    const code = typeof e.code === 'string' ? e.code : '';
+    const message = typeof e.message === 'string' ? e.message : '';
+    const code =
+      typeof e.code === 'string'
+        ? e.code
+        : (/\b(E[A-Z_]{4,}|ERR_TLS_[A-Z_]+|ERR_SSL_[A-Z_]+|CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|DEPTH_ZERO_[A-Z_]+|SELF_SIGNED_[A-Z_]+)\b/.exec(
+            message,
+          )?.[1] ?? '');
     if (UNREACHABLE[code]) return `${UNREACHABLE[code]} (${code})`;
-    if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code) || code === 'EPROTO')
-      return `TLS error (${code}${typeof e.message === 'string' ? `: ${firstLine(e.message)}` : ''})`;
+    if (TLS_CODE.test(code)) return `TLS error (${code}${message ? `: ${firstLine(message)}` : ''})`;
     e = e.cause as typeof e;
   }
   return null;
