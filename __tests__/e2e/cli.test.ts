@@ -218,7 +218,9 @@ describeCorpus('generate rubrics', () => {
     const inserted = /\n {4}rubrics:\n(?: {6}.*\n)+/.exec(after.slice(after.indexOf('id: summary-task')))![0];
     expect(after.replace(inserted, '')).toBe(before);
     expect(inserted).toContain('- id: under-50-words');
-    // Only summary-task got rubrics; the file still loads and validates.
+    // Only summary-task got rubrics; the file still loads and validates (with the corpus's targets).
+    mkdirSync(path.join(dir, '.agentv'));
+    copyFileSync(path.join(CORPUS, 'agentv/.agentv/targets.yaml'), path.join(dir, '.agentv/targets.yaml'));
     const check = await runCli(['validate', 'evals/dataset.yaml'], { cwd: dir });
     expect(check.code).toBe(0);
     // A second run finds nothing to do.
