@@ -158,6 +158,12 @@ describe("3. validate is run's pre-flight", () => {
     ]);
     expect(r.stdout).toBe('3 errors in 2 file(s)\n');
 
+    // No targets file in reach: a run may still be given one, so validate only warns.
+    const alone = workspace({ 'evals/s.yaml': 'evalcases:\n  - id: x\n    input: hi\n' });
+    const w = await runCli(['validate', 'evals/s.yaml'], { cwd: alone });
+    expect(w.code).toBe(0);
+    expect(w.stdout).toMatch(/^evals\/s\.yaml:2:5 warning: case 'x': no-targets: no targets\.yaml/);
+
     writeFileSync(path.join(root, 'answers.jsonl'), '{"eval_id": "z", "candidate_answer": "hello"}\n');
     const a = await runCli(['validate', 'evals/a.yaml', '--answers', 'answers.jsonl'], { cwd: root });
     expect(a.code).toBe(0);
