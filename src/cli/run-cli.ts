@@ -25,7 +25,7 @@ const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally
 
 Usage:
   rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
-  rubric-eval validate <suite-globs...>           load and validate only (no model calls)
+  rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval <command> --help                    options and examples of a command
 
@@ -47,6 +47,8 @@ Options:
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
+  --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
+                             samples (up to 5) only where the verdict is in doubt
   --fail-on <fail|borderline|never>   (default fail)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
@@ -121,6 +123,7 @@ const runOptions = {
   base: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
+  'judge-samples': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
@@ -198,6 +201,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'fail-on': v['fail-on'],
     'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
+    'judge-samples': v['judge-samples'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;

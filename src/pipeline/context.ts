@@ -103,6 +103,7 @@ export function createRunContext(
     signal: io.signal,
     warn,
     settings: io.settings,
+    samples: config.judgeSamples,
   });
   const runnerDeps: RunnerDeps = {
     limiter,

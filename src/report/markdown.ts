@@ -7,6 +7,7 @@ import {
 } from '../results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
+import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
@@ -86,7 +87,7 @@ function evaluatorReasons(e: EvaluatorResult, prefix: string): string[] {
   for (const k of e.checks ?? [])
     if (checkFailed(k))
       lines.push(
-        `${name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`,
+        `${name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${checkSamples(k) ? ` [${checkSamples(k)}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
       );
   if (e.verdict !== 'pass' && e.mode !== 'aggregate')
     for (const m of e.misses ?? []) if (!(e.checks ?? []).length) lines.push(`${name}: ${m}`);
@@ -105,7 +106,8 @@ export function caseReason(c: CaseResult): string {
 }
 
 function caseRow(c: CaseResult): string {
-  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\` | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+  const split = judgeSplit(c);
+  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
@@ -227,6 +229,8 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
   bits.push(
     `${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`,
   );
+  const samples = samplesNote(results);
+  if (samples) bits.push(samples);
   bits.push(
     `${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`,
   );
