@@ -35143,7 +35143,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6080);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9456);
 /** The action's entry point: everything happens in run(). */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35153,7 +35153,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6080:
+/***/ 9456:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48469,298 +48469,8 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 
-;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
-/*!
- * content-type
- * Copyright(c) 2015 Douglas Christopher Wilson
- * MIT Licensed
- */
-const SP = 32; // " "
-const HTAB = 9; // "\t"
-const SEMI = 59; // ";"
-const EQ = 61; // "="
-const DQUOTE = 34; // '"'
-const BSLASH = 92; // "\\"
-const COMMA = 44; // ","
-const LOWER_CASE = 1;
-const OWS = 2;
-const SEMI_FLAG = 4;
-const COMMA_FLAG = 8;
-const TOKEN_FLAG = 16;
-const NON_ASCII = 0xff00;
-const CASE_FLAGS = LOWER_CASE | NON_ASCII;
-/**
- * Character flags used to normalize HTTP field values while scanning.
- * Out-of-range reads intentionally coerce to zero in bitwise expressions.
- */
-const CHAR_MAP = new Uint8Array(0x100);
-CHAR_MAP[HTAB] |= OWS;
-CHAR_MAP[SP] |= OWS;
-CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code = 0x80 /* non-ASCII */; code <= 0xff; code++) {
-    CHAR_MAP[code] |= LOWER_CASE;
-}
-for (const char of "!#$%&'*+-.^_`|~") {
-    CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-}
-for (let code = 0x30 /* 0 */; code <= 0x39 /* 9 */; code++) {
-    CHAR_MAP[code] |= TOKEN_FLAG;
-}
-for (let code = 0x41 /* A */; code <= 0x5a /* Z */; code++) {
-    CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-}
-for (let code = 0x61 /* a */; code <= 0x7a /* z */; code++) {
-    CHAR_MAP[code] |= TOKEN_FLAG;
-}
-/**
- * Null object perf optimization. Faster than `Object.create(null)` and `{ __proto__: null }`.
- */
-const NullObject = /* @__PURE__ */ (() => {
-    const C = function () { };
-    C.prototype = Object.create(null);
-    return C;
-})();
-/**
- * Validate a type string against RFC 9110.
- */
-function isTypeValid(type, start = 0, end = type.length) {
-    let hasSlash = false;
-    for (let index = start; index < end; index++) {
-        const code = type.charCodeAt(index);
-        if (code === 47 /* / */) {
-            if (hasSlash || index === start || index >= end - 1)
-                return false;
-            hasSlash = true;
-        }
-        else if (!isTokenCode(code)) {
-            return false;
-        }
-    }
-    return hasSlash;
-}
-/**
- * Validate a token against RFC 9110.
- */
-function isTokenValid(token, start = 0, end = token.length) {
-    if (start >= end)
-        return false;
-    for (let index = start; index < end; index++) {
-        if (!isTokenCode(token.charCodeAt(index)))
-            return false;
-    }
-    return true;
-}
-/**
- * Check whether a character code belongs to the token production in RFC 9110.
- */
-function isTokenCode(code) {
-    return (CHAR_MAP[code] & TOKEN_FLAG) !== 0;
-}
-/**
- * Serialize a parameter value.
- */
-function parameterValue(str) {
-    const len = str.length;
-    if (len === 0)
-        return '""';
-    let index = 0;
-    while (index < len && isTokenCode(str.charCodeAt(index)))
-        index++;
-    if (index === len)
-        return str;
-    let result = '"';
-    let start = 0;
-    while (index < len) {
-        const code = str.charCodeAt(index);
-        if (code !== HTAB && (code < SP || code === 127 || code > 255)) {
-            throw new TypeError(`Invalid parameter value: ${str}`);
-        }
-        if (code === 34 /* " */ || code === 92 /* \\ */) {
-            result += `${str.slice(start, index)}\\`;
-            start = index;
-        }
-        index++;
-    }
-    return `${result}${str.slice(start)}"`;
-}
-/**
- * Format an object into a `Content-Type` header.
- */
-function format(obj) {
-    const { type, parameters } = obj;
-    if (!type || !isTypeValid(type)) {
-        throw new TypeError(`Invalid type: ${type}`);
-    }
-    let result = type;
-    if (parameters) {
-        for (const param of Object.keys(parameters)) {
-            if (!isTokenValid(param)) {
-                throw new TypeError(`Invalid parameter name: ${param}`);
-            }
-            result += `; ${param}=${parameterValue(parameters[param])}`;
-        }
-    }
-    return result;
-}
-/**
- * Parse a `Content-Type` header.
- */
-function dist_parse(header, options) {
-    const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-    const len = header.length;
-    let valueStart = options?.start ?? 0;
-    while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-        valueStart++;
-    }
-    let index = valueStart;
-    let typeFlags = 0;
-    let whitespace = -1;
-    let stop = options?.parameters === false ? COMMA_FLAG : 0;
-    while (index < len) {
-        const code = header.charCodeAt(index);
-        const flags = CHAR_MAP[code];
-        if ((flags & stopFlags) !== 0) {
-            stop |= flags & COMMA_FLAG;
-            break;
-        }
-        if ((flags & OWS) !== 0) {
-            if (whitespace === -1)
-                whitespace = index;
-        }
-        else {
-            whitespace = -1;
-        }
-        typeFlags |= (code & NON_ASCII) | flags;
-        index++;
-    }
-    const valueEnd = whitespace === -1 ? index : whitespace;
-    const value = header.slice(valueStart, valueEnd);
-    const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-    if (index === len || stop !== 0) {
-        return { type, index, parameters: new NullObject() };
-    }
-    return parseParameters(header, type, index, len, stopFlags);
-}
-/**
- * Parses the parameters of a `Content-Type` header starting at the given index.
- */
-function parseParameters(header, type, index, len, stopFlags) {
-    const parameters = new NullObject();
-    parameter: while (index < len) {
-        index++; // Skip over ;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-            index++;
-        }
-        const keyStart = index;
-        let keyFlags = 0;
-        let keyWhitespace = -1;
-        while (index < len) {
-            const code = header.charCodeAt(index);
-            const flags = CHAR_MAP[code];
-            if ((flags & stopFlags) !== 0) {
-                if ((flags & COMMA_FLAG) !== 0)
-                    break parameter;
-                continue parameter;
-            }
-            if (code === EQ) {
-                const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-                const value = header.slice(keyStart, keyEnd);
-                const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-                index++;
-                while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-                    index++;
-                }
-                if (index < len && header.charCodeAt(index) === DQUOTE) {
-                    const quotedStart = ++index;
-                    let escaped = false;
-                    while (index < len) {
-                        const code = header.charCodeAt(index);
-                        if (code === DQUOTE) {
-                            if (parameters[key] === undefined) {
-                                parameters[key] = escaped
-                                    ? unescapeQuotedPairs(header, quotedStart, index)
-                                    : header.slice(quotedStart, index);
-                            }
-                            index++;
-                            let stop = 0;
-                            // Discard characters between quote and delimiter.
-                            while (index < len) {
-                                const code = header.charCodeAt(index);
-                                const flags = CHAR_MAP[code];
-                                if ((flags & stopFlags) !== 0) {
-                                    stop = flags & COMMA_FLAG;
-                                    break;
-                                }
-                                index++;
-                            }
-                            if (stop !== 0)
-                                break parameter;
-                            continue parameter;
-                        }
-                        if (code === BSLASH && index + 1 < len) {
-                            escaped = true;
-                            index += 2;
-                            continue;
-                        }
-                        index++;
-                    }
-                    continue parameter;
-                }
-                const valueStart = index;
-                let stop = 0;
-                let valueWhitespace = -1;
-                while (index < len) {
-                    const code = header.charCodeAt(index);
-                    const flags = CHAR_MAP[code];
-                    if ((flags & stopFlags) !== 0) {
-                        stop = flags & COMMA_FLAG;
-                        break;
-                    }
-                    if ((flags & OWS) !== 0) {
-                        if (valueWhitespace === -1)
-                            valueWhitespace = index;
-                    }
-                    else {
-                        valueWhitespace = -1;
-                    }
-                    index++;
-                }
-                if (parameters[key] === undefined) {
-                    const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-                    parameters[key] = header.slice(valueStart, valueEnd);
-                }
-                if (stop !== 0)
-                    break parameter;
-                continue parameter;
-            }
-            if ((flags & OWS) !== 0) {
-                if (keyWhitespace === -1)
-                    keyWhitespace = index;
-            }
-            else {
-                keyWhitespace = -1;
-            }
-            keyFlags |= (code & NON_ASCII) | flags;
-            index++;
-        }
-    }
-    return { type, index, parameters };
-}
-/**
- * Remove backslashes from quoted pairs in a known-terminated quoted string body.
- */
-function unescapeQuotedPairs(str, start, end) {
-    let result = "";
-    for (let index = start; index < end; index++) {
-        if (str.charCodeAt(index) === BSLASH) {
-            result += str.slice(start, index);
-            start = ++index;
-        }
-    }
-    return result + str.slice(start, end);
-}
-//# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ./node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var dist = __nccwpck_require__(6919);
 ;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
@@ -49540,7 +49250,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = dist_parse(contentType);
+  const mimetype = (0,dist/* parse */.qg)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -53180,7 +52890,169 @@ throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
 throttling.triggersNotification = triggersNotification;
 
 
+;// CONCATENATED MODULE: ./src/rubric/scoring.ts
+/** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */
+const PASS_THRESHOLD = 0.8;
+const BORDERLINE_THRESHOLD = 0.6;
+/** Weighted sums such as 0.7 * 0.8 + 0.3 * 0.8 land a hair under the threshold in binary floating point. */
+const EPSILON = 1e-9;
+function verdictForScore(score) {
+    if (score + EPSILON >= PASS_THRESHOLD)
+        return 'pass';
+    if (score + EPSILON >= BORDERLINE_THRESHOLD)
+        return 'borderline';
+    return 'fail';
+}
+/** Verdict of one evaluator: from its score, forced to fail by any gating violation. */
+function evaluatorVerdict(score, gatingViolations) {
+    return gatingViolations.length > 0 ? 'fail' : verdictForScore(score);
+}
+/**
+ * Weighted mean. When every weight is 0 there is nothing to weigh by, so each counts the same
+ * (a list of all-zero weights would otherwise divide by zero).
+ */
+function weightedMean(items) {
+    if (items.length === 0)
+        return 0;
+    const total = items.reduce((s, i) => s + i.weight, 0);
+    if (total <= 0)
+        return items.reduce((s, i) => s + i.value, 0) / items.length;
+    return items.reduce((s, i) => s + i.value * i.weight, 0) / total;
+}
+const clamp01 = (x) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+/** Checklist: score = satisfied weight / total weight; a `required` item not satisfied gates. */
+function scoreChecklist(items, answers) {
+    const checks = items.map((item) => {
+        const a = answers.get(item.id);
+        return {
+            id: item.id,
+            satisfied: a?.satisfied ?? false,
+            weight: item.weight,
+            required: item.required,
+            reasoning: a?.reasoning ?? null,
+        };
+    });
+    const score = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
+    const gating = checks
+        .filter((c) => c.required && !c.satisfied)
+        .map((c) => `${c.id}: required item not satisfied`);
+    return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
+}
+/** Score ranges: each criterion's integer 0..10 normalised by /10, weighted mean; `required_min_score` gates. */
+function scoreRanges(items, answers) {
+    const checks = items.map((item) => {
+        const a = answers.get(item.id);
+        return {
+            id: item.id,
+            score: a?.score ?? 0,
+            weight: item.weight,
+            required: item.requiredMinScore !== null,
+            required_min_score: item.requiredMinScore,
+            reasoning: a?.reasoning ?? null,
+        };
+    });
+    const score = weightedMean(checks.map((c) => ({ value: (c.score ?? 0) / 10, weight: c.weight })));
+    const gating = checks
+        .filter((c) => c.required_min_score != null && (c.score ?? 0) < c.required_min_score)
+        .map((c) => `${c.id}: score ${c.score} is below required_min_score ${c.required_min_score}`);
+    return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
+}
+/**
+ * A case from its evaluators: weighted mean by evaluator weight (0 excludes, unless all are 0),
+ * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
+ */
+function aggregateCase(evaluators) {
+    const weighted = evaluators.filter((e) => e.weight > 0);
+    const basis = weighted.length > 0 ? weighted : evaluators;
+    const score = weightedMean(basis.map((e) => ({ value: e.score, weight: e.weight })));
+    const gating = evaluators.flatMap((e) => e.gating_violations.map((v) => (e.name === 'rubric' ? v : `${e.name} › ${v}`)));
+    let verdict;
+    if (evaluators.some((e) => e.verdict === 'error'))
+        verdict = 'error';
+    else if (gating.length > 0)
+        verdict = 'fail';
+    else
+        verdict = verdictForScore(score);
+    return {
+        score,
+        verdict,
+        gating_violations: gating,
+        ...(evaluators.some((e) => e.unstable) ? { unstable: true } : {}),
+    };
+}
+function countVerdicts(verdicts) {
+    const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+    for (const v of verdicts)
+        counts[v]++;
+    return counts;
+}
+/**
+ * The run: score is the mean of the case scores (the markdown rubric counts as one more item);
+ * verdict is fail if any case failed or errored or the rubric failed, else borderline if any case
+ * is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run must not
+ * turn a required check green.
+ */
+function aggregateRun(cases, rubric) {
+    const counts = countVerdicts(cases.map((c) => c.verdict));
+    const scores = cases.map((c) => c.score);
+    if (rubric)
+        scores.push(rubric.score);
+    const score = scores.length === 0 ? 0 : scores.reduce((a, b) => a + b, 0) / scores.length;
+    let verdict;
+    if (cases.length === 0 && !rubric)
+        verdict = 'fail';
+    else if (counts.fail > 0 || counts.error > 0 || rubric?.verdict === 'fail')
+        verdict = 'fail';
+    else if (counts.borderline > 0)
+        verdict = 'borderline';
+    else
+        verdict = 'pass';
+    return { score, verdict, counts };
+}
+function rubricCounts(gates, checks) {
+    const must = checks.filter((c) => c.kind === 'must');
+    const nice = checks.filter((c) => c.kind === 'nice');
+    return {
+        gates_passed: gates.filter((g) => g.verdict === 'pass').length,
+        gates_total: gates.length,
+        must_passed: must.filter((c) => c.satisfied === true).length,
+        must_total: must.length,
+        nice_passed: nice.filter((c) => c.satisfied === true).length,
+        nice_total: nice.length,
+    };
+}
+/** `gates: 1/2 · must: 2/3 · nice: 1/2`, leaving out the parts a rubric does not have. */
+function formatRubricCounts(c) {
+    const parts = [];
+    if (c.gates_total > 0)
+        parts.push(`gates: ${c.gates_passed}/${c.gates_total}`);
+    if (c.must_total > 0)
+        parts.push(`must: ${c.must_passed}/${c.must_total}`);
+    if (c.nice_total > 0)
+        parts.push(`nice: ${c.nice_passed}/${c.nice_total}`);
+    return parts.join(' · ');
+}
+/**
+ * Markdown-rubric verdict (seed 002 §3): any gate failing, any must-have not satisfied (or not
+ * judged), a judge error, or `terminate` fails; nice-to-haves never block. The score is the share
+ * of gates and must-haves that passed.
+ */
+function rubricVerdict(input) {
+    const must = input.checks.filter((c) => c.kind === 'must');
+    const passedItems = input.gates.filter((g) => g.verdict === 'pass').length + must.filter((c) => c.satisfied === true).length;
+    const total = input.gates.length + must.length;
+    let score = total === 0 ? 0 : passedItems / total;
+    if (input.judgeVerdict === 'terminate' || input.judgeError)
+        score = 0;
+    const fail = input.judgeError ||
+        input.judgeVerdict === 'terminate' ||
+        input.gates.some((g) => g.verdict !== 'pass') ||
+        must.some((c) => c.satisfied !== true);
+    return { verdict: fail ? 'fail' : 'pass', score };
+}
+
 ;// CONCATENATED MODULE: ./src/report/history.ts
+
 /** The sticky comment's first line: how the action finds its own comment. */
 const COMMENT_MARKER = '<!-- rubric-eval -->';
 const HISTORY_RE = /<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->/;
@@ -53221,6 +53093,19 @@ function parseHistory(body) {
     catch {
         return [];
     }
+}
+/**
+ * The history's counts column: the cases' verdicts when the run had cases, the rubric's counts when
+ * it had a rubric, both when it had both.
+ */
+function historyCounts(cases, rubric) {
+    const total = cases.pass + cases.borderline + cases.fail + cases.error;
+    const parts = [];
+    if (total > 0)
+        parts.push(`${cases.pass} pass · ${cases.borderline} borderline · ${cases.fail} fail${cases.error ? ` · ${cases.error} error` : ''}`);
+    if (rubric)
+        parts.push(total > 0 ? `rubric ${formatRubricCounts(rubric)}` : formatRubricCounts(rubric));
+    return parts.join(' · ') || '0 cases';
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -53414,167 +53299,6 @@ function isPermissionError(err) {
     return status === 403 || status === 404;
 }
 
-;// CONCATENATED MODULE: ./src/rubric/scoring.ts
-/** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */
-const PASS_THRESHOLD = 0.8;
-const BORDERLINE_THRESHOLD = 0.6;
-/** Weighted sums such as 0.7 * 0.8 + 0.3 * 0.8 land a hair under the threshold in binary floating point. */
-const EPSILON = 1e-9;
-function verdictForScore(score) {
-    if (score + EPSILON >= PASS_THRESHOLD)
-        return 'pass';
-    if (score + EPSILON >= BORDERLINE_THRESHOLD)
-        return 'borderline';
-    return 'fail';
-}
-/** Verdict of one evaluator: from its score, forced to fail by any gating violation. */
-function evaluatorVerdict(score, gatingViolations) {
-    return gatingViolations.length > 0 ? 'fail' : verdictForScore(score);
-}
-/**
- * Weighted mean. When every weight is 0 there is nothing to weigh by, so each counts the same
- * (a list of all-zero weights would otherwise divide by zero).
- */
-function weightedMean(items) {
-    if (items.length === 0)
-        return 0;
-    const total = items.reduce((s, i) => s + i.weight, 0);
-    if (total <= 0)
-        return items.reduce((s, i) => s + i.value, 0) / items.length;
-    return items.reduce((s, i) => s + i.value * i.weight, 0) / total;
-}
-const clamp01 = (x) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
-/** Checklist: score = satisfied weight / total weight; a `required` item not satisfied gates. */
-function scoreChecklist(items, answers) {
-    const checks = items.map((item) => {
-        const a = answers.get(item.id);
-        return {
-            id: item.id,
-            satisfied: a?.satisfied ?? false,
-            weight: item.weight,
-            required: item.required,
-            reasoning: a?.reasoning ?? null,
-        };
-    });
-    const score = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
-    const gating = checks
-        .filter((c) => c.required && !c.satisfied)
-        .map((c) => `${c.id}: required item not satisfied`);
-    return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
-}
-/** Score ranges: each criterion's integer 0..10 normalised by /10, weighted mean; `required_min_score` gates. */
-function scoreRanges(items, answers) {
-    const checks = items.map((item) => {
-        const a = answers.get(item.id);
-        return {
-            id: item.id,
-            score: a?.score ?? 0,
-            weight: item.weight,
-            required: item.requiredMinScore !== null,
-            required_min_score: item.requiredMinScore,
-            reasoning: a?.reasoning ?? null,
-        };
-    });
-    const score = weightedMean(checks.map((c) => ({ value: (c.score ?? 0) / 10, weight: c.weight })));
-    const gating = checks
-        .filter((c) => c.required_min_score != null && (c.score ?? 0) < c.required_min_score)
-        .map((c) => `${c.id}: score ${c.score} is below required_min_score ${c.required_min_score}`);
-    return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
-}
-/**
- * A case from its evaluators: weighted mean by evaluator weight (0 excludes, unless all are 0),
- * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
- */
-function aggregateCase(evaluators) {
-    const weighted = evaluators.filter((e) => e.weight > 0);
-    const basis = weighted.length > 0 ? weighted : evaluators;
-    const score = weightedMean(basis.map((e) => ({ value: e.score, weight: e.weight })));
-    const gating = evaluators.flatMap((e) => e.gating_violations.map((v) => (e.name === 'rubric' ? v : `${e.name} › ${v}`)));
-    let verdict;
-    if (evaluators.some((e) => e.verdict === 'error'))
-        verdict = 'error';
-    else if (gating.length > 0)
-        verdict = 'fail';
-    else
-        verdict = verdictForScore(score);
-    return {
-        score,
-        verdict,
-        gating_violations: gating,
-        ...(evaluators.some((e) => e.unstable) ? { unstable: true } : {}),
-    };
-}
-function countVerdicts(verdicts) {
-    const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-    for (const v of verdicts)
-        counts[v]++;
-    return counts;
-}
-/**
- * The run: score is the mean of the case scores (the markdown rubric counts as one more item);
- * verdict is fail if any case failed or errored or the rubric failed, else borderline if any case
- * is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run must not
- * turn a required check green.
- */
-function aggregateRun(cases, rubric) {
-    const counts = countVerdicts(cases.map((c) => c.verdict));
-    const scores = cases.map((c) => c.score);
-    if (rubric)
-        scores.push(rubric.score);
-    const score = scores.length === 0 ? 0 : scores.reduce((a, b) => a + b, 0) / scores.length;
-    let verdict;
-    if (cases.length === 0 && !rubric)
-        verdict = 'fail';
-    else if (counts.fail > 0 || counts.error > 0 || rubric?.verdict === 'fail')
-        verdict = 'fail';
-    else if (counts.borderline > 0)
-        verdict = 'borderline';
-    else
-        verdict = 'pass';
-    return { score, verdict, counts };
-}
-function rubricCounts(gates, checks) {
-    const must = checks.filter((c) => c.kind === 'must');
-    const nice = checks.filter((c) => c.kind === 'nice');
-    return {
-        gates_passed: gates.filter((g) => g.verdict === 'pass').length,
-        gates_total: gates.length,
-        must_passed: must.filter((c) => c.satisfied === true).length,
-        must_total: must.length,
-        nice_passed: nice.filter((c) => c.satisfied === true).length,
-        nice_total: nice.length,
-    };
-}
-/** `gates: 1/2 · must: 2/3 · nice: 1/2`, leaving out the parts a rubric does not have. */
-function formatRubricCounts(c) {
-    const parts = [];
-    if (c.gates_total > 0)
-        parts.push(`gates: ${c.gates_passed}/${c.gates_total}`);
-    if (c.must_total > 0)
-        parts.push(`must: ${c.must_passed}/${c.must_total}`);
-    if (c.nice_total > 0)
-        parts.push(`nice: ${c.nice_passed}/${c.nice_total}`);
-    return parts.join(' · ');
-}
-/**
- * Markdown-rubric verdict (seed 002 §3): any gate failing, any must-have not satisfied (or not
- * judged), a judge error, or `terminate` fails; nice-to-haves never block. The score is the share
- * of gates and must-haves that passed.
- */
-function rubricVerdict(input) {
-    const must = input.checks.filter((c) => c.kind === 'must');
-    const passedItems = input.gates.filter((g) => g.verdict === 'pass').length + must.filter((c) => c.satisfied === true).length;
-    const total = input.gates.length + must.length;
-    let score = total === 0 ? 0 : passedItems / total;
-    if (input.judgeVerdict === 'terminate' || input.judgeError)
-        score = 0;
-    const fail = input.judgeError ||
-        input.judgeVerdict === 'terminate' ||
-        input.gates.some((g) => g.verdict !== 'pass') ||
-        must.some((c) => c.satisfied !== true);
-    return { verdict: fail ? 'fail' : 'pass', score };
-}
-
 ;// CONCATENATED MODULE: ./src/report/samples.ts
 /** Every evaluator of a list, composites' children included. */
 function flatten(list) {
@@ -53677,31 +53401,51 @@ const isFailing = (c) => c.verdict === 'fail' || c.verdict === 'error' || c.verd
 function whyNot(c) {
     if (c.error)
         return [`error: ${c.error}`];
-    const lines = [];
-    for (const e of flattenEvaluators(c.evaluators)) {
-        if (e.verdict === 'error')
-            lines.push(`${e.name}: error: ${e.error}`);
-        for (const k of e.checks ?? []) {
-            const failed = k.satisfied === false ||
-                (k.score !== undefined &&
-                    ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
-            const samples = checkSamples(k);
-            if (failed)
-                lines.push(`${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${samples ? ` [${samples}]` : ''}: ${k.reasoning ?? 'not satisfied'}`);
-        }
-        if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
-            if (e.verdict !== 'pass')
-                for (const m of e.misses ?? [])
-                    lines.push(`${e.name}: ${m}`);
-        }
+    return c.evaluators.flatMap((e) => evaluatorReasons(e, ''));
+}
+const checkFailed = (k) => k.satisfied === false ||
+    (k.score !== undefined &&
+        ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
+/**
+ * The reasons one evaluator (and its children, named `parent › child`) gives for not passing. An
+ * error is told once, where it happened; every other kind that did not pass says at least its score.
+ */
+function evaluatorReasons(e, prefix) {
+    const name = `${prefix}${e.name}`;
+    const children = e.children ?? [];
+    const fromChildren = children.flatMap((child) => evaluatorReasons(child, `${name} › `));
+    if (e.verdict === 'error') {
+        if (children.some((child) => child.verdict === 'error'))
+            return fromChildren;
+        return [...fromChildren, `${name}: error: ${e.error ?? 'no reason given'}`];
     }
+    const lines = [];
+    for (const k of e.checks ?? [])
+        if (checkFailed(k))
+            lines.push(`${name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${checkSamples(k) ? ` [${checkSamples(k)}]` : ''}: ${k.reasoning ?? 'not satisfied'}`);
+    if (e.verdict !== 'pass' && e.mode !== 'aggregate')
+        for (const m of e.misses ?? [])
+            if (!(e.checks ?? []).length)
+                lines.push(`${name}: ${m}`);
+    lines.push(...fromChildren);
+    if (e.verdict !== 'pass' && lines.length === 0)
+        lines.push(`${name}: score ${score2(e.score)}${e.reasoning ? `: ${e.reasoning}` : ''}`);
     return lines;
+}
+/** The one-line reason of a case's table row: its error, its gating violations, else the first reason. */
+function caseReason(c) {
+    if (c.verdict === 'pass')
+        return '';
+    if (c.verdict !== 'error' && c.gating_violations.length > 0)
+        return c.gating_violations.join('; ');
+    const first = whyNot(c)[0] ?? '';
+    return c.verdict === 'error' && !first.includes('error: ') ? `error: ${first}` : first;
 }
 function caseRow(c) {
     const split = judgeSplit(c);
-    return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
+    return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
-const CASE_HEADER = '| | case | score | checklist | ranges | gating violations |\n|---|---|---|---|---|---|';
+const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
 function suiteSection(s, detail) {
     const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
     for (const c of s.cases)
@@ -53869,6 +53613,44 @@ function renderReport(results, opts = {}) {
     return `${cut}${'\n\n</details>'.repeat(Math.max(0, open))}${note}${tailParts}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+
+/** GitHub shows at most 10 error annotations per step; the rest are dropped without a word. */
+const ANNOTATION_LIMIT = 10;
+const RANK = { error: 0, fail: 1, borderline: 2, pass: 3 };
+/**
+ * One annotation per failed or errored case at its line, worst first (errors, then the lowest
+ * scores), within `limit`; when there are more, the last slot says how many were left out.
+ */
+function caseAnnotations(results, limit = ANNOTATION_LIMIT) {
+    const failing = results.suites
+        .flatMap((s) => s.cases.map((c) => ({ suite: s.path, c })))
+        .filter(({ c }) => c.verdict === 'fail' || c.verdict === 'error')
+        .sort((a, b) => RANK[a.c.verdict] - RANK[b.c.verdict] || a.c.score - b.c.score);
+    if (limit <= 0)
+        return [];
+    const shown = failing.length > limit ? failing.slice(0, limit - 1) : failing;
+    const out = shown.map(({ suite, c }) => ({
+        message: annotationText(c),
+        file: suite,
+        line: c.line,
+        title: `rubric-eval: case ${c.verdict === 'error' ? 'errored' : 'failed'}`,
+    }));
+    const left = failing.length - shown.length;
+    if (left > 0)
+        out.push({
+            message: `${left} more failed or errored case${left === 1 ? '' : 's'} not annotated (GitHub shows ${limit} per step); see the job summary or the results file`,
+            title: 'rubric-eval: more cases',
+        });
+    return out;
+}
+/** One line, bounded: an annotation is a pointer to the report, not the report. */
+function annotationText(c) {
+    const said = caseReason(c).replace(/\s+/g, ' ').trim();
+    const reason = said.length > 300 ? `${said.slice(0, 299)}…` : said;
+    return `case '${c.id}' ${c.verdict === 'error' ? 'errored' : `failed (score ${c.score.toFixed(2)})`}${reason ? `: ${reason}` : ''}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/results-file.ts
 
 
@@ -53940,9 +53722,16 @@ function invalidInputResults(errors, now = new Date()) {
 var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/diagnostics.ts
 function formatDiagnostic(d) {
+    return formatLine(d, true);
+}
+/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
+function formatWithoutLevel(d) {
+    return formatLine(d, false);
+}
+function formatLine(d, withLevel) {
     const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
     const subject = d.subject ? ` ${d.subject}:` : '';
-    const level = d.severity === 'warning' ? ' warning:' : '';
+    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
     return `${where}${level}${subject} ${d.rule}: ${d.message}`;
 }
 /** Thrown when input files are invalid; carries every problem found, not just the first. */
@@ -54010,6 +53799,7 @@ function addUsage(into, more) {
 ;// CONCATENATED MODULE: ./src/pipeline/aggregate.ts
 
 
+
 const round4 = (x) => Math.round(x * 10_000) / 10_000;
 /**
  * Stage 4, aggregate: case results and the rubric into the run's verdict, score, counts, usage
@@ -54028,9 +53818,7 @@ function aggregateResults(p) {
         commit: p.commit,
         verdict,
         score: round4(agg.score),
-        counts: p.rubric
-            ? formatRubricCounts(p.rubric.counts)
-            : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
+        counts: historyCounts(agg.counts, p.rubric?.counts ?? null),
         feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
         rubric_hash: p.rubric?.hash ?? null,
         rubric_verdict: aggregate_rubricVerdict(p.rubric),
@@ -54241,6 +54029,41 @@ class JudgeCache {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
+function __classPrivateFieldSet(receiver, state, value, kind, f) {
+    if (kind === "m")
+        throw new TypeError("Private method is not writable");
+    if (kind === "a" && !f)
+        throw new TypeError("Private accessor was defined without a setter");
+    if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
+        throw new TypeError("Cannot write private member to an object whose class did not declare it");
+    return kind === "a" ? f.call(receiver, value) : f ? (f.value = value) : state.set(receiver, value), value;
+}
+function __classPrivateFieldGet(receiver, state, kind, f) {
+    if (kind === "a" && !f)
+        throw new TypeError("Private accessor was defined without a getter");
+    if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
+        throw new TypeError("Cannot read private member from an object whose class did not declare it");
+    return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
+}
+
+
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/uuid.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+/**
+ * https://stackoverflow.com/a/2117523
+ */
+let uuid_uuid4 = function () {
+    const { crypto } = globalThis;
+    if (crypto?.randomUUID) {
+        uuid_uuid4 = crypto.randomUUID.bind(crypto);
+        return crypto.randomUUID();
+    }
+    const u8 = new Uint8Array(1);
+    const randomByte = crypto ? () => crypto.getRandomValues(u8)[0] : () => (Math.random() * 0xff) & 0xff;
+    return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (randomByte() & (15 >> (+c / 4)))).toString(16));
+};
+//# sourceMappingURL=uuid.mjs.map
 ;// CONCATENATED MODULE: ./node_modules/openai/internal/errors.mjs
 // File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
 function isAbortError(err) {
@@ -54396,6 +54219,1992 @@ class InvalidWebhookSignatureError extends Error {
     }
 }
 //# sourceMappingURL=error.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/values.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+// https://url.spec.whatwg.org/#url-scheme-string
+const startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
+const isAbsoluteURL = (url) => {
+    return startsWithSchemeRegexp.test(url);
+};
+let values_isArray = (val) => ((values_isArray = Array.isArray), values_isArray(val));
+let isReadonlyArray = values_isArray;
+/** Returns an object if the given value isn't an object, otherwise returns as-is */
+function maybeObj(x) {
+    if (typeof x !== 'object') {
+        return {};
+    }
+    return x ?? {};
+}
+// https://stackoverflow.com/a/34491287
+function isEmptyObj(obj) {
+    if (!obj)
+        return true;
+    for (const _k in obj)
+        return false;
+    return true;
+}
+// https://eslint.org/docs/latest/rules/no-prototype-builtins
+function hasOwn(obj, key) {
+    return Object.prototype.hasOwnProperty.call(obj, key);
+}
+function isObj(obj) {
+    return obj != null && typeof obj === 'object' && !Array.isArray(obj);
+}
+const ensurePresent = (value) => {
+    if (value == null) {
+        throw new OpenAIError(`Expected a value to be given but received ${value} instead.`);
+    }
+    return value;
+};
+const validatePositiveInteger = (name, n) => {
+    if (typeof n !== 'number' || !Number.isInteger(n)) {
+        throw new error_OpenAIError(`${name} must be an integer`);
+    }
+    if (n < 0) {
+        throw new error_OpenAIError(`${name} must be a positive integer`);
+    }
+    return n;
+};
+const coerceInteger = (value) => {
+    if (typeof value === 'number')
+        return Math.round(value);
+    if (typeof value === 'string')
+        return parseInt(value, 10);
+    throw new OpenAIError(`Could not coerce ${value} (type: ${typeof value}) into a number`);
+};
+const coerceFloat = (value) => {
+    if (typeof value === 'number')
+        return value;
+    if (typeof value === 'string')
+        return parseFloat(value);
+    throw new OpenAIError(`Could not coerce ${value} (type: ${typeof value}) into a number`);
+};
+const coerceBoolean = (value) => {
+    if (typeof value === 'boolean')
+        return value;
+    if (typeof value === 'string')
+        return value === 'true';
+    return Boolean(value);
+};
+const maybeCoerceInteger = (value) => {
+    if (value == null) {
+        return undefined;
+    }
+    return coerceInteger(value);
+};
+const maybeCoerceFloat = (value) => {
+    if (value == null) {
+        return undefined;
+    }
+    return coerceFloat(value);
+};
+const maybeCoerceBoolean = (value) => {
+    if (value == null) {
+        return undefined;
+    }
+    return coerceBoolean(value);
+};
+const safeJSON = (text) => {
+    try {
+        return JSON.parse(text);
+    }
+    catch (err) {
+        return undefined;
+    }
+};
+//# sourceMappingURL=values.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/sleep.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+//# sourceMappingURL=sleep.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/version.mjs
+const openai_version_VERSION = '6.30.1'; // x-release-please-version
+//# sourceMappingURL=version.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/detect-platform.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+const isRunningInBrowser = () => {
+    return (
+    // @ts-ignore
+    typeof window !== 'undefined' &&
+        // @ts-ignore
+        typeof window.document !== 'undefined' &&
+        // @ts-ignore
+        typeof navigator !== 'undefined');
+};
+/**
+ * Note this does not detect 'browser'; for that, use getBrowserInfo().
+ */
+function getDetectedPlatform() {
+    if (typeof Deno !== 'undefined' && Deno.build != null) {
+        return 'deno';
+    }
+    if (typeof EdgeRuntime !== 'undefined') {
+        return 'edge';
+    }
+    if (Object.prototype.toString.call(typeof globalThis.process !== 'undefined' ? globalThis.process : 0) === '[object process]') {
+        return 'node';
+    }
+    return 'unknown';
+}
+const getPlatformProperties = () => {
+    const detectedPlatform = getDetectedPlatform();
+    if (detectedPlatform === 'deno') {
+        return {
+            'X-Stainless-Lang': 'js',
+            'X-Stainless-Package-Version': openai_version_VERSION,
+            'X-Stainless-OS': normalizePlatform(Deno.build.os),
+            'X-Stainless-Arch': normalizeArch(Deno.build.arch),
+            'X-Stainless-Runtime': 'deno',
+            'X-Stainless-Runtime-Version': typeof Deno.version === 'string' ? Deno.version : Deno.version?.deno ?? 'unknown',
+        };
+    }
+    if (typeof EdgeRuntime !== 'undefined') {
+        return {
+            'X-Stainless-Lang': 'js',
+            'X-Stainless-Package-Version': openai_version_VERSION,
+            'X-Stainless-OS': 'Unknown',
+            'X-Stainless-Arch': `other:${EdgeRuntime}`,
+            'X-Stainless-Runtime': 'edge',
+            'X-Stainless-Runtime-Version': globalThis.process.version,
+        };
+    }
+    // Check if Node.js
+    if (detectedPlatform === 'node') {
+        return {
+            'X-Stainless-Lang': 'js',
+            'X-Stainless-Package-Version': openai_version_VERSION,
+            'X-Stainless-OS': normalizePlatform(globalThis.process.platform ?? 'unknown'),
+            'X-Stainless-Arch': normalizeArch(globalThis.process.arch ?? 'unknown'),
+            'X-Stainless-Runtime': 'node',
+            'X-Stainless-Runtime-Version': globalThis.process.version ?? 'unknown',
+        };
+    }
+    const browserInfo = getBrowserInfo();
+    if (browserInfo) {
+        return {
+            'X-Stainless-Lang': 'js',
+            'X-Stainless-Package-Version': openai_version_VERSION,
+            'X-Stainless-OS': 'Unknown',
+            'X-Stainless-Arch': 'unknown',
+            'X-Stainless-Runtime': `browser:${browserInfo.browser}`,
+            'X-Stainless-Runtime-Version': browserInfo.version,
+        };
+    }
+    // TODO add support for Cloudflare workers, etc.
+    return {
+        'X-Stainless-Lang': 'js',
+        'X-Stainless-Package-Version': openai_version_VERSION,
+        'X-Stainless-OS': 'Unknown',
+        'X-Stainless-Arch': 'unknown',
+        'X-Stainless-Runtime': 'unknown',
+        'X-Stainless-Runtime-Version': 'unknown',
+    };
+};
+// Note: modified from https://github.com/JS-DevTools/host-environment/blob/b1ab79ecde37db5d6e163c050e54fe7d287d7c92/src/isomorphic.browser.ts
+function getBrowserInfo() {
+    if (typeof navigator === 'undefined' || !navigator) {
+        return null;
+    }
+    // NOTE: The order matters here!
+    const browserPatterns = [
+        { key: 'edge', pattern: /Edge(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+        { key: 'ie', pattern: /MSIE(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+        { key: 'ie', pattern: /Trident(?:.*rv\:(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+        { key: 'chrome', pattern: /Chrome(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+        { key: 'firefox', pattern: /Firefox(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
+        { key: 'safari', pattern: /(?:Version\W+(\d+)\.(\d+)(?:\.(\d+))?)?(?:\W+Mobile\S*)?\W+Safari/ },
+    ];
+    // Find the FIRST matching browser
+    for (const { key, pattern } of browserPatterns) {
+        const match = pattern.exec(navigator.userAgent);
+        if (match) {
+            const major = match[1] || 0;
+            const minor = match[2] || 0;
+            const patch = match[3] || 0;
+            return { browser: key, version: `${major}.${minor}.${patch}` };
+        }
+    }
+    return null;
+}
+const normalizeArch = (arch) => {
+    // Node docs:
+    // - https://nodejs.org/api/process.html#processarch
+    // Deno docs:
+    // - https://doc.deno.land/deno/stable/~/Deno.build
+    if (arch === 'x32')
+        return 'x32';
+    if (arch === 'x86_64' || arch === 'x64')
+        return 'x64';
+    if (arch === 'arm')
+        return 'arm';
+    if (arch === 'aarch64' || arch === 'arm64')
+        return 'arm64';
+    if (arch)
+        return `other:${arch}`;
+    return 'unknown';
+};
+const normalizePlatform = (platform) => {
+    // Node platforms:
+    // - https://nodejs.org/api/process.html#processplatform
+    // Deno platforms:
+    // - https://doc.deno.land/deno/stable/~/Deno.build
+    // - https://github.com/denoland/deno/issues/14799
+    platform = platform.toLowerCase();
+    // NOTE: this iOS check is untested and may not work
+    // Node does not work natively on IOS, there is a fork at
+    // https://github.com/nodejs-mobile/nodejs-mobile
+    // however it is unknown at the time of writing how to detect if it is running
+    if (platform.includes('ios'))
+        return 'iOS';
+    if (platform === 'android')
+        return 'Android';
+    if (platform === 'darwin')
+        return 'MacOS';
+    if (platform === 'win32')
+        return 'Windows';
+    if (platform === 'freebsd')
+        return 'FreeBSD';
+    if (platform === 'openbsd')
+        return 'OpenBSD';
+    if (platform === 'linux')
+        return 'Linux';
+    if (platform)
+        return `Other:${platform}`;
+    return 'Unknown';
+};
+let _platformHeaders;
+const getPlatformHeaders = () => {
+    return (_platformHeaders ?? (_platformHeaders = getPlatformProperties()));
+};
+//# sourceMappingURL=detect-platform.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/shims.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+function getDefaultFetch() {
+    if (typeof fetch !== 'undefined') {
+        return fetch;
+    }
+    throw new Error('`fetch` is not defined as a global; Either pass `fetch` to the client, `new OpenAI({ fetch })` or polyfill the global, `globalThis.fetch = fetch`');
+}
+function makeReadableStream(...args) {
+    const ReadableStream = globalThis.ReadableStream;
+    if (typeof ReadableStream === 'undefined') {
+        // Note: All of the platforms / runtimes we officially support already define
+        // `ReadableStream` as a global, so this should only ever be hit on unsupported runtimes.
+        throw new Error('`ReadableStream` is not defined as a global; You will need to polyfill it, `globalThis.ReadableStream = ReadableStream`');
+    }
+    return new ReadableStream(...args);
+}
+function ReadableStreamFrom(iterable) {
+    let iter = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
+    return makeReadableStream({
+        start() { },
+        async pull(controller) {
+            const { done, value } = await iter.next();
+            if (done) {
+                controller.close();
+            }
+            else {
+                controller.enqueue(value);
+            }
+        },
+        async cancel() {
+            await iter.return?.();
+        },
+    });
+}
+/**
+ * Most browsers don't yet have async iterable support for ReadableStream,
+ * and Node has a very different way of reading bytes from its "ReadableStream".
+ *
+ * This polyfill was pulled from https://github.com/MattiasBuelens/web-streams-polyfill/pull/122#issuecomment-1627354490
+ */
+function ReadableStreamToAsyncIterable(stream) {
+    if (stream[Symbol.asyncIterator])
+        return stream;
+    const reader = stream.getReader();
+    return {
+        async next() {
+            try {
+                const result = await reader.read();
+                if (result?.done)
+                    reader.releaseLock(); // release lock when stream becomes closed
+                return result;
+            }
+            catch (e) {
+                reader.releaseLock(); // release lock when stream becomes errored
+                throw e;
+            }
+        },
+        async return() {
+            const cancelPromise = reader.cancel();
+            reader.releaseLock();
+            await cancelPromise;
+            return { done: true, value: undefined };
+        },
+        [Symbol.asyncIterator]() {
+            return this;
+        },
+    };
+}
+/**
+ * Cancels a ReadableStream we don't need to consume.
+ * See https://undici.nodejs.org/#/?id=garbage-collection
+ */
+async function CancelReadableStream(stream) {
+    if (stream === null || typeof stream !== 'object')
+        return;
+    if (stream[Symbol.asyncIterator]) {
+        await stream[Symbol.asyncIterator]().return?.();
+        return;
+    }
+    const reader = stream.getReader();
+    const cancelPromise = reader.cancel();
+    reader.releaseLock();
+    await cancelPromise;
+}
+//# sourceMappingURL=shims.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/request-options.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+const FallbackEncoder = ({ headers, body }) => {
+    return {
+        bodyHeaders: {
+            'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+    };
+};
+//# sourceMappingURL=request-options.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/qs/formats.mjs
+const default_format = 'RFC3986';
+const default_formatter = (v) => String(v);
+const formatters = {
+    RFC1738: (v) => String(v).replace(/%20/g, '+'),
+    RFC3986: default_formatter,
+};
+const RFC1738 = 'RFC1738';
+const RFC3986 = 'RFC3986';
+//# sourceMappingURL=formats.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/qs/utils.mjs
+
+
+let has = (obj, key) => ((has = Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty)),
+    has(obj, key));
+const hex_table = /* @__PURE__ */ (() => {
+    const array = [];
+    for (let i = 0; i < 256; ++i) {
+        array.push('%' + ((i < 16 ? '0' : '') + i.toString(16)).toUpperCase());
+    }
+    return array;
+})();
+function compact_queue(queue) {
+    while (queue.length > 1) {
+        const item = queue.pop();
+        if (!item)
+            continue;
+        const obj = item.obj[item.prop];
+        if (isArray(obj)) {
+            const compacted = [];
+            for (let j = 0; j < obj.length; ++j) {
+                if (typeof obj[j] !== 'undefined') {
+                    compacted.push(obj[j]);
+                }
+            }
+            // @ts-ignore
+            item.obj[item.prop] = compacted;
+        }
+    }
+}
+function array_to_object(source, options) {
+    const obj = options && options.plainObjects ? Object.create(null) : {};
+    for (let i = 0; i < source.length; ++i) {
+        if (typeof source[i] !== 'undefined') {
+            obj[i] = source[i];
+        }
+    }
+    return obj;
+}
+function utils_merge(target, source, options = {}) {
+    if (!source) {
+        return target;
+    }
+    if (typeof source !== 'object') {
+        if (isArray(target)) {
+            target.push(source);
+        }
+        else if (target && typeof target === 'object') {
+            if ((options && (options.plainObjects || options.allowPrototypes)) || !has(Object.prototype, source)) {
+                target[source] = true;
+            }
+        }
+        else {
+            return [target, source];
+        }
+        return target;
+    }
+    if (!target || typeof target !== 'object') {
+        return [target].concat(source);
+    }
+    let mergeTarget = target;
+    if (isArray(target) && !isArray(source)) {
+        // @ts-ignore
+        mergeTarget = array_to_object(target, options);
+    }
+    if (isArray(target) && isArray(source)) {
+        source.forEach(function (item, i) {
+            if (has(target, i)) {
+                const targetItem = target[i];
+                if (targetItem && typeof targetItem === 'object' && item && typeof item === 'object') {
+                    target[i] = utils_merge(targetItem, item, options);
+                }
+                else {
+                    target.push(item);
+                }
+            }
+            else {
+                target[i] = item;
+            }
+        });
+        return target;
+    }
+    return Object.keys(source).reduce(function (acc, key) {
+        const value = source[key];
+        if (has(acc, key)) {
+            acc[key] = utils_merge(acc[key], value, options);
+        }
+        else {
+            acc[key] = value;
+        }
+        return acc;
+    }, mergeTarget);
+}
+function assign_single_source(target, source) {
+    return Object.keys(source).reduce(function (acc, key) {
+        acc[key] = source[key];
+        return acc;
+    }, target);
+}
+function utils_decode(str, _, charset) {
+    const strWithoutPlus = str.replace(/\+/g, ' ');
+    if (charset === 'iso-8859-1') {
+        // unescape never throws, no try...catch needed:
+        return strWithoutPlus.replace(/%[0-9a-f]{2}/gi, unescape);
+    }
+    // utf-8
+    try {
+        return decodeURIComponent(strWithoutPlus);
+    }
+    catch (e) {
+        return strWithoutPlus;
+    }
+}
+const limit = 1024;
+const utils_encode = (str, _defaultEncoder, charset, _kind, format) => {
+    // This code was originally written by Brian White for the io.js core querystring library.
+    // It has been adapted here for stricter adherence to RFC 3986
+    if (str.length === 0) {
+        return str;
+    }
+    let string = str;
+    if (typeof str === 'symbol') {
+        string = Symbol.prototype.toString.call(str);
+    }
+    else if (typeof str !== 'string') {
+        string = String(str);
+    }
+    if (charset === 'iso-8859-1') {
+        return escape(string).replace(/%u[0-9a-f]{4}/gi, function ($0) {
+            return '%26%23' + parseInt($0.slice(2), 16) + '%3B';
+        });
+    }
+    let out = '';
+    for (let j = 0; j < string.length; j += limit) {
+        const segment = string.length >= limit ? string.slice(j, j + limit) : string;
+        const arr = [];
+        for (let i = 0; i < segment.length; ++i) {
+            let c = segment.charCodeAt(i);
+            if (c === 0x2d || // -
+                c === 0x2e || // .
+                c === 0x5f || // _
+                c === 0x7e || // ~
+                (c >= 0x30 && c <= 0x39) || // 0-9
+                (c >= 0x41 && c <= 0x5a) || // a-z
+                (c >= 0x61 && c <= 0x7a) || // A-Z
+                (format === RFC1738 && (c === 0x28 || c === 0x29)) // ( )
+            ) {
+                arr[arr.length] = segment.charAt(i);
+                continue;
+            }
+            if (c < 0x80) {
+                arr[arr.length] = hex_table[c];
+                continue;
+            }
+            if (c < 0x800) {
+                arr[arr.length] = hex_table[0xc0 | (c >> 6)] + hex_table[0x80 | (c & 0x3f)];
+                continue;
+            }
+            if (c < 0xd800 || c >= 0xe000) {
+                arr[arr.length] =
+                    hex_table[0xe0 | (c >> 12)] + hex_table[0x80 | ((c >> 6) & 0x3f)] + hex_table[0x80 | (c & 0x3f)];
+                continue;
+            }
+            i += 1;
+            c = 0x10000 + (((c & 0x3ff) << 10) | (segment.charCodeAt(i) & 0x3ff));
+            arr[arr.length] =
+                hex_table[0xf0 | (c >> 18)] +
+                    hex_table[0x80 | ((c >> 12) & 0x3f)] +
+                    hex_table[0x80 | ((c >> 6) & 0x3f)] +
+                    hex_table[0x80 | (c & 0x3f)];
+        }
+        out += arr.join('');
+    }
+    return out;
+};
+function compact(value) {
+    const queue = [{ obj: { o: value }, prop: 'o' }];
+    const refs = [];
+    for (let i = 0; i < queue.length; ++i) {
+        const item = queue[i];
+        // @ts-ignore
+        const obj = item.obj[item.prop];
+        const keys = Object.keys(obj);
+        for (let j = 0; j < keys.length; ++j) {
+            const key = keys[j];
+            const val = obj[key];
+            if (typeof val === 'object' && val !== null && refs.indexOf(val) === -1) {
+                queue.push({ obj: obj, prop: key });
+                refs.push(val);
+            }
+        }
+    }
+    compact_queue(queue);
+    return value;
+}
+function is_regexp(obj) {
+    return Object.prototype.toString.call(obj) === '[object RegExp]';
+}
+function is_buffer(obj) {
+    if (!obj || typeof obj !== 'object') {
+        return false;
+    }
+    return !!(obj.constructor && obj.constructor.isBuffer && obj.constructor.isBuffer(obj));
+}
+function combine(a, b) {
+    return [].concat(a, b);
+}
+function maybe_map(val, fn) {
+    if (values_isArray(val)) {
+        const mapped = [];
+        for (let i = 0; i < val.length; i += 1) {
+            mapped.push(fn(val[i]));
+        }
+        return mapped;
+    }
+    return fn(val);
+}
+//# sourceMappingURL=utils.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/qs/stringify.mjs
+
+
+
+const array_prefix_generators = {
+    brackets(prefix) {
+        return String(prefix) + '[]';
+    },
+    comma: 'comma',
+    indices(prefix, key) {
+        return String(prefix) + '[' + key + ']';
+    },
+    repeat(prefix) {
+        return String(prefix);
+    },
+};
+const push_to_array = function (arr, value_or_array) {
+    Array.prototype.push.apply(arr, values_isArray(value_or_array) ? value_or_array : [value_or_array]);
+};
+let toISOString;
+const stringify_defaults = {
+    addQueryPrefix: false,
+    allowDots: false,
+    allowEmptyArrays: false,
+    arrayFormat: 'indices',
+    charset: 'utf-8',
+    charsetSentinel: false,
+    delimiter: '&',
+    encode: true,
+    encodeDotInKeys: false,
+    encoder: utils_encode,
+    encodeValuesOnly: false,
+    format: default_format,
+    formatter: default_formatter,
+    /** @deprecated */
+    indices: false,
+    serializeDate(date) {
+        return (toISOString ?? (toISOString = Function.prototype.call.bind(Date.prototype.toISOString)))(date);
+    },
+    skipNulls: false,
+    strictNullHandling: false,
+};
+function is_non_nullish_primitive(v) {
+    return (typeof v === 'string' ||
+        typeof v === 'number' ||
+        typeof v === 'boolean' ||
+        typeof v === 'symbol' ||
+        typeof v === 'bigint');
+}
+const sentinel = {};
+function inner_stringify(object, prefix, generateArrayPrefix, commaRoundTrip, allowEmptyArrays, strictNullHandling, skipNulls, encodeDotInKeys, encoder, filter, sort, allowDots, serializeDate, format, formatter, encodeValuesOnly, charset, sideChannel) {
+    let obj = object;
+    let tmp_sc = sideChannel;
+    let step = 0;
+    let find_flag = false;
+    while ((tmp_sc = tmp_sc.get(sentinel)) !== void undefined && !find_flag) {
+        // Where object last appeared in the ref tree
+        const pos = tmp_sc.get(object);
+        step += 1;
+        if (typeof pos !== 'undefined') {
+            if (pos === step) {
+                throw new RangeError('Cyclic object value');
+            }
+            else {
+                find_flag = true; // Break while
+            }
+        }
+        if (typeof tmp_sc.get(sentinel) === 'undefined') {
+            step = 0;
+        }
+    }
+    if (typeof filter === 'function') {
+        obj = filter(prefix, obj);
+    }
+    else if (obj instanceof Date) {
+        obj = serializeDate?.(obj);
+    }
+    else if (generateArrayPrefix === 'comma' && values_isArray(obj)) {
+        obj = maybe_map(obj, function (value) {
+            if (value instanceof Date) {
+                return serializeDate?.(value);
+            }
+            return value;
+        });
+    }
+    if (obj === null) {
+        if (strictNullHandling) {
+            return encoder && !encodeValuesOnly ?
+                // @ts-expect-error
+                encoder(prefix, stringify_defaults.encoder, charset, 'key', format)
+                : prefix;
+        }
+        obj = '';
+    }
+    if (is_non_nullish_primitive(obj) || is_buffer(obj)) {
+        if (encoder) {
+            const key_value = encodeValuesOnly ? prefix
+                // @ts-expect-error
+                : encoder(prefix, stringify_defaults.encoder, charset, 'key', format);
+            return [
+                formatter?.(key_value) +
+                    '=' +
+                    // @ts-expect-error
+                    formatter?.(encoder(obj, stringify_defaults.encoder, charset, 'value', format)),
+            ];
+        }
+        return [formatter?.(prefix) + '=' + formatter?.(String(obj))];
+    }
+    const values = [];
+    if (typeof obj === 'undefined') {
+        return values;
+    }
+    let obj_keys;
+    if (generateArrayPrefix === 'comma' && values_isArray(obj)) {
+        // we need to join elements in
+        if (encodeValuesOnly && encoder) {
+            // @ts-expect-error values only
+            obj = maybe_map(obj, encoder);
+        }
+        obj_keys = [{ value: obj.length > 0 ? obj.join(',') || null : void undefined }];
+    }
+    else if (values_isArray(filter)) {
+        obj_keys = filter;
+    }
+    else {
+        const keys = Object.keys(obj);
+        obj_keys = sort ? keys.sort(sort) : keys;
+    }
+    const encoded_prefix = encodeDotInKeys ? String(prefix).replace(/\./g, '%2E') : String(prefix);
+    const adjusted_prefix = commaRoundTrip && values_isArray(obj) && obj.length === 1 ? encoded_prefix + '[]' : encoded_prefix;
+    if (allowEmptyArrays && values_isArray(obj) && obj.length === 0) {
+        return adjusted_prefix + '[]';
+    }
+    for (let j = 0; j < obj_keys.length; ++j) {
+        const key = obj_keys[j];
+        const value = 
+        // @ts-ignore
+        typeof key === 'object' && typeof key.value !== 'undefined' ? key.value : obj[key];
+        if (skipNulls && value === null) {
+            continue;
+        }
+        // @ts-ignore
+        const encoded_key = allowDots && encodeDotInKeys ? key.replace(/\./g, '%2E') : key;
+        const key_prefix = values_isArray(obj) ?
+            typeof generateArrayPrefix === 'function' ?
+                generateArrayPrefix(adjusted_prefix, encoded_key)
+                : adjusted_prefix
+            : adjusted_prefix + (allowDots ? '.' + encoded_key : '[' + encoded_key + ']');
+        sideChannel.set(object, step);
+        const valueSideChannel = new WeakMap();
+        valueSideChannel.set(sentinel, sideChannel);
+        push_to_array(values, inner_stringify(value, key_prefix, generateArrayPrefix, commaRoundTrip, allowEmptyArrays, strictNullHandling, skipNulls, encodeDotInKeys, 
+        // @ts-ignore
+        generateArrayPrefix === 'comma' && encodeValuesOnly && values_isArray(obj) ? null : encoder, filter, sort, allowDots, serializeDate, format, formatter, encodeValuesOnly, charset, valueSideChannel));
+    }
+    return values;
+}
+function normalize_stringify_options(opts = stringify_defaults) {
+    if (typeof opts.allowEmptyArrays !== 'undefined' && typeof opts.allowEmptyArrays !== 'boolean') {
+        throw new TypeError('`allowEmptyArrays` option can only be `true` or `false`, when provided');
+    }
+    if (typeof opts.encodeDotInKeys !== 'undefined' && typeof opts.encodeDotInKeys !== 'boolean') {
+        throw new TypeError('`encodeDotInKeys` option can only be `true` or `false`, when provided');
+    }
+    if (opts.encoder !== null && typeof opts.encoder !== 'undefined' && typeof opts.encoder !== 'function') {
+        throw new TypeError('Encoder has to be a function.');
+    }
+    const charset = opts.charset || stringify_defaults.charset;
+    if (typeof opts.charset !== 'undefined' && opts.charset !== 'utf-8' && opts.charset !== 'iso-8859-1') {
+        throw new TypeError('The charset option must be either utf-8, iso-8859-1, or undefined');
+    }
+    let format = default_format;
+    if (typeof opts.format !== 'undefined') {
+        if (!has(formatters, opts.format)) {
+            throw new TypeError('Unknown format option provided.');
+        }
+        format = opts.format;
+    }
+    const formatter = formatters[format];
+    let filter = stringify_defaults.filter;
+    if (typeof opts.filter === 'function' || values_isArray(opts.filter)) {
+        filter = opts.filter;
+    }
+    let arrayFormat;
+    if (opts.arrayFormat && opts.arrayFormat in array_prefix_generators) {
+        arrayFormat = opts.arrayFormat;
+    }
+    else if ('indices' in opts) {
+        arrayFormat = opts.indices ? 'indices' : 'repeat';
+    }
+    else {
+        arrayFormat = stringify_defaults.arrayFormat;
+    }
+    if ('commaRoundTrip' in opts && typeof opts.commaRoundTrip !== 'boolean') {
+        throw new TypeError('`commaRoundTrip` must be a boolean, or absent');
+    }
+    const allowDots = typeof opts.allowDots === 'undefined' ?
+        !!opts.encodeDotInKeys === true ?
+            true
+            : stringify_defaults.allowDots
+        : !!opts.allowDots;
+    return {
+        addQueryPrefix: typeof opts.addQueryPrefix === 'boolean' ? opts.addQueryPrefix : stringify_defaults.addQueryPrefix,
+        // @ts-ignore
+        allowDots: allowDots,
+        allowEmptyArrays: typeof opts.allowEmptyArrays === 'boolean' ? !!opts.allowEmptyArrays : stringify_defaults.allowEmptyArrays,
+        arrayFormat: arrayFormat,
+        charset: charset,
+        charsetSentinel: typeof opts.charsetSentinel === 'boolean' ? opts.charsetSentinel : stringify_defaults.charsetSentinel,
+        commaRoundTrip: !!opts.commaRoundTrip,
+        delimiter: typeof opts.delimiter === 'undefined' ? stringify_defaults.delimiter : opts.delimiter,
+        encode: typeof opts.encode === 'boolean' ? opts.encode : stringify_defaults.encode,
+        encodeDotInKeys: typeof opts.encodeDotInKeys === 'boolean' ? opts.encodeDotInKeys : stringify_defaults.encodeDotInKeys,
+        encoder: typeof opts.encoder === 'function' ? opts.encoder : stringify_defaults.encoder,
+        encodeValuesOnly: typeof opts.encodeValuesOnly === 'boolean' ? opts.encodeValuesOnly : stringify_defaults.encodeValuesOnly,
+        filter: filter,
+        format: format,
+        formatter: formatter,
+        serializeDate: typeof opts.serializeDate === 'function' ? opts.serializeDate : stringify_defaults.serializeDate,
+        skipNulls: typeof opts.skipNulls === 'boolean' ? opts.skipNulls : stringify_defaults.skipNulls,
+        // @ts-ignore
+        sort: typeof opts.sort === 'function' ? opts.sort : null,
+        strictNullHandling: typeof opts.strictNullHandling === 'boolean' ? opts.strictNullHandling : stringify_defaults.strictNullHandling,
+    };
+}
+function stringify(object, opts = {}) {
+    let obj = object;
+    const options = normalize_stringify_options(opts);
+    let obj_keys;
+    let filter;
+    if (typeof options.filter === 'function') {
+        filter = options.filter;
+        obj = filter('', obj);
+    }
+    else if (values_isArray(options.filter)) {
+        filter = options.filter;
+        obj_keys = filter;
+    }
+    const keys = [];
+    if (typeof obj !== 'object' || obj === null) {
+        return '';
+    }
+    const generateArrayPrefix = array_prefix_generators[options.arrayFormat];
+    const commaRoundTrip = generateArrayPrefix === 'comma' && options.commaRoundTrip;
+    if (!obj_keys) {
+        obj_keys = Object.keys(obj);
+    }
+    if (options.sort) {
+        obj_keys.sort(options.sort);
+    }
+    const sideChannel = new WeakMap();
+    for (let i = 0; i < obj_keys.length; ++i) {
+        const key = obj_keys[i];
+        if (options.skipNulls && obj[key] === null) {
+            continue;
+        }
+        push_to_array(keys, inner_stringify(obj[key], key, 
+        // @ts-expect-error
+        generateArrayPrefix, commaRoundTrip, options.allowEmptyArrays, options.strictNullHandling, options.skipNulls, options.encodeDotInKeys, options.encode ? options.encoder : null, options.filter, options.sort, options.allowDots, options.serializeDate, options.format, options.formatter, options.encodeValuesOnly, options.charset, sideChannel));
+    }
+    const joined = keys.join(options.delimiter);
+    let prefix = options.addQueryPrefix === true ? '?' : '';
+    if (options.charsetSentinel) {
+        if (options.charset === 'iso-8859-1') {
+            // encodeURIComponent('&#10003;'), the "numeric entity" representation of a checkmark
+            prefix += 'utf8=%26%2310003%3B&';
+        }
+        else {
+            // encodeURIComponent('✓')
+            prefix += 'utf8=%E2%9C%93&';
+        }
+    }
+    return joined.length > 0 ? prefix + joined : '';
+}
+//# sourceMappingURL=stringify.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/query.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+function stringifyQuery(query) {
+    return stringify(query, { arrayFormat: 'brackets' });
+}
+//# sourceMappingURL=query.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/bytes.mjs
+function concatBytes(buffers) {
+    let length = 0;
+    for (const buffer of buffers) {
+        length += buffer.length;
+    }
+    const output = new Uint8Array(length);
+    let index = 0;
+    for (const buffer of buffers) {
+        output.set(buffer, index);
+        index += buffer.length;
+    }
+    return output;
+}
+let encodeUTF8_;
+function bytes_encodeUTF8(str) {
+    let encoder;
+    return (encodeUTF8_ ??
+        ((encoder = new globalThis.TextEncoder()), (encodeUTF8_ = encoder.encode.bind(encoder))))(str);
+}
+let decodeUTF8_;
+function decodeUTF8(bytes) {
+    let decoder;
+    return (decodeUTF8_ ??
+        ((decoder = new globalThis.TextDecoder()), (decodeUTF8_ = decoder.decode.bind(decoder))))(bytes);
+}
+//# sourceMappingURL=bytes.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/decoders/line.mjs
+var _LineDecoder_buffer, _LineDecoder_carriageReturnIndex;
+
+
+/**
+ * A re-implementation of httpx's `LineDecoder` in Python that handles incrementally
+ * reading lines from text.
+ *
+ * https://github.com/encode/httpx/blob/920333ea98118e9cf617f246905d7b202510941c/httpx/_decoders.py#L258
+ */
+class LineDecoder {
+    constructor() {
+        _LineDecoder_buffer.set(this, void 0);
+        _LineDecoder_carriageReturnIndex.set(this, void 0);
+        __classPrivateFieldSet(this, _LineDecoder_buffer, new Uint8Array(), "f");
+        __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
+    }
+    decode(chunk) {
+        if (chunk == null) {
+            return [];
+        }
+        const binaryChunk = chunk instanceof ArrayBuffer ? new Uint8Array(chunk)
+            : typeof chunk === 'string' ? bytes_encodeUTF8(chunk)
+                : chunk;
+        __classPrivateFieldSet(this, _LineDecoder_buffer, concatBytes([__classPrivateFieldGet(this, _LineDecoder_buffer, "f"), binaryChunk]), "f");
+        const lines = [];
+        let patternIndex;
+        while ((patternIndex = findNewlineIndex(__classPrivateFieldGet(this, _LineDecoder_buffer, "f"), __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f"))) != null) {
+            if (patternIndex.carriage && __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") == null) {
+                // skip until we either get a corresponding `\n`, a new `\r` or nothing
+                __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, patternIndex.index, "f");
+                continue;
+            }
+            // we got double \r or \rtext\n
+            if (__classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") != null &&
+                (patternIndex.index !== __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") + 1 || patternIndex.carriage)) {
+                lines.push(decodeUTF8(__classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(0, __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") - 1)));
+                __classPrivateFieldSet(this, _LineDecoder_buffer, __classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(__classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f")), "f");
+                __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
+                continue;
+            }
+            const endIndex = __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") !== null ? patternIndex.preceding - 1 : patternIndex.preceding;
+            const line = decodeUTF8(__classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(0, endIndex));
+            lines.push(line);
+            __classPrivateFieldSet(this, _LineDecoder_buffer, __classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(patternIndex.index), "f");
+            __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
+        }
+        return lines;
+    }
+    flush() {
+        if (!__classPrivateFieldGet(this, _LineDecoder_buffer, "f").length) {
+            return [];
+        }
+        return this.decode('\n');
+    }
+}
+_LineDecoder_buffer = new WeakMap(), _LineDecoder_carriageReturnIndex = new WeakMap();
+// prettier-ignore
+LineDecoder.NEWLINE_CHARS = new Set(['\n', '\r']);
+LineDecoder.NEWLINE_REGEXP = /\r\n|[\n\r]/g;
+/**
+ * This function searches the buffer for the end patterns, (\r or \n)
+ * and returns an object with the index preceding the matched newline and the
+ * index after the newline char. `null` is returned if no new line is found.
+ *
+ * ```ts
+ * findNewLineIndex('abc\ndef') -> { preceding: 2, index: 3 }
+ * ```
+ */
+function findNewlineIndex(buffer, startIndex) {
+    const newline = 0x0a; // \n
+    const carriage = 0x0d; // \r
+    for (let i = startIndex ?? 0; i < buffer.length; i++) {
+        if (buffer[i] === newline) {
+            return { preceding: i, index: i + 1, carriage: false };
+        }
+        if (buffer[i] === carriage) {
+            return { preceding: i, index: i + 1, carriage: true };
+        }
+    }
+    return null;
+}
+function findDoubleNewlineIndex(buffer) {
+    // This function searches the buffer for the end patterns (\r\r, \n\n, \r\n\r\n)
+    // and returns the index right after the first occurrence of any pattern,
+    // or -1 if none of the patterns are found.
+    const newline = 0x0a; // \n
+    const carriage = 0x0d; // \r
+    for (let i = 0; i < buffer.length - 1; i++) {
+        if (buffer[i] === newline && buffer[i + 1] === newline) {
+            // \n\n
+            return i + 2;
+        }
+        if (buffer[i] === carriage && buffer[i + 1] === carriage) {
+            // \r\r
+            return i + 2;
+        }
+        if (buffer[i] === carriage &&
+            buffer[i + 1] === newline &&
+            i + 3 < buffer.length &&
+            buffer[i + 2] === carriage &&
+            buffer[i + 3] === newline) {
+            // \r\n\r\n
+            return i + 4;
+        }
+    }
+    return -1;
+}
+//# sourceMappingURL=line.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/log.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+const levelNumbers = {
+    off: 0,
+    error: 200,
+    warn: 300,
+    info: 400,
+    debug: 500,
+};
+const parseLogLevel = (maybeLevel, sourceName, client) => {
+    if (!maybeLevel) {
+        return undefined;
+    }
+    if (hasOwn(levelNumbers, maybeLevel)) {
+        return maybeLevel;
+    }
+    loggerFor(client).warn(`${sourceName} was set to ${JSON.stringify(maybeLevel)}, expected one of ${JSON.stringify(Object.keys(levelNumbers))}`);
+    return undefined;
+};
+function log_noop() { }
+function makeLogFn(fnLevel, logger, logLevel) {
+    if (!logger || levelNumbers[fnLevel] > levelNumbers[logLevel]) {
+        return log_noop;
+    }
+    else {
+        // Don't wrap logger functions, we want the stacktrace intact!
+        return logger[fnLevel].bind(logger);
+    }
+}
+const noopLogger = {
+    error: log_noop,
+    warn: log_noop,
+    info: log_noop,
+    debug: log_noop,
+};
+let cachedLoggers = /* @__PURE__ */ new WeakMap();
+function loggerFor(client) {
+    const logger = client.logger;
+    const logLevel = client.logLevel ?? 'off';
+    if (!logger) {
+        return noopLogger;
+    }
+    const cachedLogger = cachedLoggers.get(logger);
+    if (cachedLogger && cachedLogger[0] === logLevel) {
+        return cachedLogger[1];
+    }
+    const levelLogger = {
+        error: makeLogFn('error', logger, logLevel),
+        warn: makeLogFn('warn', logger, logLevel),
+        info: makeLogFn('info', logger, logLevel),
+        debug: makeLogFn('debug', logger, logLevel),
+    };
+    cachedLoggers.set(logger, [logLevel, levelLogger]);
+    return levelLogger;
+}
+const formatRequestDetails = (details) => {
+    if (details.options) {
+        details.options = { ...details.options };
+        delete details.options['headers']; // redundant + leaks internals
+    }
+    if (details.headers) {
+        details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [
+            name,
+            (name.toLowerCase() === 'authorization' ||
+                name.toLowerCase() === 'cookie' ||
+                name.toLowerCase() === 'set-cookie') ?
+                '***'
+                : value,
+        ]));
+    }
+    if ('retryOfRequestLogID' in details) {
+        if (details.retryOfRequestLogID) {
+            details.retryOf = details.retryOfRequestLogID;
+        }
+        delete details.retryOfRequestLogID;
+    }
+    return details;
+};
+//# sourceMappingURL=log.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/core/streaming.mjs
+var _Stream_client;
+
+
+
+
+
+
+
+
+
+class Stream {
+    constructor(iterator, controller, client) {
+        this.iterator = iterator;
+        _Stream_client.set(this, void 0);
+        this.controller = controller;
+        __classPrivateFieldSet(this, _Stream_client, client, "f");
+    }
+    static fromSSEResponse(response, controller, client, synthesizeEventData) {
+        let consumed = false;
+        const logger = client ? loggerFor(client) : console;
+        async function* iterator() {
+            if (consumed) {
+                throw new error_OpenAIError('Cannot iterate over a consumed stream, use `.tee()` to split the stream.');
+            }
+            consumed = true;
+            let done = false;
+            try {
+                for await (const sse of _iterSSEMessages(response, controller)) {
+                    if (done)
+                        continue;
+                    if (sse.data.startsWith('[DONE]')) {
+                        done = true;
+                        continue;
+                    }
+                    if (sse.event === null || !sse.event.startsWith('thread.')) {
+                        let data;
+                        try {
+                            data = JSON.parse(sse.data);
+                        }
+                        catch (e) {
+                            logger.error(`Could not parse message into JSON:`, sse.data);
+                            logger.error(`From chunk:`, sse.raw);
+                            throw e;
+                        }
+                        if (data && data.error) {
+                            throw new APIError(undefined, data.error, undefined, response.headers);
+                        }
+                        yield synthesizeEventData ? { event: sse.event, data } : data;
+                    }
+                    else {
+                        let data;
+                        try {
+                            data = JSON.parse(sse.data);
+                        }
+                        catch (e) {
+                            console.error(`Could not parse message into JSON:`, sse.data);
+                            console.error(`From chunk:`, sse.raw);
+                            throw e;
+                        }
+                        // TODO: Is this where the error should be thrown?
+                        if (sse.event == 'error') {
+                            throw new APIError(undefined, data.error, data.message, undefined);
+                        }
+                        yield { event: sse.event, data: data };
+                    }
+                }
+                done = true;
+            }
+            catch (e) {
+                // If the user calls `stream.controller.abort()`, we should exit without throwing.
+                if (isAbortError(e))
+                    return;
+                throw e;
+            }
+            finally {
+                // If the user `break`s, abort the ongoing request.
+                if (!done)
+                    controller.abort();
+            }
+        }
+        return new Stream(iterator, controller, client);
+    }
+    /**
+     * Generates a Stream from a newline-separated ReadableStream
+     * where each item is a JSON value.
+     */
+    static fromReadableStream(readableStream, controller, client) {
+        let consumed = false;
+        async function* iterLines() {
+            const lineDecoder = new LineDecoder();
+            const iter = ReadableStreamToAsyncIterable(readableStream);
+            for await (const chunk of iter) {
+                for (const line of lineDecoder.decode(chunk)) {
+                    yield line;
+                }
+            }
+            for (const line of lineDecoder.flush()) {
+                yield line;
+            }
+        }
+        async function* iterator() {
+            if (consumed) {
+                throw new error_OpenAIError('Cannot iterate over a consumed stream, use `.tee()` to split the stream.');
+            }
+            consumed = true;
+            let done = false;
+            try {
+                for await (const line of iterLines()) {
+                    if (done)
+                        continue;
+                    if (line)
+                        yield JSON.parse(line);
+                }
+                done = true;
+            }
+            catch (e) {
+                // If the user calls `stream.controller.abort()`, we should exit without throwing.
+                if (isAbortError(e))
+                    return;
+                throw e;
+            }
+            finally {
+                // If the user `break`s, abort the ongoing request.
+                if (!done)
+                    controller.abort();
+            }
+        }
+        return new Stream(iterator, controller, client);
+    }
+    [(_Stream_client = new WeakMap(), Symbol.asyncIterator)]() {
+        return this.iterator();
+    }
+    /**
+     * Splits the stream into two streams which can be
+     * independently read from at different speeds.
+     */
+    tee() {
+        const left = [];
+        const right = [];
+        const iterator = this.iterator();
+        const teeIterator = (queue) => {
+            return {
+                next: () => {
+                    if (queue.length === 0) {
+                        const result = iterator.next();
+                        left.push(result);
+                        right.push(result);
+                    }
+                    return queue.shift();
+                },
+            };
+        };
+        return [
+            new Stream(() => teeIterator(left), this.controller, __classPrivateFieldGet(this, _Stream_client, "f")),
+            new Stream(() => teeIterator(right), this.controller, __classPrivateFieldGet(this, _Stream_client, "f")),
+        ];
+    }
+    /**
+     * Converts this stream to a newline-separated ReadableStream of
+     * JSON stringified values in the stream
+     * which can be turned back into a Stream with `Stream.fromReadableStream()`.
+     */
+    toReadableStream() {
+        const self = this;
+        let iter;
+        return makeReadableStream({
+            async start() {
+                iter = self[Symbol.asyncIterator]();
+            },
+            async pull(ctrl) {
+                try {
+                    const { value, done } = await iter.next();
+                    if (done)
+                        return ctrl.close();
+                    const bytes = bytes_encodeUTF8(JSON.stringify(value) + '\n');
+                    ctrl.enqueue(bytes);
+                }
+                catch (err) {
+                    ctrl.error(err);
+                }
+            },
+            async cancel() {
+                await iter.return?.();
+            },
+        });
+    }
+}
+async function* _iterSSEMessages(response, controller) {
+    if (!response.body) {
+        controller.abort();
+        if (typeof globalThis.navigator !== 'undefined' &&
+            globalThis.navigator.product === 'ReactNative') {
+            throw new error_OpenAIError(`The default react-native fetch implementation does not support streaming. Please use expo/fetch: https://docs.expo.dev/versions/latest/sdk/expo/#expofetch-api`);
+        }
+        throw new error_OpenAIError(`Attempted to iterate over a response with no body`);
+    }
+    const sseDecoder = new SSEDecoder();
+    const lineDecoder = new LineDecoder();
+    const iter = ReadableStreamToAsyncIterable(response.body);
+    for await (const sseChunk of iterSSEChunks(iter)) {
+        for (const line of lineDecoder.decode(sseChunk)) {
+            const sse = sseDecoder.decode(line);
+            if (sse)
+                yield sse;
+        }
+    }
+    for (const line of lineDecoder.flush()) {
+        const sse = sseDecoder.decode(line);
+        if (sse)
+            yield sse;
+    }
+}
+/**
+ * Given an async iterable iterator, iterates over it and yields full
+ * SSE chunks, i.e. yields when a double new-line is encountered.
+ */
+async function* iterSSEChunks(iterator) {
+    let data = new Uint8Array();
+    for await (const chunk of iterator) {
+        if (chunk == null) {
+            continue;
+        }
+        const binaryChunk = chunk instanceof ArrayBuffer ? new Uint8Array(chunk)
+            : typeof chunk === 'string' ? bytes_encodeUTF8(chunk)
+                : chunk;
+        let newData = new Uint8Array(data.length + binaryChunk.length);
+        newData.set(data);
+        newData.set(binaryChunk, data.length);
+        data = newData;
+        let patternIndex;
+        while ((patternIndex = findDoubleNewlineIndex(data)) !== -1) {
+            yield data.slice(0, patternIndex);
+            data = data.slice(patternIndex);
+        }
+    }
+    if (data.length > 0) {
+        yield data;
+    }
+}
+class SSEDecoder {
+    constructor() {
+        this.event = null;
+        this.data = [];
+        this.chunks = [];
+    }
+    decode(line) {
+        if (line.endsWith('\r')) {
+            line = line.substring(0, line.length - 1);
+        }
+        if (!line) {
+            // empty line and we didn't previously encounter any messages
+            if (!this.event && !this.data.length)
+                return null;
+            const sse = {
+                event: this.event,
+                data: this.data.join('\n'),
+                raw: this.chunks,
+            };
+            this.event = null;
+            this.data = [];
+            this.chunks = [];
+            return sse;
+        }
+        this.chunks.push(line);
+        if (line.startsWith(':')) {
+            return null;
+        }
+        let [fieldname, _, value] = partition(line, ':');
+        if (value.startsWith(' ')) {
+            value = value.substring(1);
+        }
+        if (fieldname === 'event') {
+            this.event = value;
+        }
+        else if (fieldname === 'data') {
+            this.data.push(value);
+        }
+        return null;
+    }
+}
+function partition(str, delimiter) {
+    const index = str.indexOf(delimiter);
+    if (index !== -1) {
+        return [str.substring(0, index), delimiter, str.substring(index + delimiter.length)];
+    }
+    return [str, '', ''];
+}
+//# sourceMappingURL=streaming.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/parse.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+async function defaultParseResponse(client, props) {
+    const { response, requestLogID, retryOfRequestLogID, startTime } = props;
+    const body = await (async () => {
+        if (props.options.stream) {
+            loggerFor(client).debug('response', response.status, response.url, response.headers, response.body);
+            // Note: there is an invariant here that isn't represented in the type system
+            // that if you set `stream: true` the response type must also be `Stream<T>`
+            if (props.options.__streamClass) {
+                return props.options.__streamClass.fromSSEResponse(response, props.controller, client, props.options.__synthesizeEventData);
+            }
+            return Stream.fromSSEResponse(response, props.controller, client, props.options.__synthesizeEventData);
+        }
+        // fetch refuses to read the body when the status code is 204.
+        if (response.status === 204) {
+            return null;
+        }
+        if (props.options.__binaryResponse) {
+            return response;
+        }
+        const contentType = response.headers.get('content-type');
+        const mediaType = contentType?.split(';')[0]?.trim();
+        const isJSON = mediaType?.includes('application/json') || mediaType?.endsWith('+json');
+        if (isJSON) {
+            const contentLength = response.headers.get('content-length');
+            if (contentLength === '0') {
+                // if there is no content we can't do anything
+                return undefined;
+            }
+            const json = await response.json();
+            return addRequestID(json, response);
+        }
+        const text = await response.text();
+        return text;
+    })();
+    loggerFor(client).debug(`[${requestLogID}] response parsed`, formatRequestDetails({
+        retryOfRequestLogID,
+        url: response.url,
+        status: response.status,
+        body,
+        durationMs: Date.now() - startTime,
+    }));
+    return body;
+}
+function addRequestID(value, response) {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        return value;
+    }
+    return Object.defineProperty(value, '_request_id', {
+        value: response.headers.get('x-request-id'),
+        enumerable: false,
+    });
+}
+//# sourceMappingURL=parse.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/core/api-promise.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+var _APIPromise_client;
+
+
+/**
+ * A subclass of `Promise` providing additional helper methods
+ * for interacting with the SDK.
+ */
+class APIPromise extends Promise {
+    constructor(client, responsePromise, parseResponse = defaultParseResponse) {
+        super((resolve) => {
+            // this is maybe a bit weird but this has to be a no-op to not implicitly
+            // parse the response body; instead .then, .catch, .finally are overridden
+            // to parse the response
+            resolve(null);
+        });
+        this.responsePromise = responsePromise;
+        this.parseResponse = parseResponse;
+        _APIPromise_client.set(this, void 0);
+        __classPrivateFieldSet(this, _APIPromise_client, client, "f");
+    }
+    _thenUnwrap(transform) {
+        return new APIPromise(__classPrivateFieldGet(this, _APIPromise_client, "f"), this.responsePromise, async (client, props) => addRequestID(transform(await this.parseResponse(client, props), props), props.response));
+    }
+    /**
+     * Gets the raw `Response` instance instead of parsing the response
+     * data.
+     *
+     * If you want to parse the response body but still get the `Response`
+     * instance, you can use {@link withResponse()}.
+     *
+     * 👋 Getting the wrong TypeScript type for `Response`?
+     * Try setting `"moduleResolution": "NodeNext"` or add `"lib": ["DOM"]`
+     * to your `tsconfig.json`.
+     */
+    asResponse() {
+        return this.responsePromise.then((p) => p.response);
+    }
+    /**
+     * Gets the parsed response data, the raw `Response` instance and the ID of the request,
+     * returned via the X-Request-ID header which is useful for debugging requests and reporting
+     * issues to OpenAI.
+     *
+     * If you just want to get the raw `Response` instance without parsing it,
+     * you can use {@link asResponse()}.
+     *
+     * 👋 Getting the wrong TypeScript type for `Response`?
+     * Try setting `"moduleResolution": "NodeNext"` or add `"lib": ["DOM"]`
+     * to your `tsconfig.json`.
+     */
+    async withResponse() {
+        const [data, response] = await Promise.all([this.parse(), this.asResponse()]);
+        return { data, response, request_id: response.headers.get('x-request-id') };
+    }
+    parse() {
+        if (!this.parsedPromise) {
+            this.parsedPromise = this.responsePromise.then((data) => this.parseResponse(__classPrivateFieldGet(this, _APIPromise_client, "f"), data));
+        }
+        return this.parsedPromise;
+    }
+    then(onfulfilled, onrejected) {
+        return this.parse().then(onfulfilled, onrejected);
+    }
+    catch(onrejected) {
+        return this.parse().catch(onrejected);
+    }
+    finally(onfinally) {
+        return this.parse().finally(onfinally);
+    }
+}
+_APIPromise_client = new WeakMap();
+//# sourceMappingURL=api-promise.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/core/pagination.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+var _AbstractPage_client;
+
+
+
+
+
+class AbstractPage {
+    constructor(client, response, body, options) {
+        _AbstractPage_client.set(this, void 0);
+        __classPrivateFieldSet(this, _AbstractPage_client, client, "f");
+        this.options = options;
+        this.response = response;
+        this.body = body;
+    }
+    hasNextPage() {
+        const items = this.getPaginatedItems();
+        if (!items.length)
+            return false;
+        return this.nextPageRequestOptions() != null;
+    }
+    async getNextPage() {
+        const nextOptions = this.nextPageRequestOptions();
+        if (!nextOptions) {
+            throw new error_OpenAIError('No next page expected; please check `.hasNextPage()` before calling `.getNextPage()`.');
+        }
+        return await __classPrivateFieldGet(this, _AbstractPage_client, "f").requestAPIList(this.constructor, nextOptions);
+    }
+    async *iterPages() {
+        let page = this;
+        yield page;
+        while (page.hasNextPage()) {
+            page = await page.getNextPage();
+            yield page;
+        }
+    }
+    async *[(_AbstractPage_client = new WeakMap(), Symbol.asyncIterator)]() {
+        for await (const page of this.iterPages()) {
+            for (const item of page.getPaginatedItems()) {
+                yield item;
+            }
+        }
+    }
+}
+/**
+ * This subclass of Promise will resolve to an instantiated Page once the request completes.
+ *
+ * It also implements AsyncIterable to allow auto-paginating iteration on an unawaited list call, eg:
+ *
+ *    for await (const item of client.items.list()) {
+ *      console.log(item)
+ *    }
+ */
+class PagePromise extends APIPromise {
+    constructor(client, request, Page) {
+        super(client, request, async (client, props) => new Page(client, props.response, await defaultParseResponse(client, props), props.options));
+    }
+    /**
+     * Allow auto-paginating iteration on an unawaited list call, eg:
+     *
+     *    for await (const item of client.items.list()) {
+     *      console.log(item)
+     *    }
+     */
+    async *[Symbol.asyncIterator]() {
+        const page = await this;
+        for await (const item of page) {
+            yield item;
+        }
+    }
+}
+/**
+ * Note: no pagination actually occurs yet, this is for forwards-compatibility.
+ */
+class Page extends AbstractPage {
+    constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.object = body.object;
+    }
+    getPaginatedItems() {
+        return this.data ?? [];
+    }
+    nextPageRequestOptions() {
+        return null;
+    }
+}
+class CursorPage extends AbstractPage {
+    constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.has_more = body.has_more || false;
+    }
+    getPaginatedItems() {
+        return this.data ?? [];
+    }
+    hasNextPage() {
+        if (this.has_more === false) {
+            return false;
+        }
+        return super.hasNextPage();
+    }
+    nextPageRequestOptions() {
+        const data = this.getPaginatedItems();
+        const id = data[data.length - 1]?.id;
+        if (!id) {
+            return null;
+        }
+        return {
+            ...this.options,
+            query: {
+                ...maybeObj(this.options.query),
+                after: id,
+            },
+        };
+    }
+}
+class ConversationCursorPage extends AbstractPage {
+    constructor(client, response, body, options) {
+        super(client, response, body, options);
+        this.data = body.data || [];
+        this.has_more = body.has_more || false;
+        this.last_id = body.last_id || '';
+    }
+    getPaginatedItems() {
+        return this.data ?? [];
+    }
+    hasNextPage() {
+        if (this.has_more === false) {
+            return false;
+        }
+        return super.hasNextPage();
+    }
+    nextPageRequestOptions() {
+        const cursor = this.last_id;
+        if (!cursor) {
+            return null;
+        }
+        return {
+            ...this.options,
+            query: {
+                ...maybeObj(this.options.query),
+                after: cursor,
+            },
+        };
+    }
+}
+//# sourceMappingURL=pagination.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/uploads.mjs
+
+const checkFileSupport = () => {
+    if (typeof File === 'undefined') {
+        const { process } = globalThis;
+        const isOldNode = typeof process?.versions?.node === 'string' && parseInt(process.versions.node.split('.')) < 20;
+        throw new Error('`File` is not defined as a global, which is required for file uploads.' +
+            (isOldNode ?
+                " Update to Node 20 LTS or newer, or set `globalThis.File` to `import('node:buffer').File`."
+                : ''));
+    }
+};
+/**
+ * Construct a `File` instance. This is used to ensure a helpful error is thrown
+ * for environments that don't define a global `File` yet.
+ */
+function makeFile(fileBits, fileName, options) {
+    checkFileSupport();
+    return new File(fileBits, fileName ?? 'unknown_file', options);
+}
+function getName(value) {
+    return (((typeof value === 'object' &&
+        value !== null &&
+        (('name' in value && value.name && String(value.name)) ||
+            ('url' in value && value.url && String(value.url)) ||
+            ('filename' in value && value.filename && String(value.filename)) ||
+            ('path' in value && value.path && String(value.path)))) ||
+        '')
+        .split(/[\\/]/)
+        .pop() || undefined);
+}
+const isAsyncIterable = (value) => value != null && typeof value === 'object' && typeof value[Symbol.asyncIterator] === 'function';
+/**
+ * Returns a multipart/form-data request if any part of the given request body contains a File / Blob value.
+ * Otherwise returns the request as is.
+ */
+const maybeMultipartFormRequestOptions = async (opts, fetch) => {
+    if (!hasUploadableValue(opts.body))
+        return opts;
+    return { ...opts, body: await createForm(opts.body, fetch) };
+};
+const multipartFormRequestOptions = async (opts, fetch) => {
+    return { ...opts, body: await createForm(opts.body, fetch) };
+};
+const supportsFormDataMap = /* @__PURE__ */ new WeakMap();
+/**
+ * node-fetch doesn't support the global FormData object in recent node versions. Instead of sending
+ * properly-encoded form data, it just stringifies the object, resulting in a request body of "[object FormData]".
+ * This function detects if the fetch function provided supports the global FormData object to avoid
+ * confusing error messages later on.
+ */
+function supportsFormData(fetchObject) {
+    const fetch = typeof fetchObject === 'function' ? fetchObject : fetchObject.fetch;
+    const cached = supportsFormDataMap.get(fetch);
+    if (cached)
+        return cached;
+    const promise = (async () => {
+        try {
+            const FetchResponse = ('Response' in fetch ?
+                fetch.Response
+                : (await fetch('data:,')).constructor);
+            const data = new FormData();
+            if (data.toString() === (await new FetchResponse(data).text())) {
+                return false;
+            }
+            return true;
+        }
+        catch {
+            // avoid false negatives
+            return true;
+        }
+    })();
+    supportsFormDataMap.set(fetch, promise);
+    return promise;
+}
+const createForm = async (body, fetch) => {
+    if (!(await supportsFormData(fetch))) {
+        throw new TypeError('The provided fetch function does not support file uploads with the current global FormData class.');
+    }
+    const form = new FormData();
+    await Promise.all(Object.entries(body || {}).map(([key, value]) => addFormValue(form, key, value)));
+    return form;
+};
+// We check for Blob not File because Bun.File doesn't inherit from File,
+// but they both inherit from Blob and have a `name` property at runtime.
+const isNamedBlob = (value) => value instanceof Blob && 'name' in value;
+const isUploadable = (value) => typeof value === 'object' &&
+    value !== null &&
+    (value instanceof Response || isAsyncIterable(value) || isNamedBlob(value));
+const hasUploadableValue = (value) => {
+    if (isUploadable(value))
+        return true;
+    if (Array.isArray(value))
+        return value.some(hasUploadableValue);
+    if (value && typeof value === 'object') {
+        for (const k in value) {
+            if (hasUploadableValue(value[k]))
+                return true;
+        }
+    }
+    return false;
+};
+const addFormValue = async (form, key, value) => {
+    if (value === undefined)
+        return;
+    if (value == null) {
+        throw new TypeError(`Received null for "${key}"; to pass null in FormData, you must use the string 'null'`);
+    }
+    // TODO: make nested formats configurable
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+        form.append(key, String(value));
+    }
+    else if (value instanceof Response) {
+        form.append(key, makeFile([await value.blob()], getName(value)));
+    }
+    else if (isAsyncIterable(value)) {
+        form.append(key, makeFile([await new Response(ReadableStreamFrom(value)).blob()], getName(value)));
+    }
+    else if (isNamedBlob(value)) {
+        form.append(key, value, getName(value));
+    }
+    else if (Array.isArray(value)) {
+        await Promise.all(value.map((entry) => addFormValue(form, key + '[]', entry)));
+    }
+    else if (typeof value === 'object') {
+        await Promise.all(Object.entries(value).map(([name, prop]) => addFormValue(form, `${key}[${name}]`, prop)));
+    }
+    else {
+        throw new TypeError(`Invalid value given to form, expected a string, number, boolean, object, Array, File or Blob but got ${value} instead`);
+    }
+};
+//# sourceMappingURL=uploads.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/to-file.mjs
+
+
+/**
+ * This check adds the arrayBuffer() method type because it is available and used at runtime
+ */
+const isBlobLike = (value) => value != null &&
+    typeof value === 'object' &&
+    typeof value.size === 'number' &&
+    typeof value.type === 'string' &&
+    typeof value.text === 'function' &&
+    typeof value.slice === 'function' &&
+    typeof value.arrayBuffer === 'function';
+/**
+ * This check adds the arrayBuffer() method type because it is available and used at runtime
+ */
+const isFileLike = (value) => value != null &&
+    typeof value === 'object' &&
+    typeof value.name === 'string' &&
+    typeof value.lastModified === 'number' &&
+    isBlobLike(value);
+const isResponseLike = (value) => value != null &&
+    typeof value === 'object' &&
+    typeof value.url === 'string' &&
+    typeof value.blob === 'function';
+/**
+ * Helper for creating a {@link File} to pass to an SDK upload method from a variety of different data formats
+ * @param value the raw content of the file. Can be an {@link Uploadable}, BlobLikePart, or AsyncIterable of BlobLikeParts
+ * @param {string=} name the name of the file. If omitted, toFile will try to determine a file name from bits if possible
+ * @param {Object=} options additional properties
+ * @param {string=} options.type the MIME type of the content
+ * @param {number=} options.lastModified the last modified timestamp
+ * @returns a {@link File} with the given properties
+ */
+async function toFile(value, name, options) {
+    checkFileSupport();
+    // If it's a promise, resolve it.
+    value = await value;
+    // If we've been given a `File` we don't need to do anything
+    if (isFileLike(value)) {
+        if (value instanceof File) {
+            return value;
+        }
+        return makeFile([await value.arrayBuffer()], value.name);
+    }
+    if (isResponseLike(value)) {
+        const blob = await value.blob();
+        name || (name = new URL(value.url).pathname.split(/[\\/]/).pop());
+        return makeFile(await getBytes(blob), name, options);
+    }
+    const parts = await getBytes(value);
+    name || (name = getName(value));
+    if (!options?.type) {
+        const type = parts.find((part) => typeof part === 'object' && 'type' in part && part.type);
+        if (typeof type === 'string') {
+            options = { ...options, type };
+        }
+    }
+    return makeFile(parts, name, options);
+}
+async function getBytes(value) {
+    let parts = [];
+    if (typeof value === 'string' ||
+        ArrayBuffer.isView(value) || // includes Uint8Array, Buffer, etc.
+        value instanceof ArrayBuffer) {
+        parts.push(value);
+    }
+    else if (isBlobLike(value)) {
+        parts.push(value instanceof Blob ? value : await value.arrayBuffer());
+    }
+    else if (isAsyncIterable(value) // includes Readable, ReadableStream, etc.
+    ) {
+        for await (const chunk of value) {
+            parts.push(...(await getBytes(chunk))); // TODO, consider validating?
+        }
+    }
+    else {
+        const constructor = value?.constructor?.name;
+        throw new Error(`Unexpected data type: ${typeof value}${constructor ? `; constructor: ${constructor}` : ''}${propsForError(value)}`);
+    }
+    return parts;
+}
+function propsForError(value) {
+    if (typeof value !== 'object' || value === null)
+        return '';
+    const props = Object.getOwnPropertyNames(value);
+    return `; props: [${props.map((p) => `"${p}"`).join(', ')}]`;
+}
+//# sourceMappingURL=to-file.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/core/uploads.mjs
+
+//# sourceMappingURL=uploads.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/core/resource.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+class APIResource {
+    constructor(client) {
+        this._client = client;
+    }
+}
+//# sourceMappingURL=resource.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/path.mjs
+
+/**
+ * Percent-encode everything that isn't safe to have in a path without encoding safe chars.
+ *
+ * Taken from https://datatracker.ietf.org/doc/html/rfc3986#section-3.3:
+ * > unreserved  = ALPHA / DIGIT / "-" / "." / "_" / "~"
+ * > sub-delims  = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+ * > pchar       = unreserved / pct-encoded / sub-delims / ":" / "@"
+ */
+function encodeURIPath(str) {
+    return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
+}
+const EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
+const createPathTagFunction = (pathEncoder = encodeURIPath) => function path(statics, ...params) {
+    // If there are no params, no processing is needed.
+    if (statics.length === 1)
+        return statics[0];
+    let postPath = false;
+    const invalidSegments = [];
+    const path = statics.reduce((previousValue, currentValue, index) => {
+        if (/[?#]/.test(currentValue)) {
+            postPath = true;
+        }
+        const value = params[index];
+        let encoded = (postPath ? encodeURIComponent : pathEncoder)('' + value);
+        if (index !== params.length &&
+            (value == null ||
+                (typeof value === 'object' &&
+                    // handle values from other realms
+                    value.toString ===
+                        Object.getPrototypeOf(Object.getPrototypeOf(value.hasOwnProperty ?? EMPTY) ?? EMPTY)
+                            ?.toString))) {
+            encoded = value + '';
+            invalidSegments.push({
+                start: previousValue.length + currentValue.length,
+                length: encoded.length,
+                error: `Value of type ${Object.prototype.toString
+                    .call(value)
+                    .slice(8, -1)} is not a valid path parameter`,
+            });
+        }
+        return previousValue + currentValue + (index === params.length ? '' : encoded);
+    }, '');
+    const pathOnly = path.split(/[?#]/, 1)[0];
+    const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
+    let match;
+    // Find all invalid segments
+    while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
+        invalidSegments.push({
+            start: match.index,
+            length: match[0].length,
+            error: `Value "${match[0]}" can\'t be safely passed as a path parameter`,
+        });
+    }
+    invalidSegments.sort((a, b) => a.start - b.start);
+    if (invalidSegments.length > 0) {
+        let lastEnd = 0;
+        const underline = invalidSegments.reduce((acc, segment) => {
+            const spaces = ' '.repeat(segment.start - lastEnd);
+            const arrows = '^'.repeat(segment.length);
+            lastEnd = segment.start + segment.length;
+            return acc + spaces + arrows;
+        }, '');
+        throw new error_OpenAIError(`Path parameters result in path with invalid segments:\n${invalidSegments
+            .map((e) => e.error)
+            .join('\n')}\n${path}\n${underline}`);
+    }
+    return path;
+};
+/**
+ * URI-encodes path params and ensures no unsafe /./ or /../ path segments are introduced.
+ */
+const path_path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+//# sourceMappingURL=path.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/completions/messages.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Given a list of messages comprising a conversation, the model will return a response.
+ */
+class Messages extends APIResource {
+    /**
+     * Get the messages in a stored chat completion. Only Chat Completions that have
+     * been created with the `store` parameter set to `true` will be returned.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const chatCompletionStoreMessage of client.chat.completions.messages.list(
+     *   'completion_id',
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(completionID, query = {}, options) {
+        return this._client.getAPIList(path_path `/chat/completions/${completionID}/messages`, (CursorPage), { query, ...options });
+    }
+}
+//# sourceMappingURL=messages.mjs.map
 ;// CONCATENATED MODULE: ./node_modules/openai/error.mjs
 
 //# sourceMappingURL=error.mjs.map
@@ -54562,6 +56371,6087 @@ function validateInputTools(tools) {
     }
 }
 //# sourceMappingURL=parser.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/chatCompletionUtils.mjs
+const isAssistantMessage = (message) => {
+    return message?.role === 'assistant';
+};
+const isToolMessage = (message) => {
+    return message?.role === 'tool';
+};
+function isPresent(obj) {
+    return obj != null;
+}
+//# sourceMappingURL=chatCompletionUtils.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/EventStream.mjs
+var _EventStream_instances, _EventStream_connectedPromise, _EventStream_resolveConnectedPromise, _EventStream_rejectConnectedPromise, _EventStream_endPromise, _EventStream_resolveEndPromise, _EventStream_rejectEndPromise, _EventStream_listeners, _EventStream_ended, _EventStream_errored, _EventStream_aborted, _EventStream_catchingPromiseCreated, _EventStream_handleError;
+
+
+class EventStream {
+    constructor() {
+        _EventStream_instances.add(this);
+        this.controller = new AbortController();
+        _EventStream_connectedPromise.set(this, void 0);
+        _EventStream_resolveConnectedPromise.set(this, () => { });
+        _EventStream_rejectConnectedPromise.set(this, () => { });
+        _EventStream_endPromise.set(this, void 0);
+        _EventStream_resolveEndPromise.set(this, () => { });
+        _EventStream_rejectEndPromise.set(this, () => { });
+        _EventStream_listeners.set(this, {});
+        _EventStream_ended.set(this, false);
+        _EventStream_errored.set(this, false);
+        _EventStream_aborted.set(this, false);
+        _EventStream_catchingPromiseCreated.set(this, false);
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve, reject) => {
+            __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve, "f");
+            __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
+        }), "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve, reject) => {
+            __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve, "f");
+            __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
+        }), "f");
+        // Don't let these promises cause unhandled rejection errors.
+        // we will manually cause an unhandled rejection error later
+        // if the user hasn't registered any error listener or called
+        // any promise-returning method.
+        __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => { });
+        __classPrivateFieldGet(this, _EventStream_endPromise, "f").catch(() => { });
+    }
+    _run(executor) {
+        // Unfortunately if we call `executor()` immediately we get runtime errors about
+        // references to `this` before the `super()` constructor call returns.
+        setTimeout(() => {
+            executor().then(() => {
+                this._emitFinal();
+                this._emit('end');
+            }, __classPrivateFieldGet(this, _EventStream_instances, "m", _EventStream_handleError).bind(this));
+        }, 0);
+    }
+    _connected() {
+        if (this.ended)
+            return;
+        __classPrivateFieldGet(this, _EventStream_resolveConnectedPromise, "f").call(this);
+        this._emit('connect');
+    }
+    get ended() {
+        return __classPrivateFieldGet(this, _EventStream_ended, "f");
+    }
+    get errored() {
+        return __classPrivateFieldGet(this, _EventStream_errored, "f");
+    }
+    get aborted() {
+        return __classPrivateFieldGet(this, _EventStream_aborted, "f");
+    }
+    abort() {
+        this.controller.abort();
+    }
+    /**
+     * Adds the listener function to the end of the listeners array for the event.
+     * No checks are made to see if the listener has already been added. Multiple calls passing
+     * the same combination of event and listener will result in the listener being added, and
+     * called, multiple times.
+     * @returns this ChatCompletionStream, so that calls can be chained
+     */
+    on(event, listener) {
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] || (__classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = []);
+        listeners.push({ listener });
+        return this;
+    }
+    /**
+     * Removes the specified listener from the listener array for the event.
+     * off() will remove, at most, one instance of a listener from the listener array. If any single
+     * listener has been added multiple times to the listener array for the specified event, then
+     * off() must be called multiple times to remove each instance.
+     * @returns this ChatCompletionStream, so that calls can be chained
+     */
+    off(event, listener) {
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event];
+        if (!listeners)
+            return this;
+        const index = listeners.findIndex((l) => l.listener === listener);
+        if (index >= 0)
+            listeners.splice(index, 1);
+        return this;
+    }
+    /**
+     * Adds a one-time listener function for the event. The next time the event is triggered,
+     * this listener is removed and then invoked.
+     * @returns this ChatCompletionStream, so that calls can be chained
+     */
+    once(event, listener) {
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] || (__classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = []);
+        listeners.push({ listener, once: true });
+        return this;
+    }
+    /**
+     * This is similar to `.once()`, but returns a Promise that resolves the next time
+     * the event is triggered, instead of calling a listener callback.
+     * @returns a Promise that resolves the next time given event is triggered,
+     * or rejects if an error is emitted.  (If you request the 'error' event,
+     * returns a promise that resolves with the error).
+     *
+     * Example:
+     *
+     *   const message = await stream.emitted('message') // rejects if the stream errors
+     */
+    emitted(event) {
+        return new Promise((resolve, reject) => {
+            __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
+            if (event !== 'error')
+                this.once('error', reject);
+            this.once(event, resolve);
+        });
+    }
+    async done() {
+        __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
+        await __classPrivateFieldGet(this, _EventStream_endPromise, "f");
+    }
+    _emit(event, ...args) {
+        // make sure we don't emit any events after end
+        if (__classPrivateFieldGet(this, _EventStream_ended, "f")) {
+            return;
+        }
+        if (event === 'end') {
+            __classPrivateFieldSet(this, _EventStream_ended, true, "f");
+            __classPrivateFieldGet(this, _EventStream_resolveEndPromise, "f").call(this);
+        }
+        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event];
+        if (listeners) {
+            __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = listeners.filter((l) => !l.once);
+            listeners.forEach(({ listener }) => listener(...args));
+        }
+        if (event === 'abort') {
+            const error = args[0];
+            if (!__classPrivateFieldGet(this, _EventStream_catchingPromiseCreated, "f") && !listeners?.length) {
+                Promise.reject(error);
+            }
+            __classPrivateFieldGet(this, _EventStream_rejectConnectedPromise, "f").call(this, error);
+            __classPrivateFieldGet(this, _EventStream_rejectEndPromise, "f").call(this, error);
+            this._emit('end');
+            return;
+        }
+        if (event === 'error') {
+            // NOTE: _emit('error', error) should only be called from #handleError().
+            const error = args[0];
+            if (!__classPrivateFieldGet(this, _EventStream_catchingPromiseCreated, "f") && !listeners?.length) {
+                // Trigger an unhandled rejection if the user hasn't registered any error handlers.
+                // If you are seeing stack traces here, make sure to handle errors via either:
+                // - runner.on('error', () => ...)
+                // - await runner.done()
+                // - await runner.finalChatCompletion()
+                // - etc.
+                Promise.reject(error);
+            }
+            __classPrivateFieldGet(this, _EventStream_rejectConnectedPromise, "f").call(this, error);
+            __classPrivateFieldGet(this, _EventStream_rejectEndPromise, "f").call(this, error);
+            this._emit('end');
+        }
+    }
+    _emitFinal() { }
+}
+_EventStream_connectedPromise = new WeakMap(), _EventStream_resolveConnectedPromise = new WeakMap(), _EventStream_rejectConnectedPromise = new WeakMap(), _EventStream_endPromise = new WeakMap(), _EventStream_resolveEndPromise = new WeakMap(), _EventStream_rejectEndPromise = new WeakMap(), _EventStream_listeners = new WeakMap(), _EventStream_ended = new WeakMap(), _EventStream_errored = new WeakMap(), _EventStream_aborted = new WeakMap(), _EventStream_catchingPromiseCreated = new WeakMap(), _EventStream_instances = new WeakSet(), _EventStream_handleError = function _EventStream_handleError(error) {
+    __classPrivateFieldSet(this, _EventStream_errored, true, "f");
+    if (error instanceof Error && error.name === 'AbortError') {
+        error = new APIUserAbortError();
+    }
+    if (error instanceof APIUserAbortError) {
+        __classPrivateFieldSet(this, _EventStream_aborted, true, "f");
+        return this._emit('abort', error);
+    }
+    if (error instanceof error_OpenAIError) {
+        return this._emit('error', error);
+    }
+    if (error instanceof Error) {
+        const openAIError = new error_OpenAIError(error.message);
+        // @ts-ignore
+        openAIError.cause = error;
+        return this._emit('error', openAIError);
+    }
+    return this._emit('error', new error_OpenAIError(String(error)));
+};
+//# sourceMappingURL=EventStream.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/RunnableFunction.mjs
+function isRunnableFunctionWithParse(fn) {
+    return typeof fn.parse === 'function';
+}
+/**
+ * This is helper class for passing a `function` and `parse` where the `function`
+ * argument type matches the `parse` return type.
+ */
+class ParsingToolFunction {
+    constructor(input) {
+        this.type = 'function';
+        this.function = input;
+    }
+}
+//# sourceMappingURL=RunnableFunction.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/AbstractChatCompletionRunner.mjs
+var _AbstractChatCompletionRunner_instances, _AbstractChatCompletionRunner_getFinalContent, _AbstractChatCompletionRunner_getFinalMessage, _AbstractChatCompletionRunner_getFinalFunctionToolCall, _AbstractChatCompletionRunner_getFinalFunctionToolCallResult, _AbstractChatCompletionRunner_calculateTotalUsage, _AbstractChatCompletionRunner_validateParams, _AbstractChatCompletionRunner_stringifyFunctionCallResult;
+
+
+
+
+
+
+const DEFAULT_MAX_CHAT_COMPLETIONS = 10;
+class AbstractChatCompletionRunner extends EventStream {
+    constructor() {
+        super(...arguments);
+        _AbstractChatCompletionRunner_instances.add(this);
+        this._chatCompletions = [];
+        this.messages = [];
+    }
+    _addChatCompletion(chatCompletion) {
+        this._chatCompletions.push(chatCompletion);
+        this._emit('chatCompletion', chatCompletion);
+        const message = chatCompletion.choices[0]?.message;
+        if (message)
+            this._addMessage(message);
+        return chatCompletion;
+    }
+    _addMessage(message, emit = true) {
+        if (!('content' in message))
+            message.content = null;
+        this.messages.push(message);
+        if (emit) {
+            this._emit('message', message);
+            if (isToolMessage(message) && message.content) {
+                // Note, this assumes that {role: 'tool', content: …} is always the result of a call of tool of type=function.
+                this._emit('functionToolCallResult', message.content);
+            }
+            else if (isAssistantMessage(message) && message.tool_calls) {
+                for (const tool_call of message.tool_calls) {
+                    if (tool_call.type === 'function') {
+                        this._emit('functionToolCall', tool_call.function);
+                    }
+                }
+            }
+        }
+    }
+    /**
+     * @returns a promise that resolves with the final ChatCompletion, or rejects
+     * if an error occurred or the stream ended prematurely without producing a ChatCompletion.
+     */
+    async finalChatCompletion() {
+        await this.done();
+        const completion = this._chatCompletions[this._chatCompletions.length - 1];
+        if (!completion)
+            throw new error_OpenAIError('stream ended without producing a ChatCompletion');
+        return completion;
+    }
+    /**
+     * @returns a promise that resolves with the content of the final ChatCompletionMessage, or rejects
+     * if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
+     */
+    async finalContent() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalContent).call(this);
+    }
+    /**
+     * @returns a promise that resolves with the the final assistant ChatCompletionMessage response,
+     * or rejects if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
+     */
+    async finalMessage() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this);
+    }
+    /**
+     * @returns a promise that resolves with the content of the final FunctionCall, or rejects
+     * if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
+     */
+    async finalFunctionToolCall() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCall).call(this);
+    }
+    async finalFunctionToolCallResult() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCallResult).call(this);
+    }
+    async totalUsage() {
+        await this.done();
+        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this);
+    }
+    allChatCompletions() {
+        return [...this._chatCompletions];
+    }
+    _emitFinal() {
+        const completion = this._chatCompletions[this._chatCompletions.length - 1];
+        if (completion)
+            this._emit('finalChatCompletion', completion);
+        const finalMessage = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this);
+        if (finalMessage)
+            this._emit('finalMessage', finalMessage);
+        const finalContent = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalContent).call(this);
+        if (finalContent)
+            this._emit('finalContent', finalContent);
+        const finalFunctionCall = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCall).call(this);
+        if (finalFunctionCall)
+            this._emit('finalFunctionToolCall', finalFunctionCall);
+        const finalFunctionCallResult = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCallResult).call(this);
+        if (finalFunctionCallResult != null)
+            this._emit('finalFunctionToolCallResult', finalFunctionCallResult);
+        if (this._chatCompletions.some((c) => c.usage)) {
+            this._emit('totalUsage', __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this));
+        }
+    }
+    async _createChatCompletion(client, params, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_validateParams).call(this, params);
+        const chatCompletion = await client.chat.completions.create({ ...params, stream: false }, { ...options, signal: this.controller.signal });
+        this._connected();
+        return this._addChatCompletion(parseChatCompletion(chatCompletion, params));
+    }
+    async _runChatCompletion(client, params, options) {
+        for (const message of params.messages) {
+            this._addMessage(message, false);
+        }
+        return await this._createChatCompletion(client, params, options);
+    }
+    async _runTools(client, params, options) {
+        const role = 'tool';
+        const { tool_choice = 'auto', stream, ...restParams } = params;
+        const singleFunctionToCall = typeof tool_choice !== 'string' && tool_choice.type === 'function' && tool_choice?.function?.name;
+        const { maxChatCompletions = DEFAULT_MAX_CHAT_COMPLETIONS } = options || {};
+        // TODO(someday): clean this logic up
+        const inputTools = params.tools.map((tool) => {
+            if (isAutoParsableTool(tool)) {
+                if (!tool.$callback) {
+                    throw new error_OpenAIError('Tool given to `.runTools()` that does not have an associated function');
+                }
+                return {
+                    type: 'function',
+                    function: {
+                        function: tool.$callback,
+                        name: tool.function.name,
+                        description: tool.function.description || '',
+                        parameters: tool.function.parameters,
+                        parse: tool.$parseRaw,
+                        strict: true,
+                    },
+                };
+            }
+            return tool;
+        });
+        const functionsByName = {};
+        for (const f of inputTools) {
+            if (f.type === 'function') {
+                functionsByName[f.function.name || f.function.function.name] = f.function;
+            }
+        }
+        const tools = 'tools' in params ?
+            inputTools.map((t) => t.type === 'function' ?
+                {
+                    type: 'function',
+                    function: {
+                        name: t.function.name || t.function.function.name,
+                        parameters: t.function.parameters,
+                        description: t.function.description,
+                        strict: t.function.strict,
+                    },
+                }
+                : t)
+            : undefined;
+        for (const message of params.messages) {
+            this._addMessage(message, false);
+        }
+        for (let i = 0; i < maxChatCompletions; ++i) {
+            const chatCompletion = await this._createChatCompletion(client, {
+                ...restParams,
+                tool_choice,
+                tools,
+                messages: [...this.messages],
+            }, options);
+            const message = chatCompletion.choices[0]?.message;
+            if (!message) {
+                throw new error_OpenAIError(`missing message in ChatCompletion response`);
+            }
+            if (!message.tool_calls?.length) {
+                return;
+            }
+            for (const tool_call of message.tool_calls) {
+                if (tool_call.type !== 'function')
+                    continue;
+                const tool_call_id = tool_call.id;
+                const { name, arguments: args } = tool_call.function;
+                const fn = functionsByName[name];
+                if (!fn) {
+                    const content = `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${Object.keys(functionsByName)
+                        .map((name) => JSON.stringify(name))
+                        .join(', ')}. Please try again`;
+                    this._addMessage({ role, tool_call_id, content });
+                    continue;
+                }
+                else if (singleFunctionToCall && singleFunctionToCall !== name) {
+                    const content = `Invalid tool_call: ${JSON.stringify(name)}. ${JSON.stringify(singleFunctionToCall)} requested. Please try again`;
+                    this._addMessage({ role, tool_call_id, content });
+                    continue;
+                }
+                let parsed;
+                try {
+                    parsed = isRunnableFunctionWithParse(fn) ? await fn.parse(args) : args;
+                }
+                catch (error) {
+                    const content = error instanceof Error ? error.message : String(error);
+                    this._addMessage({ role, tool_call_id, content });
+                    continue;
+                }
+                // @ts-expect-error it can't rule out `never` type.
+                const rawContent = await fn.function(parsed, this);
+                const content = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_stringifyFunctionCallResult).call(this, rawContent);
+                this._addMessage({ role, tool_call_id, content });
+                if (singleFunctionToCall) {
+                    return;
+                }
+            }
+        }
+        return;
+    }
+}
+_AbstractChatCompletionRunner_instances = new WeakSet(), _AbstractChatCompletionRunner_getFinalContent = function _AbstractChatCompletionRunner_getFinalContent() {
+    return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this).content ?? null;
+}, _AbstractChatCompletionRunner_getFinalMessage = function _AbstractChatCompletionRunner_getFinalMessage() {
+    let i = this.messages.length;
+    while (i-- > 0) {
+        const message = this.messages[i];
+        if (isAssistantMessage(message)) {
+            // TODO: support audio here
+            const ret = {
+                ...message,
+                content: message.content ?? null,
+                refusal: message.refusal ?? null,
+            };
+            return ret;
+        }
+    }
+    throw new error_OpenAIError('stream ended without producing a ChatCompletionMessage with role=assistant');
+}, _AbstractChatCompletionRunner_getFinalFunctionToolCall = function _AbstractChatCompletionRunner_getFinalFunctionToolCall() {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+        const message = this.messages[i];
+        if (isAssistantMessage(message) && message?.tool_calls?.length) {
+            return message.tool_calls.filter((x) => x.type === 'function').at(-1)?.function;
+        }
+    }
+    return;
+}, _AbstractChatCompletionRunner_getFinalFunctionToolCallResult = function _AbstractChatCompletionRunner_getFinalFunctionToolCallResult() {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+        const message = this.messages[i];
+        if (isToolMessage(message) &&
+            message.content != null &&
+            typeof message.content === 'string' &&
+            this.messages.some((x) => x.role === 'assistant' &&
+                x.tool_calls?.some((y) => y.type === 'function' && y.id === message.tool_call_id))) {
+            return message.content;
+        }
+    }
+    return;
+}, _AbstractChatCompletionRunner_calculateTotalUsage = function _AbstractChatCompletionRunner_calculateTotalUsage() {
+    const total = {
+        completion_tokens: 0,
+        prompt_tokens: 0,
+        total_tokens: 0,
+    };
+    for (const { usage } of this._chatCompletions) {
+        if (usage) {
+            total.completion_tokens += usage.completion_tokens;
+            total.prompt_tokens += usage.prompt_tokens;
+            total.total_tokens += usage.total_tokens;
+        }
+    }
+    return total;
+}, _AbstractChatCompletionRunner_validateParams = function _AbstractChatCompletionRunner_validateParams(params) {
+    if (params.n != null && params.n > 1) {
+        throw new error_OpenAIError('ChatCompletion convenience helpers only support n=1 at this time. To use n>1, please use chat.completions.create() directly.');
+    }
+}, _AbstractChatCompletionRunner_stringifyFunctionCallResult = function _AbstractChatCompletionRunner_stringifyFunctionCallResult(rawContent) {
+    return (typeof rawContent === 'string' ? rawContent
+        : rawContent === undefined ? 'undefined'
+            : JSON.stringify(rawContent));
+};
+//# sourceMappingURL=AbstractChatCompletionRunner.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/ChatCompletionRunner.mjs
+
+
+class ChatCompletionRunner extends AbstractChatCompletionRunner {
+    static runTools(client, params, options) {
+        const runner = new ChatCompletionRunner();
+        const opts = {
+            ...options,
+            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'runTools' },
+        };
+        runner._run(() => runner._runTools(client, params, opts));
+        return runner;
+    }
+    _addMessage(message, emit = true) {
+        super._addMessage(message, emit);
+        if (isAssistantMessage(message) && message.content) {
+            this._emit('content', message.content);
+        }
+    }
+}
+//# sourceMappingURL=ChatCompletionRunner.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/_vendor/partial-json-parser/parser.mjs
+const STR = 0b000000001;
+const NUM = 0b000000010;
+const ARR = 0b000000100;
+const OBJ = 0b000001000;
+const NULL = 0b000010000;
+const BOOL = 0b000100000;
+const NAN = 0b001000000;
+const INFINITY = 0b010000000;
+const MINUS_INFINITY = 0b100000000;
+const INF = INFINITY | MINUS_INFINITY;
+const SPECIAL = NULL | BOOL | INF | NAN;
+const ATOM = STR | NUM | SPECIAL;
+const COLLECTION = ARR | OBJ;
+const ALL = ATOM | COLLECTION;
+const Allow = {
+    STR,
+    NUM,
+    ARR,
+    OBJ,
+    NULL,
+    BOOL,
+    NAN,
+    INFINITY,
+    MINUS_INFINITY,
+    INF,
+    SPECIAL,
+    ATOM,
+    COLLECTION,
+    ALL,
+};
+// The JSON string segment was unable to be parsed completely
+class PartialJSON extends Error {
+}
+class MalformedJSON extends Error {
+}
+/**
+ * Parse incomplete JSON
+ * @param {string} jsonString Partial JSON to be parsed
+ * @param {number} allowPartial Specify what types are allowed to be partial, see {@link Allow} for details
+ * @returns The parsed JSON
+ * @throws {PartialJSON} If the JSON is incomplete (related to the `allow` parameter)
+ * @throws {MalformedJSON} If the JSON is malformed
+ */
+function parseJSON(jsonString, allowPartial = Allow.ALL) {
+    if (typeof jsonString !== 'string') {
+        throw new TypeError(`expecting str, got ${typeof jsonString}`);
+    }
+    if (!jsonString.trim()) {
+        throw new Error(`${jsonString} is empty`);
+    }
+    return _parseJSON(jsonString.trim(), allowPartial);
+}
+const _parseJSON = (jsonString, allow) => {
+    const length = jsonString.length;
+    let index = 0;
+    const markPartialJSON = (msg) => {
+        throw new PartialJSON(`${msg} at position ${index}`);
+    };
+    const throwMalformedError = (msg) => {
+        throw new MalformedJSON(`${msg} at position ${index}`);
+    };
+    const parseAny = () => {
+        skipBlank();
+        if (index >= length)
+            markPartialJSON('Unexpected end of input');
+        if (jsonString[index] === '"')
+            return parseStr();
+        if (jsonString[index] === '{')
+            return parseObj();
+        if (jsonString[index] === '[')
+            return parseArr();
+        if (jsonString.substring(index, index + 4) === 'null' ||
+            (Allow.NULL & allow && length - index < 4 && 'null'.startsWith(jsonString.substring(index)))) {
+            index += 4;
+            return null;
+        }
+        if (jsonString.substring(index, index + 4) === 'true' ||
+            (Allow.BOOL & allow && length - index < 4 && 'true'.startsWith(jsonString.substring(index)))) {
+            index += 4;
+            return true;
+        }
+        if (jsonString.substring(index, index + 5) === 'false' ||
+            (Allow.BOOL & allow && length - index < 5 && 'false'.startsWith(jsonString.substring(index)))) {
+            index += 5;
+            return false;
+        }
+        if (jsonString.substring(index, index + 8) === 'Infinity' ||
+            (Allow.INFINITY & allow && length - index < 8 && 'Infinity'.startsWith(jsonString.substring(index)))) {
+            index += 8;
+            return Infinity;
+        }
+        if (jsonString.substring(index, index + 9) === '-Infinity' ||
+            (Allow.MINUS_INFINITY & allow &&
+                1 < length - index &&
+                length - index < 9 &&
+                '-Infinity'.startsWith(jsonString.substring(index)))) {
+            index += 9;
+            return -Infinity;
+        }
+        if (jsonString.substring(index, index + 3) === 'NaN' ||
+            (Allow.NAN & allow && length - index < 3 && 'NaN'.startsWith(jsonString.substring(index)))) {
+            index += 3;
+            return NaN;
+        }
+        return parseNum();
+    };
+    const parseStr = () => {
+        const start = index;
+        let escape = false;
+        index++; // skip initial quote
+        while (index < length && (jsonString[index] !== '"' || (escape && jsonString[index - 1] === '\\'))) {
+            escape = jsonString[index] === '\\' ? !escape : false;
+            index++;
+        }
+        if (jsonString.charAt(index) == '"') {
+            try {
+                return JSON.parse(jsonString.substring(start, ++index - Number(escape)));
+            }
+            catch (e) {
+                throwMalformedError(String(e));
+            }
+        }
+        else if (Allow.STR & allow) {
+            try {
+                return JSON.parse(jsonString.substring(start, index - Number(escape)) + '"');
+            }
+            catch (e) {
+                // SyntaxError: Invalid escape sequence
+                return JSON.parse(jsonString.substring(start, jsonString.lastIndexOf('\\')) + '"');
+            }
+        }
+        markPartialJSON('Unterminated string literal');
+    };
+    const parseObj = () => {
+        index++; // skip initial brace
+        skipBlank();
+        const obj = {};
+        try {
+            while (jsonString[index] !== '}') {
+                skipBlank();
+                if (index >= length && Allow.OBJ & allow)
+                    return obj;
+                const key = parseStr();
+                skipBlank();
+                index++; // skip colon
+                try {
+                    const value = parseAny();
+                    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+                }
+                catch (e) {
+                    if (Allow.OBJ & allow)
+                        return obj;
+                    else
+                        throw e;
+                }
+                skipBlank();
+                if (jsonString[index] === ',')
+                    index++; // skip comma
+            }
+        }
+        catch (e) {
+            if (Allow.OBJ & allow)
+                return obj;
+            else
+                markPartialJSON("Expected '}' at end of object");
+        }
+        index++; // skip final brace
+        return obj;
+    };
+    const parseArr = () => {
+        index++; // skip initial bracket
+        const arr = [];
+        try {
+            while (jsonString[index] !== ']') {
+                arr.push(parseAny());
+                skipBlank();
+                if (jsonString[index] === ',') {
+                    index++; // skip comma
+                }
+            }
+        }
+        catch (e) {
+            if (Allow.ARR & allow) {
+                return arr;
+            }
+            markPartialJSON("Expected ']' at end of array");
+        }
+        index++; // skip final bracket
+        return arr;
+    };
+    const parseNum = () => {
+        if (index === 0) {
+            if (jsonString === '-' && Allow.NUM & allow)
+                markPartialJSON("Not sure what '-' is");
+            try {
+                return JSON.parse(jsonString);
+            }
+            catch (e) {
+                if (Allow.NUM & allow) {
+                    try {
+                        if ('.' === jsonString[jsonString.length - 1])
+                            return JSON.parse(jsonString.substring(0, jsonString.lastIndexOf('.')));
+                        return JSON.parse(jsonString.substring(0, jsonString.lastIndexOf('e')));
+                    }
+                    catch (e) { }
+                }
+                throwMalformedError(String(e));
+            }
+        }
+        const start = index;
+        if (jsonString[index] === '-')
+            index++;
+        while (jsonString[index] && !',]}'.includes(jsonString[index]))
+            index++;
+        if (index == length && !(Allow.NUM & allow))
+            markPartialJSON('Unterminated number literal');
+        try {
+            return JSON.parse(jsonString.substring(start, index));
+        }
+        catch (e) {
+            if (jsonString.substring(start, index) === '-' && Allow.NUM & allow)
+                markPartialJSON("Not sure what '-' is");
+            try {
+                return JSON.parse(jsonString.substring(start, jsonString.lastIndexOf('e')));
+            }
+            catch (e) {
+                throwMalformedError(String(e));
+            }
+        }
+    };
+    const skipBlank = () => {
+        while (index < length && ' \n\r\t'.includes(jsonString[index])) {
+            index++;
+        }
+    };
+    return parseAny();
+};
+// using this function with malformed JSON is undefined behavior
+const partialParse = (input) => parseJSON(input, Allow.ALL ^ Allow.NUM);
+
+//# sourceMappingURL=parser.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/streaming.mjs
+
+//# sourceMappingURL=streaming.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/ChatCompletionStream.mjs
+var _ChatCompletionStream_instances, _ChatCompletionStream_params, _ChatCompletionStream_choiceEventStates, _ChatCompletionStream_currentChatCompletionSnapshot, _ChatCompletionStream_beginRequest, _ChatCompletionStream_getChoiceEventState, _ChatCompletionStream_addChunk, _ChatCompletionStream_emitToolCallDoneEvent, _ChatCompletionStream_emitContentDoneEvents, _ChatCompletionStream_endRequest, _ChatCompletionStream_getAutoParseableResponseFormat, _ChatCompletionStream_accumulateChatCompletion;
+
+
+
+
+
+
+class ChatCompletionStream extends AbstractChatCompletionRunner {
+    constructor(params) {
+        super();
+        _ChatCompletionStream_instances.add(this);
+        _ChatCompletionStream_params.set(this, void 0);
+        _ChatCompletionStream_choiceEventStates.set(this, void 0);
+        _ChatCompletionStream_currentChatCompletionSnapshot.set(this, void 0);
+        __classPrivateFieldSet(this, _ChatCompletionStream_params, params, "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_choiceEventStates, [], "f");
+    }
+    get currentChatCompletionSnapshot() {
+        return __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
+    }
+    /**
+     * Intended for use on the frontend, consuming a stream produced with
+     * `.toReadableStream()` on the backend.
+     *
+     * Note that messages sent to the model do not appear in `.on('message')`
+     * in this context.
+     */
+    static fromReadableStream(stream) {
+        const runner = new ChatCompletionStream(null);
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+    }
+    static createChatCompletion(client, params, options) {
+        const runner = new ChatCompletionStream(params);
+        runner._run(() => runner._runChatCompletion(client, { ...params, stream: true }, { ...options, headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' } }));
+        return runner;
+    }
+    async _createChatCompletion(client, params, options) {
+        super._createChatCompletion;
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
+        const stream = await client.chat.completions.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
+        this._connected();
+        for await (const chunk of stream) {
+            __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+    }
+    async _fromReadableStream(readableStream, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
+        this._connected();
+        const stream = Stream.fromReadableStream(readableStream, this.controller);
+        let chatId;
+        for await (const chunk of stream) {
+            if (chatId && chatId !== chunk.id) {
+                // A new request has been made.
+                this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+            }
+            __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
+            chatId = chunk.id;
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
+    }
+    [(_ChatCompletionStream_params = new WeakMap(), _ChatCompletionStream_choiceEventStates = new WeakMap(), _ChatCompletionStream_currentChatCompletionSnapshot = new WeakMap(), _ChatCompletionStream_instances = new WeakSet(), _ChatCompletionStream_beginRequest = function _ChatCompletionStream_beginRequest() {
+        if (this.ended)
+            return;
+        __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, undefined, "f");
+    }, _ChatCompletionStream_getChoiceEventState = function _ChatCompletionStream_getChoiceEventState(choice) {
+        let state = __classPrivateFieldGet(this, _ChatCompletionStream_choiceEventStates, "f")[choice.index];
+        if (state) {
+            return state;
+        }
+        state = {
+            content_done: false,
+            refusal_done: false,
+            logprobs_content_done: false,
+            logprobs_refusal_done: false,
+            done_tool_calls: new Set(),
+            current_tool_call_index: null,
+        };
+        __classPrivateFieldGet(this, _ChatCompletionStream_choiceEventStates, "f")[choice.index] = state;
+        return state;
+    }, _ChatCompletionStream_addChunk = function _ChatCompletionStream_addChunk(chunk) {
+        if (this.ended)
+            return;
+        const completion = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_accumulateChatCompletion).call(this, chunk);
+        this._emit('chunk', chunk, completion);
+        for (const choice of chunk.choices) {
+            const choiceSnapshot = completion.choices[choice.index];
+            if (choice.delta.content != null &&
+                choiceSnapshot.message?.role === 'assistant' &&
+                choiceSnapshot.message?.content) {
+                this._emit('content', choice.delta.content, choiceSnapshot.message.content);
+                this._emit('content.delta', {
+                    delta: choice.delta.content,
+                    snapshot: choiceSnapshot.message.content,
+                    parsed: choiceSnapshot.message.parsed,
+                });
+            }
+            if (choice.delta.refusal != null &&
+                choiceSnapshot.message?.role === 'assistant' &&
+                choiceSnapshot.message?.refusal) {
+                this._emit('refusal.delta', {
+                    delta: choice.delta.refusal,
+                    snapshot: choiceSnapshot.message.refusal,
+                });
+            }
+            if (choice.logprobs?.content != null && choiceSnapshot.message?.role === 'assistant') {
+                this._emit('logprobs.content.delta', {
+                    content: choice.logprobs?.content,
+                    snapshot: choiceSnapshot.logprobs?.content ?? [],
+                });
+            }
+            if (choice.logprobs?.refusal != null && choiceSnapshot.message?.role === 'assistant') {
+                this._emit('logprobs.refusal.delta', {
+                    refusal: choice.logprobs?.refusal,
+                    snapshot: choiceSnapshot.logprobs?.refusal ?? [],
+                });
+            }
+            const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
+            if (choiceSnapshot.finish_reason) {
+                __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitContentDoneEvents).call(this, choiceSnapshot);
+                if (state.current_tool_call_index != null) {
+                    __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitToolCallDoneEvent).call(this, choiceSnapshot, state.current_tool_call_index);
+                }
+            }
+            for (const toolCall of choice.delta.tool_calls ?? []) {
+                if (state.current_tool_call_index !== toolCall.index) {
+                    __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitContentDoneEvents).call(this, choiceSnapshot);
+                    // new tool call started, the previous one is done
+                    if (state.current_tool_call_index != null) {
+                        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitToolCallDoneEvent).call(this, choiceSnapshot, state.current_tool_call_index);
+                    }
+                }
+                state.current_tool_call_index = toolCall.index;
+            }
+            for (const toolCallDelta of choice.delta.tool_calls ?? []) {
+                const toolCallSnapshot = choiceSnapshot.message.tool_calls?.[toolCallDelta.index];
+                if (!toolCallSnapshot?.type) {
+                    continue;
+                }
+                if (toolCallSnapshot?.type === 'function') {
+                    this._emit('tool_calls.function.arguments.delta', {
+                        name: toolCallSnapshot.function?.name,
+                        index: toolCallDelta.index,
+                        arguments: toolCallSnapshot.function.arguments,
+                        parsed_arguments: toolCallSnapshot.function.parsed_arguments,
+                        arguments_delta: toolCallDelta.function?.arguments ?? '',
+                    });
+                }
+                else {
+                    ChatCompletionStream_assertNever(toolCallSnapshot?.type);
+                }
+            }
+        }
+    }, _ChatCompletionStream_emitToolCallDoneEvent = function _ChatCompletionStream_emitToolCallDoneEvent(choiceSnapshot, toolCallIndex) {
+        const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
+        if (state.done_tool_calls.has(toolCallIndex)) {
+            // we've already fired the done event
+            return;
+        }
+        const toolCallSnapshot = choiceSnapshot.message.tool_calls?.[toolCallIndex];
+        if (!toolCallSnapshot) {
+            throw new Error('no tool call snapshot');
+        }
+        if (!toolCallSnapshot.type) {
+            throw new Error('tool call snapshot missing `type`');
+        }
+        if (toolCallSnapshot.type === 'function') {
+            const inputTool = __classPrivateFieldGet(this, _ChatCompletionStream_params, "f")?.tools?.find((tool) => isChatCompletionFunctionTool(tool) && tool.function.name === toolCallSnapshot.function.name); // TS doesn't narrow based on isChatCompletionTool
+            this._emit('tool_calls.function.arguments.done', {
+                name: toolCallSnapshot.function.name,
+                index: toolCallIndex,
+                arguments: toolCallSnapshot.function.arguments,
+                parsed_arguments: isAutoParsableTool(inputTool) ? inputTool.$parseRaw(toolCallSnapshot.function.arguments)
+                    : inputTool?.function.strict ? JSON.parse(toolCallSnapshot.function.arguments)
+                        : null,
+            });
+        }
+        else {
+            ChatCompletionStream_assertNever(toolCallSnapshot.type);
+        }
+    }, _ChatCompletionStream_emitContentDoneEvents = function _ChatCompletionStream_emitContentDoneEvents(choiceSnapshot) {
+        const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
+        if (choiceSnapshot.message.content && !state.content_done) {
+            state.content_done = true;
+            const responseFormat = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getAutoParseableResponseFormat).call(this);
+            this._emit('content.done', {
+                content: choiceSnapshot.message.content,
+                parsed: responseFormat ? responseFormat.$parseRaw(choiceSnapshot.message.content) : null,
+            });
+        }
+        if (choiceSnapshot.message.refusal && !state.refusal_done) {
+            state.refusal_done = true;
+            this._emit('refusal.done', { refusal: choiceSnapshot.message.refusal });
+        }
+        if (choiceSnapshot.logprobs?.content && !state.logprobs_content_done) {
+            state.logprobs_content_done = true;
+            this._emit('logprobs.content.done', { content: choiceSnapshot.logprobs.content });
+        }
+        if (choiceSnapshot.logprobs?.refusal && !state.logprobs_refusal_done) {
+            state.logprobs_refusal_done = true;
+            this._emit('logprobs.refusal.done', { refusal: choiceSnapshot.logprobs.refusal });
+        }
+    }, _ChatCompletionStream_endRequest = function _ChatCompletionStream_endRequest() {
+        if (this.ended) {
+            throw new error_OpenAIError(`stream has ended, this shouldn't happen`);
+        }
+        const snapshot = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
+        if (!snapshot) {
+            throw new error_OpenAIError(`request ended without sending any chunks`);
+        }
+        __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, undefined, "f");
+        __classPrivateFieldSet(this, _ChatCompletionStream_choiceEventStates, [], "f");
+        return finalizeChatCompletion(snapshot, __classPrivateFieldGet(this, _ChatCompletionStream_params, "f"));
+    }, _ChatCompletionStream_getAutoParseableResponseFormat = function _ChatCompletionStream_getAutoParseableResponseFormat() {
+        const responseFormat = __classPrivateFieldGet(this, _ChatCompletionStream_params, "f")?.response_format;
+        if (isAutoParsableResponseFormat(responseFormat)) {
+            return responseFormat;
+        }
+        return null;
+    }, _ChatCompletionStream_accumulateChatCompletion = function _ChatCompletionStream_accumulateChatCompletion(chunk) {
+        var _a, _b, _c, _d;
+        let snapshot = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
+        const { choices, ...rest } = chunk;
+        if (!snapshot) {
+            snapshot = __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, {
+                ...rest,
+                choices: [],
+            }, "f");
+        }
+        else {
+            Object.assign(snapshot, rest);
+        }
+        for (const { delta, finish_reason, index, logprobs = null, ...other } of chunk.choices) {
+            let choice = snapshot.choices[index];
+            if (!choice) {
+                choice = snapshot.choices[index] = { finish_reason, index, message: {}, logprobs, ...other };
+            }
+            if (logprobs) {
+                if (!choice.logprobs) {
+                    choice.logprobs = Object.assign({}, logprobs);
+                }
+                else {
+                    const { content, refusal, ...rest } = logprobs;
+                    assertIsEmpty(rest);
+                    Object.assign(choice.logprobs, rest);
+                    if (content) {
+                        (_a = choice.logprobs).content ?? (_a.content = []);
+                        choice.logprobs.content.push(...content);
+                    }
+                    if (refusal) {
+                        (_b = choice.logprobs).refusal ?? (_b.refusal = []);
+                        choice.logprobs.refusal.push(...refusal);
+                    }
+                }
+            }
+            if (finish_reason) {
+                choice.finish_reason = finish_reason;
+                if (__classPrivateFieldGet(this, _ChatCompletionStream_params, "f") && hasAutoParseableInput(__classPrivateFieldGet(this, _ChatCompletionStream_params, "f"))) {
+                    if (finish_reason === 'length') {
+                        throw new LengthFinishReasonError();
+                    }
+                    if (finish_reason === 'content_filter') {
+                        throw new ContentFilterFinishReasonError();
+                    }
+                }
+            }
+            Object.assign(choice, other);
+            if (!delta)
+                continue; // Shouldn't happen; just in case.
+            const { content, refusal, function_call, role, tool_calls, ...rest } = delta;
+            assertIsEmpty(rest);
+            Object.assign(choice.message, rest);
+            if (refusal) {
+                choice.message.refusal = (choice.message.refusal || '') + refusal;
+            }
+            if (role)
+                choice.message.role = role;
+            if (function_call) {
+                if (!choice.message.function_call) {
+                    choice.message.function_call = function_call;
+                }
+                else {
+                    if (function_call.name)
+                        choice.message.function_call.name = function_call.name;
+                    if (function_call.arguments) {
+                        (_c = choice.message.function_call).arguments ?? (_c.arguments = '');
+                        choice.message.function_call.arguments += function_call.arguments;
+                    }
+                }
+            }
+            if (content) {
+                choice.message.content = (choice.message.content || '') + content;
+                if (!choice.message.refusal && __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getAutoParseableResponseFormat).call(this)) {
+                    choice.message.parsed = partialParse(choice.message.content);
+                }
+            }
+            if (tool_calls) {
+                if (!choice.message.tool_calls)
+                    choice.message.tool_calls = [];
+                for (const { index, id, type, function: fn, ...rest } of tool_calls) {
+                    const tool_call = ((_d = choice.message.tool_calls)[index] ?? (_d[index] = {}));
+                    Object.assign(tool_call, rest);
+                    if (id)
+                        tool_call.id = id;
+                    if (type)
+                        tool_call.type = type;
+                    if (fn)
+                        tool_call.function ?? (tool_call.function = { name: fn.name ?? '', arguments: '' });
+                    if (fn?.name)
+                        tool_call.function.name = fn.name;
+                    if (fn?.arguments) {
+                        tool_call.function.arguments += fn.arguments;
+                        if (shouldParseToolCall(__classPrivateFieldGet(this, _ChatCompletionStream_params, "f"), tool_call)) {
+                            tool_call.function.parsed_arguments = partialParse(tool_call.function.arguments);
+                        }
+                    }
+                }
+            }
+        }
+        return snapshot;
+    }, Symbol.asyncIterator)]() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        this.on('chunk', (chunk) => {
+            const reader = readQueue.shift();
+            if (reader) {
+                reader.resolve(chunk);
+            }
+            else {
+                pushQueue.push(chunk);
+            }
+        });
+        this.on('end', () => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.resolve(undefined);
+            }
+            readQueue.length = 0;
+        });
+        this.on('abort', (err) => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.reject(err);
+            }
+            readQueue.length = 0;
+        });
+        this.on('error', (err) => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.reject(err);
+            }
+            readQueue.length = 0;
+        });
+        return {
+            next: async () => {
+                if (!pushQueue.length) {
+                    if (done) {
+                        return { value: undefined, done: true };
+                    }
+                    return new Promise((resolve, reject) => readQueue.push({ resolve, reject })).then((chunk) => (chunk ? { value: chunk, done: false } : { value: undefined, done: true }));
+                }
+                const chunk = pushQueue.shift();
+                return { value: chunk, done: false };
+            },
+            return: async () => {
+                this.abort();
+                return { value: undefined, done: true };
+            },
+        };
+    }
+    toReadableStream() {
+        const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
+        return stream.toReadableStream();
+    }
+}
+function finalizeChatCompletion(snapshot, params) {
+    const { id, choices, created, model, system_fingerprint, ...rest } = snapshot;
+    const completion = {
+        ...rest,
+        id,
+        choices: choices.map(({ message, finish_reason, index, logprobs, ...choiceRest }) => {
+            if (!finish_reason) {
+                throw new error_OpenAIError(`missing finish_reason for choice ${index}`);
+            }
+            const { content = null, function_call, tool_calls, ...messageRest } = message;
+            const role = message.role; // this is what we expect; in theory it could be different which would make our types a slight lie but would be fine.
+            if (!role) {
+                throw new error_OpenAIError(`missing role for choice ${index}`);
+            }
+            if (function_call) {
+                const { arguments: args, name } = function_call;
+                if (args == null) {
+                    throw new error_OpenAIError(`missing function_call.arguments for choice ${index}`);
+                }
+                if (!name) {
+                    throw new error_OpenAIError(`missing function_call.name for choice ${index}`);
+                }
+                return {
+                    ...choiceRest,
+                    message: {
+                        content,
+                        function_call: { arguments: args, name },
+                        role,
+                        refusal: message.refusal ?? null,
+                    },
+                    finish_reason,
+                    index,
+                    logprobs,
+                };
+            }
+            if (tool_calls) {
+                return {
+                    ...choiceRest,
+                    index,
+                    finish_reason,
+                    logprobs,
+                    message: {
+                        ...messageRest,
+                        role,
+                        content,
+                        refusal: message.refusal ?? null,
+                        tool_calls: tool_calls.map((tool_call, i) => {
+                            const { function: fn, type, id, ...toolRest } = tool_call;
+                            const { arguments: args, name, ...fnRest } = fn || {};
+                            if (id == null) {
+                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].id\n${str(snapshot)}`);
+                            }
+                            if (type == null) {
+                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].type\n${str(snapshot)}`);
+                            }
+                            if (name == null) {
+                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].function.name\n${str(snapshot)}`);
+                            }
+                            if (args == null) {
+                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].function.arguments\n${str(snapshot)}`);
+                            }
+                            return { ...toolRest, id, type, function: { ...fnRest, name, arguments: args } };
+                        }),
+                    },
+                };
+            }
+            return {
+                ...choiceRest,
+                message: { ...messageRest, content, role, refusal: message.refusal ?? null },
+                finish_reason,
+                index,
+                logprobs,
+            };
+        }),
+        created,
+        model,
+        object: 'chat.completion',
+        ...(system_fingerprint ? { system_fingerprint } : {}),
+    };
+    return maybeParseChatCompletion(completion, params);
+}
+function str(x) {
+    return JSON.stringify(x);
+}
+/**
+ * Ensures the given argument is an empty object, useful for
+ * asserting that all known properties on an object have been
+ * destructured.
+ */
+function assertIsEmpty(obj) {
+    return;
+}
+function ChatCompletionStream_assertNever(_x) { }
+//# sourceMappingURL=ChatCompletionStream.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
+
+class ChatCompletionStreamingRunner extends ChatCompletionStream {
+    static fromReadableStream(stream) {
+        const runner = new ChatCompletionStreamingRunner(null);
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+    }
+    static runTools(client, params, options) {
+        const runner = new ChatCompletionStreamingRunner(
+        // @ts-expect-error TODO these types are incompatible
+        params);
+        const opts = {
+            ...options,
+            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'runTools' },
+        };
+        runner._run(() => runner._runTools(client, params, opts));
+        return runner;
+    }
+}
+//# sourceMappingURL=ChatCompletionStreamingRunner.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/completions/completions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+
+/**
+ * Given a list of messages comprising a conversation, the model will return a response.
+ */
+class Completions extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.messages = new Messages(this._client);
+    }
+    create(body, options) {
+        return this._client.post('/chat/completions', { body, ...options, stream: body.stream ?? false });
+    }
+    /**
+     * Get a stored chat completion. Only Chat Completions that have been created with
+     * the `store` parameter set to `true` will be returned.
+     *
+     * @example
+     * ```ts
+     * const chatCompletion =
+     *   await client.chat.completions.retrieve('completion_id');
+     * ```
+     */
+    retrieve(completionID, options) {
+        return this._client.get(path_path `/chat/completions/${completionID}`, options);
+    }
+    /**
+     * Modify a stored chat completion. Only Chat Completions that have been created
+     * with the `store` parameter set to `true` can be modified. Currently, the only
+     * supported modification is to update the `metadata` field.
+     *
+     * @example
+     * ```ts
+     * const chatCompletion = await client.chat.completions.update(
+     *   'completion_id',
+     *   { metadata: { foo: 'string' } },
+     * );
+     * ```
+     */
+    update(completionID, body, options) {
+        return this._client.post(path_path `/chat/completions/${completionID}`, { body, ...options });
+    }
+    /**
+     * List stored Chat Completions. Only Chat Completions that have been stored with
+     * the `store` parameter set to `true` will be returned.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const chatCompletion of client.chat.completions.list()) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/chat/completions', (CursorPage), { query, ...options });
+    }
+    /**
+     * Delete a stored chat completion. Only Chat Completions that have been created
+     * with the `store` parameter set to `true` can be deleted.
+     *
+     * @example
+     * ```ts
+     * const chatCompletionDeleted =
+     *   await client.chat.completions.delete('completion_id');
+     * ```
+     */
+    delete(completionID, options) {
+        return this._client.delete(path_path `/chat/completions/${completionID}`, options);
+    }
+    parse(body, options) {
+        validateInputTools(body.tools);
+        return this._client.chat.completions
+            .create(body, {
+            ...options,
+            headers: {
+                ...options?.headers,
+                'X-Stainless-Helper-Method': 'chat.completions.parse',
+            },
+        })
+            ._thenUnwrap((completion) => parseChatCompletion(completion, body));
+    }
+    runTools(body, options) {
+        if (body.stream) {
+            return ChatCompletionStreamingRunner.runTools(this._client, body, options);
+        }
+        return ChatCompletionRunner.runTools(this._client, body, options);
+    }
+    /**
+     * Creates a chat completion stream
+     */
+    stream(body, options) {
+        return ChatCompletionStream.createChatCompletion(this._client, body, options);
+    }
+}
+
+
+
+
+Completions.Messages = Messages;
+//# sourceMappingURL=completions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/chat.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class Chat extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.completions = new Completions(this._client);
+    }
+}
+Chat.Completions = Completions;
+//# sourceMappingURL=chat.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/completions/index.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+//# sourceMappingURL=index.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/index.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+//# sourceMappingURL=index.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/headers.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+const brand_privateNullableHeaders = /* @__PURE__ */ Symbol('brand.privateNullableHeaders');
+function* iterateHeaders(headers) {
+    if (!headers)
+        return;
+    if (brand_privateNullableHeaders in headers) {
+        const { values, nulls } = headers;
+        yield* values.entries();
+        for (const name of nulls) {
+            yield [name, null];
+        }
+        return;
+    }
+    let shouldClear = false;
+    let iter;
+    if (headers instanceof Headers) {
+        iter = headers.entries();
+    }
+    else if (isReadonlyArray(headers)) {
+        iter = headers;
+    }
+    else {
+        shouldClear = true;
+        iter = Object.entries(headers ?? {});
+    }
+    for (let row of iter) {
+        const name = row[0];
+        if (typeof name !== 'string')
+            throw new TypeError('expected header name to be a string');
+        const values = isReadonlyArray(row[1]) ? row[1] : [row[1]];
+        let didClear = false;
+        for (const value of values) {
+            if (value === undefined)
+                continue;
+            // Objects keys always overwrite older headers, they never append.
+            // Yield a null to clear the header before adding the new values.
+            if (shouldClear && !didClear) {
+                didClear = true;
+                yield [name, null];
+            }
+            yield [name, value];
+        }
+    }
+}
+const buildHeaders = (newHeaders) => {
+    const targetHeaders = new Headers();
+    const nullHeaders = new Set();
+    for (const headers of newHeaders) {
+        const seenHeaders = new Set();
+        for (const [name, value] of iterateHeaders(headers)) {
+            const lowerName = name.toLowerCase();
+            if (!seenHeaders.has(lowerName)) {
+                targetHeaders.delete(name);
+                seenHeaders.add(lowerName);
+            }
+            if (value === null) {
+                targetHeaders.delete(name);
+                nullHeaders.add(lowerName);
+            }
+            else {
+                targetHeaders.append(name, value);
+                nullHeaders.delete(lowerName);
+            }
+        }
+    }
+    return { [brand_privateNullableHeaders]: true, values: targetHeaders, nulls: nullHeaders };
+};
+const isEmptyHeaders = (headers) => {
+    for (const _ of iterateHeaders(headers))
+        return false;
+    return true;
+};
+//# sourceMappingURL=headers.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/speech.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+/**
+ * Turn audio into text or text into audio.
+ */
+class Speech extends APIResource {
+    /**
+     * Generates audio from the input text.
+     *
+     * Returns the audio file content, or a stream of audio events.
+     *
+     * @example
+     * ```ts
+     * const speech = await client.audio.speech.create({
+     *   input: 'input',
+     *   model: 'string',
+     *   voice: 'string',
+     * });
+     *
+     * const content = await speech.blob();
+     * console.log(content);
+     * ```
+     */
+    create(body, options) {
+        return this._client.post('/audio/speech', {
+            body,
+            ...options,
+            headers: buildHeaders([{ Accept: 'application/octet-stream' }, options?.headers]),
+            __binaryResponse: true,
+        });
+    }
+}
+//# sourceMappingURL=speech.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/transcriptions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+/**
+ * Turn audio into text or text into audio.
+ */
+class Transcriptions extends APIResource {
+    create(body, options) {
+        return this._client.post('/audio/transcriptions', multipartFormRequestOptions({
+            body,
+            ...options,
+            stream: body.stream ?? false,
+            __metadata: { model: body.model },
+        }, this._client));
+    }
+}
+//# sourceMappingURL=transcriptions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/translations.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+/**
+ * Turn audio into text or text into audio.
+ */
+class Translations extends APIResource {
+    create(body, options) {
+        return this._client.post('/audio/translations', multipartFormRequestOptions({ body, ...options, __metadata: { model: body.model } }, this._client));
+    }
+}
+//# sourceMappingURL=translations.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/audio.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+class Audio extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.transcriptions = new Transcriptions(this._client);
+        this.translations = new Translations(this._client);
+        this.speech = new Speech(this._client);
+    }
+}
+Audio.Transcriptions = Transcriptions;
+Audio.Translations = Translations;
+Audio.Speech = Speech;
+//# sourceMappingURL=audio.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/batches.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Create large batches of API requests to run asynchronously.
+ */
+class Batches extends APIResource {
+    /**
+     * Creates and executes a batch from an uploaded file of requests
+     */
+    create(body, options) {
+        return this._client.post('/batches', { body, ...options });
+    }
+    /**
+     * Retrieves a batch.
+     */
+    retrieve(batchID, options) {
+        return this._client.get(path_path `/batches/${batchID}`, options);
+    }
+    /**
+     * List your organization's batches.
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/batches', (CursorPage), { query, ...options });
+    }
+    /**
+     * Cancels an in-progress batch. The batch will be in status `cancelling` for up to
+     * 10 minutes, before changing to `cancelled`, where it will have partial results
+     * (if any) available in the output file.
+     */
+    cancel(batchID, options) {
+        return this._client.post(path_path `/batches/${batchID}/cancel`, options);
+    }
+}
+//# sourceMappingURL=batches.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/assistants.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+/**
+ * Build Assistants that can call models and use tools.
+ */
+class Assistants extends APIResource {
+    /**
+     * Create an assistant with a model and instructions.
+     *
+     * @deprecated
+     */
+    create(body, options) {
+        return this._client.post('/assistants', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Retrieves an assistant.
+     *
+     * @deprecated
+     */
+    retrieve(assistantID, options) {
+        return this._client.get(path_path `/assistants/${assistantID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Modifies an assistant.
+     *
+     * @deprecated
+     */
+    update(assistantID, body, options) {
+        return this._client.post(path_path `/assistants/${assistantID}`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Returns a list of assistants.
+     *
+     * @deprecated
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/assistants', (CursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Delete an assistant.
+     *
+     * @deprecated
+     */
+    delete(assistantID, options) {
+        return this._client.delete(path_path `/assistants/${assistantID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=assistants.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/realtime/sessions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+class Sessions extends APIResource {
+    /**
+     * Create an ephemeral API token for use in client-side applications with the
+     * Realtime API. Can be configured with the same session parameters as the
+     * `session.update` client event.
+     *
+     * It responds with a session object, plus a `client_secret` key which contains a
+     * usable ephemeral API token that can be used to authenticate browser clients for
+     * the Realtime API.
+     *
+     * @example
+     * ```ts
+     * const session =
+     *   await client.beta.realtime.sessions.create();
+     * ```
+     */
+    create(body, options) {
+        return this._client.post('/realtime/sessions', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=sessions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+class TranscriptionSessions extends APIResource {
+    /**
+     * Create an ephemeral API token for use in client-side applications with the
+     * Realtime API specifically for realtime transcriptions. Can be configured with
+     * the same session parameters as the `transcription_session.update` client event.
+     *
+     * It responds with a session object, plus a `client_secret` key which contains a
+     * usable ephemeral API token that can be used to authenticate browser clients for
+     * the Realtime API.
+     *
+     * @example
+     * ```ts
+     * const transcriptionSession =
+     *   await client.beta.realtime.transcriptionSessions.create();
+     * ```
+     */
+    create(body, options) {
+        return this._client.post('/realtime/transcription_sessions', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=transcription-sessions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/realtime/realtime.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+/**
+ * @deprecated Realtime has now launched and is generally available. The old beta API is now deprecated.
+ */
+class Realtime extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.sessions = new Sessions(this._client);
+        this.transcriptionSessions = new TranscriptionSessions(this._client);
+    }
+}
+Realtime.Sessions = Sessions;
+Realtime.TranscriptionSessions = TranscriptionSessions;
+//# sourceMappingURL=realtime.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/chatkit/sessions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class sessions_Sessions extends APIResource {
+    /**
+     * Create a ChatKit session.
+     *
+     * @example
+     * ```ts
+     * const chatSession =
+     *   await client.beta.chatkit.sessions.create({
+     *     user: 'x',
+     *     workflow: { id: 'id' },
+     *   });
+     * ```
+     */
+    create(body, options) {
+        return this._client.post('/chatkit/sessions', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
+        });
+    }
+    /**
+     * Cancel an active ChatKit session and return its most recent metadata.
+     *
+     * Cancelling prevents new requests from using the issued client secret.
+     *
+     * @example
+     * ```ts
+     * const chatSession =
+     *   await client.beta.chatkit.sessions.cancel('cksess_123');
+     * ```
+     */
+    cancel(sessionID, options) {
+        return this._client.post(path_path `/chatkit/sessions/${sessionID}/cancel`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=sessions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/chatkit/threads.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+class Threads extends APIResource {
+    /**
+     * Retrieve a ChatKit thread by its identifier.
+     *
+     * @example
+     * ```ts
+     * const chatkitThread =
+     *   await client.beta.chatkit.threads.retrieve('cthr_123');
+     * ```
+     */
+    retrieve(threadID, options) {
+        return this._client.get(path_path `/chatkit/threads/${threadID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
+        });
+    }
+    /**
+     * List ChatKit threads with optional pagination and user filters.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const chatkitThread of client.beta.chatkit.threads.list()) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/chatkit/threads', (ConversationCursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
+        });
+    }
+    /**
+     * Delete a ChatKit thread along with its items and stored attachments.
+     *
+     * @example
+     * ```ts
+     * const thread = await client.beta.chatkit.threads.delete(
+     *   'cthr_123',
+     * );
+     * ```
+     */
+    delete(threadID, options) {
+        return this._client.delete(path_path `/chatkit/threads/${threadID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
+        });
+    }
+    /**
+     * List items that belong to a ChatKit thread.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const thread of client.beta.chatkit.threads.listItems(
+     *   'cthr_123',
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    listItems(threadID, query = {}, options) {
+        return this._client.getAPIList(path_path `/chatkit/threads/${threadID}/items`, (ConversationCursorPage), { query, ...options, headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]) });
+    }
+}
+//# sourceMappingURL=threads.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/chatkit/chatkit.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+class ChatKit extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.sessions = new sessions_Sessions(this._client);
+        this.threads = new Threads(this._client);
+    }
+}
+ChatKit.Sessions = sessions_Sessions;
+ChatKit.Threads = Threads;
+//# sourceMappingURL=chatkit.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/messages.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+/**
+ * Build Assistants that can call models and use tools.
+ *
+ * @deprecated The Assistants API is deprecated in favor of the Responses API
+ */
+class messages_Messages extends APIResource {
+    /**
+     * Create a message.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    create(threadID, body, options) {
+        return this._client.post(path_path `/threads/${threadID}/messages`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Retrieve a message.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    retrieve(messageID, params, options) {
+        const { thread_id } = params;
+        return this._client.get(path_path `/threads/${thread_id}/messages/${messageID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Modifies a message.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    update(messageID, params, options) {
+        const { thread_id, ...body } = params;
+        return this._client.post(path_path `/threads/${thread_id}/messages/${messageID}`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Returns a list of messages for a given thread.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    list(threadID, query = {}, options) {
+        return this._client.getAPIList(path_path `/threads/${threadID}/messages`, (CursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Deletes a message.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    delete(messageID, params, options) {
+        const { thread_id } = params;
+        return this._client.delete(path_path `/threads/${thread_id}/messages/${messageID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=messages.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/runs/steps.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+/**
+ * Build Assistants that can call models and use tools.
+ *
+ * @deprecated The Assistants API is deprecated in favor of the Responses API
+ */
+class Steps extends APIResource {
+    /**
+     * Retrieves a run step.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    retrieve(stepID, params, options) {
+        const { thread_id, run_id, ...query } = params;
+        return this._client.get(path_path `/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Returns a list of run steps belonging to a run.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    list(runID, params, options) {
+        const { thread_id, ...query } = params;
+        return this._client.getAPIList(path_path `/threads/${thread_id}/runs/${runID}/steps`, (CursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=steps.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/base64.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+const toBase64 = (data) => {
+    if (!data)
+        return '';
+    if (typeof globalThis.Buffer !== 'undefined') {
+        return globalThis.Buffer.from(data).toString('base64');
+    }
+    if (typeof data === 'string') {
+        data = encodeUTF8(data);
+    }
+    if (typeof btoa !== 'undefined') {
+        return btoa(String.fromCharCode.apply(null, data));
+    }
+    throw new OpenAIError('Cannot generate base64 string; Expected `Buffer` or `btoa` to be defined');
+};
+const fromBase64 = (str) => {
+    if (typeof globalThis.Buffer !== 'undefined') {
+        const buf = globalThis.Buffer.from(str, 'base64');
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+    if (typeof atob !== 'undefined') {
+        const bstr = atob(str);
+        const buf = new Uint8Array(bstr.length);
+        for (let i = 0; i < bstr.length; i++) {
+            buf[i] = bstr.charCodeAt(i);
+        }
+        return buf;
+    }
+    throw new OpenAIError('Cannot decode base64 string; Expected `Buffer` or `atob` to be defined');
+};
+/**
+ * Converts a Base64 encoded string to a Float32Array.
+ * @param base64Str - The Base64 encoded string.
+ * @returns An Array of numbers interpreted as Float32 values.
+ */
+const toFloat32Array = (base64Str) => {
+    if (typeof Buffer !== 'undefined') {
+        // for Node.js environment
+        const buf = Buffer.from(base64Str, 'base64');
+        return Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.length / Float32Array.BYTES_PER_ELEMENT));
+    }
+    else {
+        // for legacy web platform APIs
+        const binaryStr = atob(base64Str);
+        const len = binaryStr.length;
+        const bytes = new Uint8Array(len);
+        for (let i = 0; i < len; i++) {
+            bytes[i] = binaryStr.charCodeAt(i);
+        }
+        return Array.from(new Float32Array(bytes.buffer));
+    }
+};
+//# sourceMappingURL=base64.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/env.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+/**
+ * Read an environment variable.
+ *
+ * Trims beginning and trailing whitespace.
+ *
+ * Will return undefined if the environment variable doesn't exist or cannot be accessed.
+ */
+const readEnv = (env) => {
+    if (typeof globalThis.process !== 'undefined') {
+        return globalThis.process.env?.[env]?.trim() ?? undefined;
+    }
+    if (typeof globalThis.Deno !== 'undefined') {
+        return globalThis.Deno.env?.get?.(env)?.trim();
+    }
+    return undefined;
+};
+//# sourceMappingURL=env.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/internal/utils.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+//# sourceMappingURL=utils.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/AssistantStream.mjs
+var _AssistantStream_instances, AssistantStream_a, _AssistantStream_events, _AssistantStream_runStepSnapshots, _AssistantStream_messageSnapshots, _AssistantStream_messageSnapshot, _AssistantStream_finalRun, _AssistantStream_currentContentIndex, _AssistantStream_currentContent, _AssistantStream_currentToolCallIndex, _AssistantStream_currentToolCall, _AssistantStream_currentEvent, _AssistantStream_currentRunSnapshot, _AssistantStream_currentRunStepSnapshot, _AssistantStream_addEvent, _AssistantStream_endRequest, _AssistantStream_handleMessage, _AssistantStream_handleRunStep, _AssistantStream_handleEvent, _AssistantStream_accumulateRunStep, _AssistantStream_accumulateMessage, _AssistantStream_accumulateContent, _AssistantStream_handleRun;
+
+
+
+
+
+class AssistantStream extends EventStream {
+    constructor() {
+        super(...arguments);
+        _AssistantStream_instances.add(this);
+        //Track all events in a single list for reference
+        _AssistantStream_events.set(this, []);
+        //Used to accumulate deltas
+        //We are accumulating many types so the value here is not strict
+        _AssistantStream_runStepSnapshots.set(this, {});
+        _AssistantStream_messageSnapshots.set(this, {});
+        _AssistantStream_messageSnapshot.set(this, void 0);
+        _AssistantStream_finalRun.set(this, void 0);
+        _AssistantStream_currentContentIndex.set(this, void 0);
+        _AssistantStream_currentContent.set(this, void 0);
+        _AssistantStream_currentToolCallIndex.set(this, void 0);
+        _AssistantStream_currentToolCall.set(this, void 0);
+        //For current snapshot methods
+        _AssistantStream_currentEvent.set(this, void 0);
+        _AssistantStream_currentRunSnapshot.set(this, void 0);
+        _AssistantStream_currentRunStepSnapshot.set(this, void 0);
+    }
+    [(_AssistantStream_events = new WeakMap(), _AssistantStream_runStepSnapshots = new WeakMap(), _AssistantStream_messageSnapshots = new WeakMap(), _AssistantStream_messageSnapshot = new WeakMap(), _AssistantStream_finalRun = new WeakMap(), _AssistantStream_currentContentIndex = new WeakMap(), _AssistantStream_currentContent = new WeakMap(), _AssistantStream_currentToolCallIndex = new WeakMap(), _AssistantStream_currentToolCall = new WeakMap(), _AssistantStream_currentEvent = new WeakMap(), _AssistantStream_currentRunSnapshot = new WeakMap(), _AssistantStream_currentRunStepSnapshot = new WeakMap(), _AssistantStream_instances = new WeakSet(), Symbol.asyncIterator)]() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        //Catch all for passing along all events
+        this.on('event', (event) => {
+            const reader = readQueue.shift();
+            if (reader) {
+                reader.resolve(event);
+            }
+            else {
+                pushQueue.push(event);
+            }
+        });
+        this.on('end', () => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.resolve(undefined);
+            }
+            readQueue.length = 0;
+        });
+        this.on('abort', (err) => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.reject(err);
+            }
+            readQueue.length = 0;
+        });
+        this.on('error', (err) => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.reject(err);
+            }
+            readQueue.length = 0;
+        });
+        return {
+            next: async () => {
+                if (!pushQueue.length) {
+                    if (done) {
+                        return { value: undefined, done: true };
+                    }
+                    return new Promise((resolve, reject) => readQueue.push({ resolve, reject })).then((chunk) => (chunk ? { value: chunk, done: false } : { value: undefined, done: true }));
+                }
+                const chunk = pushQueue.shift();
+                return { value: chunk, done: false };
+            },
+            return: async () => {
+                this.abort();
+                return { value: undefined, done: true };
+            },
+        };
+    }
+    static fromReadableStream(stream) {
+        const runner = new AssistantStream_a();
+        runner._run(() => runner._fromReadableStream(stream));
+        return runner;
+    }
+    async _fromReadableStream(readableStream, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        this._connected();
+        const stream = Stream.fromReadableStream(readableStream, this.controller);
+        for await (const event of stream) {
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+    }
+    toReadableStream() {
+        const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
+        return stream.toReadableStream();
+    }
+    static createToolAssistantStream(runId, runs, params, options) {
+        const runner = new AssistantStream_a();
+        runner._run(() => runner._runToolAssistantStream(runId, runs, params, {
+            ...options,
+            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
+        }));
+        return runner;
+    }
+    async _createToolAssistantStream(run, runId, params, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        const body = { ...params, stream: true };
+        const stream = await run.submitToolOutputs(runId, body, {
+            ...options,
+            signal: this.controller.signal,
+        });
+        this._connected();
+        for await (const event of stream) {
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+    }
+    static createThreadAssistantStream(params, thread, options) {
+        const runner = new AssistantStream_a();
+        runner._run(() => runner._threadAssistantStream(params, thread, {
+            ...options,
+            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
+        }));
+        return runner;
+    }
+    static createAssistantStream(threadId, runs, params, options) {
+        const runner = new AssistantStream_a();
+        runner._run(() => runner._runAssistantStream(threadId, runs, params, {
+            ...options,
+            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
+        }));
+        return runner;
+    }
+    currentEvent() {
+        return __classPrivateFieldGet(this, _AssistantStream_currentEvent, "f");
+    }
+    currentRun() {
+        return __classPrivateFieldGet(this, _AssistantStream_currentRunSnapshot, "f");
+    }
+    currentMessageSnapshot() {
+        return __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f");
+    }
+    currentRunStepSnapshot() {
+        return __classPrivateFieldGet(this, _AssistantStream_currentRunStepSnapshot, "f");
+    }
+    async finalRunSteps() {
+        await this.done();
+        return Object.values(__classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f"));
+    }
+    async finalMessages() {
+        await this.done();
+        return Object.values(__classPrivateFieldGet(this, _AssistantStream_messageSnapshots, "f"));
+    }
+    async finalRun() {
+        await this.done();
+        if (!__classPrivateFieldGet(this, _AssistantStream_finalRun, "f"))
+            throw Error('Final run was not received.');
+        return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
+    }
+    async _createThreadAssistantStream(thread, params, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        const body = { ...params, stream: true };
+        const stream = await thread.createAndRun(body, { ...options, signal: this.controller.signal });
+        this._connected();
+        for await (const event of stream) {
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+    }
+    async _createAssistantStream(run, threadId, params, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        const body = { ...params, stream: true };
+        const stream = await run.create(threadId, body, { ...options, signal: this.controller.signal });
+        this._connected();
+        for await (const event of stream) {
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
+    }
+    static accumulateDelta(acc, delta) {
+        for (const [key, deltaValue] of Object.entries(delta)) {
+            if (!acc.hasOwnProperty(key)) {
+                acc[key] = deltaValue;
+                continue;
+            }
+            let accValue = acc[key];
+            if (accValue === null || accValue === undefined) {
+                acc[key] = deltaValue;
+                continue;
+            }
+            // We don't accumulate these special properties
+            if (key === 'index' || key === 'type') {
+                acc[key] = deltaValue;
+                continue;
+            }
+            // Type-specific accumulation logic
+            if (typeof accValue === 'string' && typeof deltaValue === 'string') {
+                accValue += deltaValue;
+            }
+            else if (typeof accValue === 'number' && typeof deltaValue === 'number') {
+                accValue += deltaValue;
+            }
+            else if (isObj(accValue) && isObj(deltaValue)) {
+                accValue = this.accumulateDelta(accValue, deltaValue);
+            }
+            else if (Array.isArray(accValue) && Array.isArray(deltaValue)) {
+                if (accValue.every((x) => typeof x === 'string' || typeof x === 'number')) {
+                    accValue.push(...deltaValue); // Use spread syntax for efficient addition
+                    continue;
+                }
+                for (const deltaEntry of deltaValue) {
+                    if (!isObj(deltaEntry)) {
+                        throw new Error(`Expected array delta entry to be an object but got: ${deltaEntry}`);
+                    }
+                    const index = deltaEntry['index'];
+                    if (index == null) {
+                        console.error(deltaEntry);
+                        throw new Error('Expected array delta entry to have an `index` property');
+                    }
+                    if (typeof index !== 'number') {
+                        throw new Error(`Expected array delta entry \`index\` property to be a number but got ${index}`);
+                    }
+                    const accEntry = accValue[index];
+                    if (accEntry == null) {
+                        accValue.push(deltaEntry);
+                    }
+                    else {
+                        accValue[index] = this.accumulateDelta(accEntry, deltaEntry);
+                    }
+                }
+                continue;
+            }
+            else {
+                throw Error(`Unhandled record type: ${key}, deltaValue: ${deltaValue}, accValue: ${accValue}`);
+            }
+            acc[key] = accValue;
+        }
+        return acc;
+    }
+    _addRun(run) {
+        return run;
+    }
+    async _threadAssistantStream(params, thread, options) {
+        return await this._createThreadAssistantStream(thread, params, options);
+    }
+    async _runAssistantStream(threadId, runs, params, options) {
+        return await this._createAssistantStream(runs, threadId, params, options);
+    }
+    async _runToolAssistantStream(runId, runs, params, options) {
+        return await this._createToolAssistantStream(runs, runId, params, options);
+    }
+}
+AssistantStream_a = AssistantStream, _AssistantStream_addEvent = function _AssistantStream_addEvent(event) {
+    if (this.ended)
+        return;
+    __classPrivateFieldSet(this, _AssistantStream_currentEvent, event, "f");
+    __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleEvent).call(this, event);
+    switch (event.event) {
+        case 'thread.created':
+            //No action on this event.
+            break;
+        case 'thread.run.created':
+        case 'thread.run.queued':
+        case 'thread.run.in_progress':
+        case 'thread.run.requires_action':
+        case 'thread.run.completed':
+        case 'thread.run.incomplete':
+        case 'thread.run.failed':
+        case 'thread.run.cancelling':
+        case 'thread.run.cancelled':
+        case 'thread.run.expired':
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleRun).call(this, event);
+            break;
+        case 'thread.run.step.created':
+        case 'thread.run.step.in_progress':
+        case 'thread.run.step.delta':
+        case 'thread.run.step.completed':
+        case 'thread.run.step.failed':
+        case 'thread.run.step.cancelled':
+        case 'thread.run.step.expired':
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleRunStep).call(this, event);
+            break;
+        case 'thread.message.created':
+        case 'thread.message.in_progress':
+        case 'thread.message.delta':
+        case 'thread.message.completed':
+        case 'thread.message.incomplete':
+            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleMessage).call(this, event);
+            break;
+        case 'error':
+            //This is included for completeness, but errors are processed in the SSE event processing so this should not occur
+            throw new Error('Encountered an error event in event processing - errors should be processed earlier');
+        default:
+            AssistantStream_assertNever(event);
+    }
+}, _AssistantStream_endRequest = function _AssistantStream_endRequest() {
+    if (this.ended) {
+        throw new error_OpenAIError(`stream has ended, this shouldn't happen`);
+    }
+    if (!__classPrivateFieldGet(this, _AssistantStream_finalRun, "f"))
+        throw Error('Final run has not been received');
+    return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
+}, _AssistantStream_handleMessage = function _AssistantStream_handleMessage(event) {
+    const [accumulatedMessage, newContent] = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateMessage).call(this, event, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+    __classPrivateFieldSet(this, _AssistantStream_messageSnapshot, accumulatedMessage, "f");
+    __classPrivateFieldGet(this, _AssistantStream_messageSnapshots, "f")[accumulatedMessage.id] = accumulatedMessage;
+    for (const content of newContent) {
+        const snapshotContent = accumulatedMessage.content[content.index];
+        if (snapshotContent?.type == 'text') {
+            this._emit('textCreated', snapshotContent.text);
+        }
+    }
+    switch (event.event) {
+        case 'thread.message.created':
+            this._emit('messageCreated', event.data);
+            break;
+        case 'thread.message.in_progress':
+            break;
+        case 'thread.message.delta':
+            this._emit('messageDelta', event.data.delta, accumulatedMessage);
+            if (event.data.delta.content) {
+                for (const content of event.data.delta.content) {
+                    //If it is text delta, emit a text delta event
+                    if (content.type == 'text' && content.text) {
+                        let textDelta = content.text;
+                        let snapshot = accumulatedMessage.content[content.index];
+                        if (snapshot && snapshot.type == 'text') {
+                            this._emit('textDelta', textDelta, snapshot.text);
+                        }
+                        else {
+                            throw Error('The snapshot associated with this text delta is not text or missing');
+                        }
+                    }
+                    if (content.index != __classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f")) {
+                        //See if we have in progress content
+                        if (__classPrivateFieldGet(this, _AssistantStream_currentContent, "f")) {
+                            switch (__classPrivateFieldGet(this, _AssistantStream_currentContent, "f").type) {
+                                case 'text':
+                                    this._emit('textDone', __classPrivateFieldGet(this, _AssistantStream_currentContent, "f").text, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                                    break;
+                                case 'image_file':
+                                    this._emit('imageFileDone', __classPrivateFieldGet(this, _AssistantStream_currentContent, "f").image_file, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                                    break;
+                            }
+                        }
+                        __classPrivateFieldSet(this, _AssistantStream_currentContentIndex, content.index, "f");
+                    }
+                    __classPrivateFieldSet(this, _AssistantStream_currentContent, accumulatedMessage.content[content.index], "f");
+                }
+            }
+            break;
+        case 'thread.message.completed':
+        case 'thread.message.incomplete':
+            //We emit the latest content we were working on on completion (including incomplete)
+            if (__classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f") !== undefined) {
+                const currentContent = event.data.content[__classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f")];
+                if (currentContent) {
+                    switch (currentContent.type) {
+                        case 'image_file':
+                            this._emit('imageFileDone', currentContent.image_file, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                            break;
+                        case 'text':
+                            this._emit('textDone', currentContent.text, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
+                            break;
+                    }
+                }
+            }
+            if (__classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f")) {
+                this._emit('messageDone', event.data);
+            }
+            __classPrivateFieldSet(this, _AssistantStream_messageSnapshot, undefined, "f");
+    }
+}, _AssistantStream_handleRunStep = function _AssistantStream_handleRunStep(event) {
+    const accumulatedRunStep = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateRunStep).call(this, event);
+    __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, accumulatedRunStep, "f");
+    switch (event.event) {
+        case 'thread.run.step.created':
+            this._emit('runStepCreated', event.data);
+            break;
+        case 'thread.run.step.delta':
+            const delta = event.data.delta;
+            if (delta.step_details &&
+                delta.step_details.type == 'tool_calls' &&
+                delta.step_details.tool_calls &&
+                accumulatedRunStep.step_details.type == 'tool_calls') {
+                for (const toolCall of delta.step_details.tool_calls) {
+                    if (toolCall.index == __classPrivateFieldGet(this, _AssistantStream_currentToolCallIndex, "f")) {
+                        this._emit('toolCallDelta', toolCall, accumulatedRunStep.step_details.tool_calls[toolCall.index]);
+                    }
+                    else {
+                        if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+                            this._emit('toolCallDone', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+                        }
+                        __classPrivateFieldSet(this, _AssistantStream_currentToolCallIndex, toolCall.index, "f");
+                        __classPrivateFieldSet(this, _AssistantStream_currentToolCall, accumulatedRunStep.step_details.tool_calls[toolCall.index], "f");
+                        if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"))
+                            this._emit('toolCallCreated', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+                    }
+                }
+            }
+            this._emit('runStepDelta', event.data.delta, accumulatedRunStep);
+            break;
+        case 'thread.run.step.completed':
+        case 'thread.run.step.failed':
+        case 'thread.run.step.cancelled':
+        case 'thread.run.step.expired':
+            __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, undefined, "f");
+            const details = event.data.step_details;
+            if (details.type == 'tool_calls') {
+                if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+                    this._emit('toolCallDone', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+                    __classPrivateFieldSet(this, _AssistantStream_currentToolCall, undefined, "f");
+                }
+            }
+            this._emit('runStepDone', event.data, accumulatedRunStep);
+            break;
+        case 'thread.run.step.in_progress':
+            break;
+    }
+}, _AssistantStream_handleEvent = function _AssistantStream_handleEvent(event) {
+    __classPrivateFieldGet(this, _AssistantStream_events, "f").push(event);
+    this._emit('event', event);
+}, _AssistantStream_accumulateRunStep = function _AssistantStream_accumulateRunStep(event) {
+    switch (event.event) {
+        case 'thread.run.step.created':
+            __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = event.data;
+            return event.data;
+        case 'thread.run.step.delta':
+            let snapshot = __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
+            if (!snapshot) {
+                throw Error('Received a RunStepDelta before creation of a snapshot');
+            }
+            let data = event.data;
+            if (data.delta) {
+                const accumulated = AssistantStream_a.accumulateDelta(snapshot, data.delta);
+                __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = accumulated;
+            }
+            return __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
+        case 'thread.run.step.completed':
+        case 'thread.run.step.failed':
+        case 'thread.run.step.cancelled':
+        case 'thread.run.step.expired':
+        case 'thread.run.step.in_progress':
+            __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = event.data;
+            break;
+    }
+    if (__classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id])
+        return __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
+    throw new Error('No snapshot available');
+}, _AssistantStream_accumulateMessage = function _AssistantStream_accumulateMessage(event, snapshot) {
+    let newContent = [];
+    switch (event.event) {
+        case 'thread.message.created':
+            //On creation the snapshot is just the initial message
+            return [event.data, newContent];
+        case 'thread.message.delta':
+            if (!snapshot) {
+                throw Error('Received a delta with no existing snapshot (there should be one from message creation)');
+            }
+            let data = event.data;
+            //If this delta does not have content, nothing to process
+            if (data.delta.content) {
+                for (const contentElement of data.delta.content) {
+                    if (contentElement.index in snapshot.content) {
+                        let currentContent = snapshot.content[contentElement.index];
+                        snapshot.content[contentElement.index] = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateContent).call(this, contentElement, currentContent);
+                    }
+                    else {
+                        snapshot.content[contentElement.index] = contentElement;
+                        // This is a new element
+                        newContent.push(contentElement);
+                    }
+                }
+            }
+            return [snapshot, newContent];
+        case 'thread.message.in_progress':
+        case 'thread.message.completed':
+        case 'thread.message.incomplete':
+            //No changes on other thread events
+            if (snapshot) {
+                return [snapshot, newContent];
+            }
+            else {
+                throw Error('Received thread message event with no existing snapshot');
+            }
+    }
+    throw Error('Tried to accumulate a non-message event');
+}, _AssistantStream_accumulateContent = function _AssistantStream_accumulateContent(contentElement, currentContent) {
+    return AssistantStream_a.accumulateDelta(currentContent, contentElement);
+}, _AssistantStream_handleRun = function _AssistantStream_handleRun(event) {
+    __classPrivateFieldSet(this, _AssistantStream_currentRunSnapshot, event.data, "f");
+    switch (event.event) {
+        case 'thread.run.created':
+            break;
+        case 'thread.run.queued':
+            break;
+        case 'thread.run.in_progress':
+            break;
+        case 'thread.run.requires_action':
+        case 'thread.run.cancelled':
+        case 'thread.run.failed':
+        case 'thread.run.completed':
+        case 'thread.run.expired':
+        case 'thread.run.incomplete':
+            __classPrivateFieldSet(this, _AssistantStream_finalRun, event.data, "f");
+            if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+                this._emit('toolCallDone', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
+                __classPrivateFieldSet(this, _AssistantStream_currentToolCall, undefined, "f");
+            }
+            break;
+        case 'thread.run.cancelling':
+            break;
+    }
+};
+function AssistantStream_assertNever(_x) { }
+//# sourceMappingURL=AssistantStream.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/runs/runs.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+/**
+ * Build Assistants that can call models and use tools.
+ *
+ * @deprecated The Assistants API is deprecated in favor of the Responses API
+ */
+class Runs extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.steps = new Steps(this._client);
+    }
+    create(threadID, params, options) {
+        const { include, ...body } = params;
+        return this._client.post(path_path `/threads/${threadID}/runs`, {
+            query: { include },
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+            stream: params.stream ?? false,
+            __synthesizeEventData: true,
+        });
+    }
+    /**
+     * Retrieves a run.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    retrieve(runID, params, options) {
+        const { thread_id } = params;
+        return this._client.get(path_path `/threads/${thread_id}/runs/${runID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Modifies a run.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    update(runID, params, options) {
+        const { thread_id, ...body } = params;
+        return this._client.post(path_path `/threads/${thread_id}/runs/${runID}`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Returns a list of runs belonging to a thread.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    list(threadID, query = {}, options) {
+        return this._client.getAPIList(path_path `/threads/${threadID}/runs`, (CursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Cancels a run that is `in_progress`.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    cancel(runID, params, options) {
+        const { thread_id } = params;
+        return this._client.post(path_path `/threads/${thread_id}/runs/${runID}/cancel`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * A helper to create a run an poll for a terminal state. More information on Run
+     * lifecycles can be found here:
+     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+     */
+    async createAndPoll(threadId, body, options) {
+        const run = await this.create(threadId, body, options);
+        return await this.poll(run.id, { thread_id: threadId }, options);
+    }
+    /**
+     * Create a Run stream
+     *
+     * @deprecated use `stream` instead
+     */
+    createAndStream(threadId, body, options) {
+        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+    }
+    /**
+     * A helper to poll a run status until it reaches a terminal state. More
+     * information on Run lifecycles can be found here:
+     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+     */
+    async poll(runId, params, options) {
+        const headers = buildHeaders([
+            options?.headers,
+            {
+                'X-Stainless-Poll-Helper': 'true',
+                'X-Stainless-Custom-Poll-Interval': options?.pollIntervalMs?.toString() ?? undefined,
+            },
+        ]);
+        while (true) {
+            const { data: run, response } = await this.retrieve(runId, params, {
+                ...options,
+                headers: { ...options?.headers, ...headers },
+            }).withResponse();
+            switch (run.status) {
+                //If we are in any sort of intermediate state we poll
+                case 'queued':
+                case 'in_progress':
+                case 'cancelling':
+                    let sleepInterval = 5000;
+                    if (options?.pollIntervalMs) {
+                        sleepInterval = options.pollIntervalMs;
+                    }
+                    else {
+                        const headerInterval = response.headers.get('openai-poll-after-ms');
+                        if (headerInterval) {
+                            const headerIntervalMs = parseInt(headerInterval);
+                            if (!isNaN(headerIntervalMs)) {
+                                sleepInterval = headerIntervalMs;
+                            }
+                        }
+                    }
+                    await sleep(sleepInterval);
+                    break;
+                //We return the run in any terminal state.
+                case 'requires_action':
+                case 'incomplete':
+                case 'cancelled':
+                case 'completed':
+                case 'failed':
+                case 'expired':
+                    return run;
+            }
+        }
+    }
+    /**
+     * Create a Run stream
+     */
+    stream(threadId, body, options) {
+        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+    }
+    submitToolOutputs(runID, params, options) {
+        const { thread_id, ...body } = params;
+        return this._client.post(path_path `/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+            stream: params.stream ?? false,
+            __synthesizeEventData: true,
+        });
+    }
+    /**
+     * A helper to submit a tool output to a run and poll for a terminal run state.
+     * More information on Run lifecycles can be found here:
+     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+     */
+    async submitToolOutputsAndPoll(runId, params, options) {
+        const run = await this.submitToolOutputs(runId, params, options);
+        return await this.poll(run.id, params, options);
+    }
+    /**
+     * Submit the tool outputs from a previous run and stream the run to a terminal
+     * state. More information on Run lifecycles can be found here:
+     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+     */
+    submitToolOutputsStream(runId, params, options) {
+        return AssistantStream.createToolAssistantStream(runId, this._client.beta.threads.runs, params, options);
+    }
+}
+Runs.Steps = Steps;
+//# sourceMappingURL=runs.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/threads.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+/**
+ * Build Assistants that can call models and use tools.
+ *
+ * @deprecated The Assistants API is deprecated in favor of the Responses API
+ */
+class threads_Threads extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.runs = new Runs(this._client);
+        this.messages = new messages_Messages(this._client);
+    }
+    /**
+     * Create a thread.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    create(body = {}, options) {
+        return this._client.post('/threads', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Retrieves a thread.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    retrieve(threadID, options) {
+        return this._client.get(path_path `/threads/${threadID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Modifies a thread.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    update(threadID, body, options) {
+        return this._client.post(path_path `/threads/${threadID}`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Delete a thread.
+     *
+     * @deprecated The Assistants API is deprecated in favor of the Responses API
+     */
+    delete(threadID, options) {
+        return this._client.delete(path_path `/threads/${threadID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    createAndRun(body, options) {
+        return this._client.post('/threads/runs', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+            stream: body.stream ?? false,
+            __synthesizeEventData: true,
+        });
+    }
+    /**
+     * A helper to create a thread, start a run and then poll for a terminal state.
+     * More information on Run lifecycles can be found here:
+     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
+     */
+    async createAndRunPoll(body, options) {
+        const run = await this.createAndRun(body, options);
+        return await this.runs.poll(run.id, { thread_id: run.thread_id }, options);
+    }
+    /**
+     * Create a thread and stream the run back
+     */
+    createAndRunStream(body, options) {
+        return AssistantStream.createThreadAssistantStream(body, this._client.beta.threads, options);
+    }
+}
+threads_Threads.Runs = Runs;
+threads_Threads.Messages = messages_Messages;
+//# sourceMappingURL=threads.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/beta.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+
+class Beta extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.realtime = new Realtime(this._client);
+        this.chatkit = new ChatKit(this._client);
+        this.assistants = new Assistants(this._client);
+        this.threads = new threads_Threads(this._client);
+    }
+}
+Beta.Realtime = Realtime;
+Beta.ChatKit = ChatKit;
+Beta.Assistants = Assistants;
+Beta.Threads = threads_Threads;
+//# sourceMappingURL=beta.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/completions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+/**
+ * Given a prompt, the model will return one or more predicted completions, and can also return the probabilities of alternative tokens at each position.
+ */
+class completions_Completions extends APIResource {
+    create(body, options) {
+        return this._client.post('/completions', { body, ...options, stream: body.stream ?? false });
+    }
+}
+//# sourceMappingURL=completions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/containers/files/content.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class Content extends APIResource {
+    /**
+     * Retrieve Container File Content
+     */
+    retrieve(fileID, params, options) {
+        const { container_id } = params;
+        return this._client.get(path_path `/containers/${container_id}/files/${fileID}/content`, {
+            ...options,
+            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
+            __binaryResponse: true,
+        });
+    }
+}
+//# sourceMappingURL=content.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/containers/files/files.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+class Files extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.content = new Content(this._client);
+    }
+    /**
+     * Create a Container File
+     *
+     * You can send either a multipart/form-data request with the raw file content, or
+     * a JSON request with a file ID.
+     */
+    create(containerID, body, options) {
+        return this._client.post(path_path `/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Retrieve Container File
+     */
+    retrieve(fileID, params, options) {
+        const { container_id } = params;
+        return this._client.get(path_path `/containers/${container_id}/files/${fileID}`, options);
+    }
+    /**
+     * List Container files
+     */
+    list(containerID, query = {}, options) {
+        return this._client.getAPIList(path_path `/containers/${containerID}/files`, (CursorPage), {
+            query,
+            ...options,
+        });
+    }
+    /**
+     * Delete Container File
+     */
+    delete(fileID, params, options) {
+        const { container_id } = params;
+        return this._client.delete(path_path `/containers/${container_id}/files/${fileID}`, {
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+}
+Files.Content = Content;
+//# sourceMappingURL=files.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/containers/containers.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+class Containers extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.files = new Files(this._client);
+    }
+    /**
+     * Create Container
+     */
+    create(body, options) {
+        return this._client.post('/containers', { body, ...options });
+    }
+    /**
+     * Retrieve Container
+     */
+    retrieve(containerID, options) {
+        return this._client.get(path_path `/containers/${containerID}`, options);
+    }
+    /**
+     * List Containers
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/containers', (CursorPage), { query, ...options });
+    }
+    /**
+     * Delete Container
+     */
+    delete(containerID, options) {
+        return this._client.delete(path_path `/containers/${containerID}`, {
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+}
+Containers.Files = Files;
+//# sourceMappingURL=containers.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/conversations/items.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Manage conversations and conversation items.
+ */
+class Items extends APIResource {
+    /**
+     * Create items in a conversation with the given ID.
+     */
+    create(conversationID, params, options) {
+        const { include, ...body } = params;
+        return this._client.post(path_path `/conversations/${conversationID}/items`, {
+            query: { include },
+            body,
+            ...options,
+        });
+    }
+    /**
+     * Get a single item from a conversation with the given IDs.
+     */
+    retrieve(itemID, params, options) {
+        const { conversation_id, ...query } = params;
+        return this._client.get(path_path `/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
+    }
+    /**
+     * List all items for a conversation with the given ID.
+     */
+    list(conversationID, query = {}, options) {
+        return this._client.getAPIList(path_path `/conversations/${conversationID}/items`, (ConversationCursorPage), { query, ...options });
+    }
+    /**
+     * Delete an item from a conversation with the given IDs.
+     */
+    delete(itemID, params, options) {
+        const { conversation_id } = params;
+        return this._client.delete(path_path `/conversations/${conversation_id}/items/${itemID}`, options);
+    }
+}
+//# sourceMappingURL=items.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/conversations/conversations.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+/**
+ * Manage conversations and conversation items.
+ */
+class Conversations extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.items = new Items(this._client);
+    }
+    /**
+     * Create a conversation.
+     */
+    create(body = {}, options) {
+        return this._client.post('/conversations', { body, ...options });
+    }
+    /**
+     * Get a conversation
+     */
+    retrieve(conversationID, options) {
+        return this._client.get(path_path `/conversations/${conversationID}`, options);
+    }
+    /**
+     * Update a conversation
+     */
+    update(conversationID, body, options) {
+        return this._client.post(path_path `/conversations/${conversationID}`, { body, ...options });
+    }
+    /**
+     * Delete a conversation. Items in the conversation will not be deleted.
+     */
+    delete(conversationID, options) {
+        return this._client.delete(path_path `/conversations/${conversationID}`, options);
+    }
+}
+Conversations.Items = Items;
+//# sourceMappingURL=conversations.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/embeddings.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+/**
+ * Get a vector representation of a given input that can be easily consumed by machine learning models and algorithms.
+ */
+class Embeddings extends APIResource {
+    /**
+     * Creates an embedding vector representing the input text.
+     *
+     * @example
+     * ```ts
+     * const createEmbeddingResponse =
+     *   await client.embeddings.create({
+     *     input: 'The quick brown fox jumped over the lazy dog',
+     *     model: 'text-embedding-3-small',
+     *   });
+     * ```
+     */
+    create(body, options) {
+        const hasUserProvidedEncodingFormat = !!body.encoding_format;
+        // No encoding_format specified, defaulting to base64 for performance reasons
+        // See https://github.com/openai/openai-node/pull/1312
+        let encoding_format = hasUserProvidedEncodingFormat ? body.encoding_format : 'base64';
+        if (hasUserProvidedEncodingFormat) {
+            loggerFor(this._client).debug('embeddings/user defined encoding_format:', body.encoding_format);
+        }
+        const response = this._client.post('/embeddings', {
+            body: {
+                ...body,
+                encoding_format: encoding_format,
+            },
+            ...options,
+        });
+        // if the user specified an encoding_format, return the response as-is
+        if (hasUserProvidedEncodingFormat) {
+            return response;
+        }
+        // in this stage, we are sure the user did not specify an encoding_format
+        // and we defaulted to base64 for performance reasons
+        // we are sure then that the response is base64 encoded, let's decode it
+        // the returned result will be a float32 array since this is OpenAI API's default encoding
+        loggerFor(this._client).debug('embeddings/decoding base64 embeddings from base64');
+        return response._thenUnwrap((response) => {
+            if (response && response.data) {
+                response.data.forEach((embeddingBase64Obj) => {
+                    const embeddingBase64Str = embeddingBase64Obj.embedding;
+                    embeddingBase64Obj.embedding = toFloat32Array(embeddingBase64Str);
+                });
+            }
+            return response;
+        });
+    }
+}
+//# sourceMappingURL=embeddings.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/evals/runs/output-items.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Manage and run evals in the OpenAI platform.
+ */
+class OutputItems extends APIResource {
+    /**
+     * Get an evaluation run output item by ID.
+     */
+    retrieve(outputItemID, params, options) {
+        const { eval_id, run_id } = params;
+        return this._client.get(path_path `/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
+    }
+    /**
+     * Get a list of output items for an evaluation run.
+     */
+    list(runID, params, options) {
+        const { eval_id, ...query } = params;
+        return this._client.getAPIList(path_path `/evals/${eval_id}/runs/${runID}/output_items`, (CursorPage), { query, ...options });
+    }
+}
+//# sourceMappingURL=output-items.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/evals/runs/runs.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+/**
+ * Manage and run evals in the OpenAI platform.
+ */
+class runs_Runs extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.outputItems = new OutputItems(this._client);
+    }
+    /**
+     * Kicks off a new run for a given evaluation, specifying the data source, and what
+     * model configuration to use to test. The datasource will be validated against the
+     * schema specified in the config of the evaluation.
+     */
+    create(evalID, body, options) {
+        return this._client.post(path_path `/evals/${evalID}/runs`, { body, ...options });
+    }
+    /**
+     * Get an evaluation run by ID.
+     */
+    retrieve(runID, params, options) {
+        const { eval_id } = params;
+        return this._client.get(path_path `/evals/${eval_id}/runs/${runID}`, options);
+    }
+    /**
+     * Get a list of runs for an evaluation.
+     */
+    list(evalID, query = {}, options) {
+        return this._client.getAPIList(path_path `/evals/${evalID}/runs`, (CursorPage), {
+            query,
+            ...options,
+        });
+    }
+    /**
+     * Delete an eval run.
+     */
+    delete(runID, params, options) {
+        const { eval_id } = params;
+        return this._client.delete(path_path `/evals/${eval_id}/runs/${runID}`, options);
+    }
+    /**
+     * Cancel an ongoing evaluation run.
+     */
+    cancel(runID, params, options) {
+        const { eval_id } = params;
+        return this._client.post(path_path `/evals/${eval_id}/runs/${runID}`, options);
+    }
+}
+runs_Runs.OutputItems = OutputItems;
+//# sourceMappingURL=runs.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/evals/evals.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+/**
+ * Manage and run evals in the OpenAI platform.
+ */
+class Evals extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.runs = new runs_Runs(this._client);
+    }
+    /**
+     * Create the structure of an evaluation that can be used to test a model's
+     * performance. An evaluation is a set of testing criteria and the config for a
+     * data source, which dictates the schema of the data used in the evaluation. After
+     * creating an evaluation, you can run it on different models and model parameters.
+     * We support several types of graders and datasources. For more information, see
+     * the [Evals guide](https://platform.openai.com/docs/guides/evals).
+     */
+    create(body, options) {
+        return this._client.post('/evals', { body, ...options });
+    }
+    /**
+     * Get an evaluation by ID.
+     */
+    retrieve(evalID, options) {
+        return this._client.get(path_path `/evals/${evalID}`, options);
+    }
+    /**
+     * Update certain properties of an evaluation.
+     */
+    update(evalID, body, options) {
+        return this._client.post(path_path `/evals/${evalID}`, { body, ...options });
+    }
+    /**
+     * List evaluations for a project.
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/evals', (CursorPage), { query, ...options });
+    }
+    /**
+     * Delete an evaluation.
+     */
+    delete(evalID, options) {
+        return this._client.delete(path_path `/evals/${evalID}`, options);
+    }
+}
+Evals.Runs = runs_Runs;
+//# sourceMappingURL=evals.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/files.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+/**
+ * Files are used to upload documents that can be used with features like Assistants and Fine-tuning.
+ */
+class files_Files extends APIResource {
+    /**
+     * Upload a file that can be used across various endpoints. Individual files can be
+     * up to 512 MB, and each project can store up to 2.5 TB of files in total. There
+     * is no organization-wide storage limit.
+     *
+     * - The Assistants API supports files up to 2 million tokens and of specific file
+     *   types. See the
+     *   [Assistants Tools guide](https://platform.openai.com/docs/assistants/tools)
+     *   for details.
+     * - The Fine-tuning API only supports `.jsonl` files. The input also has certain
+     *   required formats for fine-tuning
+     *   [chat](https://platform.openai.com/docs/api-reference/fine-tuning/chat-input)
+     *   or
+     *   [completions](https://platform.openai.com/docs/api-reference/fine-tuning/completions-input)
+     *   models.
+     * - The Batch API only supports `.jsonl` files up to 200 MB in size. The input
+     *   also has a specific required
+     *   [format](https://platform.openai.com/docs/api-reference/batch/request-input).
+     *
+     * Please [contact us](https://help.openai.com/) if you need to increase these
+     * storage limits.
+     */
+    create(body, options) {
+        return this._client.post('/files', multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Returns information about a specific file.
+     */
+    retrieve(fileID, options) {
+        return this._client.get(path_path `/files/${fileID}`, options);
+    }
+    /**
+     * Returns a list of files.
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/files', (CursorPage), { query, ...options });
+    }
+    /**
+     * Delete a file and remove it from all vector stores.
+     */
+    delete(fileID, options) {
+        return this._client.delete(path_path `/files/${fileID}`, options);
+    }
+    /**
+     * Returns the contents of the specified file.
+     */
+    content(fileID, options) {
+        return this._client.get(path_path `/files/${fileID}/content`, {
+            ...options,
+            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
+            __binaryResponse: true,
+        });
+    }
+    /**
+     * Waits for the given file to be processed, default timeout is 30 mins.
+     */
+    async waitForProcessing(id, { pollInterval = 5000, maxWait = 30 * 60 * 1000 } = {}) {
+        const TERMINAL_STATES = new Set(['processed', 'error', 'deleted']);
+        const start = Date.now();
+        let file = await this.retrieve(id);
+        while (!file.status || !TERMINAL_STATES.has(file.status)) {
+            await sleep(pollInterval);
+            file = await this.retrieve(id);
+            if (Date.now() - start > maxWait) {
+                throw new APIConnectionTimeoutError({
+                    message: `Giving up on waiting for file ${id} to finish processing after ${maxWait} milliseconds.`,
+                });
+            }
+        }
+        return file;
+    }
+}
+//# sourceMappingURL=files.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/methods.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+class Methods extends APIResource {
+}
+//# sourceMappingURL=methods.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/alpha/graders.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+/**
+ * Manage fine-tuning jobs to tailor a model to your specific training data.
+ */
+class Graders extends APIResource {
+    /**
+     * Run a grader.
+     *
+     * @example
+     * ```ts
+     * const response = await client.fineTuning.alpha.graders.run({
+     *   grader: {
+     *     input: 'input',
+     *     name: 'name',
+     *     operation: 'eq',
+     *     reference: 'reference',
+     *     type: 'string_check',
+     *   },
+     *   model_sample: 'model_sample',
+     * });
+     * ```
+     */
+    run(body, options) {
+        return this._client.post('/fine_tuning/alpha/graders/run', { body, ...options });
+    }
+    /**
+     * Validate a grader.
+     *
+     * @example
+     * ```ts
+     * const response =
+     *   await client.fineTuning.alpha.graders.validate({
+     *     grader: {
+     *       input: 'input',
+     *       name: 'name',
+     *       operation: 'eq',
+     *       reference: 'reference',
+     *       type: 'string_check',
+     *     },
+     *   });
+     * ```
+     */
+    validate(body, options) {
+        return this._client.post('/fine_tuning/alpha/graders/validate', { body, ...options });
+    }
+}
+//# sourceMappingURL=graders.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class Alpha extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.graders = new Graders(this._client);
+    }
+}
+Alpha.Graders = Graders;
+//# sourceMappingURL=alpha.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Manage fine-tuning jobs to tailor a model to your specific training data.
+ */
+class Permissions extends APIResource {
+    /**
+     * **NOTE:** Calling this endpoint requires an [admin API key](../admin-api-keys).
+     *
+     * This enables organization owners to share fine-tuned models with other projects
+     * in their organization.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const permissionCreateResponse of client.fineTuning.checkpoints.permissions.create(
+     *   'ft:gpt-4o-mini-2024-07-18:org:weather:B7R9VjQd',
+     *   { project_ids: ['string'] },
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    create(fineTunedModelCheckpoint, body, options) {
+        return this._client.getAPIList(path_path `/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, (Page), { body, method: 'post', ...options });
+    }
+    /**
+     * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
+     *
+     * Organization owners can use this endpoint to view all permissions for a
+     * fine-tuned model checkpoint.
+     *
+     * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
+     */
+    retrieve(fineTunedModelCheckpoint, query = {}, options) {
+        return this._client.get(path_path `/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+            query,
+            ...options,
+        });
+    }
+    /**
+     * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
+     *
+     * Organization owners can use this endpoint to view all permissions for a
+     * fine-tuned model checkpoint.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const permissionListResponse of client.fineTuning.checkpoints.permissions.list(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(fineTunedModelCheckpoint, query = {}, options) {
+        return this._client.getAPIList(path_path `/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, (ConversationCursorPage), { query, ...options });
+    }
+    /**
+     * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
+     *
+     * Organization owners can use this endpoint to delete a permission for a
+     * fine-tuned model checkpoint.
+     *
+     * @example
+     * ```ts
+     * const permission =
+     *   await client.fineTuning.checkpoints.permissions.delete(
+     *     'cp_zc4Q7MP6XxulcVzj4MZdwsAB',
+     *     {
+     *       fine_tuned_model_checkpoint:
+     *         'ft:gpt-4o-mini-2024-07-18:org:weather:B7R9VjQd',
+     *     },
+     *   );
+     * ```
+     */
+    delete(permissionID, params, options) {
+        const { fine_tuned_model_checkpoint } = params;
+        return this._client.delete(path_path `/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
+    }
+}
+//# sourceMappingURL=permissions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class Checkpoints extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.permissions = new Permissions(this._client);
+    }
+}
+Checkpoints.Permissions = Permissions;
+//# sourceMappingURL=checkpoints.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Manage fine-tuning jobs to tailor a model to your specific training data.
+ */
+class checkpoints_Checkpoints extends APIResource {
+    /**
+     * List checkpoints for a fine-tuning job.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const fineTuningJobCheckpoint of client.fineTuning.jobs.checkpoints.list(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(fineTuningJobID, query = {}, options) {
+        return this._client.getAPIList(path_path `/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, (CursorPage), { query, ...options });
+    }
+}
+//# sourceMappingURL=checkpoints.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+/**
+ * Manage fine-tuning jobs to tailor a model to your specific training data.
+ */
+class Jobs extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.checkpoints = new checkpoints_Checkpoints(this._client);
+    }
+    /**
+     * Creates a fine-tuning job which begins the process of creating a new model from
+     * a given dataset.
+     *
+     * Response includes details of the enqueued job including job status and the name
+     * of the fine-tuned models once complete.
+     *
+     * [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
+     *
+     * @example
+     * ```ts
+     * const fineTuningJob = await client.fineTuning.jobs.create({
+     *   model: 'gpt-4o-mini',
+     *   training_file: 'file-abc123',
+     * });
+     * ```
+     */
+    create(body, options) {
+        return this._client.post('/fine_tuning/jobs', { body, ...options });
+    }
+    /**
+     * Get info about a fine-tuning job.
+     *
+     * [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
+     *
+     * @example
+     * ```ts
+     * const fineTuningJob = await client.fineTuning.jobs.retrieve(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * );
+     * ```
+     */
+    retrieve(fineTuningJobID, options) {
+        return this._client.get(path_path `/fine_tuning/jobs/${fineTuningJobID}`, options);
+    }
+    /**
+     * List your organization's fine-tuning jobs
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const fineTuningJob of client.fineTuning.jobs.list()) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/fine_tuning/jobs', (CursorPage), { query, ...options });
+    }
+    /**
+     * Immediately cancel a fine-tune job.
+     *
+     * @example
+     * ```ts
+     * const fineTuningJob = await client.fineTuning.jobs.cancel(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * );
+     * ```
+     */
+    cancel(fineTuningJobID, options) {
+        return this._client.post(path_path `/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
+    }
+    /**
+     * Get status updates for a fine-tuning job.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const fineTuningJobEvent of client.fineTuning.jobs.listEvents(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    listEvents(fineTuningJobID, query = {}, options) {
+        return this._client.getAPIList(path_path `/fine_tuning/jobs/${fineTuningJobID}/events`, (CursorPage), { query, ...options });
+    }
+    /**
+     * Pause a fine-tune job.
+     *
+     * @example
+     * ```ts
+     * const fineTuningJob = await client.fineTuning.jobs.pause(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * );
+     * ```
+     */
+    pause(fineTuningJobID, options) {
+        return this._client.post(path_path `/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
+    }
+    /**
+     * Resume a fine-tune job.
+     *
+     * @example
+     * ```ts
+     * const fineTuningJob = await client.fineTuning.jobs.resume(
+     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
+     * );
+     * ```
+     */
+    resume(fineTuningJobID, options) {
+        return this._client.post(path_path `/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
+    }
+}
+Jobs.Checkpoints = checkpoints_Checkpoints;
+//# sourceMappingURL=jobs.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/fine-tuning.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+
+class FineTuning extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.methods = new Methods(this._client);
+        this.jobs = new Jobs(this._client);
+        this.checkpoints = new Checkpoints(this._client);
+        this.alpha = new Alpha(this._client);
+    }
+}
+FineTuning.Methods = Methods;
+FineTuning.Jobs = Jobs;
+FineTuning.Checkpoints = Checkpoints;
+FineTuning.Alpha = Alpha;
+//# sourceMappingURL=fine-tuning.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/graders/grader-models.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+class GraderModels extends APIResource {
+}
+//# sourceMappingURL=grader-models.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/graders/graders.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class graders_Graders extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.graderModels = new GraderModels(this._client);
+    }
+}
+graders_Graders.GraderModels = GraderModels;
+//# sourceMappingURL=graders.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/images.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+/**
+ * Given a prompt and/or an input image, the model will generate a new image.
+ */
+class Images extends APIResource {
+    /**
+     * Creates a variation of a given image. This endpoint only supports `dall-e-2`.
+     *
+     * @example
+     * ```ts
+     * const imagesResponse = await client.images.createVariation({
+     *   image: fs.createReadStream('otter.png'),
+     * });
+     * ```
+     */
+    createVariation(body, options) {
+        return this._client.post('/images/variations', multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    edit(body, options) {
+        return this._client.post('/images/edits', multipartFormRequestOptions({ body, ...options, stream: body.stream ?? false }, this._client));
+    }
+    generate(body, options) {
+        return this._client.post('/images/generations', { body, ...options, stream: body.stream ?? false });
+    }
+}
+//# sourceMappingURL=images.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/models.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * List and describe the various models available in the API.
+ */
+class Models extends APIResource {
+    /**
+     * Retrieves a model instance, providing basic information about the model such as
+     * the owner and permissioning.
+     */
+    retrieve(model, options) {
+        return this._client.get(path_path `/models/${model}`, options);
+    }
+    /**
+     * Lists the currently available models, and provides basic information about each
+     * one such as the owner and availability.
+     */
+    list(options) {
+        return this._client.getAPIList('/models', (Page), options);
+    }
+    /**
+     * Delete a fine-tuned model. You must have the Owner role in your organization to
+     * delete a model.
+     */
+    delete(model, options) {
+        return this._client.delete(path_path `/models/${model}`, options);
+    }
+}
+//# sourceMappingURL=models.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/moderations.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+/**
+ * Given text and/or image inputs, classifies if those inputs are potentially harmful.
+ */
+class Moderations extends APIResource {
+    /**
+     * Classifies if text and/or image inputs are potentially harmful. Learn more in
+     * the [moderation guide](https://platform.openai.com/docs/guides/moderation).
+     */
+    create(body, options) {
+        return this._client.post('/moderations', { body, ...options });
+    }
+}
+//# sourceMappingURL=moderations.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/realtime/calls.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class Calls extends APIResource {
+    /**
+     * Accept an incoming SIP call and configure the realtime session that will handle
+     * it.
+     *
+     * @example
+     * ```ts
+     * await client.realtime.calls.accept('call_id', {
+     *   type: 'realtime',
+     * });
+     * ```
+     */
+    accept(callID, body, options) {
+        return this._client.post(path_path `/realtime/calls/${callID}/accept`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+    /**
+     * End an active Realtime API call, whether it was initiated over SIP or WebRTC.
+     *
+     * @example
+     * ```ts
+     * await client.realtime.calls.hangup('call_id');
+     * ```
+     */
+    hangup(callID, options) {
+        return this._client.post(path_path `/realtime/calls/${callID}/hangup`, {
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+    /**
+     * Transfer an active SIP call to a new destination using the SIP REFER verb.
+     *
+     * @example
+     * ```ts
+     * await client.realtime.calls.refer('call_id', {
+     *   target_uri: 'tel:+14155550123',
+     * });
+     * ```
+     */
+    refer(callID, body, options) {
+        return this._client.post(path_path `/realtime/calls/${callID}/refer`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+    /**
+     * Decline an incoming SIP call by returning a SIP status code to the caller.
+     *
+     * @example
+     * ```ts
+     * await client.realtime.calls.reject('call_id');
+     * ```
+     */
+    reject(callID, body = {}, options) {
+        return this._client.post(path_path `/realtime/calls/${callID}/reject`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+}
+//# sourceMappingURL=calls.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/realtime/client-secrets.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+class ClientSecrets extends APIResource {
+    /**
+     * Create a Realtime client secret with an associated session configuration.
+     *
+     * Client secrets are short-lived tokens that can be passed to a client app, such
+     * as a web frontend or mobile client, which grants access to the Realtime API
+     * without leaking your main API key. You can configure a custom TTL for each
+     * client secret.
+     *
+     * You can also attach session configuration options to the client secret, which
+     * will be applied to any sessions created using that client secret, but these can
+     * also be overridden by the client connection.
+     *
+     * [Learn more about authentication with client secrets over WebRTC](https://platform.openai.com/docs/guides/realtime-webrtc).
+     *
+     * Returns the created client secret and the effective session object. The client
+     * secret is a string that looks like `ek_1234`.
+     *
+     * @example
+     * ```ts
+     * const clientSecret =
+     *   await client.realtime.clientSecrets.create();
+     * ```
+     */
+    create(body, options) {
+        return this._client.post('/realtime/client_secrets', { body, ...options });
+    }
+}
+//# sourceMappingURL=client-secrets.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/realtime/realtime.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+class realtime_Realtime extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.clientSecrets = new ClientSecrets(this._client);
+        this.calls = new Calls(this._client);
+    }
+}
+realtime_Realtime.ClientSecrets = ClientSecrets;
+realtime_Realtime.Calls = Calls;
+//# sourceMappingURL=realtime.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/ResponsesParser.mjs
+
+
+function maybeParseResponse(response, params) {
+    if (!params || !ResponsesParser_hasAutoParseableInput(params)) {
+        return {
+            ...response,
+            output_parsed: null,
+            output: response.output.map((item) => {
+                if (item.type === 'function_call') {
+                    return {
+                        ...item,
+                        parsed_arguments: null,
+                    };
+                }
+                if (item.type === 'message') {
+                    return {
+                        ...item,
+                        content: item.content.map((content) => ({
+                            ...content,
+                            parsed: null,
+                        })),
+                    };
+                }
+                else {
+                    return item;
+                }
+            }),
+        };
+    }
+    return parseResponse(response, params);
+}
+function parseResponse(response, params) {
+    const output = response.output.map((item) => {
+        if (item.type === 'function_call') {
+            return {
+                ...item,
+                parsed_arguments: ResponsesParser_parseToolCall(params, item),
+            };
+        }
+        if (item.type === 'message') {
+            const content = item.content.map((content) => {
+                if (content.type === 'output_text') {
+                    return {
+                        ...content,
+                        parsed: parseTextFormat(params, content.text),
+                    };
+                }
+                return content;
+            });
+            return {
+                ...item,
+                content,
+            };
+        }
+        return item;
+    });
+    const parsed = Object.assign({}, response, { output });
+    if (!Object.getOwnPropertyDescriptor(response, 'output_text')) {
+        addOutputText(parsed);
+    }
+    Object.defineProperty(parsed, 'output_parsed', {
+        enumerable: true,
+        get() {
+            for (const output of parsed.output) {
+                if (output.type !== 'message') {
+                    continue;
+                }
+                for (const content of output.content) {
+                    if (content.type === 'output_text' && content.parsed !== null) {
+                        return content.parsed;
+                    }
+                }
+            }
+            return null;
+        },
+    });
+    return parsed;
+}
+function parseTextFormat(params, content) {
+    if (params.text?.format?.type !== 'json_schema') {
+        return null;
+    }
+    if ('$parseRaw' in params.text?.format) {
+        const text_format = params.text?.format;
+        return text_format.$parseRaw(content);
+    }
+    return JSON.parse(content);
+}
+function ResponsesParser_hasAutoParseableInput(params) {
+    if (isAutoParsableResponseFormat(params.text?.format)) {
+        return true;
+    }
+    return false;
+}
+function ResponsesParser_makeParseableResponseTool(tool, { parser, callback, }) {
+    const obj = { ...tool };
+    Object.defineProperties(obj, {
+        $brand: {
+            value: 'auto-parseable-tool',
+            enumerable: false,
+        },
+        $parseRaw: {
+            value: parser,
+            enumerable: false,
+        },
+        $callback: {
+            value: callback,
+            enumerable: false,
+        },
+    });
+    return obj;
+}
+function ResponsesParser_isAutoParsableTool(tool) {
+    return tool?.['$brand'] === 'auto-parseable-tool';
+}
+function getInputToolByName(input_tools, name) {
+    return input_tools.find((tool) => tool.type === 'function' && tool.name === name);
+}
+function ResponsesParser_parseToolCall(params, toolCall) {
+    const inputTool = getInputToolByName(params.tools ?? [], toolCall.name);
+    return {
+        ...toolCall,
+        ...toolCall,
+        parsed_arguments: ResponsesParser_isAutoParsableTool(inputTool) ? inputTool.$parseRaw(toolCall.arguments)
+            : inputTool?.strict ? JSON.parse(toolCall.arguments)
+                : null,
+    };
+}
+function ResponsesParser_shouldParseToolCall(params, toolCall) {
+    if (!params) {
+        return false;
+    }
+    const inputTool = getInputToolByName(params.tools ?? [], toolCall.name);
+    return ResponsesParser_isAutoParsableTool(inputTool) || inputTool?.strict || false;
+}
+function ResponsesParser_validateInputTools(tools) {
+    for (const tool of tools ?? []) {
+        if (tool.type !== 'function') {
+            throw new OpenAIError(`Currently only \`function\` tool types support auto-parsing; Received \`${tool.type}\``);
+        }
+        if (tool.function.strict !== true) {
+            throw new OpenAIError(`The \`${tool.function.name}\` tool is not marked with \`strict: true\`. Only strict function tools can be auto-parsed`);
+        }
+    }
+}
+function addOutputText(rsp) {
+    const texts = [];
+    for (const output of rsp.output) {
+        if (output.type !== 'message') {
+            continue;
+        }
+        for (const content of output.content) {
+            if (content.type === 'output_text') {
+                texts.push(content.text);
+            }
+        }
+    }
+    rsp.output_text = texts.join('');
+}
+//# sourceMappingURL=ResponsesParser.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/responses/ResponseStream.mjs
+var _ResponseStream_instances, _ResponseStream_params, _ResponseStream_currentResponseSnapshot, _ResponseStream_finalResponse, _ResponseStream_beginRequest, _ResponseStream_addEvent, _ResponseStream_endRequest, _ResponseStream_accumulateResponse;
+
+
+
+
+class ResponseStream extends EventStream {
+    constructor(params) {
+        super();
+        _ResponseStream_instances.add(this);
+        _ResponseStream_params.set(this, void 0);
+        _ResponseStream_currentResponseSnapshot.set(this, void 0);
+        _ResponseStream_finalResponse.set(this, void 0);
+        __classPrivateFieldSet(this, _ResponseStream_params, params, "f");
+    }
+    static createResponse(client, params, options) {
+        const runner = new ResponseStream(params);
+        runner._run(() => runner._createOrRetrieveResponse(client, params, {
+            ...options,
+            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
+        }));
+        return runner;
+    }
+    async _createOrRetrieveResponse(client, params, options) {
+        const signal = options?.signal;
+        if (signal) {
+            if (signal.aborted)
+                this.controller.abort();
+            signal.addEventListener('abort', () => this.controller.abort());
+        }
+        __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_beginRequest).call(this);
+        let stream;
+        let starting_after = null;
+        if ('response_id' in params) {
+            stream = await client.responses.retrieve(params.response_id, { stream: true }, { ...options, signal: this.controller.signal, stream: true });
+            starting_after = params.starting_after ?? null;
+        }
+        else {
+            stream = await client.responses.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
+        }
+        this._connected();
+        for await (const event of stream) {
+            __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_addEvent).call(this, event, starting_after);
+        }
+        if (stream.controller.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        return __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_endRequest).call(this);
+    }
+    [(_ResponseStream_params = new WeakMap(), _ResponseStream_currentResponseSnapshot = new WeakMap(), _ResponseStream_finalResponse = new WeakMap(), _ResponseStream_instances = new WeakSet(), _ResponseStream_beginRequest = function _ResponseStream_beginRequest() {
+        if (this.ended)
+            return;
+        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, undefined, "f");
+    }, _ResponseStream_addEvent = function _ResponseStream_addEvent(event, starting_after) {
+        if (this.ended)
+            return;
+        const maybeEmit = (name, event) => {
+            if (starting_after == null || event.sequence_number > starting_after) {
+                this._emit(name, event);
+            }
+        };
+        const response = __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_accumulateResponse).call(this, event);
+        maybeEmit('event', event);
+        switch (event.type) {
+            case 'response.output_text.delta': {
+                const output = response.output[event.output_index];
+                if (!output) {
+                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
+                }
+                if (output.type === 'message') {
+                    const content = output.content[event.content_index];
+                    if (!content) {
+                        throw new error_OpenAIError(`missing content at index ${event.content_index}`);
+                    }
+                    if (content.type !== 'output_text') {
+                        throw new error_OpenAIError(`expected content to be 'output_text', got ${content.type}`);
+                    }
+                    maybeEmit('response.output_text.delta', {
+                        ...event,
+                        snapshot: content.text,
+                    });
+                }
+                break;
+            }
+            case 'response.function_call_arguments.delta': {
+                const output = response.output[event.output_index];
+                if (!output) {
+                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
+                }
+                if (output.type === 'function_call') {
+                    maybeEmit('response.function_call_arguments.delta', {
+                        ...event,
+                        snapshot: output.arguments,
+                    });
+                }
+                break;
+            }
+            default:
+                maybeEmit(event.type, event);
+                break;
+        }
+    }, _ResponseStream_endRequest = function _ResponseStream_endRequest() {
+        if (this.ended) {
+            throw new error_OpenAIError(`stream has ended, this shouldn't happen`);
+        }
+        const snapshot = __classPrivateFieldGet(this, _ResponseStream_currentResponseSnapshot, "f");
+        if (!snapshot) {
+            throw new error_OpenAIError(`request ended without sending any events`);
+        }
+        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, undefined, "f");
+        const parsedResponse = finalizeResponse(snapshot, __classPrivateFieldGet(this, _ResponseStream_params, "f"));
+        __classPrivateFieldSet(this, _ResponseStream_finalResponse, parsedResponse, "f");
+        return parsedResponse;
+    }, _ResponseStream_accumulateResponse = function _ResponseStream_accumulateResponse(event) {
+        let snapshot = __classPrivateFieldGet(this, _ResponseStream_currentResponseSnapshot, "f");
+        if (!snapshot) {
+            if (event.type !== 'response.created') {
+                throw new error_OpenAIError(`When snapshot hasn't been set yet, expected 'response.created' event, got ${event.type}`);
+            }
+            snapshot = __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, event.response, "f");
+            return snapshot;
+        }
+        switch (event.type) {
+            case 'response.output_item.added': {
+                snapshot.output.push(event.item);
+                break;
+            }
+            case 'response.content_part.added': {
+                const output = snapshot.output[event.output_index];
+                if (!output) {
+                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
+                }
+                const type = output.type;
+                const part = event.part;
+                if (type === 'message' && part.type !== 'reasoning_text') {
+                    output.content.push(part);
+                }
+                else if (type === 'reasoning' && part.type === 'reasoning_text') {
+                    if (!output.content) {
+                        output.content = [];
+                    }
+                    output.content.push(part);
+                }
+                break;
+            }
+            case 'response.output_text.delta': {
+                const output = snapshot.output[event.output_index];
+                if (!output) {
+                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
+                }
+                if (output.type === 'message') {
+                    const content = output.content[event.content_index];
+                    if (!content) {
+                        throw new error_OpenAIError(`missing content at index ${event.content_index}`);
+                    }
+                    if (content.type !== 'output_text') {
+                        throw new error_OpenAIError(`expected content to be 'output_text', got ${content.type}`);
+                    }
+                    content.text += event.delta;
+                }
+                break;
+            }
+            case 'response.function_call_arguments.delta': {
+                const output = snapshot.output[event.output_index];
+                if (!output) {
+                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
+                }
+                if (output.type === 'function_call') {
+                    output.arguments += event.delta;
+                }
+                break;
+            }
+            case 'response.reasoning_text.delta': {
+                const output = snapshot.output[event.output_index];
+                if (!output) {
+                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
+                }
+                if (output.type === 'reasoning') {
+                    const content = output.content?.[event.content_index];
+                    if (!content) {
+                        throw new error_OpenAIError(`missing content at index ${event.content_index}`);
+                    }
+                    if (content.type !== 'reasoning_text') {
+                        throw new error_OpenAIError(`expected content to be 'reasoning_text', got ${content.type}`);
+                    }
+                    content.text += event.delta;
+                }
+                break;
+            }
+            case 'response.completed': {
+                __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, event.response, "f");
+                break;
+            }
+        }
+        return snapshot;
+    }, Symbol.asyncIterator)]() {
+        const pushQueue = [];
+        const readQueue = [];
+        let done = false;
+        this.on('event', (event) => {
+            const reader = readQueue.shift();
+            if (reader) {
+                reader.resolve(event);
+            }
+            else {
+                pushQueue.push(event);
+            }
+        });
+        this.on('end', () => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.resolve(undefined);
+            }
+            readQueue.length = 0;
+        });
+        this.on('abort', (err) => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.reject(err);
+            }
+            readQueue.length = 0;
+        });
+        this.on('error', (err) => {
+            done = true;
+            for (const reader of readQueue) {
+                reader.reject(err);
+            }
+            readQueue.length = 0;
+        });
+        return {
+            next: async () => {
+                if (!pushQueue.length) {
+                    if (done) {
+                        return { value: undefined, done: true };
+                    }
+                    return new Promise((resolve, reject) => readQueue.push({ resolve, reject })).then((event) => (event ? { value: event, done: false } : { value: undefined, done: true }));
+                }
+                const event = pushQueue.shift();
+                return { value: event, done: false };
+            },
+            return: async () => {
+                this.abort();
+                return { value: undefined, done: true };
+            },
+        };
+    }
+    /**
+     * @returns a promise that resolves with the final Response, or rejects
+     * if an error occurred or the stream ended prematurely without producing a REsponse.
+     */
+    async finalResponse() {
+        await this.done();
+        const response = __classPrivateFieldGet(this, _ResponseStream_finalResponse, "f");
+        if (!response)
+            throw new error_OpenAIError('stream ended without producing a ChatCompletion');
+        return response;
+    }
+}
+function finalizeResponse(snapshot, params) {
+    return maybeParseResponse(snapshot, params);
+}
+//# sourceMappingURL=ResponseStream.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/responses/input-items.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class InputItems extends APIResource {
+    /**
+     * Returns a list of input items for a given response.
+     *
+     * @example
+     * ```ts
+     * // Automatically fetches more pages as needed.
+     * for await (const responseItem of client.responses.inputItems.list(
+     *   'response_id',
+     * )) {
+     *   // ...
+     * }
+     * ```
+     */
+    list(responseID, query = {}, options) {
+        return this._client.getAPIList(path_path `/responses/${responseID}/input_items`, (CursorPage), { query, ...options });
+    }
+}
+//# sourceMappingURL=input-items.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/responses/input-tokens.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+class InputTokens extends APIResource {
+    /**
+     * Returns input token counts of the request.
+     *
+     * Returns an object with `object` set to `response.input_tokens` and an
+     * `input_tokens` count.
+     *
+     * @example
+     * ```ts
+     * const response = await client.responses.inputTokens.count();
+     * ```
+     */
+    count(body = {}, options) {
+        return this._client.post('/responses/input_tokens', { body, ...options });
+    }
+}
+//# sourceMappingURL=input-tokens.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/responses/responses.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+
+class Responses extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.inputItems = new InputItems(this._client);
+        this.inputTokens = new InputTokens(this._client);
+    }
+    create(body, options) {
+        return this._client.post('/responses', { body, ...options, stream: body.stream ?? false })._thenUnwrap((rsp) => {
+            if ('object' in rsp && rsp.object === 'response') {
+                addOutputText(rsp);
+            }
+            return rsp;
+        });
+    }
+    retrieve(responseID, query = {}, options) {
+        return this._client.get(path_path `/responses/${responseID}`, {
+            query,
+            ...options,
+            stream: query?.stream ?? false,
+        })._thenUnwrap((rsp) => {
+            if ('object' in rsp && rsp.object === 'response') {
+                addOutputText(rsp);
+            }
+            return rsp;
+        });
+    }
+    /**
+     * Deletes a model response with the given ID.
+     *
+     * @example
+     * ```ts
+     * await client.responses.delete(
+     *   'resp_677efb5139a88190b512bc3fef8e535d',
+     * );
+     * ```
+     */
+    delete(responseID, options) {
+        return this._client.delete(path_path `/responses/${responseID}`, {
+            ...options,
+            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
+        });
+    }
+    parse(body, options) {
+        return this._client.responses
+            .create(body, options)
+            ._thenUnwrap((response) => parseResponse(response, body));
+    }
+    /**
+     * Creates a model response stream
+     */
+    stream(body, options) {
+        return ResponseStream.createResponse(this._client, body, options);
+    }
+    /**
+     * Cancels a model response with the given ID. Only responses created with the
+     * `background` parameter set to `true` can be cancelled.
+     * [Learn more](https://platform.openai.com/docs/guides/background).
+     *
+     * @example
+     * ```ts
+     * const response = await client.responses.cancel(
+     *   'resp_677efb5139a88190b512bc3fef8e535d',
+     * );
+     * ```
+     */
+    cancel(responseID, options) {
+        return this._client.post(path_path `/responses/${responseID}/cancel`, options);
+    }
+    /**
+     * Compact a conversation. Returns a compacted response object.
+     *
+     * Learn when and how to compact long-running conversations in the
+     * [conversation state guide](https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window).
+     * For ZDR-compatible compaction details, see
+     * [Compaction (advanced)](https://platform.openai.com/docs/guides/conversation-state#compaction-advanced).
+     *
+     * @example
+     * ```ts
+     * const compactedResponse = await client.responses.compact({
+     *   model: 'gpt-5.4',
+     * });
+     * ```
+     */
+    compact(body, options) {
+        return this._client.post('/responses/compact', { body, ...options });
+    }
+}
+Responses.InputItems = InputItems;
+Responses.InputTokens = InputTokens;
+//# sourceMappingURL=responses.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/content.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class content_Content extends APIResource {
+    /**
+     * Download a skill zip bundle by its ID.
+     */
+    retrieve(skillID, options) {
+        return this._client.get(path_path `/skills/${skillID}/content`, {
+            ...options,
+            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
+            __binaryResponse: true,
+        });
+    }
+}
+//# sourceMappingURL=content.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/versions/content.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+class versions_content_Content extends APIResource {
+    /**
+     * Download a skill version zip bundle.
+     */
+    retrieve(version, params, options) {
+        const { skill_id } = params;
+        return this._client.get(path_path `/skills/${skill_id}/versions/${version}/content`, {
+            ...options,
+            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
+            __binaryResponse: true,
+        });
+    }
+}
+//# sourceMappingURL=content.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/versions/versions.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+class Versions extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.content = new versions_content_Content(this._client);
+    }
+    /**
+     * Create a new immutable skill version.
+     */
+    create(skillID, body = {}, options) {
+        return this._client.post(path_path `/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Get a specific skill version.
+     */
+    retrieve(version, params, options) {
+        const { skill_id } = params;
+        return this._client.get(path_path `/skills/${skill_id}/versions/${version}`, options);
+    }
+    /**
+     * List skill versions for a skill.
+     */
+    list(skillID, query = {}, options) {
+        return this._client.getAPIList(path_path `/skills/${skillID}/versions`, (CursorPage), {
+            query,
+            ...options,
+        });
+    }
+    /**
+     * Delete a skill version.
+     */
+    delete(version, params, options) {
+        const { skill_id } = params;
+        return this._client.delete(path_path `/skills/${skill_id}/versions/${version}`, options);
+    }
+}
+Versions.Content = versions_content_Content;
+//# sourceMappingURL=versions.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/skills.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+class Skills extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.content = new content_Content(this._client);
+        this.versions = new Versions(this._client);
+    }
+    /**
+     * Create a new skill.
+     */
+    create(body = {}, options) {
+        return this._client.post('/skills', maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Get a skill by its ID.
+     */
+    retrieve(skillID, options) {
+        return this._client.get(path_path `/skills/${skillID}`, options);
+    }
+    /**
+     * Update the default version pointer for a skill.
+     */
+    update(skillID, body, options) {
+        return this._client.post(path_path `/skills/${skillID}`, { body, ...options });
+    }
+    /**
+     * List all skills for the current project.
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/skills', (CursorPage), { query, ...options });
+    }
+    /**
+     * Delete a skill by its ID.
+     */
+    delete(skillID, options) {
+        return this._client.delete(path_path `/skills/${skillID}`, options);
+    }
+}
+Skills.Content = content_Content;
+Skills.Versions = Versions;
+//# sourceMappingURL=skills.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/uploads/parts.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+/**
+ * Use Uploads to upload large files in multiple parts.
+ */
+class Parts extends APIResource {
+    /**
+     * Adds a
+     * [Part](https://platform.openai.com/docs/api-reference/uploads/part-object) to an
+     * [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object.
+     * A Part represents a chunk of bytes from the file you are trying to upload.
+     *
+     * Each Part can be at most 64 MB, and you can add Parts until you hit the Upload
+     * maximum of 8 GB.
+     *
+     * It is possible to add multiple Parts in parallel. You can decide the intended
+     * order of the Parts when you
+     * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
+     */
+    create(uploadID, body, options) {
+        return this._client.post(path_path `/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+}
+//# sourceMappingURL=parts.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/uploads/uploads.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+/**
+ * Use Uploads to upload large files in multiple parts.
+ */
+class Uploads extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.parts = new Parts(this._client);
+    }
+    /**
+     * Creates an intermediate
+     * [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object
+     * that you can add
+     * [Parts](https://platform.openai.com/docs/api-reference/uploads/part-object) to.
+     * Currently, an Upload can accept at most 8 GB in total and expires after an hour
+     * after you create it.
+     *
+     * Once you complete the Upload, we will create a
+     * [File](https://platform.openai.com/docs/api-reference/files/object) object that
+     * contains all the parts you uploaded. This File is usable in the rest of our
+     * platform as a regular File object.
+     *
+     * For certain `purpose` values, the correct `mime_type` must be specified. Please
+     * refer to documentation for the
+     * [supported MIME types for your use case](https://platform.openai.com/docs/assistants/tools/file-search#supported-files).
+     *
+     * For guidance on the proper filename extensions for each purpose, please follow
+     * the documentation on
+     * [creating a File](https://platform.openai.com/docs/api-reference/files/create).
+     *
+     * Returns the Upload object with status `pending`.
+     */
+    create(body, options) {
+        return this._client.post('/uploads', { body, ...options });
+    }
+    /**
+     * Cancels the Upload. No Parts may be added after an Upload is cancelled.
+     *
+     * Returns the Upload object with status `cancelled`.
+     */
+    cancel(uploadID, options) {
+        return this._client.post(path_path `/uploads/${uploadID}/cancel`, options);
+    }
+    /**
+     * Completes the
+     * [Upload](https://platform.openai.com/docs/api-reference/uploads/object).
+     *
+     * Within the returned Upload object, there is a nested
+     * [File](https://platform.openai.com/docs/api-reference/files/object) object that
+     * is ready to use in the rest of the platform.
+     *
+     * You can specify the order of the Parts by passing in an ordered list of the Part
+     * IDs.
+     *
+     * The number of bytes uploaded upon completion must match the number of bytes
+     * initially specified when creating the Upload object. No Parts may be added after
+     * an Upload is completed. Returns the Upload object with status `completed`,
+     * including an additional `file` property containing the created usable File
+     * object.
+     */
+    complete(uploadID, body, options) {
+        return this._client.post(path_path `/uploads/${uploadID}/complete`, { body, ...options });
+    }
+}
+Uploads.Parts = Parts;
+//# sourceMappingURL=uploads.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/lib/Util.mjs
+/**
+ * Like `Promise.allSettled()` but throws an error if any promises are rejected.
+ */
+const allSettledWithThrow = async (promises) => {
+    const results = await Promise.allSettled(promises);
+    const rejected = results.filter((result) => result.status === 'rejected');
+    if (rejected.length) {
+        for (const result of rejected) {
+            console.error(result.reason);
+        }
+        throw new Error(`${rejected.length} promise(s) failed - see the above errors`);
+    }
+    // Note: TS was complaining about using `.filter().map()` here for some reason
+    const values = [];
+    for (const result of results) {
+        if (result.status === 'fulfilled') {
+            values.push(result.value);
+        }
+    }
+    return values;
+};
+//# sourceMappingURL=Util.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/vector-stores/file-batches.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+class FileBatches extends APIResource {
+    /**
+     * Create a vector store file batch.
+     */
+    create(vectorStoreID, body, options) {
+        return this._client.post(path_path `/vector_stores/${vectorStoreID}/file_batches`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Retrieves a vector store file batch.
+     */
+    retrieve(batchID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.get(path_path `/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Cancel a vector store file batch. This attempts to cancel the processing of
+     * files in this batch as soon as possible.
+     */
+    cancel(batchID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.post(path_path `/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Create a vector store batch and poll until all files have been processed.
+     */
+    async createAndPoll(vectorStoreId, body, options) {
+        const batch = await this.create(vectorStoreId, body);
+        return await this.poll(vectorStoreId, batch.id, options);
+    }
+    /**
+     * Returns a list of vector store files in a batch.
+     */
+    listFiles(batchID, params, options) {
+        const { vector_store_id, ...query } = params;
+        return this._client.getAPIList(path_path `/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, (CursorPage), { query, ...options, headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]) });
+    }
+    /**
+     * Wait for the given file batch to be processed.
+     *
+     * Note: this will return even if one of the files failed to process, you need to
+     * check batch.file_counts.failed_count to handle this case.
+     */
+    async poll(vectorStoreID, batchID, options) {
+        const headers = buildHeaders([
+            options?.headers,
+            {
+                'X-Stainless-Poll-Helper': 'true',
+                'X-Stainless-Custom-Poll-Interval': options?.pollIntervalMs?.toString() ?? undefined,
+            },
+        ]);
+        while (true) {
+            const { data: batch, response } = await this.retrieve(batchID, { vector_store_id: vectorStoreID }, {
+                ...options,
+                headers,
+            }).withResponse();
+            switch (batch.status) {
+                case 'in_progress':
+                    let sleepInterval = 5000;
+                    if (options?.pollIntervalMs) {
+                        sleepInterval = options.pollIntervalMs;
+                    }
+                    else {
+                        const headerInterval = response.headers.get('openai-poll-after-ms');
+                        if (headerInterval) {
+                            const headerIntervalMs = parseInt(headerInterval);
+                            if (!isNaN(headerIntervalMs)) {
+                                sleepInterval = headerIntervalMs;
+                            }
+                        }
+                    }
+                    await sleep(sleepInterval);
+                    break;
+                case 'failed':
+                case 'cancelled':
+                case 'completed':
+                    return batch;
+            }
+        }
+    }
+    /**
+     * Uploads the given files concurrently and then creates a vector store file batch.
+     *
+     * The concurrency limit is configurable using the `maxConcurrency` parameter.
+     */
+    async uploadAndPoll(vectorStoreId, { files, fileIds = [] }, options) {
+        if (files == null || files.length == 0) {
+            throw new Error(`No \`files\` provided to process. If you've already uploaded files you should use \`.createAndPoll()\` instead`);
+        }
+        const configuredConcurrency = options?.maxConcurrency ?? 5;
+        // We cap the number of workers at the number of files (so we don't start any unnecessary workers)
+        const concurrencyLimit = Math.min(configuredConcurrency, files.length);
+        const client = this._client;
+        const fileIterator = files.values();
+        const allFileIds = [...fileIds];
+        // This code is based on this design. The libraries don't accommodate our environment limits.
+        // https://stackoverflow.com/questions/40639432/what-is-the-best-way-to-limit-concurrency-when-using-es6s-promise-all
+        async function processFiles(iterator) {
+            for (let item of iterator) {
+                const fileObj = await client.files.create({ file: item, purpose: 'assistants' }, options);
+                allFileIds.push(fileObj.id);
+            }
+        }
+        // Start workers to process results
+        const workers = Array(concurrencyLimit).fill(fileIterator).map(processFiles);
+        // Wait for all processing to complete.
+        await allSettledWithThrow(workers);
+        return await this.createAndPoll(vectorStoreId, {
+            file_ids: allFileIds,
+        });
+    }
+}
+//# sourceMappingURL=file-batches.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/vector-stores/files.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+class vector_stores_files_Files extends APIResource {
+    /**
+     * Create a vector store file by attaching a
+     * [File](https://platform.openai.com/docs/api-reference/files) to a
+     * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
+     */
+    create(vectorStoreID, body, options) {
+        return this._client.post(path_path `/vector_stores/${vectorStoreID}/files`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Retrieves a vector store file.
+     */
+    retrieve(fileID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.get(path_path `/vector_stores/${vector_store_id}/files/${fileID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Update attributes on a vector store file.
+     */
+    update(fileID, params, options) {
+        const { vector_store_id, ...body } = params;
+        return this._client.post(path_path `/vector_stores/${vector_store_id}/files/${fileID}`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Returns a list of vector store files.
+     */
+    list(vectorStoreID, query = {}, options) {
+        return this._client.getAPIList(path_path `/vector_stores/${vectorStoreID}/files`, (CursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Delete a vector store file. This will remove the file from the vector store but
+     * the file itself will not be deleted. To delete the file, use the
+     * [delete file](https://platform.openai.com/docs/api-reference/files/delete)
+     * endpoint.
+     */
+    delete(fileID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.delete(path_path `/vector_stores/${vector_store_id}/files/${fileID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Attach a file to the given vector store and wait for it to be processed.
+     */
+    async createAndPoll(vectorStoreId, body, options) {
+        const file = await this.create(vectorStoreId, body, options);
+        return await this.poll(vectorStoreId, file.id, options);
+    }
+    /**
+     * Wait for the vector store file to finish processing.
+     *
+     * Note: this will return even if the file failed to process, you need to check
+     * file.last_error and file.status to handle these cases
+     */
+    async poll(vectorStoreID, fileID, options) {
+        const headers = buildHeaders([
+            options?.headers,
+            {
+                'X-Stainless-Poll-Helper': 'true',
+                'X-Stainless-Custom-Poll-Interval': options?.pollIntervalMs?.toString() ?? undefined,
+            },
+        ]);
+        while (true) {
+            const fileResponse = await this.retrieve(fileID, {
+                vector_store_id: vectorStoreID,
+            }, { ...options, headers }).withResponse();
+            const file = fileResponse.data;
+            switch (file.status) {
+                case 'in_progress':
+                    let sleepInterval = 5000;
+                    if (options?.pollIntervalMs) {
+                        sleepInterval = options.pollIntervalMs;
+                    }
+                    else {
+                        const headerInterval = fileResponse.response.headers.get('openai-poll-after-ms');
+                        if (headerInterval) {
+                            const headerIntervalMs = parseInt(headerInterval);
+                            if (!isNaN(headerIntervalMs)) {
+                                sleepInterval = headerIntervalMs;
+                            }
+                        }
+                    }
+                    await sleep(sleepInterval);
+                    break;
+                case 'failed':
+                case 'completed':
+                    return file;
+            }
+        }
+    }
+    /**
+     * Upload a file to the `files` API and then attach it to the given vector store.
+     *
+     * Note the file will be asynchronously processed (you can use the alternative
+     * polling helper method to wait for processing to complete).
+     */
+    async upload(vectorStoreId, file, options) {
+        const fileInfo = await this._client.files.create({ file: file, purpose: 'assistants' }, options);
+        return this.create(vectorStoreId, { file_id: fileInfo.id }, options);
+    }
+    /**
+     * Add a file to a vector store and poll until processing is complete.
+     */
+    async uploadAndPoll(vectorStoreId, file, options) {
+        const fileInfo = await this.upload(vectorStoreId, file, options);
+        return await this.poll(vectorStoreId, fileInfo.id, options);
+    }
+    /**
+     * Retrieve the parsed contents of a vector store file.
+     */
+    content(fileID, params, options) {
+        const { vector_store_id } = params;
+        return this._client.getAPIList(path_path `/vector_stores/${vector_store_id}/files/${fileID}/content`, (Page), { ...options, headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]) });
+    }
+}
+//# sourceMappingURL=files.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/vector-stores/vector-stores.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+class VectorStores extends APIResource {
+    constructor() {
+        super(...arguments);
+        this.files = new vector_stores_files_Files(this._client);
+        this.fileBatches = new FileBatches(this._client);
+    }
+    /**
+     * Create a vector store.
+     */
+    create(body, options) {
+        return this._client.post('/vector_stores', {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Retrieves a vector store.
+     */
+    retrieve(vectorStoreID, options) {
+        return this._client.get(path_path `/vector_stores/${vectorStoreID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Modifies a vector store.
+     */
+    update(vectorStoreID, body, options) {
+        return this._client.post(path_path `/vector_stores/${vectorStoreID}`, {
+            body,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Returns a list of vector stores.
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/vector_stores', (CursorPage), {
+            query,
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Delete a vector store.
+     */
+    delete(vectorStoreID, options) {
+        return this._client.delete(path_path `/vector_stores/${vectorStoreID}`, {
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+    /**
+     * Search a vector store for relevant chunks based on a query and file attributes
+     * filter.
+     */
+    search(vectorStoreID, body, options) {
+        return this._client.getAPIList(path_path `/vector_stores/${vectorStoreID}/search`, (Page), {
+            body,
+            method: 'post',
+            ...options,
+            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
+        });
+    }
+}
+VectorStores.Files = vector_stores_files_Files;
+VectorStores.FileBatches = FileBatches;
+//# sourceMappingURL=vector-stores.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/videos.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+class Videos extends APIResource {
+    /**
+     * Create a new video generation job from a prompt and optional reference assets.
+     */
+    create(body, options) {
+        return this._client.post('/videos', multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Fetch the latest metadata for a generated video.
+     */
+    retrieve(videoID, options) {
+        return this._client.get(path_path `/videos/${videoID}`, options);
+    }
+    /**
+     * List recently generated videos for the current project.
+     */
+    list(query = {}, options) {
+        return this._client.getAPIList('/videos', (ConversationCursorPage), { query, ...options });
+    }
+    /**
+     * Permanently delete a completed or failed video and its stored assets.
+     */
+    delete(videoID, options) {
+        return this._client.delete(path_path `/videos/${videoID}`, options);
+    }
+    /**
+     * Create a character from an uploaded video.
+     */
+    createCharacter(body, options) {
+        return this._client.post('/videos/characters', multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Download the generated video bytes or a derived preview asset.
+     *
+     * Streams the rendered video content for the specified video job.
+     */
+    downloadContent(videoID, query = {}, options) {
+        return this._client.get(path_path `/videos/${videoID}/content`, {
+            query,
+            ...options,
+            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
+            __binaryResponse: true,
+        });
+    }
+    /**
+     * Create a new video generation job by editing a source video or existing
+     * generated video.
+     */
+    edit(body, options) {
+        return this._client.post('/videos/edits', multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Create an extension of a completed video.
+     */
+    extend(body, options) {
+        return this._client.post('/videos/extensions', multipartFormRequestOptions({ body, ...options }, this._client));
+    }
+    /**
+     * Fetch a character.
+     */
+    getCharacter(characterID, options) {
+        return this._client.get(path_path `/videos/characters/${characterID}`, options);
+    }
+    /**
+     * Create a remix of a completed video using a refreshed prompt.
+     */
+    remix(videoID, body, options) {
+        return this._client.post(path_path `/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
+    }
+}
+//# sourceMappingURL=videos.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/webhooks/webhooks.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+var _Webhooks_instances, _Webhooks_validateSecret, _Webhooks_getRequiredHeader;
+
+
+
+
+class Webhooks extends APIResource {
+    constructor() {
+        super(...arguments);
+        _Webhooks_instances.add(this);
+    }
+    /**
+     * Validates that the given payload was sent by OpenAI and parses the payload.
+     */
+    async unwrap(payload, headers, secret = this._client.webhookSecret, tolerance = 300) {
+        await this.verifySignature(payload, headers, secret, tolerance);
+        return JSON.parse(payload);
+    }
+    /**
+     * Validates whether or not the webhook payload was sent by OpenAI.
+     *
+     * An error will be raised if the webhook payload was not sent by OpenAI.
+     *
+     * @param payload - The webhook payload
+     * @param headers - The webhook headers
+     * @param secret - The webhook secret (optional, will use client secret if not provided)
+     * @param tolerance - Maximum age of the webhook in seconds (default: 300 = 5 minutes)
+     */
+    async verifySignature(payload, headers, secret = this._client.webhookSecret, tolerance = 300) {
+        if (typeof crypto === 'undefined' ||
+            typeof crypto.subtle.importKey !== 'function' ||
+            typeof crypto.subtle.verify !== 'function') {
+            throw new Error('Webhook signature verification is only supported when the `crypto` global is defined');
+        }
+        __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_validateSecret).call(this, secret);
+        const headersObj = buildHeaders([headers]).values;
+        const signatureHeader = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, 'webhook-signature');
+        const timestamp = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, 'webhook-timestamp');
+        const webhookId = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, 'webhook-id');
+        // Validate timestamp to prevent replay attacks
+        const timestampSeconds = parseInt(timestamp, 10);
+        if (isNaN(timestampSeconds)) {
+            throw new InvalidWebhookSignatureError('Invalid webhook timestamp format');
+        }
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        if (nowSeconds - timestampSeconds > tolerance) {
+            throw new InvalidWebhookSignatureError('Webhook timestamp is too old');
+        }
+        if (timestampSeconds > nowSeconds + tolerance) {
+            throw new InvalidWebhookSignatureError('Webhook timestamp is too new');
+        }
+        // Extract signatures from v1,<base64> format
+        // The signature header can have multiple values, separated by spaces.
+        // Each value is in the format v1,<base64>. We should accept if any match.
+        const signatures = signatureHeader
+            .split(' ')
+            .map((part) => (part.startsWith('v1,') ? part.substring(3) : part));
+        // Decode the secret if it starts with whsec_
+        const decodedSecret = secret.startsWith('whsec_') ?
+            Buffer.from(secret.replace('whsec_', ''), 'base64')
+            : Buffer.from(secret, 'utf-8');
+        // Create the signed payload: {webhook_id}.{timestamp}.{payload}
+        const signedPayload = webhookId ? `${webhookId}.${timestamp}.${payload}` : `${timestamp}.${payload}`;
+        // Import the secret as a cryptographic key for HMAC
+        const key = await crypto.subtle.importKey('raw', decodedSecret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+        // Check if any signature matches using timing-safe WebCrypto verify
+        for (const signature of signatures) {
+            try {
+                const signatureBytes = Buffer.from(signature, 'base64');
+                const isValid = await crypto.subtle.verify('HMAC', key, signatureBytes, new TextEncoder().encode(signedPayload));
+                if (isValid) {
+                    return; // Valid signature found
+                }
+            }
+            catch {
+                // Invalid base64 or signature format, continue to next signature
+                continue;
+            }
+        }
+        throw new InvalidWebhookSignatureError('The given webhook signature does not match the expected signature');
+    }
+}
+_Webhooks_instances = new WeakSet(), _Webhooks_validateSecret = function _Webhooks_validateSecret(secret) {
+    if (typeof secret !== 'string' || secret.length === 0) {
+        throw new Error(`The webhook secret must either be set using the env var, OPENAI_WEBHOOK_SECRET, on the client class, OpenAI({ webhookSecret: '123' }), or passed to this function`);
+    }
+}, _Webhooks_getRequiredHeader = function _Webhooks_getRequiredHeader(headers, name) {
+    if (!headers) {
+        throw new Error(`Headers are required`);
+    }
+    const value = headers.get(name);
+    if (value === null || value === undefined) {
+        throw new Error(`Missing required header: ${name}`);
+    }
+    return value;
+};
+//# sourceMappingURL=webhooks.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/webhooks/index.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+//# sourceMappingURL=index.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/webhooks.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+//# sourceMappingURL=webhooks.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/resources/index.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+//# sourceMappingURL=index.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/client.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+var _OpenAI_instances, client_a, _OpenAI_encoder, _OpenAI_baseURLOverridden;
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * API Client for interfacing with the OpenAI API.
+ */
+class OpenAI {
+    /**
+     * API Client for interfacing with the OpenAI API.
+     *
+     * @param {string | undefined} [opts.apiKey=process.env['OPENAI_API_KEY'] ?? undefined]
+     * @param {string | null | undefined} [opts.organization=process.env['OPENAI_ORG_ID'] ?? null]
+     * @param {string | null | undefined} [opts.project=process.env['OPENAI_PROJECT_ID'] ?? null]
+     * @param {string | null | undefined} [opts.webhookSecret=process.env['OPENAI_WEBHOOK_SECRET'] ?? null]
+     * @param {string} [opts.baseURL=process.env['OPENAI_BASE_URL'] ?? https://api.openai.com/v1] - Override the default base URL for the API.
+     * @param {number} [opts.timeout=10 minutes] - The maximum amount of time (in milliseconds) the client will wait for a response before timing out.
+     * @param {MergedRequestInit} [opts.fetchOptions] - Additional `RequestInit` options to be passed to `fetch` calls.
+     * @param {Fetch} [opts.fetch] - Specify a custom `fetch` function implementation.
+     * @param {number} [opts.maxRetries=2] - The maximum number of times the client will retry a request.
+     * @param {HeadersLike} opts.defaultHeaders - Default headers to include with every request to the API.
+     * @param {Record<string, string | undefined>} opts.defaultQuery - Default query parameters to include with every request to the API.
+     * @param {boolean} [opts.dangerouslyAllowBrowser=false] - By default, client-side use of this library is not allowed, as it risks exposing your secret API credentials to attackers.
+     */
+    constructor({ baseURL = readEnv('OPENAI_BASE_URL'), apiKey = readEnv('OPENAI_API_KEY'), organization = readEnv('OPENAI_ORG_ID') ?? null, project = readEnv('OPENAI_PROJECT_ID') ?? null, webhookSecret = readEnv('OPENAI_WEBHOOK_SECRET') ?? null, ...opts } = {}) {
+        _OpenAI_instances.add(this);
+        _OpenAI_encoder.set(this, void 0);
+        /**
+         * Given a prompt, the model will return one or more predicted completions, and can also return the probabilities of alternative tokens at each position.
+         */
+        this.completions = new completions_Completions(this);
+        this.chat = new Chat(this);
+        /**
+         * Get a vector representation of a given input that can be easily consumed by machine learning models and algorithms.
+         */
+        this.embeddings = new Embeddings(this);
+        /**
+         * Files are used to upload documents that can be used with features like Assistants and Fine-tuning.
+         */
+        this.files = new files_Files(this);
+        /**
+         * Given a prompt and/or an input image, the model will generate a new image.
+         */
+        this.images = new Images(this);
+        this.audio = new Audio(this);
+        /**
+         * Given text and/or image inputs, classifies if those inputs are potentially harmful.
+         */
+        this.moderations = new Moderations(this);
+        /**
+         * List and describe the various models available in the API.
+         */
+        this.models = new Models(this);
+        this.fineTuning = new FineTuning(this);
+        this.graders = new graders_Graders(this);
+        this.vectorStores = new VectorStores(this);
+        this.webhooks = new Webhooks(this);
+        this.beta = new Beta(this);
+        /**
+         * Create large batches of API requests to run asynchronously.
+         */
+        this.batches = new Batches(this);
+        /**
+         * Use Uploads to upload large files in multiple parts.
+         */
+        this.uploads = new Uploads(this);
+        this.responses = new Responses(this);
+        this.realtime = new realtime_Realtime(this);
+        /**
+         * Manage conversations and conversation items.
+         */
+        this.conversations = new Conversations(this);
+        /**
+         * Manage and run evals in the OpenAI platform.
+         */
+        this.evals = new Evals(this);
+        this.containers = new Containers(this);
+        this.skills = new Skills(this);
+        this.videos = new Videos(this);
+        if (apiKey === undefined) {
+            throw new error_OpenAIError('Missing credentials. Please pass an `apiKey`, or set the `OPENAI_API_KEY` environment variable.');
+        }
+        const options = {
+            apiKey,
+            organization,
+            project,
+            webhookSecret,
+            ...opts,
+            baseURL: baseURL || `https://api.openai.com/v1`,
+        };
+        if (!options.dangerouslyAllowBrowser && isRunningInBrowser()) {
+            throw new error_OpenAIError("It looks like you're running in a browser-like environment.\n\nThis is disabled by default, as it risks exposing your secret API credentials to attackers.\nIf you understand the risks and have appropriate mitigations in place,\nyou can set the `dangerouslyAllowBrowser` option to `true`, e.g.,\n\nnew OpenAI({ apiKey, dangerouslyAllowBrowser: true });\n\nhttps://help.openai.com/en/articles/5112595-best-practices-for-api-key-safety\n");
+        }
+        this.baseURL = options.baseURL;
+        this.timeout = options.timeout ?? client_a.DEFAULT_TIMEOUT /* 10 minutes */;
+        this.logger = options.logger ?? console;
+        const defaultLogLevel = 'warn';
+        // Set default logLevel early so that we can log a warning in parseLogLevel.
+        this.logLevel = defaultLogLevel;
+        this.logLevel =
+            parseLogLevel(options.logLevel, 'ClientOptions.logLevel', this) ??
+                parseLogLevel(readEnv('OPENAI_LOG'), "process.env['OPENAI_LOG']", this) ??
+                defaultLogLevel;
+        this.fetchOptions = options.fetchOptions;
+        this.maxRetries = options.maxRetries ?? 2;
+        this.fetch = options.fetch ?? getDefaultFetch();
+        __classPrivateFieldSet(this, _OpenAI_encoder, FallbackEncoder, "f");
+        this._options = options;
+        this.apiKey = typeof apiKey === 'string' ? apiKey : 'Missing Key';
+        this.organization = organization;
+        this.project = project;
+        this.webhookSecret = webhookSecret;
+    }
+    /**
+     * Create a new client instance re-using the same options given to the current client with optional overriding.
+     */
+    withOptions(options) {
+        const client = new this.constructor({
+            ...this._options,
+            baseURL: this.baseURL,
+            maxRetries: this.maxRetries,
+            timeout: this.timeout,
+            logger: this.logger,
+            logLevel: this.logLevel,
+            fetch: this.fetch,
+            fetchOptions: this.fetchOptions,
+            apiKey: this.apiKey,
+            organization: this.organization,
+            project: this.project,
+            webhookSecret: this.webhookSecret,
+            ...options,
+        });
+        return client;
+    }
+    defaultQuery() {
+        return this._options.defaultQuery;
+    }
+    validateHeaders({ values, nulls }) {
+        return;
+    }
+    async authHeaders(opts) {
+        return buildHeaders([{ Authorization: `Bearer ${this.apiKey}` }]);
+    }
+    stringifyQuery(query) {
+        return stringifyQuery(query);
+    }
+    getUserAgent() {
+        return `${this.constructor.name}/JS ${openai_version_VERSION}`;
+    }
+    defaultIdempotencyKey() {
+        return `stainless-node-retry-${uuid_uuid4()}`;
+    }
+    makeStatusError(status, error, message, headers) {
+        return APIError.generate(status, error, message, headers);
+    }
+    async _callApiKey() {
+        const apiKey = this._options.apiKey;
+        if (typeof apiKey !== 'function')
+            return false;
+        let token;
+        try {
+            token = await apiKey();
+        }
+        catch (err) {
+            if (err instanceof error_OpenAIError)
+                throw err;
+            throw new error_OpenAIError(`Failed to get token from 'apiKey' function: ${err.message}`, 
+            // @ts-ignore
+            { cause: err });
+        }
+        if (typeof token !== 'string' || !token) {
+            throw new error_OpenAIError(`Expected 'apiKey' function argument to return a string but it returned ${token}`);
+        }
+        this.apiKey = token;
+        return true;
+    }
+    buildURL(path, query, defaultBaseURL) {
+        const baseURL = (!__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL) || this.baseURL;
+        const url = isAbsoluteURL(path) ?
+            new URL(path)
+            : new URL(baseURL + (baseURL.endsWith('/') && path.startsWith('/') ? path.slice(1) : path));
+        const defaultQuery = this.defaultQuery();
+        const pathQuery = Object.fromEntries(url.searchParams);
+        if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
+            query = { ...pathQuery, ...defaultQuery, ...query };
+        }
+        if (typeof query === 'object' && query && !Array.isArray(query)) {
+            url.search = this.stringifyQuery(query);
+        }
+        return url.toString();
+    }
+    /**
+     * Used as a callback for mutating the given `FinalRequestOptions` object.
+     */
+    async prepareOptions(options) {
+        await this._callApiKey();
+    }
+    /**
+     * Used as a callback for mutating the given `RequestInit` object.
+     *
+     * This is useful for cases where you want to add certain headers based off of
+     * the request properties, e.g. `method` or `url`.
+     */
+    async prepareRequest(request, { url, options }) { }
+    get(path, opts) {
+        return this.methodRequest('get', path, opts);
+    }
+    post(path, opts) {
+        return this.methodRequest('post', path, opts);
+    }
+    patch(path, opts) {
+        return this.methodRequest('patch', path, opts);
+    }
+    put(path, opts) {
+        return this.methodRequest('put', path, opts);
+    }
+    delete(path, opts) {
+        return this.methodRequest('delete', path, opts);
+    }
+    methodRequest(method, path, opts) {
+        return this.request(Promise.resolve(opts).then((opts) => {
+            return { method, path, ...opts };
+        }));
+    }
+    request(options, remainingRetries = null) {
+        return new APIPromise(this, this.makeRequest(options, remainingRetries, undefined));
+    }
+    async makeRequest(optionsInput, retriesRemaining, retryOfRequestLogID) {
+        const options = await optionsInput;
+        const maxRetries = options.maxRetries ?? this.maxRetries;
+        if (retriesRemaining == null) {
+            retriesRemaining = maxRetries;
+        }
+        await this.prepareOptions(options);
+        const { req, url, timeout } = await this.buildRequest(options, {
+            retryCount: maxRetries - retriesRemaining,
+        });
+        await this.prepareRequest(req, { url, options });
+        /** Not an API request ID, just for correlating local log entries. */
+        const requestLogID = 'log_' + ((Math.random() * (1 << 24)) | 0).toString(16).padStart(6, '0');
+        const retryLogStr = retryOfRequestLogID === undefined ? '' : `, retryOf: ${retryOfRequestLogID}`;
+        const startTime = Date.now();
+        loggerFor(this).debug(`[${requestLogID}] sending request`, formatRequestDetails({
+            retryOfRequestLogID,
+            method: options.method,
+            url,
+            options,
+            headers: req.headers,
+        }));
+        if (options.signal?.aborted) {
+            throw new APIUserAbortError();
+        }
+        const controller = new AbortController();
+        const response = await this.fetchWithTimeout(url, req, timeout, controller).catch(castToError);
+        const headersTime = Date.now();
+        if (response instanceof globalThis.Error) {
+            const retryMessage = `retrying, ${retriesRemaining} attempts remaining`;
+            if (options.signal?.aborted) {
+                throw new APIUserAbortError();
+            }
+            // detect native connection timeout errors
+            // deno throws "TypeError: error sending request for url (https://example/): client error (Connect): tcp connect error: Operation timed out (os error 60): Operation timed out (os error 60)"
+            // undici throws "TypeError: fetch failed" with cause "ConnectTimeoutError: Connect Timeout Error (attempted address: example:443, timeout: 1ms)"
+            // others do not provide enough information to distinguish timeouts from other connection errors
+            const isTimeout = isAbortError(response) ||
+                /timed? ?out/i.test(String(response) + ('cause' in response ? String(response.cause) : ''));
+            if (retriesRemaining) {
+                loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} - ${retryMessage}`);
+                loggerFor(this).debug(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} (${retryMessage})`, formatRequestDetails({
+                    retryOfRequestLogID,
+                    url,
+                    durationMs: headersTime - startTime,
+                    message: response.message,
+                }));
+                return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID);
+            }
+            loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} - error; no more retries left`);
+            loggerFor(this).debug(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} (error; no more retries left)`, formatRequestDetails({
+                retryOfRequestLogID,
+                url,
+                durationMs: headersTime - startTime,
+                message: response.message,
+            }));
+            if (isTimeout) {
+                throw new APIConnectionTimeoutError();
+            }
+            throw new APIConnectionError({ cause: response });
+        }
+        const specialHeaders = [...response.headers.entries()]
+            .filter(([name]) => name === 'x-request-id')
+            .map(([name, value]) => ', ' + name + ': ' + JSON.stringify(value))
+            .join('');
+        const responseInfo = `[${requestLogID}${retryLogStr}${specialHeaders}] ${req.method} ${url} ${response.ok ? 'succeeded' : 'failed'} with status ${response.status} in ${headersTime - startTime}ms`;
+        if (!response.ok) {
+            const shouldRetry = await this.shouldRetry(response);
+            if (retriesRemaining && shouldRetry) {
+                const retryMessage = `retrying, ${retriesRemaining} attempts remaining`;
+                // We don't need the body of this response.
+                await CancelReadableStream(response.body);
+                loggerFor(this).info(`${responseInfo} - ${retryMessage}`);
+                loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage})`, formatRequestDetails({
+                    retryOfRequestLogID,
+                    url: response.url,
+                    status: response.status,
+                    headers: response.headers,
+                    durationMs: headersTime - startTime,
+                }));
+                return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID, response.headers);
+            }
+            const retryMessage = shouldRetry ? `error; no more retries left` : `error; not retryable`;
+            loggerFor(this).info(`${responseInfo} - ${retryMessage}`);
+            const errText = await response.text().catch((err) => castToError(err).message);
+            const errJSON = safeJSON(errText);
+            const errMessage = errJSON ? undefined : errText;
+            loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage})`, formatRequestDetails({
+                retryOfRequestLogID,
+                url: response.url,
+                status: response.status,
+                headers: response.headers,
+                message: errMessage,
+                durationMs: Date.now() - startTime,
+            }));
+            const err = this.makeStatusError(response.status, errJSON, errMessage, response.headers);
+            throw err;
+        }
+        loggerFor(this).info(responseInfo);
+        loggerFor(this).debug(`[${requestLogID}] response start`, formatRequestDetails({
+            retryOfRequestLogID,
+            url: response.url,
+            status: response.status,
+            headers: response.headers,
+            durationMs: headersTime - startTime,
+        }));
+        return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
+    }
+    getAPIList(path, Page, opts) {
+        return this.requestAPIList(Page, opts && 'then' in opts ?
+            opts.then((opts) => ({ method: 'get', path, ...opts }))
+            : { method: 'get', path, ...opts });
+    }
+    requestAPIList(Page, options) {
+        const request = this.makeRequest(options, null, undefined);
+        return new PagePromise(this, request, Page);
+    }
+    async fetchWithTimeout(url, init, ms, controller) {
+        const { signal, method, ...options } = init || {};
+        const abort = this._makeAbort(controller);
+        if (signal)
+            signal.addEventListener('abort', abort, { once: true });
+        const timeout = setTimeout(abort, ms);
+        const isReadableBody = (globalThis.ReadableStream && options.body instanceof globalThis.ReadableStream) ||
+            (typeof options.body === 'object' && options.body !== null && Symbol.asyncIterator in options.body);
+        const fetchOptions = {
+            signal: controller.signal,
+            ...(isReadableBody ? { duplex: 'half' } : {}),
+            method: 'GET',
+            ...options,
+        };
+        if (method) {
+            // Custom methods like 'patch' need to be uppercased
+            // See https://github.com/nodejs/undici/issues/2294
+            fetchOptions.method = method.toUpperCase();
+        }
+        try {
+            // use undefined this binding; fetch errors if bound to something else in browser/cloudflare
+            return await this.fetch.call(undefined, url, fetchOptions);
+        }
+        finally {
+            clearTimeout(timeout);
+        }
+    }
+    async shouldRetry(response) {
+        // Note this is not a standard header.
+        const shouldRetryHeader = response.headers.get('x-should-retry');
+        // If the server explicitly says whether or not to retry, obey.
+        if (shouldRetryHeader === 'true')
+            return true;
+        if (shouldRetryHeader === 'false')
+            return false;
+        // Retry on request timeouts.
+        if (response.status === 408)
+            return true;
+        // Retry on lock timeouts.
+        if (response.status === 409)
+            return true;
+        // Retry on rate limits.
+        if (response.status === 429)
+            return true;
+        // Retry internal errors.
+        if (response.status >= 500)
+            return true;
+        return false;
+    }
+    async retryRequest(options, retriesRemaining, requestLogID, responseHeaders) {
+        let timeoutMillis;
+        // Note the `retry-after-ms` header may not be standard, but is a good idea and we'd like proactive support for it.
+        const retryAfterMillisHeader = responseHeaders?.get('retry-after-ms');
+        if (retryAfterMillisHeader) {
+            const timeoutMs = parseFloat(retryAfterMillisHeader);
+            if (!Number.isNaN(timeoutMs)) {
+                timeoutMillis = timeoutMs;
+            }
+        }
+        // About the Retry-After header: https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Retry-After
+        const retryAfterHeader = responseHeaders?.get('retry-after');
+        if (retryAfterHeader && !timeoutMillis) {
+            const timeoutSeconds = parseFloat(retryAfterHeader);
+            if (!Number.isNaN(timeoutSeconds)) {
+                timeoutMillis = timeoutSeconds * 1000;
+            }
+            else {
+                timeoutMillis = Date.parse(retryAfterHeader) - Date.now();
+            }
+        }
+        // If the API asks us to wait a certain amount of time, just do what it
+        // says, but otherwise calculate a default
+        if (timeoutMillis === undefined) {
+            const maxRetries = options.maxRetries ?? this.maxRetries;
+            timeoutMillis = this.calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries);
+        }
+        await sleep(timeoutMillis);
+        return this.makeRequest(options, retriesRemaining - 1, requestLogID);
+    }
+    calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries) {
+        const initialRetryDelay = 0.5;
+        const maxRetryDelay = 8.0;
+        const numRetries = maxRetries - retriesRemaining;
+        // Apply exponential backoff, but not more than the max.
+        const sleepSeconds = Math.min(initialRetryDelay * Math.pow(2, numRetries), maxRetryDelay);
+        // Apply some jitter, take up to at most 25 percent of the retry time.
+        const jitter = 1 - Math.random() * 0.25;
+        return sleepSeconds * jitter * 1000;
+    }
+    async buildRequest(inputOptions, { retryCount = 0 } = {}) {
+        const options = { ...inputOptions };
+        const { method, path, query, defaultBaseURL } = options;
+        const url = this.buildURL(path, query, defaultBaseURL);
+        if ('timeout' in options)
+            validatePositiveInteger('timeout', options.timeout);
+        options.timeout = options.timeout ?? this.timeout;
+        const { bodyHeaders, body } = this.buildBody({ options });
+        const reqHeaders = await this.buildHeaders({ options: inputOptions, method, bodyHeaders, retryCount });
+        const req = {
+            method,
+            headers: reqHeaders,
+            ...(options.signal && { signal: options.signal }),
+            ...(globalThis.ReadableStream &&
+                body instanceof globalThis.ReadableStream && { duplex: 'half' }),
+            ...(body && { body }),
+            ...(this.fetchOptions ?? {}),
+            ...(options.fetchOptions ?? {}),
+        };
+        return { req, url, timeout: options.timeout };
+    }
+    async buildHeaders({ options, method, bodyHeaders, retryCount, }) {
+        let idempotencyHeaders = {};
+        if (this.idempotencyHeader && method !== 'get') {
+            if (!options.idempotencyKey)
+                options.idempotencyKey = this.defaultIdempotencyKey();
+            idempotencyHeaders[this.idempotencyHeader] = options.idempotencyKey;
+        }
+        const headers = buildHeaders([
+            idempotencyHeaders,
+            {
+                Accept: 'application/json',
+                'User-Agent': this.getUserAgent(),
+                'X-Stainless-Retry-Count': String(retryCount),
+                ...(options.timeout ? { 'X-Stainless-Timeout': String(Math.trunc(options.timeout / 1000)) } : {}),
+                ...getPlatformHeaders(),
+                'OpenAI-Organization': this.organization,
+                'OpenAI-Project': this.project,
+            },
+            await this.authHeaders(options),
+            this._options.defaultHeaders,
+            bodyHeaders,
+            options.headers,
+        ]);
+        this.validateHeaders(headers);
+        return headers.values;
+    }
+    _makeAbort(controller) {
+        // note: we can't just inline this method inside `fetchWithTimeout()` because then the closure
+        //       would capture all request options, and cause a memory leak.
+        return () => controller.abort();
+    }
+    buildBody({ options: { body, headers: rawHeaders } }) {
+        if (!body) {
+            return { bodyHeaders: undefined, body: undefined };
+        }
+        const headers = buildHeaders([rawHeaders]);
+        if (
+        // Pass raw type verbatim
+        ArrayBuffer.isView(body) ||
+            body instanceof ArrayBuffer ||
+            body instanceof DataView ||
+            (typeof body === 'string' &&
+                // Preserve legacy string encoding behavior for now
+                headers.values.has('content-type')) ||
+            // `Blob` is superset of `File`
+            (globalThis.Blob && body instanceof globalThis.Blob) ||
+            // `FormData` -> `multipart/form-data`
+            body instanceof FormData ||
+            // `URLSearchParams` -> `application/x-www-form-urlencoded`
+            body instanceof URLSearchParams ||
+            // Send chunked stream (each chunk has own `length`)
+            (globalThis.ReadableStream && body instanceof globalThis.ReadableStream)) {
+            return { bodyHeaders: undefined, body: body };
+        }
+        else if (typeof body === 'object' &&
+            (Symbol.asyncIterator in body ||
+                (Symbol.iterator in body && 'next' in body && typeof body.next === 'function'))) {
+            return { bodyHeaders: undefined, body: ReadableStreamFrom(body) };
+        }
+        else if (typeof body === 'object' &&
+            headers.values.get('content-type') === 'application/x-www-form-urlencoded') {
+            return {
+                bodyHeaders: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: this.stringifyQuery(body),
+            };
+        }
+        else {
+            return __classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers });
+        }
+    }
+}
+client_a = OpenAI, _OpenAI_encoder = new WeakMap(), _OpenAI_instances = new WeakSet(), _OpenAI_baseURLOverridden = function _OpenAI_baseURLOverridden() {
+    return this.baseURL !== 'https://api.openai.com/v1';
+};
+OpenAI.OpenAI = client_a;
+OpenAI.DEFAULT_TIMEOUT = 600000; // 10 minutes
+OpenAI.OpenAIError = error_OpenAIError;
+OpenAI.APIError = APIError;
+OpenAI.APIConnectionError = APIConnectionError;
+OpenAI.APIConnectionTimeoutError = APIConnectionTimeoutError;
+OpenAI.APIUserAbortError = APIUserAbortError;
+OpenAI.NotFoundError = NotFoundError;
+OpenAI.ConflictError = ConflictError;
+OpenAI.RateLimitError = RateLimitError;
+OpenAI.BadRequestError = BadRequestError;
+OpenAI.AuthenticationError = AuthenticationError;
+OpenAI.InternalServerError = InternalServerError;
+OpenAI.PermissionDeniedError = PermissionDeniedError;
+OpenAI.UnprocessableEntityError = UnprocessableEntityError;
+OpenAI.InvalidWebhookSignatureError = InvalidWebhookSignatureError;
+OpenAI.toFile = toFile;
+OpenAI.Completions = completions_Completions;
+OpenAI.Chat = Chat;
+OpenAI.Embeddings = Embeddings;
+OpenAI.Files = files_Files;
+OpenAI.Images = Images;
+OpenAI.Audio = Audio;
+OpenAI.Moderations = Moderations;
+OpenAI.Models = Models;
+OpenAI.FineTuning = FineTuning;
+OpenAI.Graders = graders_Graders;
+OpenAI.VectorStores = VectorStores;
+OpenAI.Webhooks = Webhooks;
+OpenAI.Beta = Beta;
+OpenAI.Batches = Batches;
+OpenAI.Uploads = Uploads;
+OpenAI.Responses = Responses;
+OpenAI.Realtime = realtime_Realtime;
+OpenAI.Conversations = Conversations;
+OpenAI.Evals = Evals;
+OpenAI.Containers = Containers;
+OpenAI.Skills = Skills;
+OpenAI.Videos = Videos;
+//# sourceMappingURL=client.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/azure.mjs
+
+
+
+
+/** API Client for interfacing with the Azure OpenAI API. */
+class AzureOpenAI extends OpenAI {
+    /**
+     * API Client for interfacing with the Azure OpenAI API.
+     *
+     * @param {string | undefined} [opts.apiVersion=process.env['OPENAI_API_VERSION'] ?? undefined]
+     * @param {string | undefined} [opts.endpoint=process.env['AZURE_OPENAI_ENDPOINT'] ?? undefined] - Your Azure endpoint, including the resource, e.g. `https://example-resource.azure.openai.com/`
+     * @param {string | undefined} [opts.apiKey=process.env['AZURE_OPENAI_API_KEY'] ?? undefined]
+     * @param {string | undefined} opts.deployment - A model deployment, if given, sets the base client URL to include `/deployments/{deployment}`.
+     * @param {string | null | undefined} [opts.organization=process.env['OPENAI_ORG_ID'] ?? null]
+     * @param {string} [opts.baseURL=process.env['OPENAI_BASE_URL']] - Sets the base URL for the API, e.g. `https://example-resource.azure.openai.com/openai/`.
+     * @param {number} [opts.timeout=10 minutes] - The maximum amount of time (in milliseconds) the client will wait for a response before timing out.
+     * @param {number} [opts.httpAgent] - An HTTP agent used to manage HTTP(s) connections.
+     * @param {Fetch} [opts.fetch] - Specify a custom `fetch` function implementation.
+     * @param {number} [opts.maxRetries=2] - The maximum number of times the client will retry a request.
+     * @param {Headers} opts.defaultHeaders - Default headers to include with every request to the API.
+     * @param {DefaultQuery} opts.defaultQuery - Default query parameters to include with every request to the API.
+     * @param {boolean} [opts.dangerouslyAllowBrowser=false] - By default, client-side use of this library is not allowed, as it risks exposing your secret API credentials to attackers.
+     */
+    constructor({ baseURL = readEnv('OPENAI_BASE_URL'), apiKey = readEnv('AZURE_OPENAI_API_KEY'), apiVersion = readEnv('OPENAI_API_VERSION'), endpoint, deployment, azureADTokenProvider, dangerouslyAllowBrowser, ...opts } = {}) {
+        if (!apiVersion) {
+            throw new error_OpenAIError("The OPENAI_API_VERSION environment variable is missing or empty; either provide it, or instantiate the AzureOpenAI client with an apiVersion option, like new AzureOpenAI({ apiVersion: 'My API Version' }).");
+        }
+        if (typeof azureADTokenProvider === 'function') {
+            dangerouslyAllowBrowser = true;
+        }
+        if (!azureADTokenProvider && !apiKey) {
+            throw new error_OpenAIError('Missing credentials. Please pass one of `apiKey` and `azureADTokenProvider`, or set the `AZURE_OPENAI_API_KEY` environment variable.');
+        }
+        if (azureADTokenProvider && apiKey) {
+            throw new error_OpenAIError('The `apiKey` and `azureADTokenProvider` arguments are mutually exclusive; only one can be passed at a time.');
+        }
+        opts.defaultQuery = { ...opts.defaultQuery, 'api-version': apiVersion };
+        if (!baseURL) {
+            if (!endpoint) {
+                endpoint = process.env['AZURE_OPENAI_ENDPOINT'];
+            }
+            if (!endpoint) {
+                throw new error_OpenAIError('Must provide one of the `baseURL` or `endpoint` arguments, or the `AZURE_OPENAI_ENDPOINT` environment variable');
+            }
+            baseURL = `${endpoint}/openai`;
+        }
+        else {
+            if (endpoint) {
+                throw new error_OpenAIError('baseURL and endpoint are mutually exclusive');
+            }
+        }
+        super({
+            apiKey: azureADTokenProvider ?? apiKey,
+            baseURL,
+            ...opts,
+            ...(dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser } : {}),
+        });
+        this.apiVersion = '';
+        this.apiVersion = apiVersion;
+        this.deploymentName = deployment;
+    }
+    async buildRequest(options, props = {}) {
+        if (_deployments_endpoints.has(options.path) && options.method === 'post' && options.body !== undefined) {
+            if (!isObj(options.body)) {
+                throw new Error('Expected request body to be an object');
+            }
+            const model = this.deploymentName || options.body['model'] || options.__metadata?.['model'];
+            if (model !== undefined && !this.baseURL.includes('/deployments')) {
+                options.path = `/deployments/${model}${options.path}`;
+            }
+        }
+        return super.buildRequest(options, props);
+    }
+    async authHeaders(opts) {
+        if (typeof this._options.apiKey === 'string') {
+            return buildHeaders([{ 'api-key': this.apiKey }]);
+        }
+        return super.authHeaders(opts);
+    }
+}
+const _deployments_endpoints = new Set([
+    '/completions',
+    '/chat/completions',
+    '/embeddings',
+    '/audio/transcriptions',
+    '/audio/translations',
+    '/audio/speech',
+    '/images/generations',
+    '/batches',
+    '/images/edits',
+]);
+//# sourceMappingURL=azure.mjs.map
+;// CONCATENATED MODULE: ./node_modules/openai/index.mjs
+// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
+
+
+
+
+
+
+
+//# sourceMappingURL=index.mjs.map
 ;// CONCATENATED MODULE: ./node_modules/openai/_vendor/zod-to-json-schema/Options.mjs
 const ignoreOverride = Symbol('Let zodToJsonSchema decide on which parser to use');
 const defaultOptions = {
@@ -54605,7 +62495,7 @@ const getDefaultOptions = (options) => {
 const zodDef = (zodSchema) => {
     return '_def' in zodSchema ? zodSchema._def : zodSchema;
 };
-function isEmptyObj(obj) {
+function util_isEmptyObj(obj) {
     if (!obj)
         return true;
     for (const _k in obj)
@@ -60089,7 +67979,7 @@ const zodToJsonSchema_zodToJsonSchema = (schema, options) => {
         main.title = title;
     }
     const definitions = (() => {
-        if (isEmptyObj(refs.definitions)) {
+        if (util_isEmptyObj(refs.definitions)) {
             return undefined;
         }
         const definitions = {};
@@ -60188,167 +68078,6 @@ const zodToJsonSchema_zodToJsonSchema = (schema, options) => {
 
 /* harmony default export */ const zod_to_json_schema = ((/* unused pure expression or super */ null && (zodToJsonSchema)));
 //# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/ResponsesParser.mjs
-
-
-function maybeParseResponse(response, params) {
-    if (!params || !ResponsesParser_hasAutoParseableInput(params)) {
-        return {
-            ...response,
-            output_parsed: null,
-            output: response.output.map((item) => {
-                if (item.type === 'function_call') {
-                    return {
-                        ...item,
-                        parsed_arguments: null,
-                    };
-                }
-                if (item.type === 'message') {
-                    return {
-                        ...item,
-                        content: item.content.map((content) => ({
-                            ...content,
-                            parsed: null,
-                        })),
-                    };
-                }
-                else {
-                    return item;
-                }
-            }),
-        };
-    }
-    return parseResponse(response, params);
-}
-function parseResponse(response, params) {
-    const output = response.output.map((item) => {
-        if (item.type === 'function_call') {
-            return {
-                ...item,
-                parsed_arguments: ResponsesParser_parseToolCall(params, item),
-            };
-        }
-        if (item.type === 'message') {
-            const content = item.content.map((content) => {
-                if (content.type === 'output_text') {
-                    return {
-                        ...content,
-                        parsed: parseTextFormat(params, content.text),
-                    };
-                }
-                return content;
-            });
-            return {
-                ...item,
-                content,
-            };
-        }
-        return item;
-    });
-    const parsed = Object.assign({}, response, { output });
-    if (!Object.getOwnPropertyDescriptor(response, 'output_text')) {
-        addOutputText(parsed);
-    }
-    Object.defineProperty(parsed, 'output_parsed', {
-        enumerable: true,
-        get() {
-            for (const output of parsed.output) {
-                if (output.type !== 'message') {
-                    continue;
-                }
-                for (const content of output.content) {
-                    if (content.type === 'output_text' && content.parsed !== null) {
-                        return content.parsed;
-                    }
-                }
-            }
-            return null;
-        },
-    });
-    return parsed;
-}
-function parseTextFormat(params, content) {
-    if (params.text?.format?.type !== 'json_schema') {
-        return null;
-    }
-    if ('$parseRaw' in params.text?.format) {
-        const text_format = params.text?.format;
-        return text_format.$parseRaw(content);
-    }
-    return JSON.parse(content);
-}
-function ResponsesParser_hasAutoParseableInput(params) {
-    if (isAutoParsableResponseFormat(params.text?.format)) {
-        return true;
-    }
-    return false;
-}
-function ResponsesParser_makeParseableResponseTool(tool, { parser, callback, }) {
-    const obj = { ...tool };
-    Object.defineProperties(obj, {
-        $brand: {
-            value: 'auto-parseable-tool',
-            enumerable: false,
-        },
-        $parseRaw: {
-            value: parser,
-            enumerable: false,
-        },
-        $callback: {
-            value: callback,
-            enumerable: false,
-        },
-    });
-    return obj;
-}
-function ResponsesParser_isAutoParsableTool(tool) {
-    return tool?.['$brand'] === 'auto-parseable-tool';
-}
-function getInputToolByName(input_tools, name) {
-    return input_tools.find((tool) => tool.type === 'function' && tool.name === name);
-}
-function ResponsesParser_parseToolCall(params, toolCall) {
-    const inputTool = getInputToolByName(params.tools ?? [], toolCall.name);
-    return {
-        ...toolCall,
-        ...toolCall,
-        parsed_arguments: ResponsesParser_isAutoParsableTool(inputTool) ? inputTool.$parseRaw(toolCall.arguments)
-            : inputTool?.strict ? JSON.parse(toolCall.arguments)
-                : null,
-    };
-}
-function ResponsesParser_shouldParseToolCall(params, toolCall) {
-    if (!params) {
-        return false;
-    }
-    const inputTool = getInputToolByName(params.tools ?? [], toolCall.name);
-    return ResponsesParser_isAutoParsableTool(inputTool) || inputTool?.strict || false;
-}
-function ResponsesParser_validateInputTools(tools) {
-    for (const tool of tools ?? []) {
-        if (tool.type !== 'function') {
-            throw new OpenAIError(`Currently only \`function\` tool types support auto-parsing; Received \`${tool.type}\``);
-        }
-        if (tool.function.strict !== true) {
-            throw new OpenAIError(`The \`${tool.function.name}\` tool is not marked with \`strict: true\`. Only strict function tools can be auto-parsed`);
-        }
-    }
-}
-function addOutputText(rsp) {
-    const texts = [];
-    for (const output of rsp.output) {
-        if (output.type !== 'message') {
-            continue;
-        }
-        for (const content of output.content) {
-            if (content.type === 'output_text') {
-                texts.push(content.text);
-            }
-        }
-    }
-    rsp.output_text = texts.join('');
-}
-//# sourceMappingURL=ResponsesParser.mjs.map
 ;// CONCATENATED MODULE: ./node_modules/openai/lib/transform.mjs
 function toStrictJsonSchema(schema) {
     if (schema.type !== 'object') {
@@ -60618,7947 +68347,28 @@ function zodResponsesFunction(options) {
     });
 }
 //# sourceMappingURL=zod.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
-function __classPrivateFieldSet(receiver, state, value, kind, f) {
-    if (kind === "m")
-        throw new TypeError("Private method is not writable");
-    if (kind === "a" && !f)
-        throw new TypeError("Private accessor was defined without a setter");
-    if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
-        throw new TypeError("Cannot write private member to an object whose class did not declare it");
-    return kind === "a" ? f.call(receiver, value) : f ? (f.value = value) : state.set(receiver, value), value;
-}
-function __classPrivateFieldGet(receiver, state, kind, f) {
-    if (kind === "a" && !f)
-        throw new TypeError("Private accessor was defined without a getter");
-    if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
-        throw new TypeError("Cannot read private member from an object whose class did not declare it");
-    return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
-}
-
-
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/uuid.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-/**
- * https://stackoverflow.com/a/2117523
- */
-let uuid_uuid4 = function () {
-    const { crypto } = globalThis;
-    if (crypto?.randomUUID) {
-        uuid_uuid4 = crypto.randomUUID.bind(crypto);
-        return crypto.randomUUID();
-    }
-    const u8 = new Uint8Array(1);
-    const randomByte = crypto ? () => crypto.getRandomValues(u8)[0] : () => (Math.random() * 0xff) & 0xff;
-    return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (randomByte() & (15 >> (+c / 4)))).toString(16));
+;// CONCATENATED MODULE: ./src/setting-names.ts
+const ACTION_SETTINGS = {
+    judgeBaseUrl: '`judge-base-url`',
+    judgeApiKey: '`judge-api-key`',
+    githubToken: '`github-token` with `permissions: models: read`',
 };
-//# sourceMappingURL=uuid.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/values.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-// https://url.spec.whatwg.org/#url-scheme-string
-const startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
-const isAbsoluteURL = (url) => {
-    return startsWithSchemeRegexp.test(url);
+const CLI_SETTINGS = {
+    judgeBaseUrl: '--judge-base-url',
+    judgeApiKey: 'RUBRIC_EVAL_JUDGE_API_KEY (or OPENAI_API_KEY)',
+    githubToken: 'GITHUB_TOKEN',
 };
-let values_isArray = (val) => ((values_isArray = Array.isArray), values_isArray(val));
-let isReadonlyArray = values_isArray;
-/** Returns an object if the given value isn't an object, otherwise returns as-is */
-function maybeObj(x) {
-    if (typeof x !== 'object') {
-        return {};
-    }
-    return x ?? {};
-}
-// https://stackoverflow.com/a/34491287
-function values_isEmptyObj(obj) {
-    if (!obj)
-        return true;
-    for (const _k in obj)
-        return false;
-    return true;
-}
-// https://eslint.org/docs/latest/rules/no-prototype-builtins
-function hasOwn(obj, key) {
-    return Object.prototype.hasOwnProperty.call(obj, key);
-}
-function isObj(obj) {
-    return obj != null && typeof obj === 'object' && !Array.isArray(obj);
-}
-const ensurePresent = (value) => {
-    if (value == null) {
-        throw new OpenAIError(`Expected a value to be given but received ${value} instead.`);
-    }
-    return value;
-};
-const validatePositiveInteger = (name, n) => {
-    if (typeof n !== 'number' || !Number.isInteger(n)) {
-        throw new error_OpenAIError(`${name} must be an integer`);
-    }
-    if (n < 0) {
-        throw new error_OpenAIError(`${name} must be a positive integer`);
-    }
-    return n;
-};
-const coerceInteger = (value) => {
-    if (typeof value === 'number')
-        return Math.round(value);
-    if (typeof value === 'string')
-        return parseInt(value, 10);
-    throw new OpenAIError(`Could not coerce ${value} (type: ${typeof value}) into a number`);
-};
-const coerceFloat = (value) => {
-    if (typeof value === 'number')
-        return value;
-    if (typeof value === 'string')
-        return parseFloat(value);
-    throw new OpenAIError(`Could not coerce ${value} (type: ${typeof value}) into a number`);
-};
-const coerceBoolean = (value) => {
-    if (typeof value === 'boolean')
-        return value;
-    if (typeof value === 'string')
-        return value === 'true';
-    return Boolean(value);
-};
-const maybeCoerceInteger = (value) => {
-    if (value == null) {
-        return undefined;
-    }
-    return coerceInteger(value);
-};
-const maybeCoerceFloat = (value) => {
-    if (value == null) {
-        return undefined;
-    }
-    return coerceFloat(value);
-};
-const maybeCoerceBoolean = (value) => {
-    if (value == null) {
-        return undefined;
-    }
-    return coerceBoolean(value);
-};
-const safeJSON = (text) => {
-    try {
-        return JSON.parse(text);
-    }
-    catch (err) {
-        return undefined;
-    }
-};
-//# sourceMappingURL=values.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/sleep.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-//# sourceMappingURL=sleep.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/version.mjs
-const openai_version_VERSION = '6.30.1'; // x-release-please-version
-//# sourceMappingURL=version.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/detect-platform.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-const isRunningInBrowser = () => {
-    return (
-    // @ts-ignore
-    typeof window !== 'undefined' &&
-        // @ts-ignore
-        typeof window.document !== 'undefined' &&
-        // @ts-ignore
-        typeof navigator !== 'undefined');
-};
-/**
- * Note this does not detect 'browser'; for that, use getBrowserInfo().
- */
-function getDetectedPlatform() {
-    if (typeof Deno !== 'undefined' && Deno.build != null) {
-        return 'deno';
-    }
-    if (typeof EdgeRuntime !== 'undefined') {
-        return 'edge';
-    }
-    if (Object.prototype.toString.call(typeof globalThis.process !== 'undefined' ? globalThis.process : 0) === '[object process]') {
-        return 'node';
-    }
-    return 'unknown';
-}
-const getPlatformProperties = () => {
-    const detectedPlatform = getDetectedPlatform();
-    if (detectedPlatform === 'deno') {
-        return {
-            'X-Stainless-Lang': 'js',
-            'X-Stainless-Package-Version': openai_version_VERSION,
-            'X-Stainless-OS': normalizePlatform(Deno.build.os),
-            'X-Stainless-Arch': normalizeArch(Deno.build.arch),
-            'X-Stainless-Runtime': 'deno',
-            'X-Stainless-Runtime-Version': typeof Deno.version === 'string' ? Deno.version : Deno.version?.deno ?? 'unknown',
-        };
-    }
-    if (typeof EdgeRuntime !== 'undefined') {
-        return {
-            'X-Stainless-Lang': 'js',
-            'X-Stainless-Package-Version': openai_version_VERSION,
-            'X-Stainless-OS': 'Unknown',
-            'X-Stainless-Arch': `other:${EdgeRuntime}`,
-            'X-Stainless-Runtime': 'edge',
-            'X-Stainless-Runtime-Version': globalThis.process.version,
-        };
-    }
-    // Check if Node.js
-    if (detectedPlatform === 'node') {
-        return {
-            'X-Stainless-Lang': 'js',
-            'X-Stainless-Package-Version': openai_version_VERSION,
-            'X-Stainless-OS': normalizePlatform(globalThis.process.platform ?? 'unknown'),
-            'X-Stainless-Arch': normalizeArch(globalThis.process.arch ?? 'unknown'),
-            'X-Stainless-Runtime': 'node',
-            'X-Stainless-Runtime-Version': globalThis.process.version ?? 'unknown',
-        };
-    }
-    const browserInfo = getBrowserInfo();
-    if (browserInfo) {
-        return {
-            'X-Stainless-Lang': 'js',
-            'X-Stainless-Package-Version': openai_version_VERSION,
-            'X-Stainless-OS': 'Unknown',
-            'X-Stainless-Arch': 'unknown',
-            'X-Stainless-Runtime': `browser:${browserInfo.browser}`,
-            'X-Stainless-Runtime-Version': browserInfo.version,
-        };
-    }
-    // TODO add support for Cloudflare workers, etc.
-    return {
-        'X-Stainless-Lang': 'js',
-        'X-Stainless-Package-Version': openai_version_VERSION,
-        'X-Stainless-OS': 'Unknown',
-        'X-Stainless-Arch': 'unknown',
-        'X-Stainless-Runtime': 'unknown',
-        'X-Stainless-Runtime-Version': 'unknown',
-    };
-};
-// Note: modified from https://github.com/JS-DevTools/host-environment/blob/b1ab79ecde37db5d6e163c050e54fe7d287d7c92/src/isomorphic.browser.ts
-function getBrowserInfo() {
-    if (typeof navigator === 'undefined' || !navigator) {
-        return null;
-    }
-    // NOTE: The order matters here!
-    const browserPatterns = [
-        { key: 'edge', pattern: /Edge(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
-        { key: 'ie', pattern: /MSIE(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
-        { key: 'ie', pattern: /Trident(?:.*rv\:(\d+)\.(\d+)(?:\.(\d+))?)?/ },
-        { key: 'chrome', pattern: /Chrome(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
-        { key: 'firefox', pattern: /Firefox(?:\W+(\d+)\.(\d+)(?:\.(\d+))?)?/ },
-        { key: 'safari', pattern: /(?:Version\W+(\d+)\.(\d+)(?:\.(\d+))?)?(?:\W+Mobile\S*)?\W+Safari/ },
-    ];
-    // Find the FIRST matching browser
-    for (const { key, pattern } of browserPatterns) {
-        const match = pattern.exec(navigator.userAgent);
-        if (match) {
-            const major = match[1] || 0;
-            const minor = match[2] || 0;
-            const patch = match[3] || 0;
-            return { browser: key, version: `${major}.${minor}.${patch}` };
-        }
-    }
+/** What to do about a judge that failed, when the failure says what it is. */
+function judgeFix(failure, url, names) {
+    if (failure.unreachable)
+        return `is the judge running at ${url}? set ${names.judgeBaseUrl}`;
+    if (failure.status === 401 || failure.status === 403)
+        return `the judge at ${url} refused the key: check ${names.judgeApiKey}, or ${names.githubToken} for GitHub Models`;
+    if (failure.status === 404)
+        return `the judge at ${url} does not know this model or path: check the model id and ${names.judgeBaseUrl}`;
     return null;
 }
-const normalizeArch = (arch) => {
-    // Node docs:
-    // - https://nodejs.org/api/process.html#processarch
-    // Deno docs:
-    // - https://doc.deno.land/deno/stable/~/Deno.build
-    if (arch === 'x32')
-        return 'x32';
-    if (arch === 'x86_64' || arch === 'x64')
-        return 'x64';
-    if (arch === 'arm')
-        return 'arm';
-    if (arch === 'aarch64' || arch === 'arm64')
-        return 'arm64';
-    if (arch)
-        return `other:${arch}`;
-    return 'unknown';
-};
-const normalizePlatform = (platform) => {
-    // Node platforms:
-    // - https://nodejs.org/api/process.html#processplatform
-    // Deno platforms:
-    // - https://doc.deno.land/deno/stable/~/Deno.build
-    // - https://github.com/denoland/deno/issues/14799
-    platform = platform.toLowerCase();
-    // NOTE: this iOS check is untested and may not work
-    // Node does not work natively on IOS, there is a fork at
-    // https://github.com/nodejs-mobile/nodejs-mobile
-    // however it is unknown at the time of writing how to detect if it is running
-    if (platform.includes('ios'))
-        return 'iOS';
-    if (platform === 'android')
-        return 'Android';
-    if (platform === 'darwin')
-        return 'MacOS';
-    if (platform === 'win32')
-        return 'Windows';
-    if (platform === 'freebsd')
-        return 'FreeBSD';
-    if (platform === 'openbsd')
-        return 'OpenBSD';
-    if (platform === 'linux')
-        return 'Linux';
-    if (platform)
-        return `Other:${platform}`;
-    return 'Unknown';
-};
-let _platformHeaders;
-const getPlatformHeaders = () => {
-    return (_platformHeaders ?? (_platformHeaders = getPlatformProperties()));
-};
-//# sourceMappingURL=detect-platform.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/shims.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-function getDefaultFetch() {
-    if (typeof fetch !== 'undefined') {
-        return fetch;
-    }
-    throw new Error('`fetch` is not defined as a global; Either pass `fetch` to the client, `new OpenAI({ fetch })` or polyfill the global, `globalThis.fetch = fetch`');
-}
-function makeReadableStream(...args) {
-    const ReadableStream = globalThis.ReadableStream;
-    if (typeof ReadableStream === 'undefined') {
-        // Note: All of the platforms / runtimes we officially support already define
-        // `ReadableStream` as a global, so this should only ever be hit on unsupported runtimes.
-        throw new Error('`ReadableStream` is not defined as a global; You will need to polyfill it, `globalThis.ReadableStream = ReadableStream`');
-    }
-    return new ReadableStream(...args);
-}
-function ReadableStreamFrom(iterable) {
-    let iter = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
-    return makeReadableStream({
-        start() { },
-        async pull(controller) {
-            const { done, value } = await iter.next();
-            if (done) {
-                controller.close();
-            }
-            else {
-                controller.enqueue(value);
-            }
-        },
-        async cancel() {
-            await iter.return?.();
-        },
-    });
-}
-/**
- * Most browsers don't yet have async iterable support for ReadableStream,
- * and Node has a very different way of reading bytes from its "ReadableStream".
- *
- * This polyfill was pulled from https://github.com/MattiasBuelens/web-streams-polyfill/pull/122#issuecomment-1627354490
- */
-function ReadableStreamToAsyncIterable(stream) {
-    if (stream[Symbol.asyncIterator])
-        return stream;
-    const reader = stream.getReader();
-    return {
-        async next() {
-            try {
-                const result = await reader.read();
-                if (result?.done)
-                    reader.releaseLock(); // release lock when stream becomes closed
-                return result;
-            }
-            catch (e) {
-                reader.releaseLock(); // release lock when stream becomes errored
-                throw e;
-            }
-        },
-        async return() {
-            const cancelPromise = reader.cancel();
-            reader.releaseLock();
-            await cancelPromise;
-            return { done: true, value: undefined };
-        },
-        [Symbol.asyncIterator]() {
-            return this;
-        },
-    };
-}
-/**
- * Cancels a ReadableStream we don't need to consume.
- * See https://undici.nodejs.org/#/?id=garbage-collection
- */
-async function CancelReadableStream(stream) {
-    if (stream === null || typeof stream !== 'object')
-        return;
-    if (stream[Symbol.asyncIterator]) {
-        await stream[Symbol.asyncIterator]().return?.();
-        return;
-    }
-    const reader = stream.getReader();
-    const cancelPromise = reader.cancel();
-    reader.releaseLock();
-    await cancelPromise;
-}
-//# sourceMappingURL=shims.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/request-options.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-const FallbackEncoder = ({ headers, body }) => {
-    return {
-        bodyHeaders: {
-            'content-type': 'application/json',
-        },
-        body: JSON.stringify(body),
-    };
-};
-//# sourceMappingURL=request-options.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/qs/formats.mjs
-const default_format = 'RFC3986';
-const default_formatter = (v) => String(v);
-const formatters = {
-    RFC1738: (v) => String(v).replace(/%20/g, '+'),
-    RFC3986: default_formatter,
-};
-const RFC1738 = 'RFC1738';
-const RFC3986 = 'RFC3986';
-//# sourceMappingURL=formats.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/qs/utils.mjs
 
-
-let has = (obj, key) => ((has = Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty)),
-    has(obj, key));
-const hex_table = /* @__PURE__ */ (() => {
-    const array = [];
-    for (let i = 0; i < 256; ++i) {
-        array.push('%' + ((i < 16 ? '0' : '') + i.toString(16)).toUpperCase());
-    }
-    return array;
-})();
-function compact_queue(queue) {
-    while (queue.length > 1) {
-        const item = queue.pop();
-        if (!item)
-            continue;
-        const obj = item.obj[item.prop];
-        if (isArray(obj)) {
-            const compacted = [];
-            for (let j = 0; j < obj.length; ++j) {
-                if (typeof obj[j] !== 'undefined') {
-                    compacted.push(obj[j]);
-                }
-            }
-            // @ts-ignore
-            item.obj[item.prop] = compacted;
-        }
-    }
-}
-function array_to_object(source, options) {
-    const obj = options && options.plainObjects ? Object.create(null) : {};
-    for (let i = 0; i < source.length; ++i) {
-        if (typeof source[i] !== 'undefined') {
-            obj[i] = source[i];
-        }
-    }
-    return obj;
-}
-function utils_merge(target, source, options = {}) {
-    if (!source) {
-        return target;
-    }
-    if (typeof source !== 'object') {
-        if (isArray(target)) {
-            target.push(source);
-        }
-        else if (target && typeof target === 'object') {
-            if ((options && (options.plainObjects || options.allowPrototypes)) || !has(Object.prototype, source)) {
-                target[source] = true;
-            }
-        }
-        else {
-            return [target, source];
-        }
-        return target;
-    }
-    if (!target || typeof target !== 'object') {
-        return [target].concat(source);
-    }
-    let mergeTarget = target;
-    if (isArray(target) && !isArray(source)) {
-        // @ts-ignore
-        mergeTarget = array_to_object(target, options);
-    }
-    if (isArray(target) && isArray(source)) {
-        source.forEach(function (item, i) {
-            if (has(target, i)) {
-                const targetItem = target[i];
-                if (targetItem && typeof targetItem === 'object' && item && typeof item === 'object') {
-                    target[i] = utils_merge(targetItem, item, options);
-                }
-                else {
-                    target.push(item);
-                }
-            }
-            else {
-                target[i] = item;
-            }
-        });
-        return target;
-    }
-    return Object.keys(source).reduce(function (acc, key) {
-        const value = source[key];
-        if (has(acc, key)) {
-            acc[key] = utils_merge(acc[key], value, options);
-        }
-        else {
-            acc[key] = value;
-        }
-        return acc;
-    }, mergeTarget);
-}
-function assign_single_source(target, source) {
-    return Object.keys(source).reduce(function (acc, key) {
-        acc[key] = source[key];
-        return acc;
-    }, target);
-}
-function utils_decode(str, _, charset) {
-    const strWithoutPlus = str.replace(/\+/g, ' ');
-    if (charset === 'iso-8859-1') {
-        // unescape never throws, no try...catch needed:
-        return strWithoutPlus.replace(/%[0-9a-f]{2}/gi, unescape);
-    }
-    // utf-8
-    try {
-        return decodeURIComponent(strWithoutPlus);
-    }
-    catch (e) {
-        return strWithoutPlus;
-    }
-}
-const limit = 1024;
-const utils_encode = (str, _defaultEncoder, charset, _kind, format) => {
-    // This code was originally written by Brian White for the io.js core querystring library.
-    // It has been adapted here for stricter adherence to RFC 3986
-    if (str.length === 0) {
-        return str;
-    }
-    let string = str;
-    if (typeof str === 'symbol') {
-        string = Symbol.prototype.toString.call(str);
-    }
-    else if (typeof str !== 'string') {
-        string = String(str);
-    }
-    if (charset === 'iso-8859-1') {
-        return escape(string).replace(/%u[0-9a-f]{4}/gi, function ($0) {
-            return '%26%23' + parseInt($0.slice(2), 16) + '%3B';
-        });
-    }
-    let out = '';
-    for (let j = 0; j < string.length; j += limit) {
-        const segment = string.length >= limit ? string.slice(j, j + limit) : string;
-        const arr = [];
-        for (let i = 0; i < segment.length; ++i) {
-            let c = segment.charCodeAt(i);
-            if (c === 0x2d || // -
-                c === 0x2e || // .
-                c === 0x5f || // _
-                c === 0x7e || // ~
-                (c >= 0x30 && c <= 0x39) || // 0-9
-                (c >= 0x41 && c <= 0x5a) || // a-z
-                (c >= 0x61 && c <= 0x7a) || // A-Z
-                (format === RFC1738 && (c === 0x28 || c === 0x29)) // ( )
-            ) {
-                arr[arr.length] = segment.charAt(i);
-                continue;
-            }
-            if (c < 0x80) {
-                arr[arr.length] = hex_table[c];
-                continue;
-            }
-            if (c < 0x800) {
-                arr[arr.length] = hex_table[0xc0 | (c >> 6)] + hex_table[0x80 | (c & 0x3f)];
-                continue;
-            }
-            if (c < 0xd800 || c >= 0xe000) {
-                arr[arr.length] =
-                    hex_table[0xe0 | (c >> 12)] + hex_table[0x80 | ((c >> 6) & 0x3f)] + hex_table[0x80 | (c & 0x3f)];
-                continue;
-            }
-            i += 1;
-            c = 0x10000 + (((c & 0x3ff) << 10) | (segment.charCodeAt(i) & 0x3ff));
-            arr[arr.length] =
-                hex_table[0xf0 | (c >> 18)] +
-                    hex_table[0x80 | ((c >> 12) & 0x3f)] +
-                    hex_table[0x80 | ((c >> 6) & 0x3f)] +
-                    hex_table[0x80 | (c & 0x3f)];
-        }
-        out += arr.join('');
-    }
-    return out;
-};
-function compact(value) {
-    const queue = [{ obj: { o: value }, prop: 'o' }];
-    const refs = [];
-    for (let i = 0; i < queue.length; ++i) {
-        const item = queue[i];
-        // @ts-ignore
-        const obj = item.obj[item.prop];
-        const keys = Object.keys(obj);
-        for (let j = 0; j < keys.length; ++j) {
-            const key = keys[j];
-            const val = obj[key];
-            if (typeof val === 'object' && val !== null && refs.indexOf(val) === -1) {
-                queue.push({ obj: obj, prop: key });
-                refs.push(val);
-            }
-        }
-    }
-    compact_queue(queue);
-    return value;
-}
-function is_regexp(obj) {
-    return Object.prototype.toString.call(obj) === '[object RegExp]';
-}
-function is_buffer(obj) {
-    if (!obj || typeof obj !== 'object') {
-        return false;
-    }
-    return !!(obj.constructor && obj.constructor.isBuffer && obj.constructor.isBuffer(obj));
-}
-function combine(a, b) {
-    return [].concat(a, b);
-}
-function maybe_map(val, fn) {
-    if (values_isArray(val)) {
-        const mapped = [];
-        for (let i = 0; i < val.length; i += 1) {
-            mapped.push(fn(val[i]));
-        }
-        return mapped;
-    }
-    return fn(val);
-}
-//# sourceMappingURL=utils.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/qs/stringify.mjs
-
-
-
-const array_prefix_generators = {
-    brackets(prefix) {
-        return String(prefix) + '[]';
-    },
-    comma: 'comma',
-    indices(prefix, key) {
-        return String(prefix) + '[' + key + ']';
-    },
-    repeat(prefix) {
-        return String(prefix);
-    },
-};
-const push_to_array = function (arr, value_or_array) {
-    Array.prototype.push.apply(arr, values_isArray(value_or_array) ? value_or_array : [value_or_array]);
-};
-let toISOString;
-const stringify_defaults = {
-    addQueryPrefix: false,
-    allowDots: false,
-    allowEmptyArrays: false,
-    arrayFormat: 'indices',
-    charset: 'utf-8',
-    charsetSentinel: false,
-    delimiter: '&',
-    encode: true,
-    encodeDotInKeys: false,
-    encoder: utils_encode,
-    encodeValuesOnly: false,
-    format: default_format,
-    formatter: default_formatter,
-    /** @deprecated */
-    indices: false,
-    serializeDate(date) {
-        return (toISOString ?? (toISOString = Function.prototype.call.bind(Date.prototype.toISOString)))(date);
-    },
-    skipNulls: false,
-    strictNullHandling: false,
-};
-function is_non_nullish_primitive(v) {
-    return (typeof v === 'string' ||
-        typeof v === 'number' ||
-        typeof v === 'boolean' ||
-        typeof v === 'symbol' ||
-        typeof v === 'bigint');
-}
-const sentinel = {};
-function inner_stringify(object, prefix, generateArrayPrefix, commaRoundTrip, allowEmptyArrays, strictNullHandling, skipNulls, encodeDotInKeys, encoder, filter, sort, allowDots, serializeDate, format, formatter, encodeValuesOnly, charset, sideChannel) {
-    let obj = object;
-    let tmp_sc = sideChannel;
-    let step = 0;
-    let find_flag = false;
-    while ((tmp_sc = tmp_sc.get(sentinel)) !== void undefined && !find_flag) {
-        // Where object last appeared in the ref tree
-        const pos = tmp_sc.get(object);
-        step += 1;
-        if (typeof pos !== 'undefined') {
-            if (pos === step) {
-                throw new RangeError('Cyclic object value');
-            }
-            else {
-                find_flag = true; // Break while
-            }
-        }
-        if (typeof tmp_sc.get(sentinel) === 'undefined') {
-            step = 0;
-        }
-    }
-    if (typeof filter === 'function') {
-        obj = filter(prefix, obj);
-    }
-    else if (obj instanceof Date) {
-        obj = serializeDate?.(obj);
-    }
-    else if (generateArrayPrefix === 'comma' && values_isArray(obj)) {
-        obj = maybe_map(obj, function (value) {
-            if (value instanceof Date) {
-                return serializeDate?.(value);
-            }
-            return value;
-        });
-    }
-    if (obj === null) {
-        if (strictNullHandling) {
-            return encoder && !encodeValuesOnly ?
-                // @ts-expect-error
-                encoder(prefix, stringify_defaults.encoder, charset, 'key', format)
-                : prefix;
-        }
-        obj = '';
-    }
-    if (is_non_nullish_primitive(obj) || is_buffer(obj)) {
-        if (encoder) {
-            const key_value = encodeValuesOnly ? prefix
-                // @ts-expect-error
-                : encoder(prefix, stringify_defaults.encoder, charset, 'key', format);
-            return [
-                formatter?.(key_value) +
-                    '=' +
-                    // @ts-expect-error
-                    formatter?.(encoder(obj, stringify_defaults.encoder, charset, 'value', format)),
-            ];
-        }
-        return [formatter?.(prefix) + '=' + formatter?.(String(obj))];
-    }
-    const values = [];
-    if (typeof obj === 'undefined') {
-        return values;
-    }
-    let obj_keys;
-    if (generateArrayPrefix === 'comma' && values_isArray(obj)) {
-        // we need to join elements in
-        if (encodeValuesOnly && encoder) {
-            // @ts-expect-error values only
-            obj = maybe_map(obj, encoder);
-        }
-        obj_keys = [{ value: obj.length > 0 ? obj.join(',') || null : void undefined }];
-    }
-    else if (values_isArray(filter)) {
-        obj_keys = filter;
-    }
-    else {
-        const keys = Object.keys(obj);
-        obj_keys = sort ? keys.sort(sort) : keys;
-    }
-    const encoded_prefix = encodeDotInKeys ? String(prefix).replace(/\./g, '%2E') : String(prefix);
-    const adjusted_prefix = commaRoundTrip && values_isArray(obj) && obj.length === 1 ? encoded_prefix + '[]' : encoded_prefix;
-    if (allowEmptyArrays && values_isArray(obj) && obj.length === 0) {
-        return adjusted_prefix + '[]';
-    }
-    for (let j = 0; j < obj_keys.length; ++j) {
-        const key = obj_keys[j];
-        const value = 
-        // @ts-ignore
-        typeof key === 'object' && typeof key.value !== 'undefined' ? key.value : obj[key];
-        if (skipNulls && value === null) {
-            continue;
-        }
-        // @ts-ignore
-        const encoded_key = allowDots && encodeDotInKeys ? key.replace(/\./g, '%2E') : key;
-        const key_prefix = values_isArray(obj) ?
-            typeof generateArrayPrefix === 'function' ?
-                generateArrayPrefix(adjusted_prefix, encoded_key)
-                : adjusted_prefix
-            : adjusted_prefix + (allowDots ? '.' + encoded_key : '[' + encoded_key + ']');
-        sideChannel.set(object, step);
-        const valueSideChannel = new WeakMap();
-        valueSideChannel.set(sentinel, sideChannel);
-        push_to_array(values, inner_stringify(value, key_prefix, generateArrayPrefix, commaRoundTrip, allowEmptyArrays, strictNullHandling, skipNulls, encodeDotInKeys, 
-        // @ts-ignore
-        generateArrayPrefix === 'comma' && encodeValuesOnly && values_isArray(obj) ? null : encoder, filter, sort, allowDots, serializeDate, format, formatter, encodeValuesOnly, charset, valueSideChannel));
-    }
-    return values;
-}
-function normalize_stringify_options(opts = stringify_defaults) {
-    if (typeof opts.allowEmptyArrays !== 'undefined' && typeof opts.allowEmptyArrays !== 'boolean') {
-        throw new TypeError('`allowEmptyArrays` option can only be `true` or `false`, when provided');
-    }
-    if (typeof opts.encodeDotInKeys !== 'undefined' && typeof opts.encodeDotInKeys !== 'boolean') {
-        throw new TypeError('`encodeDotInKeys` option can only be `true` or `false`, when provided');
-    }
-    if (opts.encoder !== null && typeof opts.encoder !== 'undefined' && typeof opts.encoder !== 'function') {
-        throw new TypeError('Encoder has to be a function.');
-    }
-    const charset = opts.charset || stringify_defaults.charset;
-    if (typeof opts.charset !== 'undefined' && opts.charset !== 'utf-8' && opts.charset !== 'iso-8859-1') {
-        throw new TypeError('The charset option must be either utf-8, iso-8859-1, or undefined');
-    }
-    let format = default_format;
-    if (typeof opts.format !== 'undefined') {
-        if (!has(formatters, opts.format)) {
-            throw new TypeError('Unknown format option provided.');
-        }
-        format = opts.format;
-    }
-    const formatter = formatters[format];
-    let filter = stringify_defaults.filter;
-    if (typeof opts.filter === 'function' || values_isArray(opts.filter)) {
-        filter = opts.filter;
-    }
-    let arrayFormat;
-    if (opts.arrayFormat && opts.arrayFormat in array_prefix_generators) {
-        arrayFormat = opts.arrayFormat;
-    }
-    else if ('indices' in opts) {
-        arrayFormat = opts.indices ? 'indices' : 'repeat';
-    }
-    else {
-        arrayFormat = stringify_defaults.arrayFormat;
-    }
-    if ('commaRoundTrip' in opts && typeof opts.commaRoundTrip !== 'boolean') {
-        throw new TypeError('`commaRoundTrip` must be a boolean, or absent');
-    }
-    const allowDots = typeof opts.allowDots === 'undefined' ?
-        !!opts.encodeDotInKeys === true ?
-            true
-            : stringify_defaults.allowDots
-        : !!opts.allowDots;
-    return {
-        addQueryPrefix: typeof opts.addQueryPrefix === 'boolean' ? opts.addQueryPrefix : stringify_defaults.addQueryPrefix,
-        // @ts-ignore
-        allowDots: allowDots,
-        allowEmptyArrays: typeof opts.allowEmptyArrays === 'boolean' ? !!opts.allowEmptyArrays : stringify_defaults.allowEmptyArrays,
-        arrayFormat: arrayFormat,
-        charset: charset,
-        charsetSentinel: typeof opts.charsetSentinel === 'boolean' ? opts.charsetSentinel : stringify_defaults.charsetSentinel,
-        commaRoundTrip: !!opts.commaRoundTrip,
-        delimiter: typeof opts.delimiter === 'undefined' ? stringify_defaults.delimiter : opts.delimiter,
-        encode: typeof opts.encode === 'boolean' ? opts.encode : stringify_defaults.encode,
-        encodeDotInKeys: typeof opts.encodeDotInKeys === 'boolean' ? opts.encodeDotInKeys : stringify_defaults.encodeDotInKeys,
-        encoder: typeof opts.encoder === 'function' ? opts.encoder : stringify_defaults.encoder,
-        encodeValuesOnly: typeof opts.encodeValuesOnly === 'boolean' ? opts.encodeValuesOnly : stringify_defaults.encodeValuesOnly,
-        filter: filter,
-        format: format,
-        formatter: formatter,
-        serializeDate: typeof opts.serializeDate === 'function' ? opts.serializeDate : stringify_defaults.serializeDate,
-        skipNulls: typeof opts.skipNulls === 'boolean' ? opts.skipNulls : stringify_defaults.skipNulls,
-        // @ts-ignore
-        sort: typeof opts.sort === 'function' ? opts.sort : null,
-        strictNullHandling: typeof opts.strictNullHandling === 'boolean' ? opts.strictNullHandling : stringify_defaults.strictNullHandling,
-    };
-}
-function stringify(object, opts = {}) {
-    let obj = object;
-    const options = normalize_stringify_options(opts);
-    let obj_keys;
-    let filter;
-    if (typeof options.filter === 'function') {
-        filter = options.filter;
-        obj = filter('', obj);
-    }
-    else if (values_isArray(options.filter)) {
-        filter = options.filter;
-        obj_keys = filter;
-    }
-    const keys = [];
-    if (typeof obj !== 'object' || obj === null) {
-        return '';
-    }
-    const generateArrayPrefix = array_prefix_generators[options.arrayFormat];
-    const commaRoundTrip = generateArrayPrefix === 'comma' && options.commaRoundTrip;
-    if (!obj_keys) {
-        obj_keys = Object.keys(obj);
-    }
-    if (options.sort) {
-        obj_keys.sort(options.sort);
-    }
-    const sideChannel = new WeakMap();
-    for (let i = 0; i < obj_keys.length; ++i) {
-        const key = obj_keys[i];
-        if (options.skipNulls && obj[key] === null) {
-            continue;
-        }
-        push_to_array(keys, inner_stringify(obj[key], key, 
-        // @ts-expect-error
-        generateArrayPrefix, commaRoundTrip, options.allowEmptyArrays, options.strictNullHandling, options.skipNulls, options.encodeDotInKeys, options.encode ? options.encoder : null, options.filter, options.sort, options.allowDots, options.serializeDate, options.format, options.formatter, options.encodeValuesOnly, options.charset, sideChannel));
-    }
-    const joined = keys.join(options.delimiter);
-    let prefix = options.addQueryPrefix === true ? '?' : '';
-    if (options.charsetSentinel) {
-        if (options.charset === 'iso-8859-1') {
-            // encodeURIComponent('&#10003;'), the "numeric entity" representation of a checkmark
-            prefix += 'utf8=%26%2310003%3B&';
-        }
-        else {
-            // encodeURIComponent('✓')
-            prefix += 'utf8=%E2%9C%93&';
-        }
-    }
-    return joined.length > 0 ? prefix + joined : '';
-}
-//# sourceMappingURL=stringify.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/query.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-function stringifyQuery(query) {
-    return stringify(query, { arrayFormat: 'brackets' });
-}
-//# sourceMappingURL=query.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/bytes.mjs
-function concatBytes(buffers) {
-    let length = 0;
-    for (const buffer of buffers) {
-        length += buffer.length;
-    }
-    const output = new Uint8Array(length);
-    let index = 0;
-    for (const buffer of buffers) {
-        output.set(buffer, index);
-        index += buffer.length;
-    }
-    return output;
-}
-let encodeUTF8_;
-function bytes_encodeUTF8(str) {
-    let encoder;
-    return (encodeUTF8_ ??
-        ((encoder = new globalThis.TextEncoder()), (encodeUTF8_ = encoder.encode.bind(encoder))))(str);
-}
-let decodeUTF8_;
-function decodeUTF8(bytes) {
-    let decoder;
-    return (decodeUTF8_ ??
-        ((decoder = new globalThis.TextDecoder()), (decodeUTF8_ = decoder.decode.bind(decoder))))(bytes);
-}
-//# sourceMappingURL=bytes.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/decoders/line.mjs
-var _LineDecoder_buffer, _LineDecoder_carriageReturnIndex;
-
-
-/**
- * A re-implementation of httpx's `LineDecoder` in Python that handles incrementally
- * reading lines from text.
- *
- * https://github.com/encode/httpx/blob/920333ea98118e9cf617f246905d7b202510941c/httpx/_decoders.py#L258
- */
-class LineDecoder {
-    constructor() {
-        _LineDecoder_buffer.set(this, void 0);
-        _LineDecoder_carriageReturnIndex.set(this, void 0);
-        __classPrivateFieldSet(this, _LineDecoder_buffer, new Uint8Array(), "f");
-        __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
-    }
-    decode(chunk) {
-        if (chunk == null) {
-            return [];
-        }
-        const binaryChunk = chunk instanceof ArrayBuffer ? new Uint8Array(chunk)
-            : typeof chunk === 'string' ? bytes_encodeUTF8(chunk)
-                : chunk;
-        __classPrivateFieldSet(this, _LineDecoder_buffer, concatBytes([__classPrivateFieldGet(this, _LineDecoder_buffer, "f"), binaryChunk]), "f");
-        const lines = [];
-        let patternIndex;
-        while ((patternIndex = findNewlineIndex(__classPrivateFieldGet(this, _LineDecoder_buffer, "f"), __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f"))) != null) {
-            if (patternIndex.carriage && __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") == null) {
-                // skip until we either get a corresponding `\n`, a new `\r` or nothing
-                __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, patternIndex.index, "f");
-                continue;
-            }
-            // we got double \r or \rtext\n
-            if (__classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") != null &&
-                (patternIndex.index !== __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") + 1 || patternIndex.carriage)) {
-                lines.push(decodeUTF8(__classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(0, __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") - 1)));
-                __classPrivateFieldSet(this, _LineDecoder_buffer, __classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(__classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f")), "f");
-                __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
-                continue;
-            }
-            const endIndex = __classPrivateFieldGet(this, _LineDecoder_carriageReturnIndex, "f") !== null ? patternIndex.preceding - 1 : patternIndex.preceding;
-            const line = decodeUTF8(__classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(0, endIndex));
-            lines.push(line);
-            __classPrivateFieldSet(this, _LineDecoder_buffer, __classPrivateFieldGet(this, _LineDecoder_buffer, "f").subarray(patternIndex.index), "f");
-            __classPrivateFieldSet(this, _LineDecoder_carriageReturnIndex, null, "f");
-        }
-        return lines;
-    }
-    flush() {
-        if (!__classPrivateFieldGet(this, _LineDecoder_buffer, "f").length) {
-            return [];
-        }
-        return this.decode('\n');
-    }
-}
-_LineDecoder_buffer = new WeakMap(), _LineDecoder_carriageReturnIndex = new WeakMap();
-// prettier-ignore
-LineDecoder.NEWLINE_CHARS = new Set(['\n', '\r']);
-LineDecoder.NEWLINE_REGEXP = /\r\n|[\n\r]/g;
-/**
- * This function searches the buffer for the end patterns, (\r or \n)
- * and returns an object with the index preceding the matched newline and the
- * index after the newline char. `null` is returned if no new line is found.
- *
- * ```ts
- * findNewLineIndex('abc\ndef') -> { preceding: 2, index: 3 }
- * ```
- */
-function findNewlineIndex(buffer, startIndex) {
-    const newline = 0x0a; // \n
-    const carriage = 0x0d; // \r
-    for (let i = startIndex ?? 0; i < buffer.length; i++) {
-        if (buffer[i] === newline) {
-            return { preceding: i, index: i + 1, carriage: false };
-        }
-        if (buffer[i] === carriage) {
-            return { preceding: i, index: i + 1, carriage: true };
-        }
-    }
-    return null;
-}
-function findDoubleNewlineIndex(buffer) {
-    // This function searches the buffer for the end patterns (\r\r, \n\n, \r\n\r\n)
-    // and returns the index right after the first occurrence of any pattern,
-    // or -1 if none of the patterns are found.
-    const newline = 0x0a; // \n
-    const carriage = 0x0d; // \r
-    for (let i = 0; i < buffer.length - 1; i++) {
-        if (buffer[i] === newline && buffer[i + 1] === newline) {
-            // \n\n
-            return i + 2;
-        }
-        if (buffer[i] === carriage && buffer[i + 1] === carriage) {
-            // \r\r
-            return i + 2;
-        }
-        if (buffer[i] === carriage &&
-            buffer[i + 1] === newline &&
-            i + 3 < buffer.length &&
-            buffer[i + 2] === carriage &&
-            buffer[i + 3] === newline) {
-            // \r\n\r\n
-            return i + 4;
-        }
-    }
-    return -1;
-}
-//# sourceMappingURL=line.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/log.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-const levelNumbers = {
-    off: 0,
-    error: 200,
-    warn: 300,
-    info: 400,
-    debug: 500,
-};
-const parseLogLevel = (maybeLevel, sourceName, client) => {
-    if (!maybeLevel) {
-        return undefined;
-    }
-    if (hasOwn(levelNumbers, maybeLevel)) {
-        return maybeLevel;
-    }
-    loggerFor(client).warn(`${sourceName} was set to ${JSON.stringify(maybeLevel)}, expected one of ${JSON.stringify(Object.keys(levelNumbers))}`);
-    return undefined;
-};
-function log_noop() { }
-function makeLogFn(fnLevel, logger, logLevel) {
-    if (!logger || levelNumbers[fnLevel] > levelNumbers[logLevel]) {
-        return log_noop;
-    }
-    else {
-        // Don't wrap logger functions, we want the stacktrace intact!
-        return logger[fnLevel].bind(logger);
-    }
-}
-const noopLogger = {
-    error: log_noop,
-    warn: log_noop,
-    info: log_noop,
-    debug: log_noop,
-};
-let cachedLoggers = /* @__PURE__ */ new WeakMap();
-function loggerFor(client) {
-    const logger = client.logger;
-    const logLevel = client.logLevel ?? 'off';
-    if (!logger) {
-        return noopLogger;
-    }
-    const cachedLogger = cachedLoggers.get(logger);
-    if (cachedLogger && cachedLogger[0] === logLevel) {
-        return cachedLogger[1];
-    }
-    const levelLogger = {
-        error: makeLogFn('error', logger, logLevel),
-        warn: makeLogFn('warn', logger, logLevel),
-        info: makeLogFn('info', logger, logLevel),
-        debug: makeLogFn('debug', logger, logLevel),
-    };
-    cachedLoggers.set(logger, [logLevel, levelLogger]);
-    return levelLogger;
-}
-const formatRequestDetails = (details) => {
-    if (details.options) {
-        details.options = { ...details.options };
-        delete details.options['headers']; // redundant + leaks internals
-    }
-    if (details.headers) {
-        details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [
-            name,
-            (name.toLowerCase() === 'authorization' ||
-                name.toLowerCase() === 'cookie' ||
-                name.toLowerCase() === 'set-cookie') ?
-                '***'
-                : value,
-        ]));
-    }
-    if ('retryOfRequestLogID' in details) {
-        if (details.retryOfRequestLogID) {
-            details.retryOf = details.retryOfRequestLogID;
-        }
-        delete details.retryOfRequestLogID;
-    }
-    return details;
-};
-//# sourceMappingURL=log.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/core/streaming.mjs
-var _Stream_client;
-
-
-
-
-
-
-
-
-
-class Stream {
-    constructor(iterator, controller, client) {
-        this.iterator = iterator;
-        _Stream_client.set(this, void 0);
-        this.controller = controller;
-        __classPrivateFieldSet(this, _Stream_client, client, "f");
-    }
-    static fromSSEResponse(response, controller, client, synthesizeEventData) {
-        let consumed = false;
-        const logger = client ? loggerFor(client) : console;
-        async function* iterator() {
-            if (consumed) {
-                throw new error_OpenAIError('Cannot iterate over a consumed stream, use `.tee()` to split the stream.');
-            }
-            consumed = true;
-            let done = false;
-            try {
-                for await (const sse of _iterSSEMessages(response, controller)) {
-                    if (done)
-                        continue;
-                    if (sse.data.startsWith('[DONE]')) {
-                        done = true;
-                        continue;
-                    }
-                    if (sse.event === null || !sse.event.startsWith('thread.')) {
-                        let data;
-                        try {
-                            data = JSON.parse(sse.data);
-                        }
-                        catch (e) {
-                            logger.error(`Could not parse message into JSON:`, sse.data);
-                            logger.error(`From chunk:`, sse.raw);
-                            throw e;
-                        }
-                        if (data && data.error) {
-                            throw new APIError(undefined, data.error, undefined, response.headers);
-                        }
-                        yield synthesizeEventData ? { event: sse.event, data } : data;
-                    }
-                    else {
-                        let data;
-                        try {
-                            data = JSON.parse(sse.data);
-                        }
-                        catch (e) {
-                            console.error(`Could not parse message into JSON:`, sse.data);
-                            console.error(`From chunk:`, sse.raw);
-                            throw e;
-                        }
-                        // TODO: Is this where the error should be thrown?
-                        if (sse.event == 'error') {
-                            throw new APIError(undefined, data.error, data.message, undefined);
-                        }
-                        yield { event: sse.event, data: data };
-                    }
-                }
-                done = true;
-            }
-            catch (e) {
-                // If the user calls `stream.controller.abort()`, we should exit without throwing.
-                if (isAbortError(e))
-                    return;
-                throw e;
-            }
-            finally {
-                // If the user `break`s, abort the ongoing request.
-                if (!done)
-                    controller.abort();
-            }
-        }
-        return new Stream(iterator, controller, client);
-    }
-    /**
-     * Generates a Stream from a newline-separated ReadableStream
-     * where each item is a JSON value.
-     */
-    static fromReadableStream(readableStream, controller, client) {
-        let consumed = false;
-        async function* iterLines() {
-            const lineDecoder = new LineDecoder();
-            const iter = ReadableStreamToAsyncIterable(readableStream);
-            for await (const chunk of iter) {
-                for (const line of lineDecoder.decode(chunk)) {
-                    yield line;
-                }
-            }
-            for (const line of lineDecoder.flush()) {
-                yield line;
-            }
-        }
-        async function* iterator() {
-            if (consumed) {
-                throw new error_OpenAIError('Cannot iterate over a consumed stream, use `.tee()` to split the stream.');
-            }
-            consumed = true;
-            let done = false;
-            try {
-                for await (const line of iterLines()) {
-                    if (done)
-                        continue;
-                    if (line)
-                        yield JSON.parse(line);
-                }
-                done = true;
-            }
-            catch (e) {
-                // If the user calls `stream.controller.abort()`, we should exit without throwing.
-                if (isAbortError(e))
-                    return;
-                throw e;
-            }
-            finally {
-                // If the user `break`s, abort the ongoing request.
-                if (!done)
-                    controller.abort();
-            }
-        }
-        return new Stream(iterator, controller, client);
-    }
-    [(_Stream_client = new WeakMap(), Symbol.asyncIterator)]() {
-        return this.iterator();
-    }
-    /**
-     * Splits the stream into two streams which can be
-     * independently read from at different speeds.
-     */
-    tee() {
-        const left = [];
-        const right = [];
-        const iterator = this.iterator();
-        const teeIterator = (queue) => {
-            return {
-                next: () => {
-                    if (queue.length === 0) {
-                        const result = iterator.next();
-                        left.push(result);
-                        right.push(result);
-                    }
-                    return queue.shift();
-                },
-            };
-        };
-        return [
-            new Stream(() => teeIterator(left), this.controller, __classPrivateFieldGet(this, _Stream_client, "f")),
-            new Stream(() => teeIterator(right), this.controller, __classPrivateFieldGet(this, _Stream_client, "f")),
-        ];
-    }
-    /**
-     * Converts this stream to a newline-separated ReadableStream of
-     * JSON stringified values in the stream
-     * which can be turned back into a Stream with `Stream.fromReadableStream()`.
-     */
-    toReadableStream() {
-        const self = this;
-        let iter;
-        return makeReadableStream({
-            async start() {
-                iter = self[Symbol.asyncIterator]();
-            },
-            async pull(ctrl) {
-                try {
-                    const { value, done } = await iter.next();
-                    if (done)
-                        return ctrl.close();
-                    const bytes = bytes_encodeUTF8(JSON.stringify(value) + '\n');
-                    ctrl.enqueue(bytes);
-                }
-                catch (err) {
-                    ctrl.error(err);
-                }
-            },
-            async cancel() {
-                await iter.return?.();
-            },
-        });
-    }
-}
-async function* _iterSSEMessages(response, controller) {
-    if (!response.body) {
-        controller.abort();
-        if (typeof globalThis.navigator !== 'undefined' &&
-            globalThis.navigator.product === 'ReactNative') {
-            throw new error_OpenAIError(`The default react-native fetch implementation does not support streaming. Please use expo/fetch: https://docs.expo.dev/versions/latest/sdk/expo/#expofetch-api`);
-        }
-        throw new error_OpenAIError(`Attempted to iterate over a response with no body`);
-    }
-    const sseDecoder = new SSEDecoder();
-    const lineDecoder = new LineDecoder();
-    const iter = ReadableStreamToAsyncIterable(response.body);
-    for await (const sseChunk of iterSSEChunks(iter)) {
-        for (const line of lineDecoder.decode(sseChunk)) {
-            const sse = sseDecoder.decode(line);
-            if (sse)
-                yield sse;
-        }
-    }
-    for (const line of lineDecoder.flush()) {
-        const sse = sseDecoder.decode(line);
-        if (sse)
-            yield sse;
-    }
-}
-/**
- * Given an async iterable iterator, iterates over it and yields full
- * SSE chunks, i.e. yields when a double new-line is encountered.
- */
-async function* iterSSEChunks(iterator) {
-    let data = new Uint8Array();
-    for await (const chunk of iterator) {
-        if (chunk == null) {
-            continue;
-        }
-        const binaryChunk = chunk instanceof ArrayBuffer ? new Uint8Array(chunk)
-            : typeof chunk === 'string' ? bytes_encodeUTF8(chunk)
-                : chunk;
-        let newData = new Uint8Array(data.length + binaryChunk.length);
-        newData.set(data);
-        newData.set(binaryChunk, data.length);
-        data = newData;
-        let patternIndex;
-        while ((patternIndex = findDoubleNewlineIndex(data)) !== -1) {
-            yield data.slice(0, patternIndex);
-            data = data.slice(patternIndex);
-        }
-    }
-    if (data.length > 0) {
-        yield data;
-    }
-}
-class SSEDecoder {
-    constructor() {
-        this.event = null;
-        this.data = [];
-        this.chunks = [];
-    }
-    decode(line) {
-        if (line.endsWith('\r')) {
-            line = line.substring(0, line.length - 1);
-        }
-        if (!line) {
-            // empty line and we didn't previously encounter any messages
-            if (!this.event && !this.data.length)
-                return null;
-            const sse = {
-                event: this.event,
-                data: this.data.join('\n'),
-                raw: this.chunks,
-            };
-            this.event = null;
-            this.data = [];
-            this.chunks = [];
-            return sse;
-        }
-        this.chunks.push(line);
-        if (line.startsWith(':')) {
-            return null;
-        }
-        let [fieldname, _, value] = partition(line, ':');
-        if (value.startsWith(' ')) {
-            value = value.substring(1);
-        }
-        if (fieldname === 'event') {
-            this.event = value;
-        }
-        else if (fieldname === 'data') {
-            this.data.push(value);
-        }
-        return null;
-    }
-}
-function partition(str, delimiter) {
-    const index = str.indexOf(delimiter);
-    if (index !== -1) {
-        return [str.substring(0, index), delimiter, str.substring(index + delimiter.length)];
-    }
-    return [str, '', ''];
-}
-//# sourceMappingURL=streaming.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/parse.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-async function defaultParseResponse(client, props) {
-    const { response, requestLogID, retryOfRequestLogID, startTime } = props;
-    const body = await (async () => {
-        if (props.options.stream) {
-            loggerFor(client).debug('response', response.status, response.url, response.headers, response.body);
-            // Note: there is an invariant here that isn't represented in the type system
-            // that if you set `stream: true` the response type must also be `Stream<T>`
-            if (props.options.__streamClass) {
-                return props.options.__streamClass.fromSSEResponse(response, props.controller, client, props.options.__synthesizeEventData);
-            }
-            return Stream.fromSSEResponse(response, props.controller, client, props.options.__synthesizeEventData);
-        }
-        // fetch refuses to read the body when the status code is 204.
-        if (response.status === 204) {
-            return null;
-        }
-        if (props.options.__binaryResponse) {
-            return response;
-        }
-        const contentType = response.headers.get('content-type');
-        const mediaType = contentType?.split(';')[0]?.trim();
-        const isJSON = mediaType?.includes('application/json') || mediaType?.endsWith('+json');
-        if (isJSON) {
-            const contentLength = response.headers.get('content-length');
-            if (contentLength === '0') {
-                // if there is no content we can't do anything
-                return undefined;
-            }
-            const json = await response.json();
-            return addRequestID(json, response);
-        }
-        const text = await response.text();
-        return text;
-    })();
-    loggerFor(client).debug(`[${requestLogID}] response parsed`, formatRequestDetails({
-        retryOfRequestLogID,
-        url: response.url,
-        status: response.status,
-        body,
-        durationMs: Date.now() - startTime,
-    }));
-    return body;
-}
-function addRequestID(value, response) {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-        return value;
-    }
-    return Object.defineProperty(value, '_request_id', {
-        value: response.headers.get('x-request-id'),
-        enumerable: false,
-    });
-}
-//# sourceMappingURL=parse.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/core/api-promise.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-var _APIPromise_client;
-
-
-/**
- * A subclass of `Promise` providing additional helper methods
- * for interacting with the SDK.
- */
-class APIPromise extends Promise {
-    constructor(client, responsePromise, parseResponse = defaultParseResponse) {
-        super((resolve) => {
-            // this is maybe a bit weird but this has to be a no-op to not implicitly
-            // parse the response body; instead .then, .catch, .finally are overridden
-            // to parse the response
-            resolve(null);
-        });
-        this.responsePromise = responsePromise;
-        this.parseResponse = parseResponse;
-        _APIPromise_client.set(this, void 0);
-        __classPrivateFieldSet(this, _APIPromise_client, client, "f");
-    }
-    _thenUnwrap(transform) {
-        return new APIPromise(__classPrivateFieldGet(this, _APIPromise_client, "f"), this.responsePromise, async (client, props) => addRequestID(transform(await this.parseResponse(client, props), props), props.response));
-    }
-    /**
-     * Gets the raw `Response` instance instead of parsing the response
-     * data.
-     *
-     * If you want to parse the response body but still get the `Response`
-     * instance, you can use {@link withResponse()}.
-     *
-     * 👋 Getting the wrong TypeScript type for `Response`?
-     * Try setting `"moduleResolution": "NodeNext"` or add `"lib": ["DOM"]`
-     * to your `tsconfig.json`.
-     */
-    asResponse() {
-        return this.responsePromise.then((p) => p.response);
-    }
-    /**
-     * Gets the parsed response data, the raw `Response` instance and the ID of the request,
-     * returned via the X-Request-ID header which is useful for debugging requests and reporting
-     * issues to OpenAI.
-     *
-     * If you just want to get the raw `Response` instance without parsing it,
-     * you can use {@link asResponse()}.
-     *
-     * 👋 Getting the wrong TypeScript type for `Response`?
-     * Try setting `"moduleResolution": "NodeNext"` or add `"lib": ["DOM"]`
-     * to your `tsconfig.json`.
-     */
-    async withResponse() {
-        const [data, response] = await Promise.all([this.parse(), this.asResponse()]);
-        return { data, response, request_id: response.headers.get('x-request-id') };
-    }
-    parse() {
-        if (!this.parsedPromise) {
-            this.parsedPromise = this.responsePromise.then((data) => this.parseResponse(__classPrivateFieldGet(this, _APIPromise_client, "f"), data));
-        }
-        return this.parsedPromise;
-    }
-    then(onfulfilled, onrejected) {
-        return this.parse().then(onfulfilled, onrejected);
-    }
-    catch(onrejected) {
-        return this.parse().catch(onrejected);
-    }
-    finally(onfinally) {
-        return this.parse().finally(onfinally);
-    }
-}
-_APIPromise_client = new WeakMap();
-//# sourceMappingURL=api-promise.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/core/pagination.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-var _AbstractPage_client;
-
-
-
-
-
-class AbstractPage {
-    constructor(client, response, body, options) {
-        _AbstractPage_client.set(this, void 0);
-        __classPrivateFieldSet(this, _AbstractPage_client, client, "f");
-        this.options = options;
-        this.response = response;
-        this.body = body;
-    }
-    hasNextPage() {
-        const items = this.getPaginatedItems();
-        if (!items.length)
-            return false;
-        return this.nextPageRequestOptions() != null;
-    }
-    async getNextPage() {
-        const nextOptions = this.nextPageRequestOptions();
-        if (!nextOptions) {
-            throw new error_OpenAIError('No next page expected; please check `.hasNextPage()` before calling `.getNextPage()`.');
-        }
-        return await __classPrivateFieldGet(this, _AbstractPage_client, "f").requestAPIList(this.constructor, nextOptions);
-    }
-    async *iterPages() {
-        let page = this;
-        yield page;
-        while (page.hasNextPage()) {
-            page = await page.getNextPage();
-            yield page;
-        }
-    }
-    async *[(_AbstractPage_client = new WeakMap(), Symbol.asyncIterator)]() {
-        for await (const page of this.iterPages()) {
-            for (const item of page.getPaginatedItems()) {
-                yield item;
-            }
-        }
-    }
-}
-/**
- * This subclass of Promise will resolve to an instantiated Page once the request completes.
- *
- * It also implements AsyncIterable to allow auto-paginating iteration on an unawaited list call, eg:
- *
- *    for await (const item of client.items.list()) {
- *      console.log(item)
- *    }
- */
-class PagePromise extends APIPromise {
-    constructor(client, request, Page) {
-        super(client, request, async (client, props) => new Page(client, props.response, await defaultParseResponse(client, props), props.options));
-    }
-    /**
-     * Allow auto-paginating iteration on an unawaited list call, eg:
-     *
-     *    for await (const item of client.items.list()) {
-     *      console.log(item)
-     *    }
-     */
-    async *[Symbol.asyncIterator]() {
-        const page = await this;
-        for await (const item of page) {
-            yield item;
-        }
-    }
-}
-/**
- * Note: no pagination actually occurs yet, this is for forwards-compatibility.
- */
-class Page extends AbstractPage {
-    constructor(client, response, body, options) {
-        super(client, response, body, options);
-        this.data = body.data || [];
-        this.object = body.object;
-    }
-    getPaginatedItems() {
-        return this.data ?? [];
-    }
-    nextPageRequestOptions() {
-        return null;
-    }
-}
-class CursorPage extends AbstractPage {
-    constructor(client, response, body, options) {
-        super(client, response, body, options);
-        this.data = body.data || [];
-        this.has_more = body.has_more || false;
-    }
-    getPaginatedItems() {
-        return this.data ?? [];
-    }
-    hasNextPage() {
-        if (this.has_more === false) {
-            return false;
-        }
-        return super.hasNextPage();
-    }
-    nextPageRequestOptions() {
-        const data = this.getPaginatedItems();
-        const id = data[data.length - 1]?.id;
-        if (!id) {
-            return null;
-        }
-        return {
-            ...this.options,
-            query: {
-                ...maybeObj(this.options.query),
-                after: id,
-            },
-        };
-    }
-}
-class ConversationCursorPage extends AbstractPage {
-    constructor(client, response, body, options) {
-        super(client, response, body, options);
-        this.data = body.data || [];
-        this.has_more = body.has_more || false;
-        this.last_id = body.last_id || '';
-    }
-    getPaginatedItems() {
-        return this.data ?? [];
-    }
-    hasNextPage() {
-        if (this.has_more === false) {
-            return false;
-        }
-        return super.hasNextPage();
-    }
-    nextPageRequestOptions() {
-        const cursor = this.last_id;
-        if (!cursor) {
-            return null;
-        }
-        return {
-            ...this.options,
-            query: {
-                ...maybeObj(this.options.query),
-                after: cursor,
-            },
-        };
-    }
-}
-//# sourceMappingURL=pagination.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/uploads.mjs
-
-const checkFileSupport = () => {
-    if (typeof File === 'undefined') {
-        const { process } = globalThis;
-        const isOldNode = typeof process?.versions?.node === 'string' && parseInt(process.versions.node.split('.')) < 20;
-        throw new Error('`File` is not defined as a global, which is required for file uploads.' +
-            (isOldNode ?
-                " Update to Node 20 LTS or newer, or set `globalThis.File` to `import('node:buffer').File`."
-                : ''));
-    }
-};
-/**
- * Construct a `File` instance. This is used to ensure a helpful error is thrown
- * for environments that don't define a global `File` yet.
- */
-function makeFile(fileBits, fileName, options) {
-    checkFileSupport();
-    return new File(fileBits, fileName ?? 'unknown_file', options);
-}
-function getName(value) {
-    return (((typeof value === 'object' &&
-        value !== null &&
-        (('name' in value && value.name && String(value.name)) ||
-            ('url' in value && value.url && String(value.url)) ||
-            ('filename' in value && value.filename && String(value.filename)) ||
-            ('path' in value && value.path && String(value.path)))) ||
-        '')
-        .split(/[\\/]/)
-        .pop() || undefined);
-}
-const isAsyncIterable = (value) => value != null && typeof value === 'object' && typeof value[Symbol.asyncIterator] === 'function';
-/**
- * Returns a multipart/form-data request if any part of the given request body contains a File / Blob value.
- * Otherwise returns the request as is.
- */
-const maybeMultipartFormRequestOptions = async (opts, fetch) => {
-    if (!hasUploadableValue(opts.body))
-        return opts;
-    return { ...opts, body: await createForm(opts.body, fetch) };
-};
-const multipartFormRequestOptions = async (opts, fetch) => {
-    return { ...opts, body: await createForm(opts.body, fetch) };
-};
-const supportsFormDataMap = /* @__PURE__ */ new WeakMap();
-/**
- * node-fetch doesn't support the global FormData object in recent node versions. Instead of sending
- * properly-encoded form data, it just stringifies the object, resulting in a request body of "[object FormData]".
- * This function detects if the fetch function provided supports the global FormData object to avoid
- * confusing error messages later on.
- */
-function supportsFormData(fetchObject) {
-    const fetch = typeof fetchObject === 'function' ? fetchObject : fetchObject.fetch;
-    const cached = supportsFormDataMap.get(fetch);
-    if (cached)
-        return cached;
-    const promise = (async () => {
-        try {
-            const FetchResponse = ('Response' in fetch ?
-                fetch.Response
-                : (await fetch('data:,')).constructor);
-            const data = new FormData();
-            if (data.toString() === (await new FetchResponse(data).text())) {
-                return false;
-            }
-            return true;
-        }
-        catch {
-            // avoid false negatives
-            return true;
-        }
-    })();
-    supportsFormDataMap.set(fetch, promise);
-    return promise;
-}
-const createForm = async (body, fetch) => {
-    if (!(await supportsFormData(fetch))) {
-        throw new TypeError('The provided fetch function does not support file uploads with the current global FormData class.');
-    }
-    const form = new FormData();
-    await Promise.all(Object.entries(body || {}).map(([key, value]) => addFormValue(form, key, value)));
-    return form;
-};
-// We check for Blob not File because Bun.File doesn't inherit from File,
-// but they both inherit from Blob and have a `name` property at runtime.
-const isNamedBlob = (value) => value instanceof Blob && 'name' in value;
-const isUploadable = (value) => typeof value === 'object' &&
-    value !== null &&
-    (value instanceof Response || isAsyncIterable(value) || isNamedBlob(value));
-const hasUploadableValue = (value) => {
-    if (isUploadable(value))
-        return true;
-    if (Array.isArray(value))
-        return value.some(hasUploadableValue);
-    if (value && typeof value === 'object') {
-        for (const k in value) {
-            if (hasUploadableValue(value[k]))
-                return true;
-        }
-    }
-    return false;
-};
-const addFormValue = async (form, key, value) => {
-    if (value === undefined)
-        return;
-    if (value == null) {
-        throw new TypeError(`Received null for "${key}"; to pass null in FormData, you must use the string 'null'`);
-    }
-    // TODO: make nested formats configurable
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-        form.append(key, String(value));
-    }
-    else if (value instanceof Response) {
-        form.append(key, makeFile([await value.blob()], getName(value)));
-    }
-    else if (isAsyncIterable(value)) {
-        form.append(key, makeFile([await new Response(ReadableStreamFrom(value)).blob()], getName(value)));
-    }
-    else if (isNamedBlob(value)) {
-        form.append(key, value, getName(value));
-    }
-    else if (Array.isArray(value)) {
-        await Promise.all(value.map((entry) => addFormValue(form, key + '[]', entry)));
-    }
-    else if (typeof value === 'object') {
-        await Promise.all(Object.entries(value).map(([name, prop]) => addFormValue(form, `${key}[${name}]`, prop)));
-    }
-    else {
-        throw new TypeError(`Invalid value given to form, expected a string, number, boolean, object, Array, File or Blob but got ${value} instead`);
-    }
-};
-//# sourceMappingURL=uploads.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/to-file.mjs
-
-
-/**
- * This check adds the arrayBuffer() method type because it is available and used at runtime
- */
-const isBlobLike = (value) => value != null &&
-    typeof value === 'object' &&
-    typeof value.size === 'number' &&
-    typeof value.type === 'string' &&
-    typeof value.text === 'function' &&
-    typeof value.slice === 'function' &&
-    typeof value.arrayBuffer === 'function';
-/**
- * This check adds the arrayBuffer() method type because it is available and used at runtime
- */
-const isFileLike = (value) => value != null &&
-    typeof value === 'object' &&
-    typeof value.name === 'string' &&
-    typeof value.lastModified === 'number' &&
-    isBlobLike(value);
-const isResponseLike = (value) => value != null &&
-    typeof value === 'object' &&
-    typeof value.url === 'string' &&
-    typeof value.blob === 'function';
-/**
- * Helper for creating a {@link File} to pass to an SDK upload method from a variety of different data formats
- * @param value the raw content of the file. Can be an {@link Uploadable}, BlobLikePart, or AsyncIterable of BlobLikeParts
- * @param {string=} name the name of the file. If omitted, toFile will try to determine a file name from bits if possible
- * @param {Object=} options additional properties
- * @param {string=} options.type the MIME type of the content
- * @param {number=} options.lastModified the last modified timestamp
- * @returns a {@link File} with the given properties
- */
-async function toFile(value, name, options) {
-    checkFileSupport();
-    // If it's a promise, resolve it.
-    value = await value;
-    // If we've been given a `File` we don't need to do anything
-    if (isFileLike(value)) {
-        if (value instanceof File) {
-            return value;
-        }
-        return makeFile([await value.arrayBuffer()], value.name);
-    }
-    if (isResponseLike(value)) {
-        const blob = await value.blob();
-        name || (name = new URL(value.url).pathname.split(/[\\/]/).pop());
-        return makeFile(await getBytes(blob), name, options);
-    }
-    const parts = await getBytes(value);
-    name || (name = getName(value));
-    if (!options?.type) {
-        const type = parts.find((part) => typeof part === 'object' && 'type' in part && part.type);
-        if (typeof type === 'string') {
-            options = { ...options, type };
-        }
-    }
-    return makeFile(parts, name, options);
-}
-async function getBytes(value) {
-    let parts = [];
-    if (typeof value === 'string' ||
-        ArrayBuffer.isView(value) || // includes Uint8Array, Buffer, etc.
-        value instanceof ArrayBuffer) {
-        parts.push(value);
-    }
-    else if (isBlobLike(value)) {
-        parts.push(value instanceof Blob ? value : await value.arrayBuffer());
-    }
-    else if (isAsyncIterable(value) // includes Readable, ReadableStream, etc.
-    ) {
-        for await (const chunk of value) {
-            parts.push(...(await getBytes(chunk))); // TODO, consider validating?
-        }
-    }
-    else {
-        const constructor = value?.constructor?.name;
-        throw new Error(`Unexpected data type: ${typeof value}${constructor ? `; constructor: ${constructor}` : ''}${propsForError(value)}`);
-    }
-    return parts;
-}
-function propsForError(value) {
-    if (typeof value !== 'object' || value === null)
-        return '';
-    const props = Object.getOwnPropertyNames(value);
-    return `; props: [${props.map((p) => `"${p}"`).join(', ')}]`;
-}
-//# sourceMappingURL=to-file.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/core/uploads.mjs
-
-//# sourceMappingURL=uploads.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/core/resource.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-class APIResource {
-    constructor(client) {
-        this._client = client;
-    }
-}
-//# sourceMappingURL=resource.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/path.mjs
-
-/**
- * Percent-encode everything that isn't safe to have in a path without encoding safe chars.
- *
- * Taken from https://datatracker.ietf.org/doc/html/rfc3986#section-3.3:
- * > unreserved  = ALPHA / DIGIT / "-" / "." / "_" / "~"
- * > sub-delims  = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
- * > pchar       = unreserved / pct-encoded / sub-delims / ":" / "@"
- */
-function encodeURIPath(str) {
-    return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
-}
-const EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-const createPathTagFunction = (pathEncoder = encodeURIPath) => function path(statics, ...params) {
-    // If there are no params, no processing is needed.
-    if (statics.length === 1)
-        return statics[0];
-    let postPath = false;
-    const invalidSegments = [];
-    const path = statics.reduce((previousValue, currentValue, index) => {
-        if (/[?#]/.test(currentValue)) {
-            postPath = true;
-        }
-        const value = params[index];
-        let encoded = (postPath ? encodeURIComponent : pathEncoder)('' + value);
-        if (index !== params.length &&
-            (value == null ||
-                (typeof value === 'object' &&
-                    // handle values from other realms
-                    value.toString ===
-                        Object.getPrototypeOf(Object.getPrototypeOf(value.hasOwnProperty ?? EMPTY) ?? EMPTY)
-                            ?.toString))) {
-            encoded = value + '';
-            invalidSegments.push({
-                start: previousValue.length + currentValue.length,
-                length: encoded.length,
-                error: `Value of type ${Object.prototype.toString
-                    .call(value)
-                    .slice(8, -1)} is not a valid path parameter`,
-            });
-        }
-        return previousValue + currentValue + (index === params.length ? '' : encoded);
-    }, '');
-    const pathOnly = path.split(/[?#]/, 1)[0];
-    const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
-    let match;
-    // Find all invalid segments
-    while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
-        invalidSegments.push({
-            start: match.index,
-            length: match[0].length,
-            error: `Value "${match[0]}" can\'t be safely passed as a path parameter`,
-        });
-    }
-    invalidSegments.sort((a, b) => a.start - b.start);
-    if (invalidSegments.length > 0) {
-        let lastEnd = 0;
-        const underline = invalidSegments.reduce((acc, segment) => {
-            const spaces = ' '.repeat(segment.start - lastEnd);
-            const arrows = '^'.repeat(segment.length);
-            lastEnd = segment.start + segment.length;
-            return acc + spaces + arrows;
-        }, '');
-        throw new error_OpenAIError(`Path parameters result in path with invalid segments:\n${invalidSegments
-            .map((e) => e.error)
-            .join('\n')}\n${path}\n${underline}`);
-    }
-    return path;
-};
-/**
- * URI-encodes path params and ensures no unsafe /./ or /../ path segments are introduced.
- */
-const path_path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
-//# sourceMappingURL=path.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/completions/messages.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Given a list of messages comprising a conversation, the model will return a response.
- */
-class Messages extends APIResource {
-    /**
-     * Get the messages in a stored chat completion. Only Chat Completions that have
-     * been created with the `store` parameter set to `true` will be returned.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const chatCompletionStoreMessage of client.chat.completions.messages.list(
-     *   'completion_id',
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(completionID, query = {}, options) {
-        return this._client.getAPIList(path_path `/chat/completions/${completionID}/messages`, (CursorPage), { query, ...options });
-    }
-}
-//# sourceMappingURL=messages.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/chatCompletionUtils.mjs
-const isAssistantMessage = (message) => {
-    return message?.role === 'assistant';
-};
-const isToolMessage = (message) => {
-    return message?.role === 'tool';
-};
-function isPresent(obj) {
-    return obj != null;
-}
-//# sourceMappingURL=chatCompletionUtils.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/EventStream.mjs
-var _EventStream_instances, _EventStream_connectedPromise, _EventStream_resolveConnectedPromise, _EventStream_rejectConnectedPromise, _EventStream_endPromise, _EventStream_resolveEndPromise, _EventStream_rejectEndPromise, _EventStream_listeners, _EventStream_ended, _EventStream_errored, _EventStream_aborted, _EventStream_catchingPromiseCreated, _EventStream_handleError;
-
-
-class EventStream {
-    constructor() {
-        _EventStream_instances.add(this);
-        this.controller = new AbortController();
-        _EventStream_connectedPromise.set(this, void 0);
-        _EventStream_resolveConnectedPromise.set(this, () => { });
-        _EventStream_rejectConnectedPromise.set(this, () => { });
-        _EventStream_endPromise.set(this, void 0);
-        _EventStream_resolveEndPromise.set(this, () => { });
-        _EventStream_rejectEndPromise.set(this, () => { });
-        _EventStream_listeners.set(this, {});
-        _EventStream_ended.set(this, false);
-        _EventStream_errored.set(this, false);
-        _EventStream_aborted.set(this, false);
-        _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve, reject) => {
-            __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve, "f");
-            __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
-        }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve, reject) => {
-            __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve, "f");
-            __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
-        }), "f");
-        // Don't let these promises cause unhandled rejection errors.
-        // we will manually cause an unhandled rejection error later
-        // if the user hasn't registered any error listener or called
-        // any promise-returning method.
-        __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => { });
-        __classPrivateFieldGet(this, _EventStream_endPromise, "f").catch(() => { });
-    }
-    _run(executor) {
-        // Unfortunately if we call `executor()` immediately we get runtime errors about
-        // references to `this` before the `super()` constructor call returns.
-        setTimeout(() => {
-            executor().then(() => {
-                this._emitFinal();
-                this._emit('end');
-            }, __classPrivateFieldGet(this, _EventStream_instances, "m", _EventStream_handleError).bind(this));
-        }, 0);
-    }
-    _connected() {
-        if (this.ended)
-            return;
-        __classPrivateFieldGet(this, _EventStream_resolveConnectedPromise, "f").call(this);
-        this._emit('connect');
-    }
-    get ended() {
-        return __classPrivateFieldGet(this, _EventStream_ended, "f");
-    }
-    get errored() {
-        return __classPrivateFieldGet(this, _EventStream_errored, "f");
-    }
-    get aborted() {
-        return __classPrivateFieldGet(this, _EventStream_aborted, "f");
-    }
-    abort() {
-        this.controller.abort();
-    }
-    /**
-     * Adds the listener function to the end of the listeners array for the event.
-     * No checks are made to see if the listener has already been added. Multiple calls passing
-     * the same combination of event and listener will result in the listener being added, and
-     * called, multiple times.
-     * @returns this ChatCompletionStream, so that calls can be chained
-     */
-    on(event, listener) {
-        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] || (__classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = []);
-        listeners.push({ listener });
-        return this;
-    }
-    /**
-     * Removes the specified listener from the listener array for the event.
-     * off() will remove, at most, one instance of a listener from the listener array. If any single
-     * listener has been added multiple times to the listener array for the specified event, then
-     * off() must be called multiple times to remove each instance.
-     * @returns this ChatCompletionStream, so that calls can be chained
-     */
-    off(event, listener) {
-        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event];
-        if (!listeners)
-            return this;
-        const index = listeners.findIndex((l) => l.listener === listener);
-        if (index >= 0)
-            listeners.splice(index, 1);
-        return this;
-    }
-    /**
-     * Adds a one-time listener function for the event. The next time the event is triggered,
-     * this listener is removed and then invoked.
-     * @returns this ChatCompletionStream, so that calls can be chained
-     */
-    once(event, listener) {
-        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] || (__classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = []);
-        listeners.push({ listener, once: true });
-        return this;
-    }
-    /**
-     * This is similar to `.once()`, but returns a Promise that resolves the next time
-     * the event is triggered, instead of calling a listener callback.
-     * @returns a Promise that resolves the next time given event is triggered,
-     * or rejects if an error is emitted.  (If you request the 'error' event,
-     * returns a promise that resolves with the error).
-     *
-     * Example:
-     *
-     *   const message = await stream.emitted('message') // rejects if the stream errors
-     */
-    emitted(event) {
-        return new Promise((resolve, reject) => {
-            __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
-            if (event !== 'error')
-                this.once('error', reject);
-            this.once(event, resolve);
-        });
-    }
-    async done() {
-        __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
-        await __classPrivateFieldGet(this, _EventStream_endPromise, "f");
-    }
-    _emit(event, ...args) {
-        // make sure we don't emit any events after end
-        if (__classPrivateFieldGet(this, _EventStream_ended, "f")) {
-            return;
-        }
-        if (event === 'end') {
-            __classPrivateFieldSet(this, _EventStream_ended, true, "f");
-            __classPrivateFieldGet(this, _EventStream_resolveEndPromise, "f").call(this);
-        }
-        const listeners = __classPrivateFieldGet(this, _EventStream_listeners, "f")[event];
-        if (listeners) {
-            __classPrivateFieldGet(this, _EventStream_listeners, "f")[event] = listeners.filter((l) => !l.once);
-            listeners.forEach(({ listener }) => listener(...args));
-        }
-        if (event === 'abort') {
-            const error = args[0];
-            if (!__classPrivateFieldGet(this, _EventStream_catchingPromiseCreated, "f") && !listeners?.length) {
-                Promise.reject(error);
-            }
-            __classPrivateFieldGet(this, _EventStream_rejectConnectedPromise, "f").call(this, error);
-            __classPrivateFieldGet(this, _EventStream_rejectEndPromise, "f").call(this, error);
-            this._emit('end');
-            return;
-        }
-        if (event === 'error') {
-            // NOTE: _emit('error', error) should only be called from #handleError().
-            const error = args[0];
-            if (!__classPrivateFieldGet(this, _EventStream_catchingPromiseCreated, "f") && !listeners?.length) {
-                // Trigger an unhandled rejection if the user hasn't registered any error handlers.
-                // If you are seeing stack traces here, make sure to handle errors via either:
-                // - runner.on('error', () => ...)
-                // - await runner.done()
-                // - await runner.finalChatCompletion()
-                // - etc.
-                Promise.reject(error);
-            }
-            __classPrivateFieldGet(this, _EventStream_rejectConnectedPromise, "f").call(this, error);
-            __classPrivateFieldGet(this, _EventStream_rejectEndPromise, "f").call(this, error);
-            this._emit('end');
-        }
-    }
-    _emitFinal() { }
-}
-_EventStream_connectedPromise = new WeakMap(), _EventStream_resolveConnectedPromise = new WeakMap(), _EventStream_rejectConnectedPromise = new WeakMap(), _EventStream_endPromise = new WeakMap(), _EventStream_resolveEndPromise = new WeakMap(), _EventStream_rejectEndPromise = new WeakMap(), _EventStream_listeners = new WeakMap(), _EventStream_ended = new WeakMap(), _EventStream_errored = new WeakMap(), _EventStream_aborted = new WeakMap(), _EventStream_catchingPromiseCreated = new WeakMap(), _EventStream_instances = new WeakSet(), _EventStream_handleError = function _EventStream_handleError(error) {
-    __classPrivateFieldSet(this, _EventStream_errored, true, "f");
-    if (error instanceof Error && error.name === 'AbortError') {
-        error = new APIUserAbortError();
-    }
-    if (error instanceof APIUserAbortError) {
-        __classPrivateFieldSet(this, _EventStream_aborted, true, "f");
-        return this._emit('abort', error);
-    }
-    if (error instanceof error_OpenAIError) {
-        return this._emit('error', error);
-    }
-    if (error instanceof Error) {
-        const openAIError = new error_OpenAIError(error.message);
-        // @ts-ignore
-        openAIError.cause = error;
-        return this._emit('error', openAIError);
-    }
-    return this._emit('error', new error_OpenAIError(String(error)));
-};
-//# sourceMappingURL=EventStream.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/RunnableFunction.mjs
-function isRunnableFunctionWithParse(fn) {
-    return typeof fn.parse === 'function';
-}
-/**
- * This is helper class for passing a `function` and `parse` where the `function`
- * argument type matches the `parse` return type.
- */
-class ParsingToolFunction {
-    constructor(input) {
-        this.type = 'function';
-        this.function = input;
-    }
-}
-//# sourceMappingURL=RunnableFunction.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/AbstractChatCompletionRunner.mjs
-var _AbstractChatCompletionRunner_instances, _AbstractChatCompletionRunner_getFinalContent, _AbstractChatCompletionRunner_getFinalMessage, _AbstractChatCompletionRunner_getFinalFunctionToolCall, _AbstractChatCompletionRunner_getFinalFunctionToolCallResult, _AbstractChatCompletionRunner_calculateTotalUsage, _AbstractChatCompletionRunner_validateParams, _AbstractChatCompletionRunner_stringifyFunctionCallResult;
-
-
-
-
-
-
-const DEFAULT_MAX_CHAT_COMPLETIONS = 10;
-class AbstractChatCompletionRunner extends EventStream {
-    constructor() {
-        super(...arguments);
-        _AbstractChatCompletionRunner_instances.add(this);
-        this._chatCompletions = [];
-        this.messages = [];
-    }
-    _addChatCompletion(chatCompletion) {
-        this._chatCompletions.push(chatCompletion);
-        this._emit('chatCompletion', chatCompletion);
-        const message = chatCompletion.choices[0]?.message;
-        if (message)
-            this._addMessage(message);
-        return chatCompletion;
-    }
-    _addMessage(message, emit = true) {
-        if (!('content' in message))
-            message.content = null;
-        this.messages.push(message);
-        if (emit) {
-            this._emit('message', message);
-            if (isToolMessage(message) && message.content) {
-                // Note, this assumes that {role: 'tool', content: …} is always the result of a call of tool of type=function.
-                this._emit('functionToolCallResult', message.content);
-            }
-            else if (isAssistantMessage(message) && message.tool_calls) {
-                for (const tool_call of message.tool_calls) {
-                    if (tool_call.type === 'function') {
-                        this._emit('functionToolCall', tool_call.function);
-                    }
-                }
-            }
-        }
-    }
-    /**
-     * @returns a promise that resolves with the final ChatCompletion, or rejects
-     * if an error occurred or the stream ended prematurely without producing a ChatCompletion.
-     */
-    async finalChatCompletion() {
-        await this.done();
-        const completion = this._chatCompletions[this._chatCompletions.length - 1];
-        if (!completion)
-            throw new error_OpenAIError('stream ended without producing a ChatCompletion');
-        return completion;
-    }
-    /**
-     * @returns a promise that resolves with the content of the final ChatCompletionMessage, or rejects
-     * if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
-     */
-    async finalContent() {
-        await this.done();
-        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalContent).call(this);
-    }
-    /**
-     * @returns a promise that resolves with the the final assistant ChatCompletionMessage response,
-     * or rejects if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
-     */
-    async finalMessage() {
-        await this.done();
-        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this);
-    }
-    /**
-     * @returns a promise that resolves with the content of the final FunctionCall, or rejects
-     * if an error occurred or the stream ended prematurely without producing a ChatCompletionMessage.
-     */
-    async finalFunctionToolCall() {
-        await this.done();
-        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCall).call(this);
-    }
-    async finalFunctionToolCallResult() {
-        await this.done();
-        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCallResult).call(this);
-    }
-    async totalUsage() {
-        await this.done();
-        return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this);
-    }
-    allChatCompletions() {
-        return [...this._chatCompletions];
-    }
-    _emitFinal() {
-        const completion = this._chatCompletions[this._chatCompletions.length - 1];
-        if (completion)
-            this._emit('finalChatCompletion', completion);
-        const finalMessage = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this);
-        if (finalMessage)
-            this._emit('finalMessage', finalMessage);
-        const finalContent = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalContent).call(this);
-        if (finalContent)
-            this._emit('finalContent', finalContent);
-        const finalFunctionCall = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCall).call(this);
-        if (finalFunctionCall)
-            this._emit('finalFunctionToolCall', finalFunctionCall);
-        const finalFunctionCallResult = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalFunctionToolCallResult).call(this);
-        if (finalFunctionCallResult != null)
-            this._emit('finalFunctionToolCallResult', finalFunctionCallResult);
-        if (this._chatCompletions.some((c) => c.usage)) {
-            this._emit('totalUsage', __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_calculateTotalUsage).call(this));
-        }
-    }
-    async _createChatCompletion(client, params, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_validateParams).call(this, params);
-        const chatCompletion = await client.chat.completions.create({ ...params, stream: false }, { ...options, signal: this.controller.signal });
-        this._connected();
-        return this._addChatCompletion(parseChatCompletion(chatCompletion, params));
-    }
-    async _runChatCompletion(client, params, options) {
-        for (const message of params.messages) {
-            this._addMessage(message, false);
-        }
-        return await this._createChatCompletion(client, params, options);
-    }
-    async _runTools(client, params, options) {
-        const role = 'tool';
-        const { tool_choice = 'auto', stream, ...restParams } = params;
-        const singleFunctionToCall = typeof tool_choice !== 'string' && tool_choice.type === 'function' && tool_choice?.function?.name;
-        const { maxChatCompletions = DEFAULT_MAX_CHAT_COMPLETIONS } = options || {};
-        // TODO(someday): clean this logic up
-        const inputTools = params.tools.map((tool) => {
-            if (isAutoParsableTool(tool)) {
-                if (!tool.$callback) {
-                    throw new error_OpenAIError('Tool given to `.runTools()` that does not have an associated function');
-                }
-                return {
-                    type: 'function',
-                    function: {
-                        function: tool.$callback,
-                        name: tool.function.name,
-                        description: tool.function.description || '',
-                        parameters: tool.function.parameters,
-                        parse: tool.$parseRaw,
-                        strict: true,
-                    },
-                };
-            }
-            return tool;
-        });
-        const functionsByName = {};
-        for (const f of inputTools) {
-            if (f.type === 'function') {
-                functionsByName[f.function.name || f.function.function.name] = f.function;
-            }
-        }
-        const tools = 'tools' in params ?
-            inputTools.map((t) => t.type === 'function' ?
-                {
-                    type: 'function',
-                    function: {
-                        name: t.function.name || t.function.function.name,
-                        parameters: t.function.parameters,
-                        description: t.function.description,
-                        strict: t.function.strict,
-                    },
-                }
-                : t)
-            : undefined;
-        for (const message of params.messages) {
-            this._addMessage(message, false);
-        }
-        for (let i = 0; i < maxChatCompletions; ++i) {
-            const chatCompletion = await this._createChatCompletion(client, {
-                ...restParams,
-                tool_choice,
-                tools,
-                messages: [...this.messages],
-            }, options);
-            const message = chatCompletion.choices[0]?.message;
-            if (!message) {
-                throw new error_OpenAIError(`missing message in ChatCompletion response`);
-            }
-            if (!message.tool_calls?.length) {
-                return;
-            }
-            for (const tool_call of message.tool_calls) {
-                if (tool_call.type !== 'function')
-                    continue;
-                const tool_call_id = tool_call.id;
-                const { name, arguments: args } = tool_call.function;
-                const fn = functionsByName[name];
-                if (!fn) {
-                    const content = `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${Object.keys(functionsByName)
-                        .map((name) => JSON.stringify(name))
-                        .join(', ')}. Please try again`;
-                    this._addMessage({ role, tool_call_id, content });
-                    continue;
-                }
-                else if (singleFunctionToCall && singleFunctionToCall !== name) {
-                    const content = `Invalid tool_call: ${JSON.stringify(name)}. ${JSON.stringify(singleFunctionToCall)} requested. Please try again`;
-                    this._addMessage({ role, tool_call_id, content });
-                    continue;
-                }
-                let parsed;
-                try {
-                    parsed = isRunnableFunctionWithParse(fn) ? await fn.parse(args) : args;
-                }
-                catch (error) {
-                    const content = error instanceof Error ? error.message : String(error);
-                    this._addMessage({ role, tool_call_id, content });
-                    continue;
-                }
-                // @ts-expect-error it can't rule out `never` type.
-                const rawContent = await fn.function(parsed, this);
-                const content = __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_stringifyFunctionCallResult).call(this, rawContent);
-                this._addMessage({ role, tool_call_id, content });
-                if (singleFunctionToCall) {
-                    return;
-                }
-            }
-        }
-        return;
-    }
-}
-_AbstractChatCompletionRunner_instances = new WeakSet(), _AbstractChatCompletionRunner_getFinalContent = function _AbstractChatCompletionRunner_getFinalContent() {
-    return __classPrivateFieldGet(this, _AbstractChatCompletionRunner_instances, "m", _AbstractChatCompletionRunner_getFinalMessage).call(this).content ?? null;
-}, _AbstractChatCompletionRunner_getFinalMessage = function _AbstractChatCompletionRunner_getFinalMessage() {
-    let i = this.messages.length;
-    while (i-- > 0) {
-        const message = this.messages[i];
-        if (isAssistantMessage(message)) {
-            // TODO: support audio here
-            const ret = {
-                ...message,
-                content: message.content ?? null,
-                refusal: message.refusal ?? null,
-            };
-            return ret;
-        }
-    }
-    throw new error_OpenAIError('stream ended without producing a ChatCompletionMessage with role=assistant');
-}, _AbstractChatCompletionRunner_getFinalFunctionToolCall = function _AbstractChatCompletionRunner_getFinalFunctionToolCall() {
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-        const message = this.messages[i];
-        if (isAssistantMessage(message) && message?.tool_calls?.length) {
-            return message.tool_calls.filter((x) => x.type === 'function').at(-1)?.function;
-        }
-    }
-    return;
-}, _AbstractChatCompletionRunner_getFinalFunctionToolCallResult = function _AbstractChatCompletionRunner_getFinalFunctionToolCallResult() {
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-        const message = this.messages[i];
-        if (isToolMessage(message) &&
-            message.content != null &&
-            typeof message.content === 'string' &&
-            this.messages.some((x) => x.role === 'assistant' &&
-                x.tool_calls?.some((y) => y.type === 'function' && y.id === message.tool_call_id))) {
-            return message.content;
-        }
-    }
-    return;
-}, _AbstractChatCompletionRunner_calculateTotalUsage = function _AbstractChatCompletionRunner_calculateTotalUsage() {
-    const total = {
-        completion_tokens: 0,
-        prompt_tokens: 0,
-        total_tokens: 0,
-    };
-    for (const { usage } of this._chatCompletions) {
-        if (usage) {
-            total.completion_tokens += usage.completion_tokens;
-            total.prompt_tokens += usage.prompt_tokens;
-            total.total_tokens += usage.total_tokens;
-        }
-    }
-    return total;
-}, _AbstractChatCompletionRunner_validateParams = function _AbstractChatCompletionRunner_validateParams(params) {
-    if (params.n != null && params.n > 1) {
-        throw new error_OpenAIError('ChatCompletion convenience helpers only support n=1 at this time. To use n>1, please use chat.completions.create() directly.');
-    }
-}, _AbstractChatCompletionRunner_stringifyFunctionCallResult = function _AbstractChatCompletionRunner_stringifyFunctionCallResult(rawContent) {
-    return (typeof rawContent === 'string' ? rawContent
-        : rawContent === undefined ? 'undefined'
-            : JSON.stringify(rawContent));
-};
-//# sourceMappingURL=AbstractChatCompletionRunner.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/ChatCompletionRunner.mjs
-
-
-class ChatCompletionRunner extends AbstractChatCompletionRunner {
-    static runTools(client, params, options) {
-        const runner = new ChatCompletionRunner();
-        const opts = {
-            ...options,
-            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'runTools' },
-        };
-        runner._run(() => runner._runTools(client, params, opts));
-        return runner;
-    }
-    _addMessage(message, emit = true) {
-        super._addMessage(message, emit);
-        if (isAssistantMessage(message) && message.content) {
-            this._emit('content', message.content);
-        }
-    }
-}
-//# sourceMappingURL=ChatCompletionRunner.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/_vendor/partial-json-parser/parser.mjs
-const STR = 0b000000001;
-const NUM = 0b000000010;
-const ARR = 0b000000100;
-const OBJ = 0b000001000;
-const NULL = 0b000010000;
-const BOOL = 0b000100000;
-const NAN = 0b001000000;
-const INFINITY = 0b010000000;
-const MINUS_INFINITY = 0b100000000;
-const INF = INFINITY | MINUS_INFINITY;
-const SPECIAL = NULL | BOOL | INF | NAN;
-const ATOM = STR | NUM | SPECIAL;
-const COLLECTION = ARR | OBJ;
-const ALL = ATOM | COLLECTION;
-const Allow = {
-    STR,
-    NUM,
-    ARR,
-    OBJ,
-    NULL,
-    BOOL,
-    NAN,
-    INFINITY,
-    MINUS_INFINITY,
-    INF,
-    SPECIAL,
-    ATOM,
-    COLLECTION,
-    ALL,
-};
-// The JSON string segment was unable to be parsed completely
-class PartialJSON extends Error {
-}
-class MalformedJSON extends Error {
-}
-/**
- * Parse incomplete JSON
- * @param {string} jsonString Partial JSON to be parsed
- * @param {number} allowPartial Specify what types are allowed to be partial, see {@link Allow} for details
- * @returns The parsed JSON
- * @throws {PartialJSON} If the JSON is incomplete (related to the `allow` parameter)
- * @throws {MalformedJSON} If the JSON is malformed
- */
-function parseJSON(jsonString, allowPartial = Allow.ALL) {
-    if (typeof jsonString !== 'string') {
-        throw new TypeError(`expecting str, got ${typeof jsonString}`);
-    }
-    if (!jsonString.trim()) {
-        throw new Error(`${jsonString} is empty`);
-    }
-    return _parseJSON(jsonString.trim(), allowPartial);
-}
-const _parseJSON = (jsonString, allow) => {
-    const length = jsonString.length;
-    let index = 0;
-    const markPartialJSON = (msg) => {
-        throw new PartialJSON(`${msg} at position ${index}`);
-    };
-    const throwMalformedError = (msg) => {
-        throw new MalformedJSON(`${msg} at position ${index}`);
-    };
-    const parseAny = () => {
-        skipBlank();
-        if (index >= length)
-            markPartialJSON('Unexpected end of input');
-        if (jsonString[index] === '"')
-            return parseStr();
-        if (jsonString[index] === '{')
-            return parseObj();
-        if (jsonString[index] === '[')
-            return parseArr();
-        if (jsonString.substring(index, index + 4) === 'null' ||
-            (Allow.NULL & allow && length - index < 4 && 'null'.startsWith(jsonString.substring(index)))) {
-            index += 4;
-            return null;
-        }
-        if (jsonString.substring(index, index + 4) === 'true' ||
-            (Allow.BOOL & allow && length - index < 4 && 'true'.startsWith(jsonString.substring(index)))) {
-            index += 4;
-            return true;
-        }
-        if (jsonString.substring(index, index + 5) === 'false' ||
-            (Allow.BOOL & allow && length - index < 5 && 'false'.startsWith(jsonString.substring(index)))) {
-            index += 5;
-            return false;
-        }
-        if (jsonString.substring(index, index + 8) === 'Infinity' ||
-            (Allow.INFINITY & allow && length - index < 8 && 'Infinity'.startsWith(jsonString.substring(index)))) {
-            index += 8;
-            return Infinity;
-        }
-        if (jsonString.substring(index, index + 9) === '-Infinity' ||
-            (Allow.MINUS_INFINITY & allow &&
-                1 < length - index &&
-                length - index < 9 &&
-                '-Infinity'.startsWith(jsonString.substring(index)))) {
-            index += 9;
-            return -Infinity;
-        }
-        if (jsonString.substring(index, index + 3) === 'NaN' ||
-            (Allow.NAN & allow && length - index < 3 && 'NaN'.startsWith(jsonString.substring(index)))) {
-            index += 3;
-            return NaN;
-        }
-        return parseNum();
-    };
-    const parseStr = () => {
-        const start = index;
-        let escape = false;
-        index++; // skip initial quote
-        while (index < length && (jsonString[index] !== '"' || (escape && jsonString[index - 1] === '\\'))) {
-            escape = jsonString[index] === '\\' ? !escape : false;
-            index++;
-        }
-        if (jsonString.charAt(index) == '"') {
-            try {
-                return JSON.parse(jsonString.substring(start, ++index - Number(escape)));
-            }
-            catch (e) {
-                throwMalformedError(String(e));
-            }
-        }
-        else if (Allow.STR & allow) {
-            try {
-                return JSON.parse(jsonString.substring(start, index - Number(escape)) + '"');
-            }
-            catch (e) {
-                // SyntaxError: Invalid escape sequence
-                return JSON.parse(jsonString.substring(start, jsonString.lastIndexOf('\\')) + '"');
-            }
-        }
-        markPartialJSON('Unterminated string literal');
-    };
-    const parseObj = () => {
-        index++; // skip initial brace
-        skipBlank();
-        const obj = {};
-        try {
-            while (jsonString[index] !== '}') {
-                skipBlank();
-                if (index >= length && Allow.OBJ & allow)
-                    return obj;
-                const key = parseStr();
-                skipBlank();
-                index++; // skip colon
-                try {
-                    const value = parseAny();
-                    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-                }
-                catch (e) {
-                    if (Allow.OBJ & allow)
-                        return obj;
-                    else
-                        throw e;
-                }
-                skipBlank();
-                if (jsonString[index] === ',')
-                    index++; // skip comma
-            }
-        }
-        catch (e) {
-            if (Allow.OBJ & allow)
-                return obj;
-            else
-                markPartialJSON("Expected '}' at end of object");
-        }
-        index++; // skip final brace
-        return obj;
-    };
-    const parseArr = () => {
-        index++; // skip initial bracket
-        const arr = [];
-        try {
-            while (jsonString[index] !== ']') {
-                arr.push(parseAny());
-                skipBlank();
-                if (jsonString[index] === ',') {
-                    index++; // skip comma
-                }
-            }
-        }
-        catch (e) {
-            if (Allow.ARR & allow) {
-                return arr;
-            }
-            markPartialJSON("Expected ']' at end of array");
-        }
-        index++; // skip final bracket
-        return arr;
-    };
-    const parseNum = () => {
-        if (index === 0) {
-            if (jsonString === '-' && Allow.NUM & allow)
-                markPartialJSON("Not sure what '-' is");
-            try {
-                return JSON.parse(jsonString);
-            }
-            catch (e) {
-                if (Allow.NUM & allow) {
-                    try {
-                        if ('.' === jsonString[jsonString.length - 1])
-                            return JSON.parse(jsonString.substring(0, jsonString.lastIndexOf('.')));
-                        return JSON.parse(jsonString.substring(0, jsonString.lastIndexOf('e')));
-                    }
-                    catch (e) { }
-                }
-                throwMalformedError(String(e));
-            }
-        }
-        const start = index;
-        if (jsonString[index] === '-')
-            index++;
-        while (jsonString[index] && !',]}'.includes(jsonString[index]))
-            index++;
-        if (index == length && !(Allow.NUM & allow))
-            markPartialJSON('Unterminated number literal');
-        try {
-            return JSON.parse(jsonString.substring(start, index));
-        }
-        catch (e) {
-            if (jsonString.substring(start, index) === '-' && Allow.NUM & allow)
-                markPartialJSON("Not sure what '-' is");
-            try {
-                return JSON.parse(jsonString.substring(start, jsonString.lastIndexOf('e')));
-            }
-            catch (e) {
-                throwMalformedError(String(e));
-            }
-        }
-    };
-    const skipBlank = () => {
-        while (index < length && ' \n\r\t'.includes(jsonString[index])) {
-            index++;
-        }
-    };
-    return parseAny();
-};
-// using this function with malformed JSON is undefined behavior
-const partialParse = (input) => parseJSON(input, Allow.ALL ^ Allow.NUM);
-
-//# sourceMappingURL=parser.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/streaming.mjs
-
-//# sourceMappingURL=streaming.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/ChatCompletionStream.mjs
-var _ChatCompletionStream_instances, _ChatCompletionStream_params, _ChatCompletionStream_choiceEventStates, _ChatCompletionStream_currentChatCompletionSnapshot, _ChatCompletionStream_beginRequest, _ChatCompletionStream_getChoiceEventState, _ChatCompletionStream_addChunk, _ChatCompletionStream_emitToolCallDoneEvent, _ChatCompletionStream_emitContentDoneEvents, _ChatCompletionStream_endRequest, _ChatCompletionStream_getAutoParseableResponseFormat, _ChatCompletionStream_accumulateChatCompletion;
-
-
-
-
-
-
-class ChatCompletionStream extends AbstractChatCompletionRunner {
-    constructor(params) {
-        super();
-        _ChatCompletionStream_instances.add(this);
-        _ChatCompletionStream_params.set(this, void 0);
-        _ChatCompletionStream_choiceEventStates.set(this, void 0);
-        _ChatCompletionStream_currentChatCompletionSnapshot.set(this, void 0);
-        __classPrivateFieldSet(this, _ChatCompletionStream_params, params, "f");
-        __classPrivateFieldSet(this, _ChatCompletionStream_choiceEventStates, [], "f");
-    }
-    get currentChatCompletionSnapshot() {
-        return __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
-    }
-    /**
-     * Intended for use on the frontend, consuming a stream produced with
-     * `.toReadableStream()` on the backend.
-     *
-     * Note that messages sent to the model do not appear in `.on('message')`
-     * in this context.
-     */
-    static fromReadableStream(stream) {
-        const runner = new ChatCompletionStream(null);
-        runner._run(() => runner._fromReadableStream(stream));
-        return runner;
-    }
-    static createChatCompletion(client, params, options) {
-        const runner = new ChatCompletionStream(params);
-        runner._run(() => runner._runChatCompletion(client, { ...params, stream: true }, { ...options, headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' } }));
-        return runner;
-    }
-    async _createChatCompletion(client, params, options) {
-        super._createChatCompletion;
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
-        const stream = await client.chat.completions.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
-        this._connected();
-        for await (const chunk of stream) {
-            __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
-    }
-    async _fromReadableStream(readableStream, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_beginRequest).call(this);
-        this._connected();
-        const stream = Stream.fromReadableStream(readableStream, this.controller);
-        let chatId;
-        for await (const chunk of stream) {
-            if (chatId && chatId !== chunk.id) {
-                // A new request has been made.
-                this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
-            }
-            __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_addChunk).call(this, chunk);
-            chatId = chunk.id;
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return this._addChatCompletion(__classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_endRequest).call(this));
-    }
-    [(_ChatCompletionStream_params = new WeakMap(), _ChatCompletionStream_choiceEventStates = new WeakMap(), _ChatCompletionStream_currentChatCompletionSnapshot = new WeakMap(), _ChatCompletionStream_instances = new WeakSet(), _ChatCompletionStream_beginRequest = function _ChatCompletionStream_beginRequest() {
-        if (this.ended)
-            return;
-        __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, undefined, "f");
-    }, _ChatCompletionStream_getChoiceEventState = function _ChatCompletionStream_getChoiceEventState(choice) {
-        let state = __classPrivateFieldGet(this, _ChatCompletionStream_choiceEventStates, "f")[choice.index];
-        if (state) {
-            return state;
-        }
-        state = {
-            content_done: false,
-            refusal_done: false,
-            logprobs_content_done: false,
-            logprobs_refusal_done: false,
-            done_tool_calls: new Set(),
-            current_tool_call_index: null,
-        };
-        __classPrivateFieldGet(this, _ChatCompletionStream_choiceEventStates, "f")[choice.index] = state;
-        return state;
-    }, _ChatCompletionStream_addChunk = function _ChatCompletionStream_addChunk(chunk) {
-        if (this.ended)
-            return;
-        const completion = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_accumulateChatCompletion).call(this, chunk);
-        this._emit('chunk', chunk, completion);
-        for (const choice of chunk.choices) {
-            const choiceSnapshot = completion.choices[choice.index];
-            if (choice.delta.content != null &&
-                choiceSnapshot.message?.role === 'assistant' &&
-                choiceSnapshot.message?.content) {
-                this._emit('content', choice.delta.content, choiceSnapshot.message.content);
-                this._emit('content.delta', {
-                    delta: choice.delta.content,
-                    snapshot: choiceSnapshot.message.content,
-                    parsed: choiceSnapshot.message.parsed,
-                });
-            }
-            if (choice.delta.refusal != null &&
-                choiceSnapshot.message?.role === 'assistant' &&
-                choiceSnapshot.message?.refusal) {
-                this._emit('refusal.delta', {
-                    delta: choice.delta.refusal,
-                    snapshot: choiceSnapshot.message.refusal,
-                });
-            }
-            if (choice.logprobs?.content != null && choiceSnapshot.message?.role === 'assistant') {
-                this._emit('logprobs.content.delta', {
-                    content: choice.logprobs?.content,
-                    snapshot: choiceSnapshot.logprobs?.content ?? [],
-                });
-            }
-            if (choice.logprobs?.refusal != null && choiceSnapshot.message?.role === 'assistant') {
-                this._emit('logprobs.refusal.delta', {
-                    refusal: choice.logprobs?.refusal,
-                    snapshot: choiceSnapshot.logprobs?.refusal ?? [],
-                });
-            }
-            const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
-            if (choiceSnapshot.finish_reason) {
-                __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitContentDoneEvents).call(this, choiceSnapshot);
-                if (state.current_tool_call_index != null) {
-                    __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitToolCallDoneEvent).call(this, choiceSnapshot, state.current_tool_call_index);
-                }
-            }
-            for (const toolCall of choice.delta.tool_calls ?? []) {
-                if (state.current_tool_call_index !== toolCall.index) {
-                    __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitContentDoneEvents).call(this, choiceSnapshot);
-                    // new tool call started, the previous one is done
-                    if (state.current_tool_call_index != null) {
-                        __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_emitToolCallDoneEvent).call(this, choiceSnapshot, state.current_tool_call_index);
-                    }
-                }
-                state.current_tool_call_index = toolCall.index;
-            }
-            for (const toolCallDelta of choice.delta.tool_calls ?? []) {
-                const toolCallSnapshot = choiceSnapshot.message.tool_calls?.[toolCallDelta.index];
-                if (!toolCallSnapshot?.type) {
-                    continue;
-                }
-                if (toolCallSnapshot?.type === 'function') {
-                    this._emit('tool_calls.function.arguments.delta', {
-                        name: toolCallSnapshot.function?.name,
-                        index: toolCallDelta.index,
-                        arguments: toolCallSnapshot.function.arguments,
-                        parsed_arguments: toolCallSnapshot.function.parsed_arguments,
-                        arguments_delta: toolCallDelta.function?.arguments ?? '',
-                    });
-                }
-                else {
-                    ChatCompletionStream_assertNever(toolCallSnapshot?.type);
-                }
-            }
-        }
-    }, _ChatCompletionStream_emitToolCallDoneEvent = function _ChatCompletionStream_emitToolCallDoneEvent(choiceSnapshot, toolCallIndex) {
-        const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
-        if (state.done_tool_calls.has(toolCallIndex)) {
-            // we've already fired the done event
-            return;
-        }
-        const toolCallSnapshot = choiceSnapshot.message.tool_calls?.[toolCallIndex];
-        if (!toolCallSnapshot) {
-            throw new Error('no tool call snapshot');
-        }
-        if (!toolCallSnapshot.type) {
-            throw new Error('tool call snapshot missing `type`');
-        }
-        if (toolCallSnapshot.type === 'function') {
-            const inputTool = __classPrivateFieldGet(this, _ChatCompletionStream_params, "f")?.tools?.find((tool) => isChatCompletionFunctionTool(tool) && tool.function.name === toolCallSnapshot.function.name); // TS doesn't narrow based on isChatCompletionTool
-            this._emit('tool_calls.function.arguments.done', {
-                name: toolCallSnapshot.function.name,
-                index: toolCallIndex,
-                arguments: toolCallSnapshot.function.arguments,
-                parsed_arguments: isAutoParsableTool(inputTool) ? inputTool.$parseRaw(toolCallSnapshot.function.arguments)
-                    : inputTool?.function.strict ? JSON.parse(toolCallSnapshot.function.arguments)
-                        : null,
-            });
-        }
-        else {
-            ChatCompletionStream_assertNever(toolCallSnapshot.type);
-        }
-    }, _ChatCompletionStream_emitContentDoneEvents = function _ChatCompletionStream_emitContentDoneEvents(choiceSnapshot) {
-        const state = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getChoiceEventState).call(this, choiceSnapshot);
-        if (choiceSnapshot.message.content && !state.content_done) {
-            state.content_done = true;
-            const responseFormat = __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getAutoParseableResponseFormat).call(this);
-            this._emit('content.done', {
-                content: choiceSnapshot.message.content,
-                parsed: responseFormat ? responseFormat.$parseRaw(choiceSnapshot.message.content) : null,
-            });
-        }
-        if (choiceSnapshot.message.refusal && !state.refusal_done) {
-            state.refusal_done = true;
-            this._emit('refusal.done', { refusal: choiceSnapshot.message.refusal });
-        }
-        if (choiceSnapshot.logprobs?.content && !state.logprobs_content_done) {
-            state.logprobs_content_done = true;
-            this._emit('logprobs.content.done', { content: choiceSnapshot.logprobs.content });
-        }
-        if (choiceSnapshot.logprobs?.refusal && !state.logprobs_refusal_done) {
-            state.logprobs_refusal_done = true;
-            this._emit('logprobs.refusal.done', { refusal: choiceSnapshot.logprobs.refusal });
-        }
-    }, _ChatCompletionStream_endRequest = function _ChatCompletionStream_endRequest() {
-        if (this.ended) {
-            throw new error_OpenAIError(`stream has ended, this shouldn't happen`);
-        }
-        const snapshot = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
-        if (!snapshot) {
-            throw new error_OpenAIError(`request ended without sending any chunks`);
-        }
-        __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, undefined, "f");
-        __classPrivateFieldSet(this, _ChatCompletionStream_choiceEventStates, [], "f");
-        return finalizeChatCompletion(snapshot, __classPrivateFieldGet(this, _ChatCompletionStream_params, "f"));
-    }, _ChatCompletionStream_getAutoParseableResponseFormat = function _ChatCompletionStream_getAutoParseableResponseFormat() {
-        const responseFormat = __classPrivateFieldGet(this, _ChatCompletionStream_params, "f")?.response_format;
-        if (isAutoParsableResponseFormat(responseFormat)) {
-            return responseFormat;
-        }
-        return null;
-    }, _ChatCompletionStream_accumulateChatCompletion = function _ChatCompletionStream_accumulateChatCompletion(chunk) {
-        var _a, _b, _c, _d;
-        let snapshot = __classPrivateFieldGet(this, _ChatCompletionStream_currentChatCompletionSnapshot, "f");
-        const { choices, ...rest } = chunk;
-        if (!snapshot) {
-            snapshot = __classPrivateFieldSet(this, _ChatCompletionStream_currentChatCompletionSnapshot, {
-                ...rest,
-                choices: [],
-            }, "f");
-        }
-        else {
-            Object.assign(snapshot, rest);
-        }
-        for (const { delta, finish_reason, index, logprobs = null, ...other } of chunk.choices) {
-            let choice = snapshot.choices[index];
-            if (!choice) {
-                choice = snapshot.choices[index] = { finish_reason, index, message: {}, logprobs, ...other };
-            }
-            if (logprobs) {
-                if (!choice.logprobs) {
-                    choice.logprobs = Object.assign({}, logprobs);
-                }
-                else {
-                    const { content, refusal, ...rest } = logprobs;
-                    assertIsEmpty(rest);
-                    Object.assign(choice.logprobs, rest);
-                    if (content) {
-                        (_a = choice.logprobs).content ?? (_a.content = []);
-                        choice.logprobs.content.push(...content);
-                    }
-                    if (refusal) {
-                        (_b = choice.logprobs).refusal ?? (_b.refusal = []);
-                        choice.logprobs.refusal.push(...refusal);
-                    }
-                }
-            }
-            if (finish_reason) {
-                choice.finish_reason = finish_reason;
-                if (__classPrivateFieldGet(this, _ChatCompletionStream_params, "f") && hasAutoParseableInput(__classPrivateFieldGet(this, _ChatCompletionStream_params, "f"))) {
-                    if (finish_reason === 'length') {
-                        throw new LengthFinishReasonError();
-                    }
-                    if (finish_reason === 'content_filter') {
-                        throw new ContentFilterFinishReasonError();
-                    }
-                }
-            }
-            Object.assign(choice, other);
-            if (!delta)
-                continue; // Shouldn't happen; just in case.
-            const { content, refusal, function_call, role, tool_calls, ...rest } = delta;
-            assertIsEmpty(rest);
-            Object.assign(choice.message, rest);
-            if (refusal) {
-                choice.message.refusal = (choice.message.refusal || '') + refusal;
-            }
-            if (role)
-                choice.message.role = role;
-            if (function_call) {
-                if (!choice.message.function_call) {
-                    choice.message.function_call = function_call;
-                }
-                else {
-                    if (function_call.name)
-                        choice.message.function_call.name = function_call.name;
-                    if (function_call.arguments) {
-                        (_c = choice.message.function_call).arguments ?? (_c.arguments = '');
-                        choice.message.function_call.arguments += function_call.arguments;
-                    }
-                }
-            }
-            if (content) {
-                choice.message.content = (choice.message.content || '') + content;
-                if (!choice.message.refusal && __classPrivateFieldGet(this, _ChatCompletionStream_instances, "m", _ChatCompletionStream_getAutoParseableResponseFormat).call(this)) {
-                    choice.message.parsed = partialParse(choice.message.content);
-                }
-            }
-            if (tool_calls) {
-                if (!choice.message.tool_calls)
-                    choice.message.tool_calls = [];
-                for (const { index, id, type, function: fn, ...rest } of tool_calls) {
-                    const tool_call = ((_d = choice.message.tool_calls)[index] ?? (_d[index] = {}));
-                    Object.assign(tool_call, rest);
-                    if (id)
-                        tool_call.id = id;
-                    if (type)
-                        tool_call.type = type;
-                    if (fn)
-                        tool_call.function ?? (tool_call.function = { name: fn.name ?? '', arguments: '' });
-                    if (fn?.name)
-                        tool_call.function.name = fn.name;
-                    if (fn?.arguments) {
-                        tool_call.function.arguments += fn.arguments;
-                        if (shouldParseToolCall(__classPrivateFieldGet(this, _ChatCompletionStream_params, "f"), tool_call)) {
-                            tool_call.function.parsed_arguments = partialParse(tool_call.function.arguments);
-                        }
-                    }
-                }
-            }
-        }
-        return snapshot;
-    }, Symbol.asyncIterator)]() {
-        const pushQueue = [];
-        const readQueue = [];
-        let done = false;
-        this.on('chunk', (chunk) => {
-            const reader = readQueue.shift();
-            if (reader) {
-                reader.resolve(chunk);
-            }
-            else {
-                pushQueue.push(chunk);
-            }
-        });
-        this.on('end', () => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.resolve(undefined);
-            }
-            readQueue.length = 0;
-        });
-        this.on('abort', (err) => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.reject(err);
-            }
-            readQueue.length = 0;
-        });
-        this.on('error', (err) => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.reject(err);
-            }
-            readQueue.length = 0;
-        });
-        return {
-            next: async () => {
-                if (!pushQueue.length) {
-                    if (done) {
-                        return { value: undefined, done: true };
-                    }
-                    return new Promise((resolve, reject) => readQueue.push({ resolve, reject })).then((chunk) => (chunk ? { value: chunk, done: false } : { value: undefined, done: true }));
-                }
-                const chunk = pushQueue.shift();
-                return { value: chunk, done: false };
-            },
-            return: async () => {
-                this.abort();
-                return { value: undefined, done: true };
-            },
-        };
-    }
-    toReadableStream() {
-        const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
-        return stream.toReadableStream();
-    }
-}
-function finalizeChatCompletion(snapshot, params) {
-    const { id, choices, created, model, system_fingerprint, ...rest } = snapshot;
-    const completion = {
-        ...rest,
-        id,
-        choices: choices.map(({ message, finish_reason, index, logprobs, ...choiceRest }) => {
-            if (!finish_reason) {
-                throw new error_OpenAIError(`missing finish_reason for choice ${index}`);
-            }
-            const { content = null, function_call, tool_calls, ...messageRest } = message;
-            const role = message.role; // this is what we expect; in theory it could be different which would make our types a slight lie but would be fine.
-            if (!role) {
-                throw new error_OpenAIError(`missing role for choice ${index}`);
-            }
-            if (function_call) {
-                const { arguments: args, name } = function_call;
-                if (args == null) {
-                    throw new error_OpenAIError(`missing function_call.arguments for choice ${index}`);
-                }
-                if (!name) {
-                    throw new error_OpenAIError(`missing function_call.name for choice ${index}`);
-                }
-                return {
-                    ...choiceRest,
-                    message: {
-                        content,
-                        function_call: { arguments: args, name },
-                        role,
-                        refusal: message.refusal ?? null,
-                    },
-                    finish_reason,
-                    index,
-                    logprobs,
-                };
-            }
-            if (tool_calls) {
-                return {
-                    ...choiceRest,
-                    index,
-                    finish_reason,
-                    logprobs,
-                    message: {
-                        ...messageRest,
-                        role,
-                        content,
-                        refusal: message.refusal ?? null,
-                        tool_calls: tool_calls.map((tool_call, i) => {
-                            const { function: fn, type, id, ...toolRest } = tool_call;
-                            const { arguments: args, name, ...fnRest } = fn || {};
-                            if (id == null) {
-                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].id\n${str(snapshot)}`);
-                            }
-                            if (type == null) {
-                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].type\n${str(snapshot)}`);
-                            }
-                            if (name == null) {
-                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].function.name\n${str(snapshot)}`);
-                            }
-                            if (args == null) {
-                                throw new error_OpenAIError(`missing choices[${index}].tool_calls[${i}].function.arguments\n${str(snapshot)}`);
-                            }
-                            return { ...toolRest, id, type, function: { ...fnRest, name, arguments: args } };
-                        }),
-                    },
-                };
-            }
-            return {
-                ...choiceRest,
-                message: { ...messageRest, content, role, refusal: message.refusal ?? null },
-                finish_reason,
-                index,
-                logprobs,
-            };
-        }),
-        created,
-        model,
-        object: 'chat.completion',
-        ...(system_fingerprint ? { system_fingerprint } : {}),
-    };
-    return maybeParseChatCompletion(completion, params);
-}
-function str(x) {
-    return JSON.stringify(x);
-}
-/**
- * Ensures the given argument is an empty object, useful for
- * asserting that all known properties on an object have been
- * destructured.
- */
-function assertIsEmpty(obj) {
-    return;
-}
-function ChatCompletionStream_assertNever(_x) { }
-//# sourceMappingURL=ChatCompletionStream.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
-
-class ChatCompletionStreamingRunner extends ChatCompletionStream {
-    static fromReadableStream(stream) {
-        const runner = new ChatCompletionStreamingRunner(null);
-        runner._run(() => runner._fromReadableStream(stream));
-        return runner;
-    }
-    static runTools(client, params, options) {
-        const runner = new ChatCompletionStreamingRunner(
-        // @ts-expect-error TODO these types are incompatible
-        params);
-        const opts = {
-            ...options,
-            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'runTools' },
-        };
-        runner._run(() => runner._runTools(client, params, opts));
-        return runner;
-    }
-}
-//# sourceMappingURL=ChatCompletionStreamingRunner.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/completions/completions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-
-/**
- * Given a list of messages comprising a conversation, the model will return a response.
- */
-class Completions extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.messages = new Messages(this._client);
-    }
-    create(body, options) {
-        return this._client.post('/chat/completions', { body, ...options, stream: body.stream ?? false });
-    }
-    /**
-     * Get a stored chat completion. Only Chat Completions that have been created with
-     * the `store` parameter set to `true` will be returned.
-     *
-     * @example
-     * ```ts
-     * const chatCompletion =
-     *   await client.chat.completions.retrieve('completion_id');
-     * ```
-     */
-    retrieve(completionID, options) {
-        return this._client.get(path_path `/chat/completions/${completionID}`, options);
-    }
-    /**
-     * Modify a stored chat completion. Only Chat Completions that have been created
-     * with the `store` parameter set to `true` can be modified. Currently, the only
-     * supported modification is to update the `metadata` field.
-     *
-     * @example
-     * ```ts
-     * const chatCompletion = await client.chat.completions.update(
-     *   'completion_id',
-     *   { metadata: { foo: 'string' } },
-     * );
-     * ```
-     */
-    update(completionID, body, options) {
-        return this._client.post(path_path `/chat/completions/${completionID}`, { body, ...options });
-    }
-    /**
-     * List stored Chat Completions. Only Chat Completions that have been stored with
-     * the `store` parameter set to `true` will be returned.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const chatCompletion of client.chat.completions.list()) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/chat/completions', (CursorPage), { query, ...options });
-    }
-    /**
-     * Delete a stored chat completion. Only Chat Completions that have been created
-     * with the `store` parameter set to `true` can be deleted.
-     *
-     * @example
-     * ```ts
-     * const chatCompletionDeleted =
-     *   await client.chat.completions.delete('completion_id');
-     * ```
-     */
-    delete(completionID, options) {
-        return this._client.delete(path_path `/chat/completions/${completionID}`, options);
-    }
-    parse(body, options) {
-        validateInputTools(body.tools);
-        return this._client.chat.completions
-            .create(body, {
-            ...options,
-            headers: {
-                ...options?.headers,
-                'X-Stainless-Helper-Method': 'chat.completions.parse',
-            },
-        })
-            ._thenUnwrap((completion) => parseChatCompletion(completion, body));
-    }
-    runTools(body, options) {
-        if (body.stream) {
-            return ChatCompletionStreamingRunner.runTools(this._client, body, options);
-        }
-        return ChatCompletionRunner.runTools(this._client, body, options);
-    }
-    /**
-     * Creates a chat completion stream
-     */
-    stream(body, options) {
-        return ChatCompletionStream.createChatCompletion(this._client, body, options);
-    }
-}
-
-
-
-
-Completions.Messages = Messages;
-//# sourceMappingURL=completions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/chat.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class Chat extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.completions = new Completions(this._client);
-    }
-}
-Chat.Completions = Completions;
-//# sourceMappingURL=chat.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/completions/index.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-//# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/chat/index.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-//# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/headers.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-const brand_privateNullableHeaders = /* @__PURE__ */ Symbol('brand.privateNullableHeaders');
-function* iterateHeaders(headers) {
-    if (!headers)
-        return;
-    if (brand_privateNullableHeaders in headers) {
-        const { values, nulls } = headers;
-        yield* values.entries();
-        for (const name of nulls) {
-            yield [name, null];
-        }
-        return;
-    }
-    let shouldClear = false;
-    let iter;
-    if (headers instanceof Headers) {
-        iter = headers.entries();
-    }
-    else if (isReadonlyArray(headers)) {
-        iter = headers;
-    }
-    else {
-        shouldClear = true;
-        iter = Object.entries(headers ?? {});
-    }
-    for (let row of iter) {
-        const name = row[0];
-        if (typeof name !== 'string')
-            throw new TypeError('expected header name to be a string');
-        const values = isReadonlyArray(row[1]) ? row[1] : [row[1]];
-        let didClear = false;
-        for (const value of values) {
-            if (value === undefined)
-                continue;
-            // Objects keys always overwrite older headers, they never append.
-            // Yield a null to clear the header before adding the new values.
-            if (shouldClear && !didClear) {
-                didClear = true;
-                yield [name, null];
-            }
-            yield [name, value];
-        }
-    }
-}
-const buildHeaders = (newHeaders) => {
-    const targetHeaders = new Headers();
-    const nullHeaders = new Set();
-    for (const headers of newHeaders) {
-        const seenHeaders = new Set();
-        for (const [name, value] of iterateHeaders(headers)) {
-            const lowerName = name.toLowerCase();
-            if (!seenHeaders.has(lowerName)) {
-                targetHeaders.delete(name);
-                seenHeaders.add(lowerName);
-            }
-            if (value === null) {
-                targetHeaders.delete(name);
-                nullHeaders.add(lowerName);
-            }
-            else {
-                targetHeaders.append(name, value);
-                nullHeaders.delete(lowerName);
-            }
-        }
-    }
-    return { [brand_privateNullableHeaders]: true, values: targetHeaders, nulls: nullHeaders };
-};
-const isEmptyHeaders = (headers) => {
-    for (const _ of iterateHeaders(headers))
-        return false;
-    return true;
-};
-//# sourceMappingURL=headers.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/speech.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-/**
- * Turn audio into text or text into audio.
- */
-class Speech extends APIResource {
-    /**
-     * Generates audio from the input text.
-     *
-     * Returns the audio file content, or a stream of audio events.
-     *
-     * @example
-     * ```ts
-     * const speech = await client.audio.speech.create({
-     *   input: 'input',
-     *   model: 'string',
-     *   voice: 'string',
-     * });
-     *
-     * const content = await speech.blob();
-     * console.log(content);
-     * ```
-     */
-    create(body, options) {
-        return this._client.post('/audio/speech', {
-            body,
-            ...options,
-            headers: buildHeaders([{ Accept: 'application/octet-stream' }, options?.headers]),
-            __binaryResponse: true,
-        });
-    }
-}
-//# sourceMappingURL=speech.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/transcriptions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-/**
- * Turn audio into text or text into audio.
- */
-class Transcriptions extends APIResource {
-    create(body, options) {
-        return this._client.post('/audio/transcriptions', multipartFormRequestOptions({
-            body,
-            ...options,
-            stream: body.stream ?? false,
-            __metadata: { model: body.model },
-        }, this._client));
-    }
-}
-//# sourceMappingURL=transcriptions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/translations.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-/**
- * Turn audio into text or text into audio.
- */
-class Translations extends APIResource {
-    create(body, options) {
-        return this._client.post('/audio/translations', multipartFormRequestOptions({ body, ...options, __metadata: { model: body.model } }, this._client));
-    }
-}
-//# sourceMappingURL=translations.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/audio/audio.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-class Audio extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.transcriptions = new Transcriptions(this._client);
-        this.translations = new Translations(this._client);
-        this.speech = new Speech(this._client);
-    }
-}
-Audio.Transcriptions = Transcriptions;
-Audio.Translations = Translations;
-Audio.Speech = Speech;
-//# sourceMappingURL=audio.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/batches.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Create large batches of API requests to run asynchronously.
- */
-class Batches extends APIResource {
-    /**
-     * Creates and executes a batch from an uploaded file of requests
-     */
-    create(body, options) {
-        return this._client.post('/batches', { body, ...options });
-    }
-    /**
-     * Retrieves a batch.
-     */
-    retrieve(batchID, options) {
-        return this._client.get(path_path `/batches/${batchID}`, options);
-    }
-    /**
-     * List your organization's batches.
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/batches', (CursorPage), { query, ...options });
-    }
-    /**
-     * Cancels an in-progress batch. The batch will be in status `cancelling` for up to
-     * 10 minutes, before changing to `cancelled`, where it will have partial results
-     * (if any) available in the output file.
-     */
-    cancel(batchID, options) {
-        return this._client.post(path_path `/batches/${batchID}/cancel`, options);
-    }
-}
-//# sourceMappingURL=batches.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/assistants.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-/**
- * Build Assistants that can call models and use tools.
- */
-class Assistants extends APIResource {
-    /**
-     * Create an assistant with a model and instructions.
-     *
-     * @deprecated
-     */
-    create(body, options) {
-        return this._client.post('/assistants', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Retrieves an assistant.
-     *
-     * @deprecated
-     */
-    retrieve(assistantID, options) {
-        return this._client.get(path_path `/assistants/${assistantID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Modifies an assistant.
-     *
-     * @deprecated
-     */
-    update(assistantID, body, options) {
-        return this._client.post(path_path `/assistants/${assistantID}`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Returns a list of assistants.
-     *
-     * @deprecated
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/assistants', (CursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Delete an assistant.
-     *
-     * @deprecated
-     */
-    delete(assistantID, options) {
-        return this._client.delete(path_path `/assistants/${assistantID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=assistants.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/realtime/sessions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-class Sessions extends APIResource {
-    /**
-     * Create an ephemeral API token for use in client-side applications with the
-     * Realtime API. Can be configured with the same session parameters as the
-     * `session.update` client event.
-     *
-     * It responds with a session object, plus a `client_secret` key which contains a
-     * usable ephemeral API token that can be used to authenticate browser clients for
-     * the Realtime API.
-     *
-     * @example
-     * ```ts
-     * const session =
-     *   await client.beta.realtime.sessions.create();
-     * ```
-     */
-    create(body, options) {
-        return this._client.post('/realtime/sessions', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=sessions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-class TranscriptionSessions extends APIResource {
-    /**
-     * Create an ephemeral API token for use in client-side applications with the
-     * Realtime API specifically for realtime transcriptions. Can be configured with
-     * the same session parameters as the `transcription_session.update` client event.
-     *
-     * It responds with a session object, plus a `client_secret` key which contains a
-     * usable ephemeral API token that can be used to authenticate browser clients for
-     * the Realtime API.
-     *
-     * @example
-     * ```ts
-     * const transcriptionSession =
-     *   await client.beta.realtime.transcriptionSessions.create();
-     * ```
-     */
-    create(body, options) {
-        return this._client.post('/realtime/transcription_sessions', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=transcription-sessions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/realtime/realtime.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-/**
- * @deprecated Realtime has now launched and is generally available. The old beta API is now deprecated.
- */
-class Realtime extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.sessions = new Sessions(this._client);
-        this.transcriptionSessions = new TranscriptionSessions(this._client);
-    }
-}
-Realtime.Sessions = Sessions;
-Realtime.TranscriptionSessions = TranscriptionSessions;
-//# sourceMappingURL=realtime.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/chatkit/sessions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class sessions_Sessions extends APIResource {
-    /**
-     * Create a ChatKit session.
-     *
-     * @example
-     * ```ts
-     * const chatSession =
-     *   await client.beta.chatkit.sessions.create({
-     *     user: 'x',
-     *     workflow: { id: 'id' },
-     *   });
-     * ```
-     */
-    create(body, options) {
-        return this._client.post('/chatkit/sessions', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
-        });
-    }
-    /**
-     * Cancel an active ChatKit session and return its most recent metadata.
-     *
-     * Cancelling prevents new requests from using the issued client secret.
-     *
-     * @example
-     * ```ts
-     * const chatSession =
-     *   await client.beta.chatkit.sessions.cancel('cksess_123');
-     * ```
-     */
-    cancel(sessionID, options) {
-        return this._client.post(path_path `/chatkit/sessions/${sessionID}/cancel`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=sessions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/chatkit/threads.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-class Threads extends APIResource {
-    /**
-     * Retrieve a ChatKit thread by its identifier.
-     *
-     * @example
-     * ```ts
-     * const chatkitThread =
-     *   await client.beta.chatkit.threads.retrieve('cthr_123');
-     * ```
-     */
-    retrieve(threadID, options) {
-        return this._client.get(path_path `/chatkit/threads/${threadID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
-        });
-    }
-    /**
-     * List ChatKit threads with optional pagination and user filters.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const chatkitThread of client.beta.chatkit.threads.list()) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/chatkit/threads', (ConversationCursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
-        });
-    }
-    /**
-     * Delete a ChatKit thread along with its items and stored attachments.
-     *
-     * @example
-     * ```ts
-     * const thread = await client.beta.chatkit.threads.delete(
-     *   'cthr_123',
-     * );
-     * ```
-     */
-    delete(threadID, options) {
-        return this._client.delete(path_path `/chatkit/threads/${threadID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]),
-        });
-    }
-    /**
-     * List items that belong to a ChatKit thread.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const thread of client.beta.chatkit.threads.listItems(
-     *   'cthr_123',
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    listItems(threadID, query = {}, options) {
-        return this._client.getAPIList(path_path `/chatkit/threads/${threadID}/items`, (ConversationCursorPage), { query, ...options, headers: buildHeaders([{ 'OpenAI-Beta': 'chatkit_beta=v1' }, options?.headers]) });
-    }
-}
-//# sourceMappingURL=threads.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/chatkit/chatkit.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-class ChatKit extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.sessions = new sessions_Sessions(this._client);
-        this.threads = new Threads(this._client);
-    }
-}
-ChatKit.Sessions = sessions_Sessions;
-ChatKit.Threads = Threads;
-//# sourceMappingURL=chatkit.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/messages.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-/**
- * Build Assistants that can call models and use tools.
- *
- * @deprecated The Assistants API is deprecated in favor of the Responses API
- */
-class messages_Messages extends APIResource {
-    /**
-     * Create a message.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    create(threadID, body, options) {
-        return this._client.post(path_path `/threads/${threadID}/messages`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Retrieve a message.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    retrieve(messageID, params, options) {
-        const { thread_id } = params;
-        return this._client.get(path_path `/threads/${thread_id}/messages/${messageID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Modifies a message.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    update(messageID, params, options) {
-        const { thread_id, ...body } = params;
-        return this._client.post(path_path `/threads/${thread_id}/messages/${messageID}`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Returns a list of messages for a given thread.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    list(threadID, query = {}, options) {
-        return this._client.getAPIList(path_path `/threads/${threadID}/messages`, (CursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Deletes a message.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    delete(messageID, params, options) {
-        const { thread_id } = params;
-        return this._client.delete(path_path `/threads/${thread_id}/messages/${messageID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=messages.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/runs/steps.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-/**
- * Build Assistants that can call models and use tools.
- *
- * @deprecated The Assistants API is deprecated in favor of the Responses API
- */
-class Steps extends APIResource {
-    /**
-     * Retrieves a run step.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    retrieve(stepID, params, options) {
-        const { thread_id, run_id, ...query } = params;
-        return this._client.get(path_path `/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Returns a list of run steps belonging to a run.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    list(runID, params, options) {
-        const { thread_id, ...query } = params;
-        return this._client.getAPIList(path_path `/threads/${thread_id}/runs/${runID}/steps`, (CursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=steps.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/base64.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-const toBase64 = (data) => {
-    if (!data)
-        return '';
-    if (typeof globalThis.Buffer !== 'undefined') {
-        return globalThis.Buffer.from(data).toString('base64');
-    }
-    if (typeof data === 'string') {
-        data = encodeUTF8(data);
-    }
-    if (typeof btoa !== 'undefined') {
-        return btoa(String.fromCharCode.apply(null, data));
-    }
-    throw new OpenAIError('Cannot generate base64 string; Expected `Buffer` or `btoa` to be defined');
-};
-const fromBase64 = (str) => {
-    if (typeof globalThis.Buffer !== 'undefined') {
-        const buf = globalThis.Buffer.from(str, 'base64');
-        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-    }
-    if (typeof atob !== 'undefined') {
-        const bstr = atob(str);
-        const buf = new Uint8Array(bstr.length);
-        for (let i = 0; i < bstr.length; i++) {
-            buf[i] = bstr.charCodeAt(i);
-        }
-        return buf;
-    }
-    throw new OpenAIError('Cannot decode base64 string; Expected `Buffer` or `atob` to be defined');
-};
-/**
- * Converts a Base64 encoded string to a Float32Array.
- * @param base64Str - The Base64 encoded string.
- * @returns An Array of numbers interpreted as Float32 values.
- */
-const toFloat32Array = (base64Str) => {
-    if (typeof Buffer !== 'undefined') {
-        // for Node.js environment
-        const buf = Buffer.from(base64Str, 'base64');
-        return Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.length / Float32Array.BYTES_PER_ELEMENT));
-    }
-    else {
-        // for legacy web platform APIs
-        const binaryStr = atob(base64Str);
-        const len = binaryStr.length;
-        const bytes = new Uint8Array(len);
-        for (let i = 0; i < len; i++) {
-            bytes[i] = binaryStr.charCodeAt(i);
-        }
-        return Array.from(new Float32Array(bytes.buffer));
-    }
-};
-//# sourceMappingURL=base64.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils/env.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-/**
- * Read an environment variable.
- *
- * Trims beginning and trailing whitespace.
- *
- * Will return undefined if the environment variable doesn't exist or cannot be accessed.
- */
-const readEnv = (env) => {
-    if (typeof globalThis.process !== 'undefined') {
-        return globalThis.process.env?.[env]?.trim() ?? undefined;
-    }
-    if (typeof globalThis.Deno !== 'undefined') {
-        return globalThis.Deno.env?.get?.(env)?.trim();
-    }
-    return undefined;
-};
-//# sourceMappingURL=env.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/internal/utils.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-//# sourceMappingURL=utils.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/AssistantStream.mjs
-var _AssistantStream_instances, AssistantStream_a, _AssistantStream_events, _AssistantStream_runStepSnapshots, _AssistantStream_messageSnapshots, _AssistantStream_messageSnapshot, _AssistantStream_finalRun, _AssistantStream_currentContentIndex, _AssistantStream_currentContent, _AssistantStream_currentToolCallIndex, _AssistantStream_currentToolCall, _AssistantStream_currentEvent, _AssistantStream_currentRunSnapshot, _AssistantStream_currentRunStepSnapshot, _AssistantStream_addEvent, _AssistantStream_endRequest, _AssistantStream_handleMessage, _AssistantStream_handleRunStep, _AssistantStream_handleEvent, _AssistantStream_accumulateRunStep, _AssistantStream_accumulateMessage, _AssistantStream_accumulateContent, _AssistantStream_handleRun;
-
-
-
-
-
-class AssistantStream extends EventStream {
-    constructor() {
-        super(...arguments);
-        _AssistantStream_instances.add(this);
-        //Track all events in a single list for reference
-        _AssistantStream_events.set(this, []);
-        //Used to accumulate deltas
-        //We are accumulating many types so the value here is not strict
-        _AssistantStream_runStepSnapshots.set(this, {});
-        _AssistantStream_messageSnapshots.set(this, {});
-        _AssistantStream_messageSnapshot.set(this, void 0);
-        _AssistantStream_finalRun.set(this, void 0);
-        _AssistantStream_currentContentIndex.set(this, void 0);
-        _AssistantStream_currentContent.set(this, void 0);
-        _AssistantStream_currentToolCallIndex.set(this, void 0);
-        _AssistantStream_currentToolCall.set(this, void 0);
-        //For current snapshot methods
-        _AssistantStream_currentEvent.set(this, void 0);
-        _AssistantStream_currentRunSnapshot.set(this, void 0);
-        _AssistantStream_currentRunStepSnapshot.set(this, void 0);
-    }
-    [(_AssistantStream_events = new WeakMap(), _AssistantStream_runStepSnapshots = new WeakMap(), _AssistantStream_messageSnapshots = new WeakMap(), _AssistantStream_messageSnapshot = new WeakMap(), _AssistantStream_finalRun = new WeakMap(), _AssistantStream_currentContentIndex = new WeakMap(), _AssistantStream_currentContent = new WeakMap(), _AssistantStream_currentToolCallIndex = new WeakMap(), _AssistantStream_currentToolCall = new WeakMap(), _AssistantStream_currentEvent = new WeakMap(), _AssistantStream_currentRunSnapshot = new WeakMap(), _AssistantStream_currentRunStepSnapshot = new WeakMap(), _AssistantStream_instances = new WeakSet(), Symbol.asyncIterator)]() {
-        const pushQueue = [];
-        const readQueue = [];
-        let done = false;
-        //Catch all for passing along all events
-        this.on('event', (event) => {
-            const reader = readQueue.shift();
-            if (reader) {
-                reader.resolve(event);
-            }
-            else {
-                pushQueue.push(event);
-            }
-        });
-        this.on('end', () => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.resolve(undefined);
-            }
-            readQueue.length = 0;
-        });
-        this.on('abort', (err) => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.reject(err);
-            }
-            readQueue.length = 0;
-        });
-        this.on('error', (err) => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.reject(err);
-            }
-            readQueue.length = 0;
-        });
-        return {
-            next: async () => {
-                if (!pushQueue.length) {
-                    if (done) {
-                        return { value: undefined, done: true };
-                    }
-                    return new Promise((resolve, reject) => readQueue.push({ resolve, reject })).then((chunk) => (chunk ? { value: chunk, done: false } : { value: undefined, done: true }));
-                }
-                const chunk = pushQueue.shift();
-                return { value: chunk, done: false };
-            },
-            return: async () => {
-                this.abort();
-                return { value: undefined, done: true };
-            },
-        };
-    }
-    static fromReadableStream(stream) {
-        const runner = new AssistantStream_a();
-        runner._run(() => runner._fromReadableStream(stream));
-        return runner;
-    }
-    async _fromReadableStream(readableStream, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        this._connected();
-        const stream = Stream.fromReadableStream(readableStream, this.controller);
-        for await (const event of stream) {
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
-    }
-    toReadableStream() {
-        const stream = new Stream(this[Symbol.asyncIterator].bind(this), this.controller);
-        return stream.toReadableStream();
-    }
-    static createToolAssistantStream(runId, runs, params, options) {
-        const runner = new AssistantStream_a();
-        runner._run(() => runner._runToolAssistantStream(runId, runs, params, {
-            ...options,
-            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
-        }));
-        return runner;
-    }
-    async _createToolAssistantStream(run, runId, params, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        const body = { ...params, stream: true };
-        const stream = await run.submitToolOutputs(runId, body, {
-            ...options,
-            signal: this.controller.signal,
-        });
-        this._connected();
-        for await (const event of stream) {
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
-    }
-    static createThreadAssistantStream(params, thread, options) {
-        const runner = new AssistantStream_a();
-        runner._run(() => runner._threadAssistantStream(params, thread, {
-            ...options,
-            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
-        }));
-        return runner;
-    }
-    static createAssistantStream(threadId, runs, params, options) {
-        const runner = new AssistantStream_a();
-        runner._run(() => runner._runAssistantStream(threadId, runs, params, {
-            ...options,
-            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
-        }));
-        return runner;
-    }
-    currentEvent() {
-        return __classPrivateFieldGet(this, _AssistantStream_currentEvent, "f");
-    }
-    currentRun() {
-        return __classPrivateFieldGet(this, _AssistantStream_currentRunSnapshot, "f");
-    }
-    currentMessageSnapshot() {
-        return __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f");
-    }
-    currentRunStepSnapshot() {
-        return __classPrivateFieldGet(this, _AssistantStream_currentRunStepSnapshot, "f");
-    }
-    async finalRunSteps() {
-        await this.done();
-        return Object.values(__classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f"));
-    }
-    async finalMessages() {
-        await this.done();
-        return Object.values(__classPrivateFieldGet(this, _AssistantStream_messageSnapshots, "f"));
-    }
-    async finalRun() {
-        await this.done();
-        if (!__classPrivateFieldGet(this, _AssistantStream_finalRun, "f"))
-            throw Error('Final run was not received.');
-        return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
-    }
-    async _createThreadAssistantStream(thread, params, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        const body = { ...params, stream: true };
-        const stream = await thread.createAndRun(body, { ...options, signal: this.controller.signal });
-        this._connected();
-        for await (const event of stream) {
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
-    }
-    async _createAssistantStream(run, threadId, params, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        const body = { ...params, stream: true };
-        const stream = await run.create(threadId, body, { ...options, signal: this.controller.signal });
-        this._connected();
-        for await (const event of stream) {
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
-    }
-    static accumulateDelta(acc, delta) {
-        for (const [key, deltaValue] of Object.entries(delta)) {
-            if (!acc.hasOwnProperty(key)) {
-                acc[key] = deltaValue;
-                continue;
-            }
-            let accValue = acc[key];
-            if (accValue === null || accValue === undefined) {
-                acc[key] = deltaValue;
-                continue;
-            }
-            // We don't accumulate these special properties
-            if (key === 'index' || key === 'type') {
-                acc[key] = deltaValue;
-                continue;
-            }
-            // Type-specific accumulation logic
-            if (typeof accValue === 'string' && typeof deltaValue === 'string') {
-                accValue += deltaValue;
-            }
-            else if (typeof accValue === 'number' && typeof deltaValue === 'number') {
-                accValue += deltaValue;
-            }
-            else if (isObj(accValue) && isObj(deltaValue)) {
-                accValue = this.accumulateDelta(accValue, deltaValue);
-            }
-            else if (Array.isArray(accValue) && Array.isArray(deltaValue)) {
-                if (accValue.every((x) => typeof x === 'string' || typeof x === 'number')) {
-                    accValue.push(...deltaValue); // Use spread syntax for efficient addition
-                    continue;
-                }
-                for (const deltaEntry of deltaValue) {
-                    if (!isObj(deltaEntry)) {
-                        throw new Error(`Expected array delta entry to be an object but got: ${deltaEntry}`);
-                    }
-                    const index = deltaEntry['index'];
-                    if (index == null) {
-                        console.error(deltaEntry);
-                        throw new Error('Expected array delta entry to have an `index` property');
-                    }
-                    if (typeof index !== 'number') {
-                        throw new Error(`Expected array delta entry \`index\` property to be a number but got ${index}`);
-                    }
-                    const accEntry = accValue[index];
-                    if (accEntry == null) {
-                        accValue.push(deltaEntry);
-                    }
-                    else {
-                        accValue[index] = this.accumulateDelta(accEntry, deltaEntry);
-                    }
-                }
-                continue;
-            }
-            else {
-                throw Error(`Unhandled record type: ${key}, deltaValue: ${deltaValue}, accValue: ${accValue}`);
-            }
-            acc[key] = accValue;
-        }
-        return acc;
-    }
-    _addRun(run) {
-        return run;
-    }
-    async _threadAssistantStream(params, thread, options) {
-        return await this._createThreadAssistantStream(thread, params, options);
-    }
-    async _runAssistantStream(threadId, runs, params, options) {
-        return await this._createAssistantStream(runs, threadId, params, options);
-    }
-    async _runToolAssistantStream(runId, runs, params, options) {
-        return await this._createToolAssistantStream(runs, runId, params, options);
-    }
-}
-AssistantStream_a = AssistantStream, _AssistantStream_addEvent = function _AssistantStream_addEvent(event) {
-    if (this.ended)
-        return;
-    __classPrivateFieldSet(this, _AssistantStream_currentEvent, event, "f");
-    __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleEvent).call(this, event);
-    switch (event.event) {
-        case 'thread.created':
-            //No action on this event.
-            break;
-        case 'thread.run.created':
-        case 'thread.run.queued':
-        case 'thread.run.in_progress':
-        case 'thread.run.requires_action':
-        case 'thread.run.completed':
-        case 'thread.run.incomplete':
-        case 'thread.run.failed':
-        case 'thread.run.cancelling':
-        case 'thread.run.cancelled':
-        case 'thread.run.expired':
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleRun).call(this, event);
-            break;
-        case 'thread.run.step.created':
-        case 'thread.run.step.in_progress':
-        case 'thread.run.step.delta':
-        case 'thread.run.step.completed':
-        case 'thread.run.step.failed':
-        case 'thread.run.step.cancelled':
-        case 'thread.run.step.expired':
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleRunStep).call(this, event);
-            break;
-        case 'thread.message.created':
-        case 'thread.message.in_progress':
-        case 'thread.message.delta':
-        case 'thread.message.completed':
-        case 'thread.message.incomplete':
-            __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_handleMessage).call(this, event);
-            break;
-        case 'error':
-            //This is included for completeness, but errors are processed in the SSE event processing so this should not occur
-            throw new Error('Encountered an error event in event processing - errors should be processed earlier');
-        default:
-            AssistantStream_assertNever(event);
-    }
-}, _AssistantStream_endRequest = function _AssistantStream_endRequest() {
-    if (this.ended) {
-        throw new error_OpenAIError(`stream has ended, this shouldn't happen`);
-    }
-    if (!__classPrivateFieldGet(this, _AssistantStream_finalRun, "f"))
-        throw Error('Final run has not been received');
-    return __classPrivateFieldGet(this, _AssistantStream_finalRun, "f");
-}, _AssistantStream_handleMessage = function _AssistantStream_handleMessage(event) {
-    const [accumulatedMessage, newContent] = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateMessage).call(this, event, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
-    __classPrivateFieldSet(this, _AssistantStream_messageSnapshot, accumulatedMessage, "f");
-    __classPrivateFieldGet(this, _AssistantStream_messageSnapshots, "f")[accumulatedMessage.id] = accumulatedMessage;
-    for (const content of newContent) {
-        const snapshotContent = accumulatedMessage.content[content.index];
-        if (snapshotContent?.type == 'text') {
-            this._emit('textCreated', snapshotContent.text);
-        }
-    }
-    switch (event.event) {
-        case 'thread.message.created':
-            this._emit('messageCreated', event.data);
-            break;
-        case 'thread.message.in_progress':
-            break;
-        case 'thread.message.delta':
-            this._emit('messageDelta', event.data.delta, accumulatedMessage);
-            if (event.data.delta.content) {
-                for (const content of event.data.delta.content) {
-                    //If it is text delta, emit a text delta event
-                    if (content.type == 'text' && content.text) {
-                        let textDelta = content.text;
-                        let snapshot = accumulatedMessage.content[content.index];
-                        if (snapshot && snapshot.type == 'text') {
-                            this._emit('textDelta', textDelta, snapshot.text);
-                        }
-                        else {
-                            throw Error('The snapshot associated with this text delta is not text or missing');
-                        }
-                    }
-                    if (content.index != __classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f")) {
-                        //See if we have in progress content
-                        if (__classPrivateFieldGet(this, _AssistantStream_currentContent, "f")) {
-                            switch (__classPrivateFieldGet(this, _AssistantStream_currentContent, "f").type) {
-                                case 'text':
-                                    this._emit('textDone', __classPrivateFieldGet(this, _AssistantStream_currentContent, "f").text, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
-                                    break;
-                                case 'image_file':
-                                    this._emit('imageFileDone', __classPrivateFieldGet(this, _AssistantStream_currentContent, "f").image_file, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
-                                    break;
-                            }
-                        }
-                        __classPrivateFieldSet(this, _AssistantStream_currentContentIndex, content.index, "f");
-                    }
-                    __classPrivateFieldSet(this, _AssistantStream_currentContent, accumulatedMessage.content[content.index], "f");
-                }
-            }
-            break;
-        case 'thread.message.completed':
-        case 'thread.message.incomplete':
-            //We emit the latest content we were working on on completion (including incomplete)
-            if (__classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f") !== undefined) {
-                const currentContent = event.data.content[__classPrivateFieldGet(this, _AssistantStream_currentContentIndex, "f")];
-                if (currentContent) {
-                    switch (currentContent.type) {
-                        case 'image_file':
-                            this._emit('imageFileDone', currentContent.image_file, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
-                            break;
-                        case 'text':
-                            this._emit('textDone', currentContent.text, __classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f"));
-                            break;
-                    }
-                }
-            }
-            if (__classPrivateFieldGet(this, _AssistantStream_messageSnapshot, "f")) {
-                this._emit('messageDone', event.data);
-            }
-            __classPrivateFieldSet(this, _AssistantStream_messageSnapshot, undefined, "f");
-    }
-}, _AssistantStream_handleRunStep = function _AssistantStream_handleRunStep(event) {
-    const accumulatedRunStep = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateRunStep).call(this, event);
-    __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, accumulatedRunStep, "f");
-    switch (event.event) {
-        case 'thread.run.step.created':
-            this._emit('runStepCreated', event.data);
-            break;
-        case 'thread.run.step.delta':
-            const delta = event.data.delta;
-            if (delta.step_details &&
-                delta.step_details.type == 'tool_calls' &&
-                delta.step_details.tool_calls &&
-                accumulatedRunStep.step_details.type == 'tool_calls') {
-                for (const toolCall of delta.step_details.tool_calls) {
-                    if (toolCall.index == __classPrivateFieldGet(this, _AssistantStream_currentToolCallIndex, "f")) {
-                        this._emit('toolCallDelta', toolCall, accumulatedRunStep.step_details.tool_calls[toolCall.index]);
-                    }
-                    else {
-                        if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
-                            this._emit('toolCallDone', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
-                        }
-                        __classPrivateFieldSet(this, _AssistantStream_currentToolCallIndex, toolCall.index, "f");
-                        __classPrivateFieldSet(this, _AssistantStream_currentToolCall, accumulatedRunStep.step_details.tool_calls[toolCall.index], "f");
-                        if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"))
-                            this._emit('toolCallCreated', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
-                    }
-                }
-            }
-            this._emit('runStepDelta', event.data.delta, accumulatedRunStep);
-            break;
-        case 'thread.run.step.completed':
-        case 'thread.run.step.failed':
-        case 'thread.run.step.cancelled':
-        case 'thread.run.step.expired':
-            __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, undefined, "f");
-            const details = event.data.step_details;
-            if (details.type == 'tool_calls') {
-                if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
-                    this._emit('toolCallDone', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
-                    __classPrivateFieldSet(this, _AssistantStream_currentToolCall, undefined, "f");
-                }
-            }
-            this._emit('runStepDone', event.data, accumulatedRunStep);
-            break;
-        case 'thread.run.step.in_progress':
-            break;
-    }
-}, _AssistantStream_handleEvent = function _AssistantStream_handleEvent(event) {
-    __classPrivateFieldGet(this, _AssistantStream_events, "f").push(event);
-    this._emit('event', event);
-}, _AssistantStream_accumulateRunStep = function _AssistantStream_accumulateRunStep(event) {
-    switch (event.event) {
-        case 'thread.run.step.created':
-            __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = event.data;
-            return event.data;
-        case 'thread.run.step.delta':
-            let snapshot = __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
-            if (!snapshot) {
-                throw Error('Received a RunStepDelta before creation of a snapshot');
-            }
-            let data = event.data;
-            if (data.delta) {
-                const accumulated = AssistantStream_a.accumulateDelta(snapshot, data.delta);
-                __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = accumulated;
-            }
-            return __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
-        case 'thread.run.step.completed':
-        case 'thread.run.step.failed':
-        case 'thread.run.step.cancelled':
-        case 'thread.run.step.expired':
-        case 'thread.run.step.in_progress':
-            __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id] = event.data;
-            break;
-    }
-    if (__classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id])
-        return __classPrivateFieldGet(this, _AssistantStream_runStepSnapshots, "f")[event.data.id];
-    throw new Error('No snapshot available');
-}, _AssistantStream_accumulateMessage = function _AssistantStream_accumulateMessage(event, snapshot) {
-    let newContent = [];
-    switch (event.event) {
-        case 'thread.message.created':
-            //On creation the snapshot is just the initial message
-            return [event.data, newContent];
-        case 'thread.message.delta':
-            if (!snapshot) {
-                throw Error('Received a delta with no existing snapshot (there should be one from message creation)');
-            }
-            let data = event.data;
-            //If this delta does not have content, nothing to process
-            if (data.delta.content) {
-                for (const contentElement of data.delta.content) {
-                    if (contentElement.index in snapshot.content) {
-                        let currentContent = snapshot.content[contentElement.index];
-                        snapshot.content[contentElement.index] = __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_accumulateContent).call(this, contentElement, currentContent);
-                    }
-                    else {
-                        snapshot.content[contentElement.index] = contentElement;
-                        // This is a new element
-                        newContent.push(contentElement);
-                    }
-                }
-            }
-            return [snapshot, newContent];
-        case 'thread.message.in_progress':
-        case 'thread.message.completed':
-        case 'thread.message.incomplete':
-            //No changes on other thread events
-            if (snapshot) {
-                return [snapshot, newContent];
-            }
-            else {
-                throw Error('Received thread message event with no existing snapshot');
-            }
-    }
-    throw Error('Tried to accumulate a non-message event');
-}, _AssistantStream_accumulateContent = function _AssistantStream_accumulateContent(contentElement, currentContent) {
-    return AssistantStream_a.accumulateDelta(currentContent, contentElement);
-}, _AssistantStream_handleRun = function _AssistantStream_handleRun(event) {
-    __classPrivateFieldSet(this, _AssistantStream_currentRunSnapshot, event.data, "f");
-    switch (event.event) {
-        case 'thread.run.created':
-            break;
-        case 'thread.run.queued':
-            break;
-        case 'thread.run.in_progress':
-            break;
-        case 'thread.run.requires_action':
-        case 'thread.run.cancelled':
-        case 'thread.run.failed':
-        case 'thread.run.completed':
-        case 'thread.run.expired':
-        case 'thread.run.incomplete':
-            __classPrivateFieldSet(this, _AssistantStream_finalRun, event.data, "f");
-            if (__classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
-                this._emit('toolCallDone', __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
-                __classPrivateFieldSet(this, _AssistantStream_currentToolCall, undefined, "f");
-            }
-            break;
-        case 'thread.run.cancelling':
-            break;
-    }
-};
-function AssistantStream_assertNever(_x) { }
-//# sourceMappingURL=AssistantStream.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/runs/runs.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-/**
- * Build Assistants that can call models and use tools.
- *
- * @deprecated The Assistants API is deprecated in favor of the Responses API
- */
-class Runs extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.steps = new Steps(this._client);
-    }
-    create(threadID, params, options) {
-        const { include, ...body } = params;
-        return this._client.post(path_path `/threads/${threadID}/runs`, {
-            query: { include },
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-            stream: params.stream ?? false,
-            __synthesizeEventData: true,
-        });
-    }
-    /**
-     * Retrieves a run.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    retrieve(runID, params, options) {
-        const { thread_id } = params;
-        return this._client.get(path_path `/threads/${thread_id}/runs/${runID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Modifies a run.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    update(runID, params, options) {
-        const { thread_id, ...body } = params;
-        return this._client.post(path_path `/threads/${thread_id}/runs/${runID}`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Returns a list of runs belonging to a thread.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    list(threadID, query = {}, options) {
-        return this._client.getAPIList(path_path `/threads/${threadID}/runs`, (CursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Cancels a run that is `in_progress`.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    cancel(runID, params, options) {
-        const { thread_id } = params;
-        return this._client.post(path_path `/threads/${thread_id}/runs/${runID}/cancel`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * A helper to create a run an poll for a terminal state. More information on Run
-     * lifecycles can be found here:
-     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
-     */
-    async createAndPoll(threadId, body, options) {
-        const run = await this.create(threadId, body, options);
-        return await this.poll(run.id, { thread_id: threadId }, options);
-    }
-    /**
-     * Create a Run stream
-     *
-     * @deprecated use `stream` instead
-     */
-    createAndStream(threadId, body, options) {
-        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
-    }
-    /**
-     * A helper to poll a run status until it reaches a terminal state. More
-     * information on Run lifecycles can be found here:
-     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
-     */
-    async poll(runId, params, options) {
-        const headers = buildHeaders([
-            options?.headers,
-            {
-                'X-Stainless-Poll-Helper': 'true',
-                'X-Stainless-Custom-Poll-Interval': options?.pollIntervalMs?.toString() ?? undefined,
-            },
-        ]);
-        while (true) {
-            const { data: run, response } = await this.retrieve(runId, params, {
-                ...options,
-                headers: { ...options?.headers, ...headers },
-            }).withResponse();
-            switch (run.status) {
-                //If we are in any sort of intermediate state we poll
-                case 'queued':
-                case 'in_progress':
-                case 'cancelling':
-                    let sleepInterval = 5000;
-                    if (options?.pollIntervalMs) {
-                        sleepInterval = options.pollIntervalMs;
-                    }
-                    else {
-                        const headerInterval = response.headers.get('openai-poll-after-ms');
-                        if (headerInterval) {
-                            const headerIntervalMs = parseInt(headerInterval);
-                            if (!isNaN(headerIntervalMs)) {
-                                sleepInterval = headerIntervalMs;
-                            }
-                        }
-                    }
-                    await sleep(sleepInterval);
-                    break;
-                //We return the run in any terminal state.
-                case 'requires_action':
-                case 'incomplete':
-                case 'cancelled':
-                case 'completed':
-                case 'failed':
-                case 'expired':
-                    return run;
-            }
-        }
-    }
-    /**
-     * Create a Run stream
-     */
-    stream(threadId, body, options) {
-        return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
-    }
-    submitToolOutputs(runID, params, options) {
-        const { thread_id, ...body } = params;
-        return this._client.post(path_path `/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-            stream: params.stream ?? false,
-            __synthesizeEventData: true,
-        });
-    }
-    /**
-     * A helper to submit a tool output to a run and poll for a terminal run state.
-     * More information on Run lifecycles can be found here:
-     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
-     */
-    async submitToolOutputsAndPoll(runId, params, options) {
-        const run = await this.submitToolOutputs(runId, params, options);
-        return await this.poll(run.id, params, options);
-    }
-    /**
-     * Submit the tool outputs from a previous run and stream the run to a terminal
-     * state. More information on Run lifecycles can be found here:
-     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
-     */
-    submitToolOutputsStream(runId, params, options) {
-        return AssistantStream.createToolAssistantStream(runId, this._client.beta.threads.runs, params, options);
-    }
-}
-Runs.Steps = Steps;
-//# sourceMappingURL=runs.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/threads/threads.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-/**
- * Build Assistants that can call models and use tools.
- *
- * @deprecated The Assistants API is deprecated in favor of the Responses API
- */
-class threads_Threads extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.runs = new Runs(this._client);
-        this.messages = new messages_Messages(this._client);
-    }
-    /**
-     * Create a thread.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    create(body = {}, options) {
-        return this._client.post('/threads', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Retrieves a thread.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    retrieve(threadID, options) {
-        return this._client.get(path_path `/threads/${threadID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Modifies a thread.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    update(threadID, body, options) {
-        return this._client.post(path_path `/threads/${threadID}`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Delete a thread.
-     *
-     * @deprecated The Assistants API is deprecated in favor of the Responses API
-     */
-    delete(threadID, options) {
-        return this._client.delete(path_path `/threads/${threadID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    createAndRun(body, options) {
-        return this._client.post('/threads/runs', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-            stream: body.stream ?? false,
-            __synthesizeEventData: true,
-        });
-    }
-    /**
-     * A helper to create a thread, start a run and then poll for a terminal state.
-     * More information on Run lifecycles can be found here:
-     * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
-     */
-    async createAndRunPoll(body, options) {
-        const run = await this.createAndRun(body, options);
-        return await this.runs.poll(run.id, { thread_id: run.thread_id }, options);
-    }
-    /**
-     * Create a thread and stream the run back
-     */
-    createAndRunStream(body, options) {
-        return AssistantStream.createThreadAssistantStream(body, this._client.beta.threads, options);
-    }
-}
-threads_Threads.Runs = Runs;
-threads_Threads.Messages = messages_Messages;
-//# sourceMappingURL=threads.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/beta/beta.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-
-class Beta extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.realtime = new Realtime(this._client);
-        this.chatkit = new ChatKit(this._client);
-        this.assistants = new Assistants(this._client);
-        this.threads = new threads_Threads(this._client);
-    }
-}
-Beta.Realtime = Realtime;
-Beta.ChatKit = ChatKit;
-Beta.Assistants = Assistants;
-Beta.Threads = threads_Threads;
-//# sourceMappingURL=beta.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/completions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-/**
- * Given a prompt, the model will return one or more predicted completions, and can also return the probabilities of alternative tokens at each position.
- */
-class completions_Completions extends APIResource {
-    create(body, options) {
-        return this._client.post('/completions', { body, ...options, stream: body.stream ?? false });
-    }
-}
-//# sourceMappingURL=completions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/containers/files/content.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class Content extends APIResource {
-    /**
-     * Retrieve Container File Content
-     */
-    retrieve(fileID, params, options) {
-        const { container_id } = params;
-        return this._client.get(path_path `/containers/${container_id}/files/${fileID}/content`, {
-            ...options,
-            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
-            __binaryResponse: true,
-        });
-    }
-}
-//# sourceMappingURL=content.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/containers/files/files.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-class Files extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.content = new Content(this._client);
-    }
-    /**
-     * Create a Container File
-     *
-     * You can send either a multipart/form-data request with the raw file content, or
-     * a JSON request with a file ID.
-     */
-    create(containerID, body, options) {
-        return this._client.post(path_path `/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Retrieve Container File
-     */
-    retrieve(fileID, params, options) {
-        const { container_id } = params;
-        return this._client.get(path_path `/containers/${container_id}/files/${fileID}`, options);
-    }
-    /**
-     * List Container files
-     */
-    list(containerID, query = {}, options) {
-        return this._client.getAPIList(path_path `/containers/${containerID}/files`, (CursorPage), {
-            query,
-            ...options,
-        });
-    }
-    /**
-     * Delete Container File
-     */
-    delete(fileID, params, options) {
-        const { container_id } = params;
-        return this._client.delete(path_path `/containers/${container_id}/files/${fileID}`, {
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-}
-Files.Content = Content;
-//# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/containers/containers.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-class Containers extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.files = new Files(this._client);
-    }
-    /**
-     * Create Container
-     */
-    create(body, options) {
-        return this._client.post('/containers', { body, ...options });
-    }
-    /**
-     * Retrieve Container
-     */
-    retrieve(containerID, options) {
-        return this._client.get(path_path `/containers/${containerID}`, options);
-    }
-    /**
-     * List Containers
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/containers', (CursorPage), { query, ...options });
-    }
-    /**
-     * Delete Container
-     */
-    delete(containerID, options) {
-        return this._client.delete(path_path `/containers/${containerID}`, {
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-}
-Containers.Files = Files;
-//# sourceMappingURL=containers.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/conversations/items.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Manage conversations and conversation items.
- */
-class Items extends APIResource {
-    /**
-     * Create items in a conversation with the given ID.
-     */
-    create(conversationID, params, options) {
-        const { include, ...body } = params;
-        return this._client.post(path_path `/conversations/${conversationID}/items`, {
-            query: { include },
-            body,
-            ...options,
-        });
-    }
-    /**
-     * Get a single item from a conversation with the given IDs.
-     */
-    retrieve(itemID, params, options) {
-        const { conversation_id, ...query } = params;
-        return this._client.get(path_path `/conversations/${conversation_id}/items/${itemID}`, { query, ...options });
-    }
-    /**
-     * List all items for a conversation with the given ID.
-     */
-    list(conversationID, query = {}, options) {
-        return this._client.getAPIList(path_path `/conversations/${conversationID}/items`, (ConversationCursorPage), { query, ...options });
-    }
-    /**
-     * Delete an item from a conversation with the given IDs.
-     */
-    delete(itemID, params, options) {
-        const { conversation_id } = params;
-        return this._client.delete(path_path `/conversations/${conversation_id}/items/${itemID}`, options);
-    }
-}
-//# sourceMappingURL=items.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/conversations/conversations.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-/**
- * Manage conversations and conversation items.
- */
-class Conversations extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.items = new Items(this._client);
-    }
-    /**
-     * Create a conversation.
-     */
-    create(body = {}, options) {
-        return this._client.post('/conversations', { body, ...options });
-    }
-    /**
-     * Get a conversation
-     */
-    retrieve(conversationID, options) {
-        return this._client.get(path_path `/conversations/${conversationID}`, options);
-    }
-    /**
-     * Update a conversation
-     */
-    update(conversationID, body, options) {
-        return this._client.post(path_path `/conversations/${conversationID}`, { body, ...options });
-    }
-    /**
-     * Delete a conversation. Items in the conversation will not be deleted.
-     */
-    delete(conversationID, options) {
-        return this._client.delete(path_path `/conversations/${conversationID}`, options);
-    }
-}
-Conversations.Items = Items;
-//# sourceMappingURL=conversations.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/embeddings.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-/**
- * Get a vector representation of a given input that can be easily consumed by machine learning models and algorithms.
- */
-class Embeddings extends APIResource {
-    /**
-     * Creates an embedding vector representing the input text.
-     *
-     * @example
-     * ```ts
-     * const createEmbeddingResponse =
-     *   await client.embeddings.create({
-     *     input: 'The quick brown fox jumped over the lazy dog',
-     *     model: 'text-embedding-3-small',
-     *   });
-     * ```
-     */
-    create(body, options) {
-        const hasUserProvidedEncodingFormat = !!body.encoding_format;
-        // No encoding_format specified, defaulting to base64 for performance reasons
-        // See https://github.com/openai/openai-node/pull/1312
-        let encoding_format = hasUserProvidedEncodingFormat ? body.encoding_format : 'base64';
-        if (hasUserProvidedEncodingFormat) {
-            loggerFor(this._client).debug('embeddings/user defined encoding_format:', body.encoding_format);
-        }
-        const response = this._client.post('/embeddings', {
-            body: {
-                ...body,
-                encoding_format: encoding_format,
-            },
-            ...options,
-        });
-        // if the user specified an encoding_format, return the response as-is
-        if (hasUserProvidedEncodingFormat) {
-            return response;
-        }
-        // in this stage, we are sure the user did not specify an encoding_format
-        // and we defaulted to base64 for performance reasons
-        // we are sure then that the response is base64 encoded, let's decode it
-        // the returned result will be a float32 array since this is OpenAI API's default encoding
-        loggerFor(this._client).debug('embeddings/decoding base64 embeddings from base64');
-        return response._thenUnwrap((response) => {
-            if (response && response.data) {
-                response.data.forEach((embeddingBase64Obj) => {
-                    const embeddingBase64Str = embeddingBase64Obj.embedding;
-                    embeddingBase64Obj.embedding = toFloat32Array(embeddingBase64Str);
-                });
-            }
-            return response;
-        });
-    }
-}
-//# sourceMappingURL=embeddings.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/evals/runs/output-items.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Manage and run evals in the OpenAI platform.
- */
-class OutputItems extends APIResource {
-    /**
-     * Get an evaluation run output item by ID.
-     */
-    retrieve(outputItemID, params, options) {
-        const { eval_id, run_id } = params;
-        return this._client.get(path_path `/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, options);
-    }
-    /**
-     * Get a list of output items for an evaluation run.
-     */
-    list(runID, params, options) {
-        const { eval_id, ...query } = params;
-        return this._client.getAPIList(path_path `/evals/${eval_id}/runs/${runID}/output_items`, (CursorPage), { query, ...options });
-    }
-}
-//# sourceMappingURL=output-items.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/evals/runs/runs.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-/**
- * Manage and run evals in the OpenAI platform.
- */
-class runs_Runs extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.outputItems = new OutputItems(this._client);
-    }
-    /**
-     * Kicks off a new run for a given evaluation, specifying the data source, and what
-     * model configuration to use to test. The datasource will be validated against the
-     * schema specified in the config of the evaluation.
-     */
-    create(evalID, body, options) {
-        return this._client.post(path_path `/evals/${evalID}/runs`, { body, ...options });
-    }
-    /**
-     * Get an evaluation run by ID.
-     */
-    retrieve(runID, params, options) {
-        const { eval_id } = params;
-        return this._client.get(path_path `/evals/${eval_id}/runs/${runID}`, options);
-    }
-    /**
-     * Get a list of runs for an evaluation.
-     */
-    list(evalID, query = {}, options) {
-        return this._client.getAPIList(path_path `/evals/${evalID}/runs`, (CursorPage), {
-            query,
-            ...options,
-        });
-    }
-    /**
-     * Delete an eval run.
-     */
-    delete(runID, params, options) {
-        const { eval_id } = params;
-        return this._client.delete(path_path `/evals/${eval_id}/runs/${runID}`, options);
-    }
-    /**
-     * Cancel an ongoing evaluation run.
-     */
-    cancel(runID, params, options) {
-        const { eval_id } = params;
-        return this._client.post(path_path `/evals/${eval_id}/runs/${runID}`, options);
-    }
-}
-runs_Runs.OutputItems = OutputItems;
-//# sourceMappingURL=runs.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/evals/evals.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-/**
- * Manage and run evals in the OpenAI platform.
- */
-class Evals extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.runs = new runs_Runs(this._client);
-    }
-    /**
-     * Create the structure of an evaluation that can be used to test a model's
-     * performance. An evaluation is a set of testing criteria and the config for a
-     * data source, which dictates the schema of the data used in the evaluation. After
-     * creating an evaluation, you can run it on different models and model parameters.
-     * We support several types of graders and datasources. For more information, see
-     * the [Evals guide](https://platform.openai.com/docs/guides/evals).
-     */
-    create(body, options) {
-        return this._client.post('/evals', { body, ...options });
-    }
-    /**
-     * Get an evaluation by ID.
-     */
-    retrieve(evalID, options) {
-        return this._client.get(path_path `/evals/${evalID}`, options);
-    }
-    /**
-     * Update certain properties of an evaluation.
-     */
-    update(evalID, body, options) {
-        return this._client.post(path_path `/evals/${evalID}`, { body, ...options });
-    }
-    /**
-     * List evaluations for a project.
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/evals', (CursorPage), { query, ...options });
-    }
-    /**
-     * Delete an evaluation.
-     */
-    delete(evalID, options) {
-        return this._client.delete(path_path `/evals/${evalID}`, options);
-    }
-}
-Evals.Runs = runs_Runs;
-//# sourceMappingURL=evals.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/files.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-/**
- * Files are used to upload documents that can be used with features like Assistants and Fine-tuning.
- */
-class files_Files extends APIResource {
-    /**
-     * Upload a file that can be used across various endpoints. Individual files can be
-     * up to 512 MB, and each project can store up to 2.5 TB of files in total. There
-     * is no organization-wide storage limit.
-     *
-     * - The Assistants API supports files up to 2 million tokens and of specific file
-     *   types. See the
-     *   [Assistants Tools guide](https://platform.openai.com/docs/assistants/tools)
-     *   for details.
-     * - The Fine-tuning API only supports `.jsonl` files. The input also has certain
-     *   required formats for fine-tuning
-     *   [chat](https://platform.openai.com/docs/api-reference/fine-tuning/chat-input)
-     *   or
-     *   [completions](https://platform.openai.com/docs/api-reference/fine-tuning/completions-input)
-     *   models.
-     * - The Batch API only supports `.jsonl` files up to 200 MB in size. The input
-     *   also has a specific required
-     *   [format](https://platform.openai.com/docs/api-reference/batch/request-input).
-     *
-     * Please [contact us](https://help.openai.com/) if you need to increase these
-     * storage limits.
-     */
-    create(body, options) {
-        return this._client.post('/files', multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Returns information about a specific file.
-     */
-    retrieve(fileID, options) {
-        return this._client.get(path_path `/files/${fileID}`, options);
-    }
-    /**
-     * Returns a list of files.
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/files', (CursorPage), { query, ...options });
-    }
-    /**
-     * Delete a file and remove it from all vector stores.
-     */
-    delete(fileID, options) {
-        return this._client.delete(path_path `/files/${fileID}`, options);
-    }
-    /**
-     * Returns the contents of the specified file.
-     */
-    content(fileID, options) {
-        return this._client.get(path_path `/files/${fileID}/content`, {
-            ...options,
-            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
-            __binaryResponse: true,
-        });
-    }
-    /**
-     * Waits for the given file to be processed, default timeout is 30 mins.
-     */
-    async waitForProcessing(id, { pollInterval = 5000, maxWait = 30 * 60 * 1000 } = {}) {
-        const TERMINAL_STATES = new Set(['processed', 'error', 'deleted']);
-        const start = Date.now();
-        let file = await this.retrieve(id);
-        while (!file.status || !TERMINAL_STATES.has(file.status)) {
-            await sleep(pollInterval);
-            file = await this.retrieve(id);
-            if (Date.now() - start > maxWait) {
-                throw new APIConnectionTimeoutError({
-                    message: `Giving up on waiting for file ${id} to finish processing after ${maxWait} milliseconds.`,
-                });
-            }
-        }
-        return file;
-    }
-}
-//# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/methods.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-class Methods extends APIResource {
-}
-//# sourceMappingURL=methods.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/alpha/graders.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-/**
- * Manage fine-tuning jobs to tailor a model to your specific training data.
- */
-class Graders extends APIResource {
-    /**
-     * Run a grader.
-     *
-     * @example
-     * ```ts
-     * const response = await client.fineTuning.alpha.graders.run({
-     *   grader: {
-     *     input: 'input',
-     *     name: 'name',
-     *     operation: 'eq',
-     *     reference: 'reference',
-     *     type: 'string_check',
-     *   },
-     *   model_sample: 'model_sample',
-     * });
-     * ```
-     */
-    run(body, options) {
-        return this._client.post('/fine_tuning/alpha/graders/run', { body, ...options });
-    }
-    /**
-     * Validate a grader.
-     *
-     * @example
-     * ```ts
-     * const response =
-     *   await client.fineTuning.alpha.graders.validate({
-     *     grader: {
-     *       input: 'input',
-     *       name: 'name',
-     *       operation: 'eq',
-     *       reference: 'reference',
-     *       type: 'string_check',
-     *     },
-     *   });
-     * ```
-     */
-    validate(body, options) {
-        return this._client.post('/fine_tuning/alpha/graders/validate', { body, ...options });
-    }
-}
-//# sourceMappingURL=graders.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class Alpha extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.graders = new Graders(this._client);
-    }
-}
-Alpha.Graders = Graders;
-//# sourceMappingURL=alpha.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Manage fine-tuning jobs to tailor a model to your specific training data.
- */
-class Permissions extends APIResource {
-    /**
-     * **NOTE:** Calling this endpoint requires an [admin API key](../admin-api-keys).
-     *
-     * This enables organization owners to share fine-tuned models with other projects
-     * in their organization.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const permissionCreateResponse of client.fineTuning.checkpoints.permissions.create(
-     *   'ft:gpt-4o-mini-2024-07-18:org:weather:B7R9VjQd',
-     *   { project_ids: ['string'] },
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    create(fineTunedModelCheckpoint, body, options) {
-        return this._client.getAPIList(path_path `/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, (Page), { body, method: 'post', ...options });
-    }
-    /**
-     * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
-     *
-     * Organization owners can use this endpoint to view all permissions for a
-     * fine-tuned model checkpoint.
-     *
-     * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
-     */
-    retrieve(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.get(path_path `/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
-            query,
-            ...options,
-        });
-    }
-    /**
-     * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
-     *
-     * Organization owners can use this endpoint to view all permissions for a
-     * fine-tuned model checkpoint.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const permissionListResponse of client.fineTuning.checkpoints.permissions.list(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.getAPIList(path_path `/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, (ConversationCursorPage), { query, ...options });
-    }
-    /**
-     * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
-     *
-     * Organization owners can use this endpoint to delete a permission for a
-     * fine-tuned model checkpoint.
-     *
-     * @example
-     * ```ts
-     * const permission =
-     *   await client.fineTuning.checkpoints.permissions.delete(
-     *     'cp_zc4Q7MP6XxulcVzj4MZdwsAB',
-     *     {
-     *       fine_tuned_model_checkpoint:
-     *         'ft:gpt-4o-mini-2024-07-18:org:weather:B7R9VjQd',
-     *     },
-     *   );
-     * ```
-     */
-    delete(permissionID, params, options) {
-        const { fine_tuned_model_checkpoint } = params;
-        return this._client.delete(path_path `/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, options);
-    }
-}
-//# sourceMappingURL=permissions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class Checkpoints extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.permissions = new Permissions(this._client);
-    }
-}
-Checkpoints.Permissions = Permissions;
-//# sourceMappingURL=checkpoints.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Manage fine-tuning jobs to tailor a model to your specific training data.
- */
-class checkpoints_Checkpoints extends APIResource {
-    /**
-     * List checkpoints for a fine-tuning job.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const fineTuningJobCheckpoint of client.fineTuning.jobs.checkpoints.list(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path_path `/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, (CursorPage), { query, ...options });
-    }
-}
-//# sourceMappingURL=checkpoints.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-/**
- * Manage fine-tuning jobs to tailor a model to your specific training data.
- */
-class Jobs extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.checkpoints = new checkpoints_Checkpoints(this._client);
-    }
-    /**
-     * Creates a fine-tuning job which begins the process of creating a new model from
-     * a given dataset.
-     *
-     * Response includes details of the enqueued job including job status and the name
-     * of the fine-tuned models once complete.
-     *
-     * [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
-     *
-     * @example
-     * ```ts
-     * const fineTuningJob = await client.fineTuning.jobs.create({
-     *   model: 'gpt-4o-mini',
-     *   training_file: 'file-abc123',
-     * });
-     * ```
-     */
-    create(body, options) {
-        return this._client.post('/fine_tuning/jobs', { body, ...options });
-    }
-    /**
-     * Get info about a fine-tuning job.
-     *
-     * [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
-     *
-     * @example
-     * ```ts
-     * const fineTuningJob = await client.fineTuning.jobs.retrieve(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * );
-     * ```
-     */
-    retrieve(fineTuningJobID, options) {
-        return this._client.get(path_path `/fine_tuning/jobs/${fineTuningJobID}`, options);
-    }
-    /**
-     * List your organization's fine-tuning jobs
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const fineTuningJob of client.fineTuning.jobs.list()) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/fine_tuning/jobs', (CursorPage), { query, ...options });
-    }
-    /**
-     * Immediately cancel a fine-tune job.
-     *
-     * @example
-     * ```ts
-     * const fineTuningJob = await client.fineTuning.jobs.cancel(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * );
-     * ```
-     */
-    cancel(fineTuningJobID, options) {
-        return this._client.post(path_path `/fine_tuning/jobs/${fineTuningJobID}/cancel`, options);
-    }
-    /**
-     * Get status updates for a fine-tuning job.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const fineTuningJobEvent of client.fineTuning.jobs.listEvents(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    listEvents(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path_path `/fine_tuning/jobs/${fineTuningJobID}/events`, (CursorPage), { query, ...options });
-    }
-    /**
-     * Pause a fine-tune job.
-     *
-     * @example
-     * ```ts
-     * const fineTuningJob = await client.fineTuning.jobs.pause(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * );
-     * ```
-     */
-    pause(fineTuningJobID, options) {
-        return this._client.post(path_path `/fine_tuning/jobs/${fineTuningJobID}/pause`, options);
-    }
-    /**
-     * Resume a fine-tune job.
-     *
-     * @example
-     * ```ts
-     * const fineTuningJob = await client.fineTuning.jobs.resume(
-     *   'ft-AF1WoRqd3aJAHsqc9NY7iL8F',
-     * );
-     * ```
-     */
-    resume(fineTuningJobID, options) {
-        return this._client.post(path_path `/fine_tuning/jobs/${fineTuningJobID}/resume`, options);
-    }
-}
-Jobs.Checkpoints = checkpoints_Checkpoints;
-//# sourceMappingURL=jobs.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/fine-tuning/fine-tuning.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-
-class FineTuning extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.methods = new Methods(this._client);
-        this.jobs = new Jobs(this._client);
-        this.checkpoints = new Checkpoints(this._client);
-        this.alpha = new Alpha(this._client);
-    }
-}
-FineTuning.Methods = Methods;
-FineTuning.Jobs = Jobs;
-FineTuning.Checkpoints = Checkpoints;
-FineTuning.Alpha = Alpha;
-//# sourceMappingURL=fine-tuning.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/graders/grader-models.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-class GraderModels extends APIResource {
-}
-//# sourceMappingURL=grader-models.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/graders/graders.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class graders_Graders extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.graderModels = new GraderModels(this._client);
-    }
-}
-graders_Graders.GraderModels = GraderModels;
-//# sourceMappingURL=graders.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/images.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-/**
- * Given a prompt and/or an input image, the model will generate a new image.
- */
-class Images extends APIResource {
-    /**
-     * Creates a variation of a given image. This endpoint only supports `dall-e-2`.
-     *
-     * @example
-     * ```ts
-     * const imagesResponse = await client.images.createVariation({
-     *   image: fs.createReadStream('otter.png'),
-     * });
-     * ```
-     */
-    createVariation(body, options) {
-        return this._client.post('/images/variations', multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    edit(body, options) {
-        return this._client.post('/images/edits', multipartFormRequestOptions({ body, ...options, stream: body.stream ?? false }, this._client));
-    }
-    generate(body, options) {
-        return this._client.post('/images/generations', { body, ...options, stream: body.stream ?? false });
-    }
-}
-//# sourceMappingURL=images.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/models.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * List and describe the various models available in the API.
- */
-class Models extends APIResource {
-    /**
-     * Retrieves a model instance, providing basic information about the model such as
-     * the owner and permissioning.
-     */
-    retrieve(model, options) {
-        return this._client.get(path_path `/models/${model}`, options);
-    }
-    /**
-     * Lists the currently available models, and provides basic information about each
-     * one such as the owner and availability.
-     */
-    list(options) {
-        return this._client.getAPIList('/models', (Page), options);
-    }
-    /**
-     * Delete a fine-tuned model. You must have the Owner role in your organization to
-     * delete a model.
-     */
-    delete(model, options) {
-        return this._client.delete(path_path `/models/${model}`, options);
-    }
-}
-//# sourceMappingURL=models.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/moderations.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-/**
- * Given text and/or image inputs, classifies if those inputs are potentially harmful.
- */
-class Moderations extends APIResource {
-    /**
-     * Classifies if text and/or image inputs are potentially harmful. Learn more in
-     * the [moderation guide](https://platform.openai.com/docs/guides/moderation).
-     */
-    create(body, options) {
-        return this._client.post('/moderations', { body, ...options });
-    }
-}
-//# sourceMappingURL=moderations.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/realtime/calls.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class Calls extends APIResource {
-    /**
-     * Accept an incoming SIP call and configure the realtime session that will handle
-     * it.
-     *
-     * @example
-     * ```ts
-     * await client.realtime.calls.accept('call_id', {
-     *   type: 'realtime',
-     * });
-     * ```
-     */
-    accept(callID, body, options) {
-        return this._client.post(path_path `/realtime/calls/${callID}/accept`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-    /**
-     * End an active Realtime API call, whether it was initiated over SIP or WebRTC.
-     *
-     * @example
-     * ```ts
-     * await client.realtime.calls.hangup('call_id');
-     * ```
-     */
-    hangup(callID, options) {
-        return this._client.post(path_path `/realtime/calls/${callID}/hangup`, {
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-    /**
-     * Transfer an active SIP call to a new destination using the SIP REFER verb.
-     *
-     * @example
-     * ```ts
-     * await client.realtime.calls.refer('call_id', {
-     *   target_uri: 'tel:+14155550123',
-     * });
-     * ```
-     */
-    refer(callID, body, options) {
-        return this._client.post(path_path `/realtime/calls/${callID}/refer`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-    /**
-     * Decline an incoming SIP call by returning a SIP status code to the caller.
-     *
-     * @example
-     * ```ts
-     * await client.realtime.calls.reject('call_id');
-     * ```
-     */
-    reject(callID, body = {}, options) {
-        return this._client.post(path_path `/realtime/calls/${callID}/reject`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-}
-//# sourceMappingURL=calls.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/realtime/client-secrets.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-class ClientSecrets extends APIResource {
-    /**
-     * Create a Realtime client secret with an associated session configuration.
-     *
-     * Client secrets are short-lived tokens that can be passed to a client app, such
-     * as a web frontend or mobile client, which grants access to the Realtime API
-     * without leaking your main API key. You can configure a custom TTL for each
-     * client secret.
-     *
-     * You can also attach session configuration options to the client secret, which
-     * will be applied to any sessions created using that client secret, but these can
-     * also be overridden by the client connection.
-     *
-     * [Learn more about authentication with client secrets over WebRTC](https://platform.openai.com/docs/guides/realtime-webrtc).
-     *
-     * Returns the created client secret and the effective session object. The client
-     * secret is a string that looks like `ek_1234`.
-     *
-     * @example
-     * ```ts
-     * const clientSecret =
-     *   await client.realtime.clientSecrets.create();
-     * ```
-     */
-    create(body, options) {
-        return this._client.post('/realtime/client_secrets', { body, ...options });
-    }
-}
-//# sourceMappingURL=client-secrets.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/realtime/realtime.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-class realtime_Realtime extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.clientSecrets = new ClientSecrets(this._client);
-        this.calls = new Calls(this._client);
-    }
-}
-realtime_Realtime.ClientSecrets = ClientSecrets;
-realtime_Realtime.Calls = Calls;
-//# sourceMappingURL=realtime.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/responses/ResponseStream.mjs
-var _ResponseStream_instances, _ResponseStream_params, _ResponseStream_currentResponseSnapshot, _ResponseStream_finalResponse, _ResponseStream_beginRequest, _ResponseStream_addEvent, _ResponseStream_endRequest, _ResponseStream_accumulateResponse;
-
-
-
-
-class ResponseStream extends EventStream {
-    constructor(params) {
-        super();
-        _ResponseStream_instances.add(this);
-        _ResponseStream_params.set(this, void 0);
-        _ResponseStream_currentResponseSnapshot.set(this, void 0);
-        _ResponseStream_finalResponse.set(this, void 0);
-        __classPrivateFieldSet(this, _ResponseStream_params, params, "f");
-    }
-    static createResponse(client, params, options) {
-        const runner = new ResponseStream(params);
-        runner._run(() => runner._createOrRetrieveResponse(client, params, {
-            ...options,
-            headers: { ...options?.headers, 'X-Stainless-Helper-Method': 'stream' },
-        }));
-        return runner;
-    }
-    async _createOrRetrieveResponse(client, params, options) {
-        const signal = options?.signal;
-        if (signal) {
-            if (signal.aborted)
-                this.controller.abort();
-            signal.addEventListener('abort', () => this.controller.abort());
-        }
-        __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_beginRequest).call(this);
-        let stream;
-        let starting_after = null;
-        if ('response_id' in params) {
-            stream = await client.responses.retrieve(params.response_id, { stream: true }, { ...options, signal: this.controller.signal, stream: true });
-            starting_after = params.starting_after ?? null;
-        }
-        else {
-            stream = await client.responses.create({ ...params, stream: true }, { ...options, signal: this.controller.signal });
-        }
-        this._connected();
-        for await (const event of stream) {
-            __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_addEvent).call(this, event, starting_after);
-        }
-        if (stream.controller.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        return __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_endRequest).call(this);
-    }
-    [(_ResponseStream_params = new WeakMap(), _ResponseStream_currentResponseSnapshot = new WeakMap(), _ResponseStream_finalResponse = new WeakMap(), _ResponseStream_instances = new WeakSet(), _ResponseStream_beginRequest = function _ResponseStream_beginRequest() {
-        if (this.ended)
-            return;
-        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, undefined, "f");
-    }, _ResponseStream_addEvent = function _ResponseStream_addEvent(event, starting_after) {
-        if (this.ended)
-            return;
-        const maybeEmit = (name, event) => {
-            if (starting_after == null || event.sequence_number > starting_after) {
-                this._emit(name, event);
-            }
-        };
-        const response = __classPrivateFieldGet(this, _ResponseStream_instances, "m", _ResponseStream_accumulateResponse).call(this, event);
-        maybeEmit('event', event);
-        switch (event.type) {
-            case 'response.output_text.delta': {
-                const output = response.output[event.output_index];
-                if (!output) {
-                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
-                }
-                if (output.type === 'message') {
-                    const content = output.content[event.content_index];
-                    if (!content) {
-                        throw new error_OpenAIError(`missing content at index ${event.content_index}`);
-                    }
-                    if (content.type !== 'output_text') {
-                        throw new error_OpenAIError(`expected content to be 'output_text', got ${content.type}`);
-                    }
-                    maybeEmit('response.output_text.delta', {
-                        ...event,
-                        snapshot: content.text,
-                    });
-                }
-                break;
-            }
-            case 'response.function_call_arguments.delta': {
-                const output = response.output[event.output_index];
-                if (!output) {
-                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
-                }
-                if (output.type === 'function_call') {
-                    maybeEmit('response.function_call_arguments.delta', {
-                        ...event,
-                        snapshot: output.arguments,
-                    });
-                }
-                break;
-            }
-            default:
-                maybeEmit(event.type, event);
-                break;
-        }
-    }, _ResponseStream_endRequest = function _ResponseStream_endRequest() {
-        if (this.ended) {
-            throw new error_OpenAIError(`stream has ended, this shouldn't happen`);
-        }
-        const snapshot = __classPrivateFieldGet(this, _ResponseStream_currentResponseSnapshot, "f");
-        if (!snapshot) {
-            throw new error_OpenAIError(`request ended without sending any events`);
-        }
-        __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, undefined, "f");
-        const parsedResponse = finalizeResponse(snapshot, __classPrivateFieldGet(this, _ResponseStream_params, "f"));
-        __classPrivateFieldSet(this, _ResponseStream_finalResponse, parsedResponse, "f");
-        return parsedResponse;
-    }, _ResponseStream_accumulateResponse = function _ResponseStream_accumulateResponse(event) {
-        let snapshot = __classPrivateFieldGet(this, _ResponseStream_currentResponseSnapshot, "f");
-        if (!snapshot) {
-            if (event.type !== 'response.created') {
-                throw new error_OpenAIError(`When snapshot hasn't been set yet, expected 'response.created' event, got ${event.type}`);
-            }
-            snapshot = __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, event.response, "f");
-            return snapshot;
-        }
-        switch (event.type) {
-            case 'response.output_item.added': {
-                snapshot.output.push(event.item);
-                break;
-            }
-            case 'response.content_part.added': {
-                const output = snapshot.output[event.output_index];
-                if (!output) {
-                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
-                }
-                const type = output.type;
-                const part = event.part;
-                if (type === 'message' && part.type !== 'reasoning_text') {
-                    output.content.push(part);
-                }
-                else if (type === 'reasoning' && part.type === 'reasoning_text') {
-                    if (!output.content) {
-                        output.content = [];
-                    }
-                    output.content.push(part);
-                }
-                break;
-            }
-            case 'response.output_text.delta': {
-                const output = snapshot.output[event.output_index];
-                if (!output) {
-                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
-                }
-                if (output.type === 'message') {
-                    const content = output.content[event.content_index];
-                    if (!content) {
-                        throw new error_OpenAIError(`missing content at index ${event.content_index}`);
-                    }
-                    if (content.type !== 'output_text') {
-                        throw new error_OpenAIError(`expected content to be 'output_text', got ${content.type}`);
-                    }
-                    content.text += event.delta;
-                }
-                break;
-            }
-            case 'response.function_call_arguments.delta': {
-                const output = snapshot.output[event.output_index];
-                if (!output) {
-                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
-                }
-                if (output.type === 'function_call') {
-                    output.arguments += event.delta;
-                }
-                break;
-            }
-            case 'response.reasoning_text.delta': {
-                const output = snapshot.output[event.output_index];
-                if (!output) {
-                    throw new error_OpenAIError(`missing output at index ${event.output_index}`);
-                }
-                if (output.type === 'reasoning') {
-                    const content = output.content?.[event.content_index];
-                    if (!content) {
-                        throw new error_OpenAIError(`missing content at index ${event.content_index}`);
-                    }
-                    if (content.type !== 'reasoning_text') {
-                        throw new error_OpenAIError(`expected content to be 'reasoning_text', got ${content.type}`);
-                    }
-                    content.text += event.delta;
-                }
-                break;
-            }
-            case 'response.completed': {
-                __classPrivateFieldSet(this, _ResponseStream_currentResponseSnapshot, event.response, "f");
-                break;
-            }
-        }
-        return snapshot;
-    }, Symbol.asyncIterator)]() {
-        const pushQueue = [];
-        const readQueue = [];
-        let done = false;
-        this.on('event', (event) => {
-            const reader = readQueue.shift();
-            if (reader) {
-                reader.resolve(event);
-            }
-            else {
-                pushQueue.push(event);
-            }
-        });
-        this.on('end', () => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.resolve(undefined);
-            }
-            readQueue.length = 0;
-        });
-        this.on('abort', (err) => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.reject(err);
-            }
-            readQueue.length = 0;
-        });
-        this.on('error', (err) => {
-            done = true;
-            for (const reader of readQueue) {
-                reader.reject(err);
-            }
-            readQueue.length = 0;
-        });
-        return {
-            next: async () => {
-                if (!pushQueue.length) {
-                    if (done) {
-                        return { value: undefined, done: true };
-                    }
-                    return new Promise((resolve, reject) => readQueue.push({ resolve, reject })).then((event) => (event ? { value: event, done: false } : { value: undefined, done: true }));
-                }
-                const event = pushQueue.shift();
-                return { value: event, done: false };
-            },
-            return: async () => {
-                this.abort();
-                return { value: undefined, done: true };
-            },
-        };
-    }
-    /**
-     * @returns a promise that resolves with the final Response, or rejects
-     * if an error occurred or the stream ended prematurely without producing a REsponse.
-     */
-    async finalResponse() {
-        await this.done();
-        const response = __classPrivateFieldGet(this, _ResponseStream_finalResponse, "f");
-        if (!response)
-            throw new error_OpenAIError('stream ended without producing a ChatCompletion');
-        return response;
-    }
-}
-function finalizeResponse(snapshot, params) {
-    return maybeParseResponse(snapshot, params);
-}
-//# sourceMappingURL=ResponseStream.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/responses/input-items.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class InputItems extends APIResource {
-    /**
-     * Returns a list of input items for a given response.
-     *
-     * @example
-     * ```ts
-     * // Automatically fetches more pages as needed.
-     * for await (const responseItem of client.responses.inputItems.list(
-     *   'response_id',
-     * )) {
-     *   // ...
-     * }
-     * ```
-     */
-    list(responseID, query = {}, options) {
-        return this._client.getAPIList(path_path `/responses/${responseID}/input_items`, (CursorPage), { query, ...options });
-    }
-}
-//# sourceMappingURL=input-items.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/responses/input-tokens.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-class InputTokens extends APIResource {
-    /**
-     * Returns input token counts of the request.
-     *
-     * Returns an object with `object` set to `response.input_tokens` and an
-     * `input_tokens` count.
-     *
-     * @example
-     * ```ts
-     * const response = await client.responses.inputTokens.count();
-     * ```
-     */
-    count(body = {}, options) {
-        return this._client.post('/responses/input_tokens', { body, ...options });
-    }
-}
-//# sourceMappingURL=input-tokens.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/responses/responses.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-
-class Responses extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.inputItems = new InputItems(this._client);
-        this.inputTokens = new InputTokens(this._client);
-    }
-    create(body, options) {
-        return this._client.post('/responses', { body, ...options, stream: body.stream ?? false })._thenUnwrap((rsp) => {
-            if ('object' in rsp && rsp.object === 'response') {
-                addOutputText(rsp);
-            }
-            return rsp;
-        });
-    }
-    retrieve(responseID, query = {}, options) {
-        return this._client.get(path_path `/responses/${responseID}`, {
-            query,
-            ...options,
-            stream: query?.stream ?? false,
-        })._thenUnwrap((rsp) => {
-            if ('object' in rsp && rsp.object === 'response') {
-                addOutputText(rsp);
-            }
-            return rsp;
-        });
-    }
-    /**
-     * Deletes a model response with the given ID.
-     *
-     * @example
-     * ```ts
-     * await client.responses.delete(
-     *   'resp_677efb5139a88190b512bc3fef8e535d',
-     * );
-     * ```
-     */
-    delete(responseID, options) {
-        return this._client.delete(path_path `/responses/${responseID}`, {
-            ...options,
-            headers: buildHeaders([{ Accept: '*/*' }, options?.headers]),
-        });
-    }
-    parse(body, options) {
-        return this._client.responses
-            .create(body, options)
-            ._thenUnwrap((response) => parseResponse(response, body));
-    }
-    /**
-     * Creates a model response stream
-     */
-    stream(body, options) {
-        return ResponseStream.createResponse(this._client, body, options);
-    }
-    /**
-     * Cancels a model response with the given ID. Only responses created with the
-     * `background` parameter set to `true` can be cancelled.
-     * [Learn more](https://platform.openai.com/docs/guides/background).
-     *
-     * @example
-     * ```ts
-     * const response = await client.responses.cancel(
-     *   'resp_677efb5139a88190b512bc3fef8e535d',
-     * );
-     * ```
-     */
-    cancel(responseID, options) {
-        return this._client.post(path_path `/responses/${responseID}/cancel`, options);
-    }
-    /**
-     * Compact a conversation. Returns a compacted response object.
-     *
-     * Learn when and how to compact long-running conversations in the
-     * [conversation state guide](https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window).
-     * For ZDR-compatible compaction details, see
-     * [Compaction (advanced)](https://platform.openai.com/docs/guides/conversation-state#compaction-advanced).
-     *
-     * @example
-     * ```ts
-     * const compactedResponse = await client.responses.compact({
-     *   model: 'gpt-5.4',
-     * });
-     * ```
-     */
-    compact(body, options) {
-        return this._client.post('/responses/compact', { body, ...options });
-    }
-}
-Responses.InputItems = InputItems;
-Responses.InputTokens = InputTokens;
-//# sourceMappingURL=responses.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/content.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class content_Content extends APIResource {
-    /**
-     * Download a skill zip bundle by its ID.
-     */
-    retrieve(skillID, options) {
-        return this._client.get(path_path `/skills/${skillID}/content`, {
-            ...options,
-            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
-            __binaryResponse: true,
-        });
-    }
-}
-//# sourceMappingURL=content.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/versions/content.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-class versions_content_Content extends APIResource {
-    /**
-     * Download a skill version zip bundle.
-     */
-    retrieve(version, params, options) {
-        const { skill_id } = params;
-        return this._client.get(path_path `/skills/${skill_id}/versions/${version}/content`, {
-            ...options,
-            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
-            __binaryResponse: true,
-        });
-    }
-}
-//# sourceMappingURL=content.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/versions/versions.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-class Versions extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.content = new versions_content_Content(this._client);
-    }
-    /**
-     * Create a new immutable skill version.
-     */
-    create(skillID, body = {}, options) {
-        return this._client.post(path_path `/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Get a specific skill version.
-     */
-    retrieve(version, params, options) {
-        const { skill_id } = params;
-        return this._client.get(path_path `/skills/${skill_id}/versions/${version}`, options);
-    }
-    /**
-     * List skill versions for a skill.
-     */
-    list(skillID, query = {}, options) {
-        return this._client.getAPIList(path_path `/skills/${skillID}/versions`, (CursorPage), {
-            query,
-            ...options,
-        });
-    }
-    /**
-     * Delete a skill version.
-     */
-    delete(version, params, options) {
-        const { skill_id } = params;
-        return this._client.delete(path_path `/skills/${skill_id}/versions/${version}`, options);
-    }
-}
-Versions.Content = versions_content_Content;
-//# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/skills/skills.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-class Skills extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.content = new content_Content(this._client);
-        this.versions = new Versions(this._client);
-    }
-    /**
-     * Create a new skill.
-     */
-    create(body = {}, options) {
-        return this._client.post('/skills', maybeMultipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Get a skill by its ID.
-     */
-    retrieve(skillID, options) {
-        return this._client.get(path_path `/skills/${skillID}`, options);
-    }
-    /**
-     * Update the default version pointer for a skill.
-     */
-    update(skillID, body, options) {
-        return this._client.post(path_path `/skills/${skillID}`, { body, ...options });
-    }
-    /**
-     * List all skills for the current project.
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/skills', (CursorPage), { query, ...options });
-    }
-    /**
-     * Delete a skill by its ID.
-     */
-    delete(skillID, options) {
-        return this._client.delete(path_path `/skills/${skillID}`, options);
-    }
-}
-Skills.Content = content_Content;
-Skills.Versions = Versions;
-//# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/uploads/parts.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-/**
- * Use Uploads to upload large files in multiple parts.
- */
-class Parts extends APIResource {
-    /**
-     * Adds a
-     * [Part](https://platform.openai.com/docs/api-reference/uploads/part-object) to an
-     * [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object.
-     * A Part represents a chunk of bytes from the file you are trying to upload.
-     *
-     * Each Part can be at most 64 MB, and you can add Parts until you hit the Upload
-     * maximum of 8 GB.
-     *
-     * It is possible to add multiple Parts in parallel. You can decide the intended
-     * order of the Parts when you
-     * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
-     */
-    create(uploadID, body, options) {
-        return this._client.post(path_path `/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-}
-//# sourceMappingURL=parts.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/uploads/uploads.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-/**
- * Use Uploads to upload large files in multiple parts.
- */
-class Uploads extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.parts = new Parts(this._client);
-    }
-    /**
-     * Creates an intermediate
-     * [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object
-     * that you can add
-     * [Parts](https://platform.openai.com/docs/api-reference/uploads/part-object) to.
-     * Currently, an Upload can accept at most 8 GB in total and expires after an hour
-     * after you create it.
-     *
-     * Once you complete the Upload, we will create a
-     * [File](https://platform.openai.com/docs/api-reference/files/object) object that
-     * contains all the parts you uploaded. This File is usable in the rest of our
-     * platform as a regular File object.
-     *
-     * For certain `purpose` values, the correct `mime_type` must be specified. Please
-     * refer to documentation for the
-     * [supported MIME types for your use case](https://platform.openai.com/docs/assistants/tools/file-search#supported-files).
-     *
-     * For guidance on the proper filename extensions for each purpose, please follow
-     * the documentation on
-     * [creating a File](https://platform.openai.com/docs/api-reference/files/create).
-     *
-     * Returns the Upload object with status `pending`.
-     */
-    create(body, options) {
-        return this._client.post('/uploads', { body, ...options });
-    }
-    /**
-     * Cancels the Upload. No Parts may be added after an Upload is cancelled.
-     *
-     * Returns the Upload object with status `cancelled`.
-     */
-    cancel(uploadID, options) {
-        return this._client.post(path_path `/uploads/${uploadID}/cancel`, options);
-    }
-    /**
-     * Completes the
-     * [Upload](https://platform.openai.com/docs/api-reference/uploads/object).
-     *
-     * Within the returned Upload object, there is a nested
-     * [File](https://platform.openai.com/docs/api-reference/files/object) object that
-     * is ready to use in the rest of the platform.
-     *
-     * You can specify the order of the Parts by passing in an ordered list of the Part
-     * IDs.
-     *
-     * The number of bytes uploaded upon completion must match the number of bytes
-     * initially specified when creating the Upload object. No Parts may be added after
-     * an Upload is completed. Returns the Upload object with status `completed`,
-     * including an additional `file` property containing the created usable File
-     * object.
-     */
-    complete(uploadID, body, options) {
-        return this._client.post(path_path `/uploads/${uploadID}/complete`, { body, ...options });
-    }
-}
-Uploads.Parts = Parts;
-//# sourceMappingURL=uploads.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/lib/Util.mjs
-/**
- * Like `Promise.allSettled()` but throws an error if any promises are rejected.
- */
-const allSettledWithThrow = async (promises) => {
-    const results = await Promise.allSettled(promises);
-    const rejected = results.filter((result) => result.status === 'rejected');
-    if (rejected.length) {
-        for (const result of rejected) {
-            console.error(result.reason);
-        }
-        throw new Error(`${rejected.length} promise(s) failed - see the above errors`);
-    }
-    // Note: TS was complaining about using `.filter().map()` here for some reason
-    const values = [];
-    for (const result of results) {
-        if (result.status === 'fulfilled') {
-            values.push(result.value);
-        }
-    }
-    return values;
-};
-//# sourceMappingURL=Util.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/vector-stores/file-batches.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-class FileBatches extends APIResource {
-    /**
-     * Create a vector store file batch.
-     */
-    create(vectorStoreID, body, options) {
-        return this._client.post(path_path `/vector_stores/${vectorStoreID}/file_batches`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Retrieves a vector store file batch.
-     */
-    retrieve(batchID, params, options) {
-        const { vector_store_id } = params;
-        return this._client.get(path_path `/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Cancel a vector store file batch. This attempts to cancel the processing of
-     * files in this batch as soon as possible.
-     */
-    cancel(batchID, params, options) {
-        const { vector_store_id } = params;
-        return this._client.post(path_path `/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Create a vector store batch and poll until all files have been processed.
-     */
-    async createAndPoll(vectorStoreId, body, options) {
-        const batch = await this.create(vectorStoreId, body);
-        return await this.poll(vectorStoreId, batch.id, options);
-    }
-    /**
-     * Returns a list of vector store files in a batch.
-     */
-    listFiles(batchID, params, options) {
-        const { vector_store_id, ...query } = params;
-        return this._client.getAPIList(path_path `/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, (CursorPage), { query, ...options, headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]) });
-    }
-    /**
-     * Wait for the given file batch to be processed.
-     *
-     * Note: this will return even if one of the files failed to process, you need to
-     * check batch.file_counts.failed_count to handle this case.
-     */
-    async poll(vectorStoreID, batchID, options) {
-        const headers = buildHeaders([
-            options?.headers,
-            {
-                'X-Stainless-Poll-Helper': 'true',
-                'X-Stainless-Custom-Poll-Interval': options?.pollIntervalMs?.toString() ?? undefined,
-            },
-        ]);
-        while (true) {
-            const { data: batch, response } = await this.retrieve(batchID, { vector_store_id: vectorStoreID }, {
-                ...options,
-                headers,
-            }).withResponse();
-            switch (batch.status) {
-                case 'in_progress':
-                    let sleepInterval = 5000;
-                    if (options?.pollIntervalMs) {
-                        sleepInterval = options.pollIntervalMs;
-                    }
-                    else {
-                        const headerInterval = response.headers.get('openai-poll-after-ms');
-                        if (headerInterval) {
-                            const headerIntervalMs = parseInt(headerInterval);
-                            if (!isNaN(headerIntervalMs)) {
-                                sleepInterval = headerIntervalMs;
-                            }
-                        }
-                    }
-                    await sleep(sleepInterval);
-                    break;
-                case 'failed':
-                case 'cancelled':
-                case 'completed':
-                    return batch;
-            }
-        }
-    }
-    /**
-     * Uploads the given files concurrently and then creates a vector store file batch.
-     *
-     * The concurrency limit is configurable using the `maxConcurrency` parameter.
-     */
-    async uploadAndPoll(vectorStoreId, { files, fileIds = [] }, options) {
-        if (files == null || files.length == 0) {
-            throw new Error(`No \`files\` provided to process. If you've already uploaded files you should use \`.createAndPoll()\` instead`);
-        }
-        const configuredConcurrency = options?.maxConcurrency ?? 5;
-        // We cap the number of workers at the number of files (so we don't start any unnecessary workers)
-        const concurrencyLimit = Math.min(configuredConcurrency, files.length);
-        const client = this._client;
-        const fileIterator = files.values();
-        const allFileIds = [...fileIds];
-        // This code is based on this design. The libraries don't accommodate our environment limits.
-        // https://stackoverflow.com/questions/40639432/what-is-the-best-way-to-limit-concurrency-when-using-es6s-promise-all
-        async function processFiles(iterator) {
-            for (let item of iterator) {
-                const fileObj = await client.files.create({ file: item, purpose: 'assistants' }, options);
-                allFileIds.push(fileObj.id);
-            }
-        }
-        // Start workers to process results
-        const workers = Array(concurrencyLimit).fill(fileIterator).map(processFiles);
-        // Wait for all processing to complete.
-        await allSettledWithThrow(workers);
-        return await this.createAndPoll(vectorStoreId, {
-            file_ids: allFileIds,
-        });
-    }
-}
-//# sourceMappingURL=file-batches.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/vector-stores/files.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-class vector_stores_files_Files extends APIResource {
-    /**
-     * Create a vector store file by attaching a
-     * [File](https://platform.openai.com/docs/api-reference/files) to a
-     * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
-     */
-    create(vectorStoreID, body, options) {
-        return this._client.post(path_path `/vector_stores/${vectorStoreID}/files`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Retrieves a vector store file.
-     */
-    retrieve(fileID, params, options) {
-        const { vector_store_id } = params;
-        return this._client.get(path_path `/vector_stores/${vector_store_id}/files/${fileID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Update attributes on a vector store file.
-     */
-    update(fileID, params, options) {
-        const { vector_store_id, ...body } = params;
-        return this._client.post(path_path `/vector_stores/${vector_store_id}/files/${fileID}`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Returns a list of vector store files.
-     */
-    list(vectorStoreID, query = {}, options) {
-        return this._client.getAPIList(path_path `/vector_stores/${vectorStoreID}/files`, (CursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Delete a vector store file. This will remove the file from the vector store but
-     * the file itself will not be deleted. To delete the file, use the
-     * [delete file](https://platform.openai.com/docs/api-reference/files/delete)
-     * endpoint.
-     */
-    delete(fileID, params, options) {
-        const { vector_store_id } = params;
-        return this._client.delete(path_path `/vector_stores/${vector_store_id}/files/${fileID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Attach a file to the given vector store and wait for it to be processed.
-     */
-    async createAndPoll(vectorStoreId, body, options) {
-        const file = await this.create(vectorStoreId, body, options);
-        return await this.poll(vectorStoreId, file.id, options);
-    }
-    /**
-     * Wait for the vector store file to finish processing.
-     *
-     * Note: this will return even if the file failed to process, you need to check
-     * file.last_error and file.status to handle these cases
-     */
-    async poll(vectorStoreID, fileID, options) {
-        const headers = buildHeaders([
-            options?.headers,
-            {
-                'X-Stainless-Poll-Helper': 'true',
-                'X-Stainless-Custom-Poll-Interval': options?.pollIntervalMs?.toString() ?? undefined,
-            },
-        ]);
-        while (true) {
-            const fileResponse = await this.retrieve(fileID, {
-                vector_store_id: vectorStoreID,
-            }, { ...options, headers }).withResponse();
-            const file = fileResponse.data;
-            switch (file.status) {
-                case 'in_progress':
-                    let sleepInterval = 5000;
-                    if (options?.pollIntervalMs) {
-                        sleepInterval = options.pollIntervalMs;
-                    }
-                    else {
-                        const headerInterval = fileResponse.response.headers.get('openai-poll-after-ms');
-                        if (headerInterval) {
-                            const headerIntervalMs = parseInt(headerInterval);
-                            if (!isNaN(headerIntervalMs)) {
-                                sleepInterval = headerIntervalMs;
-                            }
-                        }
-                    }
-                    await sleep(sleepInterval);
-                    break;
-                case 'failed':
-                case 'completed':
-                    return file;
-            }
-        }
-    }
-    /**
-     * Upload a file to the `files` API and then attach it to the given vector store.
-     *
-     * Note the file will be asynchronously processed (you can use the alternative
-     * polling helper method to wait for processing to complete).
-     */
-    async upload(vectorStoreId, file, options) {
-        const fileInfo = await this._client.files.create({ file: file, purpose: 'assistants' }, options);
-        return this.create(vectorStoreId, { file_id: fileInfo.id }, options);
-    }
-    /**
-     * Add a file to a vector store and poll until processing is complete.
-     */
-    async uploadAndPoll(vectorStoreId, file, options) {
-        const fileInfo = await this.upload(vectorStoreId, file, options);
-        return await this.poll(vectorStoreId, fileInfo.id, options);
-    }
-    /**
-     * Retrieve the parsed contents of a vector store file.
-     */
-    content(fileID, params, options) {
-        const { vector_store_id } = params;
-        return this._client.getAPIList(path_path `/vector_stores/${vector_store_id}/files/${fileID}/content`, (Page), { ...options, headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]) });
-    }
-}
-//# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/vector-stores/vector-stores.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-class VectorStores extends APIResource {
-    constructor() {
-        super(...arguments);
-        this.files = new vector_stores_files_Files(this._client);
-        this.fileBatches = new FileBatches(this._client);
-    }
-    /**
-     * Create a vector store.
-     */
-    create(body, options) {
-        return this._client.post('/vector_stores', {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Retrieves a vector store.
-     */
-    retrieve(vectorStoreID, options) {
-        return this._client.get(path_path `/vector_stores/${vectorStoreID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Modifies a vector store.
-     */
-    update(vectorStoreID, body, options) {
-        return this._client.post(path_path `/vector_stores/${vectorStoreID}`, {
-            body,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Returns a list of vector stores.
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/vector_stores', (CursorPage), {
-            query,
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Delete a vector store.
-     */
-    delete(vectorStoreID, options) {
-        return this._client.delete(path_path `/vector_stores/${vectorStoreID}`, {
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-    /**
-     * Search a vector store for relevant chunks based on a query and file attributes
-     * filter.
-     */
-    search(vectorStoreID, body, options) {
-        return this._client.getAPIList(path_path `/vector_stores/${vectorStoreID}/search`, (Page), {
-            body,
-            method: 'post',
-            ...options,
-            headers: buildHeaders([{ 'OpenAI-Beta': 'assistants=v2' }, options?.headers]),
-        });
-    }
-}
-VectorStores.Files = vector_stores_files_Files;
-VectorStores.FileBatches = FileBatches;
-//# sourceMappingURL=vector-stores.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/videos.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-class Videos extends APIResource {
-    /**
-     * Create a new video generation job from a prompt and optional reference assets.
-     */
-    create(body, options) {
-        return this._client.post('/videos', multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Fetch the latest metadata for a generated video.
-     */
-    retrieve(videoID, options) {
-        return this._client.get(path_path `/videos/${videoID}`, options);
-    }
-    /**
-     * List recently generated videos for the current project.
-     */
-    list(query = {}, options) {
-        return this._client.getAPIList('/videos', (ConversationCursorPage), { query, ...options });
-    }
-    /**
-     * Permanently delete a completed or failed video and its stored assets.
-     */
-    delete(videoID, options) {
-        return this._client.delete(path_path `/videos/${videoID}`, options);
-    }
-    /**
-     * Create a character from an uploaded video.
-     */
-    createCharacter(body, options) {
-        return this._client.post('/videos/characters', multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Download the generated video bytes or a derived preview asset.
-     *
-     * Streams the rendered video content for the specified video job.
-     */
-    downloadContent(videoID, query = {}, options) {
-        return this._client.get(path_path `/videos/${videoID}/content`, {
-            query,
-            ...options,
-            headers: buildHeaders([{ Accept: 'application/binary' }, options?.headers]),
-            __binaryResponse: true,
-        });
-    }
-    /**
-     * Create a new video generation job by editing a source video or existing
-     * generated video.
-     */
-    edit(body, options) {
-        return this._client.post('/videos/edits', multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Create an extension of a completed video.
-     */
-    extend(body, options) {
-        return this._client.post('/videos/extensions', multipartFormRequestOptions({ body, ...options }, this._client));
-    }
-    /**
-     * Fetch a character.
-     */
-    getCharacter(characterID, options) {
-        return this._client.get(path_path `/videos/characters/${characterID}`, options);
-    }
-    /**
-     * Create a remix of a completed video using a refreshed prompt.
-     */
-    remix(videoID, body, options) {
-        return this._client.post(path_path `/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options }, this._client));
-    }
-}
-//# sourceMappingURL=videos.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/webhooks/webhooks.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-var _Webhooks_instances, _Webhooks_validateSecret, _Webhooks_getRequiredHeader;
-
-
-
-
-class Webhooks extends APIResource {
-    constructor() {
-        super(...arguments);
-        _Webhooks_instances.add(this);
-    }
-    /**
-     * Validates that the given payload was sent by OpenAI and parses the payload.
-     */
-    async unwrap(payload, headers, secret = this._client.webhookSecret, tolerance = 300) {
-        await this.verifySignature(payload, headers, secret, tolerance);
-        return JSON.parse(payload);
-    }
-    /**
-     * Validates whether or not the webhook payload was sent by OpenAI.
-     *
-     * An error will be raised if the webhook payload was not sent by OpenAI.
-     *
-     * @param payload - The webhook payload
-     * @param headers - The webhook headers
-     * @param secret - The webhook secret (optional, will use client secret if not provided)
-     * @param tolerance - Maximum age of the webhook in seconds (default: 300 = 5 minutes)
-     */
-    async verifySignature(payload, headers, secret = this._client.webhookSecret, tolerance = 300) {
-        if (typeof crypto === 'undefined' ||
-            typeof crypto.subtle.importKey !== 'function' ||
-            typeof crypto.subtle.verify !== 'function') {
-            throw new Error('Webhook signature verification is only supported when the `crypto` global is defined');
-        }
-        __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_validateSecret).call(this, secret);
-        const headersObj = buildHeaders([headers]).values;
-        const signatureHeader = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, 'webhook-signature');
-        const timestamp = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, 'webhook-timestamp');
-        const webhookId = __classPrivateFieldGet(this, _Webhooks_instances, "m", _Webhooks_getRequiredHeader).call(this, headersObj, 'webhook-id');
-        // Validate timestamp to prevent replay attacks
-        const timestampSeconds = parseInt(timestamp, 10);
-        if (isNaN(timestampSeconds)) {
-            throw new InvalidWebhookSignatureError('Invalid webhook timestamp format');
-        }
-        const nowSeconds = Math.floor(Date.now() / 1000);
-        if (nowSeconds - timestampSeconds > tolerance) {
-            throw new InvalidWebhookSignatureError('Webhook timestamp is too old');
-        }
-        if (timestampSeconds > nowSeconds + tolerance) {
-            throw new InvalidWebhookSignatureError('Webhook timestamp is too new');
-        }
-        // Extract signatures from v1,<base64> format
-        // The signature header can have multiple values, separated by spaces.
-        // Each value is in the format v1,<base64>. We should accept if any match.
-        const signatures = signatureHeader
-            .split(' ')
-            .map((part) => (part.startsWith('v1,') ? part.substring(3) : part));
-        // Decode the secret if it starts with whsec_
-        const decodedSecret = secret.startsWith('whsec_') ?
-            Buffer.from(secret.replace('whsec_', ''), 'base64')
-            : Buffer.from(secret, 'utf-8');
-        // Create the signed payload: {webhook_id}.{timestamp}.{payload}
-        const signedPayload = webhookId ? `${webhookId}.${timestamp}.${payload}` : `${timestamp}.${payload}`;
-        // Import the secret as a cryptographic key for HMAC
-        const key = await crypto.subtle.importKey('raw', decodedSecret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-        // Check if any signature matches using timing-safe WebCrypto verify
-        for (const signature of signatures) {
-            try {
-                const signatureBytes = Buffer.from(signature, 'base64');
-                const isValid = await crypto.subtle.verify('HMAC', key, signatureBytes, new TextEncoder().encode(signedPayload));
-                if (isValid) {
-                    return; // Valid signature found
-                }
-            }
-            catch {
-                // Invalid base64 or signature format, continue to next signature
-                continue;
-            }
-        }
-        throw new InvalidWebhookSignatureError('The given webhook signature does not match the expected signature');
-    }
-}
-_Webhooks_instances = new WeakSet(), _Webhooks_validateSecret = function _Webhooks_validateSecret(secret) {
-    if (typeof secret !== 'string' || secret.length === 0) {
-        throw new Error(`The webhook secret must either be set using the env var, OPENAI_WEBHOOK_SECRET, on the client class, OpenAI({ webhookSecret: '123' }), or passed to this function`);
-    }
-}, _Webhooks_getRequiredHeader = function _Webhooks_getRequiredHeader(headers, name) {
-    if (!headers) {
-        throw new Error(`Headers are required`);
-    }
-    const value = headers.get(name);
-    if (value === null || value === undefined) {
-        throw new Error(`Missing required header: ${name}`);
-    }
-    return value;
-};
-//# sourceMappingURL=webhooks.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/webhooks/index.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-//# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/webhooks.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-//# sourceMappingURL=webhooks.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/resources/index.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-//# sourceMappingURL=index.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/client.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-var _OpenAI_instances, client_a, _OpenAI_encoder, _OpenAI_baseURLOverridden;
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * API Client for interfacing with the OpenAI API.
- */
-class OpenAI {
-    /**
-     * API Client for interfacing with the OpenAI API.
-     *
-     * @param {string | undefined} [opts.apiKey=process.env['OPENAI_API_KEY'] ?? undefined]
-     * @param {string | null | undefined} [opts.organization=process.env['OPENAI_ORG_ID'] ?? null]
-     * @param {string | null | undefined} [opts.project=process.env['OPENAI_PROJECT_ID'] ?? null]
-     * @param {string | null | undefined} [opts.webhookSecret=process.env['OPENAI_WEBHOOK_SECRET'] ?? null]
-     * @param {string} [opts.baseURL=process.env['OPENAI_BASE_URL'] ?? https://api.openai.com/v1] - Override the default base URL for the API.
-     * @param {number} [opts.timeout=10 minutes] - The maximum amount of time (in milliseconds) the client will wait for a response before timing out.
-     * @param {MergedRequestInit} [opts.fetchOptions] - Additional `RequestInit` options to be passed to `fetch` calls.
-     * @param {Fetch} [opts.fetch] - Specify a custom `fetch` function implementation.
-     * @param {number} [opts.maxRetries=2] - The maximum number of times the client will retry a request.
-     * @param {HeadersLike} opts.defaultHeaders - Default headers to include with every request to the API.
-     * @param {Record<string, string | undefined>} opts.defaultQuery - Default query parameters to include with every request to the API.
-     * @param {boolean} [opts.dangerouslyAllowBrowser=false] - By default, client-side use of this library is not allowed, as it risks exposing your secret API credentials to attackers.
-     */
-    constructor({ baseURL = readEnv('OPENAI_BASE_URL'), apiKey = readEnv('OPENAI_API_KEY'), organization = readEnv('OPENAI_ORG_ID') ?? null, project = readEnv('OPENAI_PROJECT_ID') ?? null, webhookSecret = readEnv('OPENAI_WEBHOOK_SECRET') ?? null, ...opts } = {}) {
-        _OpenAI_instances.add(this);
-        _OpenAI_encoder.set(this, void 0);
-        /**
-         * Given a prompt, the model will return one or more predicted completions, and can also return the probabilities of alternative tokens at each position.
-         */
-        this.completions = new completions_Completions(this);
-        this.chat = new Chat(this);
-        /**
-         * Get a vector representation of a given input that can be easily consumed by machine learning models and algorithms.
-         */
-        this.embeddings = new Embeddings(this);
-        /**
-         * Files are used to upload documents that can be used with features like Assistants and Fine-tuning.
-         */
-        this.files = new files_Files(this);
-        /**
-         * Given a prompt and/or an input image, the model will generate a new image.
-         */
-        this.images = new Images(this);
-        this.audio = new Audio(this);
-        /**
-         * Given text and/or image inputs, classifies if those inputs are potentially harmful.
-         */
-        this.moderations = new Moderations(this);
-        /**
-         * List and describe the various models available in the API.
-         */
-        this.models = new Models(this);
-        this.fineTuning = new FineTuning(this);
-        this.graders = new graders_Graders(this);
-        this.vectorStores = new VectorStores(this);
-        this.webhooks = new Webhooks(this);
-        this.beta = new Beta(this);
-        /**
-         * Create large batches of API requests to run asynchronously.
-         */
-        this.batches = new Batches(this);
-        /**
-         * Use Uploads to upload large files in multiple parts.
-         */
-        this.uploads = new Uploads(this);
-        this.responses = new Responses(this);
-        this.realtime = new realtime_Realtime(this);
-        /**
-         * Manage conversations and conversation items.
-         */
-        this.conversations = new Conversations(this);
-        /**
-         * Manage and run evals in the OpenAI platform.
-         */
-        this.evals = new Evals(this);
-        this.containers = new Containers(this);
-        this.skills = new Skills(this);
-        this.videos = new Videos(this);
-        if (apiKey === undefined) {
-            throw new error_OpenAIError('Missing credentials. Please pass an `apiKey`, or set the `OPENAI_API_KEY` environment variable.');
-        }
-        const options = {
-            apiKey,
-            organization,
-            project,
-            webhookSecret,
-            ...opts,
-            baseURL: baseURL || `https://api.openai.com/v1`,
-        };
-        if (!options.dangerouslyAllowBrowser && isRunningInBrowser()) {
-            throw new error_OpenAIError("It looks like you're running in a browser-like environment.\n\nThis is disabled by default, as it risks exposing your secret API credentials to attackers.\nIf you understand the risks and have appropriate mitigations in place,\nyou can set the `dangerouslyAllowBrowser` option to `true`, e.g.,\n\nnew OpenAI({ apiKey, dangerouslyAllowBrowser: true });\n\nhttps://help.openai.com/en/articles/5112595-best-practices-for-api-key-safety\n");
-        }
-        this.baseURL = options.baseURL;
-        this.timeout = options.timeout ?? client_a.DEFAULT_TIMEOUT /* 10 minutes */;
-        this.logger = options.logger ?? console;
-        const defaultLogLevel = 'warn';
-        // Set default logLevel early so that we can log a warning in parseLogLevel.
-        this.logLevel = defaultLogLevel;
-        this.logLevel =
-            parseLogLevel(options.logLevel, 'ClientOptions.logLevel', this) ??
-                parseLogLevel(readEnv('OPENAI_LOG'), "process.env['OPENAI_LOG']", this) ??
-                defaultLogLevel;
-        this.fetchOptions = options.fetchOptions;
-        this.maxRetries = options.maxRetries ?? 2;
-        this.fetch = options.fetch ?? getDefaultFetch();
-        __classPrivateFieldSet(this, _OpenAI_encoder, FallbackEncoder, "f");
-        this._options = options;
-        this.apiKey = typeof apiKey === 'string' ? apiKey : 'Missing Key';
-        this.organization = organization;
-        this.project = project;
-        this.webhookSecret = webhookSecret;
-    }
-    /**
-     * Create a new client instance re-using the same options given to the current client with optional overriding.
-     */
-    withOptions(options) {
-        const client = new this.constructor({
-            ...this._options,
-            baseURL: this.baseURL,
-            maxRetries: this.maxRetries,
-            timeout: this.timeout,
-            logger: this.logger,
-            logLevel: this.logLevel,
-            fetch: this.fetch,
-            fetchOptions: this.fetchOptions,
-            apiKey: this.apiKey,
-            organization: this.organization,
-            project: this.project,
-            webhookSecret: this.webhookSecret,
-            ...options,
-        });
-        return client;
-    }
-    defaultQuery() {
-        return this._options.defaultQuery;
-    }
-    validateHeaders({ values, nulls }) {
-        return;
-    }
-    async authHeaders(opts) {
-        return buildHeaders([{ Authorization: `Bearer ${this.apiKey}` }]);
-    }
-    stringifyQuery(query) {
-        return stringifyQuery(query);
-    }
-    getUserAgent() {
-        return `${this.constructor.name}/JS ${openai_version_VERSION}`;
-    }
-    defaultIdempotencyKey() {
-        return `stainless-node-retry-${uuid_uuid4()}`;
-    }
-    makeStatusError(status, error, message, headers) {
-        return APIError.generate(status, error, message, headers);
-    }
-    async _callApiKey() {
-        const apiKey = this._options.apiKey;
-        if (typeof apiKey !== 'function')
-            return false;
-        let token;
-        try {
-            token = await apiKey();
-        }
-        catch (err) {
-            if (err instanceof error_OpenAIError)
-                throw err;
-            throw new error_OpenAIError(`Failed to get token from 'apiKey' function: ${err.message}`, 
-            // @ts-ignore
-            { cause: err });
-        }
-        if (typeof token !== 'string' || !token) {
-            throw new error_OpenAIError(`Expected 'apiKey' function argument to return a string but it returned ${token}`);
-        }
-        this.apiKey = token;
-        return true;
-    }
-    buildURL(path, query, defaultBaseURL) {
-        const baseURL = (!__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL) || this.baseURL;
-        const url = isAbsoluteURL(path) ?
-            new URL(path)
-            : new URL(baseURL + (baseURL.endsWith('/') && path.startsWith('/') ? path.slice(1) : path));
-        const defaultQuery = this.defaultQuery();
-        const pathQuery = Object.fromEntries(url.searchParams);
-        if (!values_isEmptyObj(defaultQuery) || !values_isEmptyObj(pathQuery)) {
-            query = { ...pathQuery, ...defaultQuery, ...query };
-        }
-        if (typeof query === 'object' && query && !Array.isArray(query)) {
-            url.search = this.stringifyQuery(query);
-        }
-        return url.toString();
-    }
-    /**
-     * Used as a callback for mutating the given `FinalRequestOptions` object.
-     */
-    async prepareOptions(options) {
-        await this._callApiKey();
-    }
-    /**
-     * Used as a callback for mutating the given `RequestInit` object.
-     *
-     * This is useful for cases where you want to add certain headers based off of
-     * the request properties, e.g. `method` or `url`.
-     */
-    async prepareRequest(request, { url, options }) { }
-    get(path, opts) {
-        return this.methodRequest('get', path, opts);
-    }
-    post(path, opts) {
-        return this.methodRequest('post', path, opts);
-    }
-    patch(path, opts) {
-        return this.methodRequest('patch', path, opts);
-    }
-    put(path, opts) {
-        return this.methodRequest('put', path, opts);
-    }
-    delete(path, opts) {
-        return this.methodRequest('delete', path, opts);
-    }
-    methodRequest(method, path, opts) {
-        return this.request(Promise.resolve(opts).then((opts) => {
-            return { method, path, ...opts };
-        }));
-    }
-    request(options, remainingRetries = null) {
-        return new APIPromise(this, this.makeRequest(options, remainingRetries, undefined));
-    }
-    async makeRequest(optionsInput, retriesRemaining, retryOfRequestLogID) {
-        const options = await optionsInput;
-        const maxRetries = options.maxRetries ?? this.maxRetries;
-        if (retriesRemaining == null) {
-            retriesRemaining = maxRetries;
-        }
-        await this.prepareOptions(options);
-        const { req, url, timeout } = await this.buildRequest(options, {
-            retryCount: maxRetries - retriesRemaining,
-        });
-        await this.prepareRequest(req, { url, options });
-        /** Not an API request ID, just for correlating local log entries. */
-        const requestLogID = 'log_' + ((Math.random() * (1 << 24)) | 0).toString(16).padStart(6, '0');
-        const retryLogStr = retryOfRequestLogID === undefined ? '' : `, retryOf: ${retryOfRequestLogID}`;
-        const startTime = Date.now();
-        loggerFor(this).debug(`[${requestLogID}] sending request`, formatRequestDetails({
-            retryOfRequestLogID,
-            method: options.method,
-            url,
-            options,
-            headers: req.headers,
-        }));
-        if (options.signal?.aborted) {
-            throw new APIUserAbortError();
-        }
-        const controller = new AbortController();
-        const response = await this.fetchWithTimeout(url, req, timeout, controller).catch(castToError);
-        const headersTime = Date.now();
-        if (response instanceof globalThis.Error) {
-            const retryMessage = `retrying, ${retriesRemaining} attempts remaining`;
-            if (options.signal?.aborted) {
-                throw new APIUserAbortError();
-            }
-            // detect native connection timeout errors
-            // deno throws "TypeError: error sending request for url (https://example/): client error (Connect): tcp connect error: Operation timed out (os error 60): Operation timed out (os error 60)"
-            // undici throws "TypeError: fetch failed" with cause "ConnectTimeoutError: Connect Timeout Error (attempted address: example:443, timeout: 1ms)"
-            // others do not provide enough information to distinguish timeouts from other connection errors
-            const isTimeout = isAbortError(response) ||
-                /timed? ?out/i.test(String(response) + ('cause' in response ? String(response.cause) : ''));
-            if (retriesRemaining) {
-                loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} - ${retryMessage}`);
-                loggerFor(this).debug(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} (${retryMessage})`, formatRequestDetails({
-                    retryOfRequestLogID,
-                    url,
-                    durationMs: headersTime - startTime,
-                    message: response.message,
-                }));
-                return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID);
-            }
-            loggerFor(this).info(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} - error; no more retries left`);
-            loggerFor(this).debug(`[${requestLogID}] connection ${isTimeout ? 'timed out' : 'failed'} (error; no more retries left)`, formatRequestDetails({
-                retryOfRequestLogID,
-                url,
-                durationMs: headersTime - startTime,
-                message: response.message,
-            }));
-            if (isTimeout) {
-                throw new APIConnectionTimeoutError();
-            }
-            throw new APIConnectionError({ cause: response });
-        }
-        const specialHeaders = [...response.headers.entries()]
-            .filter(([name]) => name === 'x-request-id')
-            .map(([name, value]) => ', ' + name + ': ' + JSON.stringify(value))
-            .join('');
-        const responseInfo = `[${requestLogID}${retryLogStr}${specialHeaders}] ${req.method} ${url} ${response.ok ? 'succeeded' : 'failed'} with status ${response.status} in ${headersTime - startTime}ms`;
-        if (!response.ok) {
-            const shouldRetry = await this.shouldRetry(response);
-            if (retriesRemaining && shouldRetry) {
-                const retryMessage = `retrying, ${retriesRemaining} attempts remaining`;
-                // We don't need the body of this response.
-                await CancelReadableStream(response.body);
-                loggerFor(this).info(`${responseInfo} - ${retryMessage}`);
-                loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage})`, formatRequestDetails({
-                    retryOfRequestLogID,
-                    url: response.url,
-                    status: response.status,
-                    headers: response.headers,
-                    durationMs: headersTime - startTime,
-                }));
-                return this.retryRequest(options, retriesRemaining, retryOfRequestLogID ?? requestLogID, response.headers);
-            }
-            const retryMessage = shouldRetry ? `error; no more retries left` : `error; not retryable`;
-            loggerFor(this).info(`${responseInfo} - ${retryMessage}`);
-            const errText = await response.text().catch((err) => castToError(err).message);
-            const errJSON = safeJSON(errText);
-            const errMessage = errJSON ? undefined : errText;
-            loggerFor(this).debug(`[${requestLogID}] response error (${retryMessage})`, formatRequestDetails({
-                retryOfRequestLogID,
-                url: response.url,
-                status: response.status,
-                headers: response.headers,
-                message: errMessage,
-                durationMs: Date.now() - startTime,
-            }));
-            const err = this.makeStatusError(response.status, errJSON, errMessage, response.headers);
-            throw err;
-        }
-        loggerFor(this).info(responseInfo);
-        loggerFor(this).debug(`[${requestLogID}] response start`, formatRequestDetails({
-            retryOfRequestLogID,
-            url: response.url,
-            status: response.status,
-            headers: response.headers,
-            durationMs: headersTime - startTime,
-        }));
-        return { response, options, controller, requestLogID, retryOfRequestLogID, startTime };
-    }
-    getAPIList(path, Page, opts) {
-        return this.requestAPIList(Page, opts && 'then' in opts ?
-            opts.then((opts) => ({ method: 'get', path, ...opts }))
-            : { method: 'get', path, ...opts });
-    }
-    requestAPIList(Page, options) {
-        const request = this.makeRequest(options, null, undefined);
-        return new PagePromise(this, request, Page);
-    }
-    async fetchWithTimeout(url, init, ms, controller) {
-        const { signal, method, ...options } = init || {};
-        const abort = this._makeAbort(controller);
-        if (signal)
-            signal.addEventListener('abort', abort, { once: true });
-        const timeout = setTimeout(abort, ms);
-        const isReadableBody = (globalThis.ReadableStream && options.body instanceof globalThis.ReadableStream) ||
-            (typeof options.body === 'object' && options.body !== null && Symbol.asyncIterator in options.body);
-        const fetchOptions = {
-            signal: controller.signal,
-            ...(isReadableBody ? { duplex: 'half' } : {}),
-            method: 'GET',
-            ...options,
-        };
-        if (method) {
-            // Custom methods like 'patch' need to be uppercased
-            // See https://github.com/nodejs/undici/issues/2294
-            fetchOptions.method = method.toUpperCase();
-        }
-        try {
-            // use undefined this binding; fetch errors if bound to something else in browser/cloudflare
-            return await this.fetch.call(undefined, url, fetchOptions);
-        }
-        finally {
-            clearTimeout(timeout);
-        }
-    }
-    async shouldRetry(response) {
-        // Note this is not a standard header.
-        const shouldRetryHeader = response.headers.get('x-should-retry');
-        // If the server explicitly says whether or not to retry, obey.
-        if (shouldRetryHeader === 'true')
-            return true;
-        if (shouldRetryHeader === 'false')
-            return false;
-        // Retry on request timeouts.
-        if (response.status === 408)
-            return true;
-        // Retry on lock timeouts.
-        if (response.status === 409)
-            return true;
-        // Retry on rate limits.
-        if (response.status === 429)
-            return true;
-        // Retry internal errors.
-        if (response.status >= 500)
-            return true;
-        return false;
-    }
-    async retryRequest(options, retriesRemaining, requestLogID, responseHeaders) {
-        let timeoutMillis;
-        // Note the `retry-after-ms` header may not be standard, but is a good idea and we'd like proactive support for it.
-        const retryAfterMillisHeader = responseHeaders?.get('retry-after-ms');
-        if (retryAfterMillisHeader) {
-            const timeoutMs = parseFloat(retryAfterMillisHeader);
-            if (!Number.isNaN(timeoutMs)) {
-                timeoutMillis = timeoutMs;
-            }
-        }
-        // About the Retry-After header: https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Retry-After
-        const retryAfterHeader = responseHeaders?.get('retry-after');
-        if (retryAfterHeader && !timeoutMillis) {
-            const timeoutSeconds = parseFloat(retryAfterHeader);
-            if (!Number.isNaN(timeoutSeconds)) {
-                timeoutMillis = timeoutSeconds * 1000;
-            }
-            else {
-                timeoutMillis = Date.parse(retryAfterHeader) - Date.now();
-            }
-        }
-        // If the API asks us to wait a certain amount of time, just do what it
-        // says, but otherwise calculate a default
-        if (timeoutMillis === undefined) {
-            const maxRetries = options.maxRetries ?? this.maxRetries;
-            timeoutMillis = this.calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries);
-        }
-        await sleep(timeoutMillis);
-        return this.makeRequest(options, retriesRemaining - 1, requestLogID);
-    }
-    calculateDefaultRetryTimeoutMillis(retriesRemaining, maxRetries) {
-        const initialRetryDelay = 0.5;
-        const maxRetryDelay = 8.0;
-        const numRetries = maxRetries - retriesRemaining;
-        // Apply exponential backoff, but not more than the max.
-        const sleepSeconds = Math.min(initialRetryDelay * Math.pow(2, numRetries), maxRetryDelay);
-        // Apply some jitter, take up to at most 25 percent of the retry time.
-        const jitter = 1 - Math.random() * 0.25;
-        return sleepSeconds * jitter * 1000;
-    }
-    async buildRequest(inputOptions, { retryCount = 0 } = {}) {
-        const options = { ...inputOptions };
-        const { method, path, query, defaultBaseURL } = options;
-        const url = this.buildURL(path, query, defaultBaseURL);
-        if ('timeout' in options)
-            validatePositiveInteger('timeout', options.timeout);
-        options.timeout = options.timeout ?? this.timeout;
-        const { bodyHeaders, body } = this.buildBody({ options });
-        const reqHeaders = await this.buildHeaders({ options: inputOptions, method, bodyHeaders, retryCount });
-        const req = {
-            method,
-            headers: reqHeaders,
-            ...(options.signal && { signal: options.signal }),
-            ...(globalThis.ReadableStream &&
-                body instanceof globalThis.ReadableStream && { duplex: 'half' }),
-            ...(body && { body }),
-            ...(this.fetchOptions ?? {}),
-            ...(options.fetchOptions ?? {}),
-        };
-        return { req, url, timeout: options.timeout };
-    }
-    async buildHeaders({ options, method, bodyHeaders, retryCount, }) {
-        let idempotencyHeaders = {};
-        if (this.idempotencyHeader && method !== 'get') {
-            if (!options.idempotencyKey)
-                options.idempotencyKey = this.defaultIdempotencyKey();
-            idempotencyHeaders[this.idempotencyHeader] = options.idempotencyKey;
-        }
-        const headers = buildHeaders([
-            idempotencyHeaders,
-            {
-                Accept: 'application/json',
-                'User-Agent': this.getUserAgent(),
-                'X-Stainless-Retry-Count': String(retryCount),
-                ...(options.timeout ? { 'X-Stainless-Timeout': String(Math.trunc(options.timeout / 1000)) } : {}),
-                ...getPlatformHeaders(),
-                'OpenAI-Organization': this.organization,
-                'OpenAI-Project': this.project,
-            },
-            await this.authHeaders(options),
-            this._options.defaultHeaders,
-            bodyHeaders,
-            options.headers,
-        ]);
-        this.validateHeaders(headers);
-        return headers.values;
-    }
-    _makeAbort(controller) {
-        // note: we can't just inline this method inside `fetchWithTimeout()` because then the closure
-        //       would capture all request options, and cause a memory leak.
-        return () => controller.abort();
-    }
-    buildBody({ options: { body, headers: rawHeaders } }) {
-        if (!body) {
-            return { bodyHeaders: undefined, body: undefined };
-        }
-        const headers = buildHeaders([rawHeaders]);
-        if (
-        // Pass raw type verbatim
-        ArrayBuffer.isView(body) ||
-            body instanceof ArrayBuffer ||
-            body instanceof DataView ||
-            (typeof body === 'string' &&
-                // Preserve legacy string encoding behavior for now
-                headers.values.has('content-type')) ||
-            // `Blob` is superset of `File`
-            (globalThis.Blob && body instanceof globalThis.Blob) ||
-            // `FormData` -> `multipart/form-data`
-            body instanceof FormData ||
-            // `URLSearchParams` -> `application/x-www-form-urlencoded`
-            body instanceof URLSearchParams ||
-            // Send chunked stream (each chunk has own `length`)
-            (globalThis.ReadableStream && body instanceof globalThis.ReadableStream)) {
-            return { bodyHeaders: undefined, body: body };
-        }
-        else if (typeof body === 'object' &&
-            (Symbol.asyncIterator in body ||
-                (Symbol.iterator in body && 'next' in body && typeof body.next === 'function'))) {
-            return { bodyHeaders: undefined, body: ReadableStreamFrom(body) };
-        }
-        else if (typeof body === 'object' &&
-            headers.values.get('content-type') === 'application/x-www-form-urlencoded') {
-            return {
-                bodyHeaders: { 'content-type': 'application/x-www-form-urlencoded' },
-                body: this.stringifyQuery(body),
-            };
-        }
-        else {
-            return __classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers });
-        }
-    }
-}
-client_a = OpenAI, _OpenAI_encoder = new WeakMap(), _OpenAI_instances = new WeakSet(), _OpenAI_baseURLOverridden = function _OpenAI_baseURLOverridden() {
-    return this.baseURL !== 'https://api.openai.com/v1';
-};
-OpenAI.OpenAI = client_a;
-OpenAI.DEFAULT_TIMEOUT = 600000; // 10 minutes
-OpenAI.OpenAIError = error_OpenAIError;
-OpenAI.APIError = APIError;
-OpenAI.APIConnectionError = APIConnectionError;
-OpenAI.APIConnectionTimeoutError = APIConnectionTimeoutError;
-OpenAI.APIUserAbortError = APIUserAbortError;
-OpenAI.NotFoundError = NotFoundError;
-OpenAI.ConflictError = ConflictError;
-OpenAI.RateLimitError = RateLimitError;
-OpenAI.BadRequestError = BadRequestError;
-OpenAI.AuthenticationError = AuthenticationError;
-OpenAI.InternalServerError = InternalServerError;
-OpenAI.PermissionDeniedError = PermissionDeniedError;
-OpenAI.UnprocessableEntityError = UnprocessableEntityError;
-OpenAI.InvalidWebhookSignatureError = InvalidWebhookSignatureError;
-OpenAI.toFile = toFile;
-OpenAI.Completions = completions_Completions;
-OpenAI.Chat = Chat;
-OpenAI.Embeddings = Embeddings;
-OpenAI.Files = files_Files;
-OpenAI.Images = Images;
-OpenAI.Audio = Audio;
-OpenAI.Moderations = Moderations;
-OpenAI.Models = Models;
-OpenAI.FineTuning = FineTuning;
-OpenAI.Graders = graders_Graders;
-OpenAI.VectorStores = VectorStores;
-OpenAI.Webhooks = Webhooks;
-OpenAI.Beta = Beta;
-OpenAI.Batches = Batches;
-OpenAI.Uploads = Uploads;
-OpenAI.Responses = Responses;
-OpenAI.Realtime = realtime_Realtime;
-OpenAI.Conversations = Conversations;
-OpenAI.Evals = Evals;
-OpenAI.Containers = Containers;
-OpenAI.Skills = Skills;
-OpenAI.Videos = Videos;
-//# sourceMappingURL=client.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/azure.mjs
-
-
-
-
-/** API Client for interfacing with the Azure OpenAI API. */
-class AzureOpenAI extends OpenAI {
-    /**
-     * API Client for interfacing with the Azure OpenAI API.
-     *
-     * @param {string | undefined} [opts.apiVersion=process.env['OPENAI_API_VERSION'] ?? undefined]
-     * @param {string | undefined} [opts.endpoint=process.env['AZURE_OPENAI_ENDPOINT'] ?? undefined] - Your Azure endpoint, including the resource, e.g. `https://example-resource.azure.openai.com/`
-     * @param {string | undefined} [opts.apiKey=process.env['AZURE_OPENAI_API_KEY'] ?? undefined]
-     * @param {string | undefined} opts.deployment - A model deployment, if given, sets the base client URL to include `/deployments/{deployment}`.
-     * @param {string | null | undefined} [opts.organization=process.env['OPENAI_ORG_ID'] ?? null]
-     * @param {string} [opts.baseURL=process.env['OPENAI_BASE_URL']] - Sets the base URL for the API, e.g. `https://example-resource.azure.openai.com/openai/`.
-     * @param {number} [opts.timeout=10 minutes] - The maximum amount of time (in milliseconds) the client will wait for a response before timing out.
-     * @param {number} [opts.httpAgent] - An HTTP agent used to manage HTTP(s) connections.
-     * @param {Fetch} [opts.fetch] - Specify a custom `fetch` function implementation.
-     * @param {number} [opts.maxRetries=2] - The maximum number of times the client will retry a request.
-     * @param {Headers} opts.defaultHeaders - Default headers to include with every request to the API.
-     * @param {DefaultQuery} opts.defaultQuery - Default query parameters to include with every request to the API.
-     * @param {boolean} [opts.dangerouslyAllowBrowser=false] - By default, client-side use of this library is not allowed, as it risks exposing your secret API credentials to attackers.
-     */
-    constructor({ baseURL = readEnv('OPENAI_BASE_URL'), apiKey = readEnv('AZURE_OPENAI_API_KEY'), apiVersion = readEnv('OPENAI_API_VERSION'), endpoint, deployment, azureADTokenProvider, dangerouslyAllowBrowser, ...opts } = {}) {
-        if (!apiVersion) {
-            throw new error_OpenAIError("The OPENAI_API_VERSION environment variable is missing or empty; either provide it, or instantiate the AzureOpenAI client with an apiVersion option, like new AzureOpenAI({ apiVersion: 'My API Version' }).");
-        }
-        if (typeof azureADTokenProvider === 'function') {
-            dangerouslyAllowBrowser = true;
-        }
-        if (!azureADTokenProvider && !apiKey) {
-            throw new error_OpenAIError('Missing credentials. Please pass one of `apiKey` and `azureADTokenProvider`, or set the `AZURE_OPENAI_API_KEY` environment variable.');
-        }
-        if (azureADTokenProvider && apiKey) {
-            throw new error_OpenAIError('The `apiKey` and `azureADTokenProvider` arguments are mutually exclusive; only one can be passed at a time.');
-        }
-        opts.defaultQuery = { ...opts.defaultQuery, 'api-version': apiVersion };
-        if (!baseURL) {
-            if (!endpoint) {
-                endpoint = process.env['AZURE_OPENAI_ENDPOINT'];
-            }
-            if (!endpoint) {
-                throw new error_OpenAIError('Must provide one of the `baseURL` or `endpoint` arguments, or the `AZURE_OPENAI_ENDPOINT` environment variable');
-            }
-            baseURL = `${endpoint}/openai`;
-        }
-        else {
-            if (endpoint) {
-                throw new error_OpenAIError('baseURL and endpoint are mutually exclusive');
-            }
-        }
-        super({
-            apiKey: azureADTokenProvider ?? apiKey,
-            baseURL,
-            ...opts,
-            ...(dangerouslyAllowBrowser !== undefined ? { dangerouslyAllowBrowser } : {}),
-        });
-        this.apiVersion = '';
-        this.apiVersion = apiVersion;
-        this.deploymentName = deployment;
-    }
-    async buildRequest(options, props = {}) {
-        if (_deployments_endpoints.has(options.path) && options.method === 'post' && options.body !== undefined) {
-            if (!isObj(options.body)) {
-                throw new Error('Expected request body to be an object');
-            }
-            const model = this.deploymentName || options.body['model'] || options.__metadata?.['model'];
-            if (model !== undefined && !this.baseURL.includes('/deployments')) {
-                options.path = `/deployments/${model}${options.path}`;
-            }
-        }
-        return super.buildRequest(options, props);
-    }
-    async authHeaders(opts) {
-        if (typeof this._options.apiKey === 'string') {
-            return buildHeaders([{ 'api-key': this.apiKey }]);
-        }
-        return super.authHeaders(opts);
-    }
-}
-const _deployments_endpoints = new Set([
-    '/completions',
-    '/chat/completions',
-    '/embeddings',
-    '/audio/transcriptions',
-    '/audio/translations',
-    '/audio/speech',
-    '/images/generations',
-    '/batches',
-    '/images/edits',
-]);
-//# sourceMappingURL=azure.mjs.map
-;// CONCATENATED MODULE: ./node_modules/openai/index.mjs
-// File generated from our OpenAPI spec by Stainless. See CONTRIBUTING.md for details.
-
-
-
-
-
-
-
-//# sourceMappingURL=index.mjs.map
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/judge/limiter.ts
@@ -68731,6 +68541,15 @@ function classifyFailure(err) {
         return { retryable: false, rateLimited: false, retryAfterMs: null, description: 'cancelled' };
     }
     if (err instanceof OpenAI.APIConnectionError) {
+        const unreachable = unreachableReason(err);
+        if (unreachable)
+            return {
+                retryable: false,
+                unreachable: true,
+                rateLimited: false,
+                retryAfterMs: null,
+                description: unreachable,
+            };
         return {
             retryable: true,
             rateLimited: false,
@@ -68766,6 +68585,34 @@ function backoffDelay(attempt, policy, failure, random = Math.random) {
         return Math.max(failure.retryAfterMs, Math.min(jittered, 1000));
     return jittered;
 }
+/** Error codes that mean the endpoint is not there, as opposed to a connection dropped mid-call. */
+const UNREACHABLE = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'no such host',
+    EAI_AGAIN: 'the host name could not be resolved',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+};
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)|^EPROTO$/;
+/**
+ * Why an endpoint cannot be reached, from the error's cause chain; null for a transient failure.
+ * The code is read from `code`, else from the message: an error re-made across realms (the SDK
+ * wraps what is not its realm's Error) keeps only its message, `connect ECONNREFUSED 127.0.0.1:1`.
+ */
+function unreachableReason(err) {
+    for (let e = err, depth = 0; e && depth < 6; depth++) {
+        const message = typeof e.message === 'string' ? e.message : '';
+        const code = typeof e.code === 'string'
+            ? e.code
+            : (/\b(E[A-Z_]{4,}|ERR_TLS_[A-Z_]+|ERR_SSL_[A-Z_]+|CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|DEPTH_ZERO_[A-Z_]+|SELF_SIGNED_[A-Z_]+)\b/.exec(message)?.[1] ?? '');
+        if (UNREACHABLE[code])
+            return `${UNREACHABLE[code]} (${code})`;
+        if (TLS_CODE.test(code))
+            return `TLS error (${code}${message ? `: ${firstLine(message)}` : ''})`;
+        e = e.cause;
+    }
+    return null;
+}
 function firstLine(s) {
     return s.split('\n')[0].slice(0, 300);
 }
@@ -68779,7 +68626,7 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: ./node_modules/http-proxy-agent/dist/index.js
-var dist = __nccwpck_require__(1970);
+var http_proxy_agent_dist = __nccwpck_require__(1970);
 // EXTERNAL MODULE: ./node_modules/https-proxy-agent/dist/index.js
 var https_proxy_agent_dist = __nccwpck_require__(3669);
 ;// CONCATENATED MODULE: ./node_modules/proxy-from-env/index.js
@@ -69002,7 +68849,7 @@ class Transport {
             else if (url.protocol === 'https:')
                 agent = new https_proxy_agent_dist.HttpsProxyAgent(proxy, options);
             else
-                agent = new dist.HttpProxyAgent(proxy, options);
+                agent = new http_proxy_agent_dist.HttpProxyAgent(proxy, options);
             this.agents.set(url.origin, agent);
         }
         return agent;
@@ -69173,6 +69020,8 @@ class ChatCaller {
     sendSeed = true;
     tokensParam = 'max_tokens';
     stats = { calls: 0, retries: 0, rateLimited: 0, timeouts: 0, fallbacks: [] };
+    /** Once the endpoint proved unreachable, every later call fails at once with the same reason. */
+    unreachable = null;
     constructor(endpoint, limiter, retry = DEFAULT_RETRY, signal, warn = () => { }) {
         this.endpoint = endpoint;
         this.limiter = limiter;
@@ -69186,6 +69035,8 @@ class ChatCaller {
         return this.format;
     }
     async create(req) {
+        if (this.unreachable)
+            throw this.unreachable;
         let attempt = 0;
         // Each parameter can be given up once; bound the loop by that as well as by retries.
         for (let adjustments = 0;;) {
@@ -69235,6 +69086,10 @@ class ChatCaller {
                         description: `timed out after ${this.endpoint.timeoutMs / 1000} s`,
                     }
                     : classifyFailure(err);
+                if (failure.unreachable) {
+                    this.unreachable = new ModelCallError(`cannot reach ${this.endpoint.azure?.endpoint ?? this.endpoint.baseURL} (model ${this.endpoint.model}): ${failure.description}`, err, true);
+                    throw this.unreachable;
+                }
                 if (!failure.retryable || attempt + 1 >= this.retry.maxAttempts) {
                     throw new ModelCallError(`${this.endpoint.model}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`, err);
                 }
@@ -69332,9 +69187,13 @@ function withShapeHint(messages, hint) {
 }
 class ModelCallError extends Error {
     original;
-    constructor(message, original) {
+    unreachable;
+    constructor(message, original, 
+    /** Nothing answers at the endpoint's address: a setting to fix, not a hiccup. */
+    unreachable = false) {
         super(message);
         this.original = original;
+        this.unreachable = unreachable;
         this.name = 'ModelCallError';
     }
 }
@@ -69387,6 +69246,8 @@ function estimateCost(model, promptTokens, completionTokens, table) {
 
 
 
+
+
 /** The judge could not produce a valid verdict: the evaluator's result is `error`, never a pass. */
 class JudgeError extends Error {
     usage;
@@ -69409,6 +69270,7 @@ class Judge {
     maxRepairs;
     temperature;
     seed;
+    toldFailure = false;
     constructor(endpoint, options) {
         this.endpoint = endpoint;
         this.options = options;
@@ -69416,6 +69278,17 @@ class Judge {
         this.maxRepairs = options.maxRepairs ?? 2;
         this.temperature = options.temperature ?? 0;
         this.seed = options.seed ?? 42;
+    }
+    /** The run's first failed judge call is told once, with what to fix when that is known. */
+    tellFirstFailure(err) {
+        if (this.toldFailure || this.options.signal?.aborted)
+            return;
+        this.toldFailure = true;
+        const original = err instanceof ModelCallError ? err.original : null;
+        const status = original instanceof OpenAI.APIError ? (original.status ?? null) : null;
+        const url = this.endpoint.azure?.endpoint ?? this.endpoint.baseURL;
+        const fix = judgeFix({ unreachable: err instanceof ModelCallError && err.unreachable, status }, url, this.options.settings ?? ACTION_SETTINGS);
+        this.options.warn?.(`the judge failed: ${err.message}${fix ? `; ${fix}` : ''}`);
     }
     get samples() {
         return this.options.samples ?? 1;
@@ -69468,6 +69341,7 @@ class Judge {
                 maxTokens: this.options.maxTokens ?? 4096,
             })
                 .catch((err) => {
+                this.tellFirstFailure(err);
                 throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage));
             });
             usage.judge_calls++;
@@ -69670,6 +69544,7 @@ function lexicallyInside(root, p) {
 
 
 
+
 /** One judge per endpoint, sharing the run's limiter and cache; counts what they did. */
 class JudgePool {
     limiter;
@@ -69720,6 +69595,7 @@ function createRunContext(config, io) {
         prices: { ...DEFAULT_PRICES, ...config.judge.prices },
         signal: io.signal,
         warn,
+        settings: io.settings,
         samples: config.judgeSamples,
     });
     const runnerDeps = {
@@ -69731,7 +69607,19 @@ function createRunContext(config, io) {
         signal: io.signal,
         warn,
     };
-    return { ws, redactor, limiter, exec, judges, runnerDeps, env: io.env, signal: io.signal, warn, info };
+    return {
+        ws,
+        redactor,
+        limiter,
+        exec,
+        judges,
+        runnerDeps,
+        env: io.env,
+        signal: io.signal,
+        settings: io.settings ?? ACTION_SETTINGS,
+        warn,
+        info,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/exec/output-buffer.ts
@@ -70527,9 +70415,15 @@ function codeJudgeInput(c, answer, config) {
         config,
     };
 }
+/** How a script is named in messages: its argv as written. */
+function describeScript(command) {
+    return Array.isArray(command) ? command.join(' ') : command;
+}
 /**
- * Runs a scoring script: JSON on stdin, `{score, hits?, misses?, reasoning?}` on stdout. A
- * non-zero exit, a timeout or output that is not such JSON scores 0 with a miss quoting stderr.
+ * Runs a scoring script: JSON on stdin, `{score, hits?, misses?, reasoning?}` on stdout. A script
+ * that cannot start, times out, or ends without printing such a result has not scored anything,
+ * so the outcome says why instead of a score. A non-zero exit that still printed a result counts
+ * the result (AgentV's scripts may signal a miss with exit 1).
  */
 async function runScoringScript(command, cwd, payload, deps) {
     const r = await deps.processLimiter.run(() => runCommand({
@@ -70542,12 +70436,15 @@ async function runScoringScript(command, cwd, payload, deps) {
         signal: deps.signal,
         stdoutLimit: 1024 * 1024,
     }), deps.signal);
+    const name = `script '${describeScript(command)}'`;
+    if (r.spawnError || r.timedOut || r.cancelled || r.signal)
+        return failed(`${name} ${describeExit(r, deps.commandTimeoutMs)}`, r);
+    const parsed = r.stdoutOverflowed ? null : parseScoreJson(r.stdout);
+    if (parsed)
+        return { ...parsed, ok: true };
     if (r.exitCode !== 0)
-        return failed(`script ${describeExit(r, deps.commandTimeoutMs)}`, r);
-    const parsed = parseScoreJson(r.stdout);
-    if (!parsed)
-        return failed('script did not print a JSON object with a numeric "score"', r);
-    return { ...parsed, ok: true };
+        return failed(`${name} ${describeExit(r, deps.commandTimeoutMs)} without a result`, r);
+    return failed(`${name} did not print a JSON object with a numeric "score"`, r);
 }
 function parseScoreJson(stdout) {
     const text = stdout.trim();
@@ -70571,23 +70468,29 @@ function parseScoreJson(stdout) {
     }
     return null;
 }
+/** The reason with the tail of what the script said (stderr first: where a crash explains itself). */
 function failed(what, r) {
-    const stderr = (r.stderrTail || r.output).trim();
-    const quoted = stderr ? `: ${stderr.length > 800 ? `…${stderr.slice(-800)}` : stderr}` : '';
-    return { score: 0, hits: [], misses: [`${what}${quoted}`], reasoning: what, ok: false };
+    const said = (r.stderrTail || r.output).trim();
+    const tail = said.length > 800 ? `…${said.slice(-800)}` : said;
+    return { ok: false, error: tail ? `${what}: ${tail}` : what };
 }
 async function runCodeJudge(config, c, answer, deps) {
     const s = await runScoringScript(config.command, config.cwd, codeJudgeInput(c, answer, config.config), deps);
-    return {
+    const base = {
         name: config.name,
         type: 'code_judge',
         weight: config.weight,
+        gating_violations: [],
+    };
+    if (!s.ok)
+        return { ...base, score: 0, verdict: 'error', error: s.error, hits: [], misses: [], reasoning: null };
+    return {
+        ...base,
         score: s.score,
-        verdict: s.ok ? verdictForScore(s.score) : 'fail',
+        verdict: verdictForScore(s.score),
         hits: s.hits,
         misses: s.misses,
         reasoning: s.reasoning,
-        gating_violations: [],
     };
 }
 
@@ -71840,20 +71743,20 @@ async function runComposite(config, env, path) {
         const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
         const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
         const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
-        score = s.score;
-        reasoning = s.reasoning;
-        aggregatorMisses = s.misses;
         if (!s.ok) {
             return {
                 ...base,
                 score: 0,
-                verdict: 'fail',
+                verdict: 'error',
+                error: `aggregator: ${s.error}`,
                 gating_violations: gating,
                 hits,
-                misses: [...misses, ...aggregatorMisses],
-                reasoning,
+                misses,
             };
         }
+        score = s.score;
+        reasoning = s.reasoning;
+        aggregatorMisses = s.misses;
     }
     else {
         const r = await askAggregator(config.name, agg, children, env, path);
@@ -71913,17 +71816,18 @@ const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below i
 {{EVALUATOR_RESULTS_JSON}}`;
 
 ;// CONCATENATED MODULE: ./src/pipeline/judge-endpoint.ts
+
 const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
 const OPENAI_URL = 'https://api.openai.com/v1';
 /** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
-function judgeEndpoint(config) {
+function judgeEndpoint(config, names = ACTION_SETTINGS) {
     const j = config.judge;
     const baseURL = j.baseURL ?? (j.apiKey ? OPENAI_URL : GITHUB_MODELS_URL);
     const isGitHubModels = baseURL.replace(/\/+$/, '') === GITHUB_MODELS_URL;
     const apiKey = j.apiKey ?? (isGitHubModels ? j.githubToken : null) ?? '';
     if (isGitHubModels && !apiKey) {
         return {
-            error: 'no judge credentials: set `judge-api-key` (with `judge-base-url` for a non-OpenAI endpoint), or give `github-token` with `permissions: models: read` to judge with GitHub Models',
+            error: `no judge credentials: set ${names.judgeApiKey} (with ${names.judgeBaseUrl} for a non-OpenAI endpoint), or give ${names.githubToken} to judge with GitHub Models`,
         };
     }
     const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
@@ -71938,7 +71842,7 @@ function usesLlm(e) {
  * The default judge, when anything needs it: missing credentials are an input error found before
  * any call. A replayed judge needs no key (its answers come from the recorded cache).
  */
-function defaultJudgeEndpoint(config, needed) {
+function defaultJudgeEndpoint(config, needed, names = ACTION_SETTINGS) {
     if (!needed)
         return { endpoint: null, diagnostics: [] };
     if (config.cacheMode === 'replay') {
@@ -71948,7 +71852,7 @@ function defaultJudgeEndpoint(config, needed) {
         });
         return { endpoint: 'endpoint' in r ? r.endpoint : null, diagnostics: [] };
     }
-    const r = judgeEndpoint(config);
+    const r = judgeEndpoint(config, names);
     if ('endpoint' in r)
         return { endpoint: r.endpoint, diagnostics: [] };
     return {
@@ -72995,364 +72899,6 @@ function globSync(globInput, options) {
 //#endregion
 
 
-;// CONCATENATED MODULE: ./src/rubric/score-ranges.ts
-const SCORE_MIN = 0;
-const SCORE_MAX = 10;
-const fmt = (b) => `[${b.min}, ${b.max}]`;
-/**
- * Checks a criterion's bands against the rules of seeds 000/001/004: integer bounds within 0..10,
- * min <= max, no overlap, every integer of 0..10 covered, a non-empty outcome per band.
- * Returns every problem (not just the first) so a user fixes the rubric in one pass.
- */
-function checkScoreBands(bands, fallbackPos) {
-    const problems = [];
-    const usable = [];
-    for (const b of bands) {
-        let ok = true;
-        if (!Number.isInteger(b.min) || !Number.isInteger(b.max)) {
-            problems.push({ rule: 'integer', message: `${fmt(b)} bounds must be integers`, pos: b.pos });
-            ok = false;
-        }
-        if (b.min < SCORE_MIN || b.max > SCORE_MAX || b.max < SCORE_MIN || b.min > SCORE_MAX) {
-            problems.push({
-                rule: 'bounds',
-                message: `${fmt(b)} is outside ${SCORE_MIN}..${SCORE_MAX}`,
-                pos: b.pos,
-            });
-            ok = false;
-        }
-        if (b.min > b.max) {
-            problems.push({ rule: 'order', message: `${fmt(b)} has min greater than max`, pos: b.pos });
-            ok = false;
-        }
-        if (b.outcome.trim() === '') {
-            problems.push({ rule: 'empty-outcome', message: `${fmt(b)} has no expected_outcome`, pos: b.pos });
-        }
-        if (ok)
-            usable.push(b);
-    }
-    const sorted = [...usable].sort((a, b) => a.min - b.min || a.max - b.max);
-    for (let i = 1; i < sorted.length; i++) {
-        const prev = sorted[i - 1];
-        const cur = sorted[i];
-        if (cur.min <= prev.max) {
-            problems.push({ rule: 'overlap', message: `${fmt(prev)} overlaps ${fmt(cur)}`, pos: cur.pos });
-        }
-    }
-    // Coverage is only meaningful once the bands themselves are sound.
-    if (usable.length === bands.length) {
-        const covered = new Set();
-        for (const b of usable)
-            for (let s = b.min; s <= b.max; s++)
-                covered.add(s);
-        const missing = [];
-        for (let s = SCORE_MIN; s <= SCORE_MAX; s++)
-            if (!covered.has(s))
-                missing.push(s);
-        if (missing.length > 0) {
-            problems.push({
-                rule: 'coverage',
-                message: `scores ${compactList(missing)} of ${SCORE_MIN}..${SCORE_MAX} are not covered by any band`,
-                pos: bands[0]?.pos ?? fallbackPos,
-            });
-        }
-    }
-    return problems;
-}
-/** `[0, 1, 2, 5]` → `0-2, 5` */
-function compactList(values) {
-    const parts = [];
-    let start = values[0];
-    let prev = start;
-    for (const v of [...values.slice(1), Number.NaN]) {
-        if (v === prev + 1) {
-            prev = v;
-            continue;
-        }
-        parts.push(start === prev ? `${start}` : `${start}-${prev}`);
-        start = v;
-        prev = v;
-    }
-    return parts.join(', ');
-}
-/** Bands of the shorthand map form `{0: "...", 3: "...", 8: "..."}`: keys are lower bounds. */
-function bandsFromLowerBounds(entries) {
-    const parsed = entries.map((e) => ({ ...e, lower: Number(e.key) })).sort((a, b) => a.lower - b.lower);
-    return parsed.map((e, i) => {
-        const next = parsed[i + 1];
-        const max = next ? next.lower - 1 : SCORE_MAX;
-        return { min: e.lower, max: Number.isNaN(e.lower) ? Number.NaN : max, outcome: e.outcome, pos: e.pos };
-    });
-}
-function toScoreBands(bands) {
-    return [...bands].sort((a, b) => a.min - b.min).map(({ min, max, outcome }) => ({ min, max, outcome }));
-}
-
-;// CONCATENATED MODULE: ./src/rubric/rubric-items.ts
-
-const rubric_items_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-/**
- * Turns a structurally valid `rubrics` list into the rubric model, reporting every semantic
- * problem (ids, weights, score ranges, mixing) with its position. Returns undefined on errors.
- */
-function parseRubricList(raw, ctx) {
-    const { sink } = ctx;
-    const before = sink.items.length;
-    const checklist = [];
-    const ranges = [];
-    const kinds = [];
-    const seenIds = new Map();
-    raw.forEach((item, index) => {
-        const fallbackId = `rubric-${index + 1}`;
-        if (typeof item === 'string') {
-            checklist.push({ id: fallbackId, outcome: item, weight: 1, required: true });
-            kinds.push({ kind: 'checklist', id: fallbackId, index });
-            noteId(fallbackId, index);
-            return;
-        }
-        if (!rubric_items_isRecord(item))
-            return; // the schema already reported it
-        const id = item.id === undefined ? fallbackId : String(item.id);
-        const subject = `rubric '${id}'`;
-        noteId(id, index);
-        const outcome = firstString(item.expected_outcome, item.description, item.outcome) ?? '';
-        const weight = checkWeight(item.weight, index, subject);
-        const hasRanges = item.score_ranges !== undefined;
-        kinds.push({ kind: hasRanges ? 'score_range' : 'checklist', id, index });
-        if (!hasRanges) {
-            if (outcome.trim() === '') {
-                sink.error(ctx.locate([index]), 'empty-outcome', 'a checklist item needs a non-empty expected_outcome', subject);
-            }
-            if (item.required_min_score !== undefined) {
-                sink.error(ctx.locateKey([index, 'required_min_score']), 'mixed', 'required_min_score applies to score-range items; this item has no score_ranges (use required: true/false)', subject);
-            }
-            checklist.push({ id, outcome, weight, required: item.required !== false });
-            return;
-        }
-        const bands = readBands(item.score_ranges, [index, 'score_ranges'], subject);
-        let requiredMinScore = null;
-        if (item.required_min_score !== undefined) {
-            const min = item.required_min_score;
-            const pos = ctx.locate([index, 'required_min_score']);
-            if (!Number.isInteger(min))
-                sink.error(pos, 'integer', `required_min_score ${min} must be an integer`, subject);
-            else if (min < SCORE_MIN || min > SCORE_MAX)
-                sink.error(pos, 'bounds', `required_min_score ${min} is outside ${SCORE_MIN}..${SCORE_MAX}`, subject);
-            else
-                requiredMinScore = min;
-        }
-        else if (item.required === true) {
-            // Seed 004: `required` is the deprecated alias of `required_min_score: 10`.
-            requiredMinScore = SCORE_MAX;
-        }
-        if (bands)
-            ranges.push({ id, outcome, weight, requiredMinScore, bands: toScoreBands(bands) });
-    });
-    const firstChecklist = kinds.find((k) => k.kind === 'checklist');
-    const firstRange = kinds.find((k) => k.kind === 'score_range');
-    if (firstChecklist && firstRange) {
-        const later = firstChecklist.index > firstRange.index ? firstChecklist : firstRange;
-        sink.error(ctx.locate([later.index]), 'mixed', `rubrics mix checklist items ('${firstChecklist.id}') and score-range items ('${firstRange.id}'); use one kind per list, or two llm_judge evaluators`, `rubric '${later.id}'`);
-    }
-    if (raw.length === 0)
-        sink.error(ctx.locate([]), 'empty', 'rubrics list is empty');
-    if (sink.items.slice(before).some((d) => d.severity === 'error'))
-        return undefined;
-    return firstRange ? { mode: 'score_range', items: ranges } : { mode: 'checklist', items: checklist };
-    function noteId(id, index) {
-        const prior = seenIds.get(id);
-        if (prior !== undefined) {
-            sink.error(ctx.locate([index]), 'duplicate-id', `id '${id}' is already used by item ${prior + 1} of this list`, `rubric '${id}'`);
-        }
-        else
-            seenIds.set(id, index);
-    }
-    function checkWeight(w, index, subject) {
-        if (w === undefined)
-            return 1;
-        const weight = w;
-        if (!Number.isFinite(weight) || weight < 0) {
-            sink.error(ctx.locate([index, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
-            return 0;
-        }
-        return weight;
-    }
-    function readBands(value, path, subject) {
-        let bands;
-        if (Array.isArray(value)) {
-            bands = [];
-            let ok = true;
-            value.forEach((entry, i) => {
-                if (!rubric_items_isRecord(entry))
-                    return;
-                const range = entry.score_range;
-                const pos = ctx.locate([...path, i, 'score_range']);
-                if (range.length !== 2) {
-                    sink.error(pos, 'bounds', `score_range must be [min, max], got ${range.length} value(s)`, subject);
-                    ok = false;
-                    return;
-                }
-                const outcome = firstString(entry.expected_outcome, entry.description) ?? '';
-                bands.push({ min: range[0], max: range[1], outcome, pos });
-            });
-            if (!ok)
-                return undefined;
-        }
-        else if (rubric_items_isRecord(value)) {
-            const entries = Object.entries(value).map(([key, outcome]) => ({
-                key,
-                outcome: String(outcome ?? ''),
-                pos: ctx.locateKey([...path, key]),
-            }));
-            let ok = true;
-            for (const e of entries) {
-                const n = Number(e.key);
-                if (e.key.trim() === '' || !Number.isInteger(n)) {
-                    sink.error(e.pos, 'integer', `lower bound '${e.key}' must be an integer`, subject);
-                    ok = false;
-                }
-                else if (n < SCORE_MIN || n > SCORE_MAX) {
-                    sink.error(e.pos, 'bounds', `lower bound ${n} is outside ${SCORE_MIN}..${SCORE_MAX}`, subject);
-                    ok = false;
-                }
-            }
-            if (!ok)
-                return undefined;
-            bands = bandsFromLowerBounds(entries);
-        }
-        else
-            return undefined;
-        if (bands.length === 0) {
-            sink.error(ctx.locate(path), 'coverage', 'score_ranges is empty: the bands must cover 0..10', subject);
-            return undefined;
-        }
-        const problems = checkScoreBands(bands, ctx.locate(path));
-        for (const p of problems)
-            sink.error(p.pos, p.rule, p.message, subject);
-        return problems.length === 0 ? bands : undefined;
-    }
-}
-function firstString(...values) {
-    for (const v of values)
-        if (typeof v === 'string')
-            return v;
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/suite/deterministic-configs.ts
-const DETERMINISTIC_TYPES = [
-    'field_accuracy',
-    'latency',
-    'cost',
-    'token_usage',
-    'tool_trajectory',
-    'execution_metrics',
-];
-const isDeterministicType = (t) => DETERMINISTIC_TYPES.includes(t);
-const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-/**
- * The typed config of a deterministic evaluator from its raw YAML, already checked by its zod
- * schema (src/suite/schema.ts). Key names and defaults are AgentV v2.6.1's.
- */
-function deterministicConfig(type, raw, base, notes = []) {
-    switch (type) {
-        case 'field_accuracy':
-            return {
-                ...base,
-                type,
-                fields: raw.fields.map(fieldSpec),
-                aggregation: raw.aggregation === 'all_or_nothing' ? 'all_or_nothing' : 'weighted_average',
-            };
-        case 'latency':
-            return { ...base, type, thresholdMs: raw.threshold };
-        case 'cost':
-            return { ...base, type, budgetUsd: raw.budget };
-        case 'token_usage':
-            return {
-                ...base,
-                type,
-                maxTotal: num(raw.max_total),
-                maxInput: num(raw.max_input),
-                maxOutput: num(raw.max_output),
-            };
-        case 'tool_trajectory':
-            return trajectoryConfig(raw, base, notes);
-        case 'execution_metrics':
-            return {
-                ...base,
-                type,
-                maxToolCalls: num(raw.max_tool_calls),
-                maxLlmCalls: num(raw.max_llm_calls),
-                maxTokens: num(raw.max_tokens),
-                maxCostUsd: num(raw.max_cost_usd),
-                maxDurationMs: num(raw.max_duration_ms),
-                targetExplorationRatio: num(raw.target_exploration_ratio),
-                explorationTolerance: num(raw.exploration_tolerance) ?? 0.2,
-            };
-    }
-}
-function fieldSpec(f) {
-    return {
-        path: f.path,
-        match: f.match,
-        required: f.required !== false,
-        weight: num(f.weight) ?? 1,
-        tolerance: num(f.tolerance) ?? 0,
-        relative: f.relative === true,
-        formats: Array.isArray(f.formats) ? f.formats.filter((x) => typeof x === 'string') : null,
-    };
-}
-function trajectoryConfig(raw, base, notes) {
-    const items = raw.expected ?? [];
-    const expected = items.map((item, i) => {
-        for (const key of ['input', 'output']) {
-            if (item[key] !== undefined)
-                notes.push({
-                    at: ['expected', i, key],
-                    message: `\`${key}\` of an expected tool call is not compared (AgentV v2.6.1 compares only \`args\`); use \`args\` to check arguments`,
-                });
-        }
-        const args = item.args;
-        return {
-            tool: item.tool,
-            args: args === 'any' ? 'any' : args && typeof args === 'object' ? args : null,
-            maxDurationMs: num(item.max_duration_ms),
-        };
-    });
-    return {
-        ...base,
-        type: 'tool_trajectory',
-        mode: raw.mode,
-        minimums: raw.minimums ?? {},
-        expected,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/suite/github-url.ts
-const GITHUB_BLOB = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/blob\/([^?#]+)$/;
-/**
- * `https://github.com/{owner}/{repo}/blob/{ref}/{path}` as AgentV accepts it, or null. The ref
- * and the path are kept together: a branch name may itself contain slashes.
- */
-function parseGitHubBlobUrl(url) {
-    const m = GITHUB_BLOB.exec(url.trim());
-    if (!m)
-        return null;
-    const refAndPath = decodeURIComponent(m[3]);
-    const segments = refAndPath.split('/');
-    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..'))
-        return null;
-    return { url: url.trim(), owner: m[1], repo: m[2], refAndPath };
-}
-/** Every (ref, path) split of `refAndPath`, shortest ref first (`main/docs/a.md` → main + docs/a.md, ...). */
-function refPathSplits(refAndPath) {
-    const segments = refAndPath.split('/');
-    const out = [];
-    for (let i = 1; i < segments.length; i++)
-        out.push({ ref: segments.slice(0, i).join('/'), path: segments.slice(i).join('/') });
-    return out;
-}
-
 ;// CONCATENATED MODULE: ./src/suite/schema.ts
 
 /**
@@ -73363,17 +72909,29 @@ function refPathSplits(refAndPath) {
  */
 const NonEmptyText = schemas_string().min(1, { error: 'must not be empty' });
 const Weight = schemas_number({ error: 'weight must be a number' }).meta({ description: 'Relative weight, >= 0.' });
+/**
+ * Objects AgentV closes (and rubric items, whose typos loosen a gate) are closed in the exported
+ * JSON Schema, so editors flag a typo as it is typed. At load time they stay loose: the loader
+ * reports unknown keys itself, with a position and a did-you-mean.
+ */
+const CLOSED = { additionalProperties: false };
 const ContentPartSchema = looseObject({
     type: schemas_enum(['text', 'file'], { error: "part type must be 'text' or 'file'" }),
     value: schemas_string({ error: 'part value must be a string' }),
-});
+})
+    .meta(CLOSED);
 const MessageContentSchema = union([schemas_string(), array(ContentPartSchema), record(schemas_string(), unknown())], { error: 'content must be a string, a list of {type: text|file, value} parts, or an object' });
 const MessageSchema = looseObject({
     role: schemas_string({ error: 'role must be a string' })
         .meta({ description: 'system, user, assistant or tool' }),
     content: MessageContentSchema.optional(),
+    // AgentV's loader accepts these on messages (its JSON Schema forgets them); kept as written.
+    name: schemas_string().optional().meta({ description: 'Speaker name (AgentV); not sent to the judge.' }),
+    tool_calls: array(unknown())
+        .optional()
+        .meta({ description: "An expected message's tool calls (AgentV); grade them with tool_trajectory." }),
 })
-    .meta({ id: 'Message' });
+    .meta({ id: 'Message', ...CLOSED });
 const schema_Messages = union([schemas_string(), array(MessageSchema)], {
     error: 'must be a string (one user message) or a list of {role, content} messages',
 });
@@ -73386,7 +72944,8 @@ const ScoreRangeEntrySchema = looseObject({
     }),
     expected_outcome: schemas_string({ error: 'expected_outcome must be a string' }).optional(),
     description: schemas_string().optional(),
-});
+})
+    .meta(CLOSED);
 const ScoreRangesSchema = union([
     array(ScoreRangeEntrySchema),
     record(schemas_string(), schemas_string({ error: 'each band outcome must be a string' })),
@@ -73402,7 +72961,8 @@ const RubricObjectSchema = looseObject({
     required: schemas_boolean({ error: 'required must be true or false' }).optional(),
     required_min_score: schemas_number({ error: 'required_min_score must be a number' }).optional(),
     score_ranges: ScoreRangesSchema.optional(),
-});
+})
+    .meta(CLOSED);
 const RubricItemSchema = union([NonEmptyText, RubricObjectSchema], {
     error: 'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
 })
@@ -73595,6 +73155,17 @@ const EvaluatorSchema = lazy(() => discriminatedUnion('type', [
     id: 'Evaluator',
     description: 'llm_judge, code_judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory or execution_metrics evaluator.',
 });
+/**
+ * Keys an evaluator of `type` (either spelling) knows, from its own schema: a new type gets the
+ * typo check by its entry in EVALUATOR_SCHEMAS. Null for a type the schema rejects anyway.
+ */
+function knownEvaluatorKeys(type) {
+    const schemas = EVALUATOR_SCHEMAS;
+    const own = typeof type === 'string' ? schemas[type.replace(/-/g, '_')] : undefined;
+    return own ? new Set(Object.keys(own.shape)) : null;
+}
+/** Evaluator types whose unknown keys are passed on as config rather than ignored. */
+const OPEN_EVALUATOR_TYPES = new Set(['code_judge']);
 const ExecutionSchema = looseObject({
     target: schemas_string().optional(),
     evaluators: array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
@@ -73634,6 +73205,7 @@ const EvalSuiteSchema = looseObject({
     tests: array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
 })
     .meta({
+    ...CLOSED,
     title: 'rubric-eval / AgentV v2 eval suite',
     description: 'An eval suite: cases with input messages, expected outcome, rubrics and evaluators.',
 });
@@ -73641,6 +73213,493 @@ const EvalSuiteSchema = looseObject({
 const KNOWN_SUITE_KEYS = new Set(Object.keys(EvalSuiteSchema.shape));
 const KNOWN_CASE_KEYS = new Set(Object.keys(EvalCaseSchema.shape));
 const KNOWN_RUBRIC_KEYS = new Set(Object.keys(RubricObjectSchema.shape));
+const KNOWN_BAND_KEYS = new Set(Object.keys(ScoreRangeEntrySchema.shape));
+const KNOWN_EXECUTION_KEYS = new Set(Object.keys(ExecutionSchema.shape));
+const KNOWN_AGGREGATOR_KEYS = new Set(Object.keys(AggregatorSchema.shape));
+const KNOWN_MESSAGE_KEYS = new Set(Object.keys(MessageSchema.shape));
+const KNOWN_PART_KEYS = new Set(Object.keys(ContentPartSchema.shape));
+
+;// CONCATENATED MODULE: ./src/did-you-mean.ts
+/**
+ * Typo detection for keys, flags and names: the optimal-string-alignment distance (Levenshtein
+ * plus swapping two neighbours, the commonest slip: `wieght`, `requried`) and the nearest candidate.
+ */
+function editDistance(a, b) {
+    const rows = a.length + 1;
+    const cols = b.length + 1;
+    const d = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i < rows; i++) {
+        for (let j = 1; j < cols; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            d[i][j] = best;
+        }
+    }
+    return d[a.length][b.length];
+}
+/**
+ * How far a word may be from a known one and still be a slip of the keyboard rather than another
+ * word: none for one or two letters (any other word is that close), one for short words (`cwd`,
+ * `type`), two from five letters on.
+ */
+function typoBudget(known) {
+    return known.length <= 2 ? 0 : known.length <= 4 ? 1 : 2;
+}
+/** The known word `word` is most likely a misspelling of, if any is within its typo budget. */
+function didYouMean(word, known) {
+    let best = null;
+    const lower = word.toLowerCase();
+    for (const k of known) {
+        const distance = editDistance(lower, k.toLowerCase());
+        if (distance === 0 && word !== k)
+            return k; // only the case differs
+        if (distance > 0 && distance <= typoBudget(k) && (!best || distance < best.distance))
+            best = { word: k, distance };
+    }
+    return best?.word ?? null;
+}
+/** The nearest known word within two edits, for a softer hint where a near miss may be legitimate. */
+function nearest(word, known, within = 2) {
+    let best = null;
+    for (const k of known) {
+        const distance = editDistance(word.toLowerCase(), k.toLowerCase());
+        if (distance > 0 && distance <= within && (!best || distance < best.distance))
+            best = { word: k, distance };
+    }
+    return best?.word ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/suite/unknown-keys.ts
+
+
+/**
+ * Reports the keys of one object that its kind does not know. A key within a typo's distance of a
+ * known one is an error (`required_min_scroe` silently loosening a gate is worse than a stopped
+ * run); any other unknown key is a warning that it is ignored.
+ */
+function checkUnknownKeys(obj, known, c) {
+    for (const key of Object.keys(obj)) {
+        if (known.has(key))
+            continue;
+        const pos = c.locateKey(key);
+        const typo = didYouMean(key, known);
+        if (c.open) {
+            const near = typo ?? nearest(key, known);
+            if (!near)
+                continue;
+            const message = `'${excerpt(key)}' is passed to the ${c.open.what} as config; did you mean '${near}'?`;
+            if (typo && typo.length > 4)
+                c.sink.error(pos, 'unknown-key', message, c.subject);
+            else
+                c.sink.warn(pos, 'unknown-key', message, c.subject);
+        }
+        else if (typo) {
+            c.sink.error(pos, 'unknown-key', `unknown field '${excerpt(key)}': did you mean '${typo}'?`, c.subject);
+        }
+        else {
+            c.sink.warn(pos, 'unknown-key', `unknown field '${excerpt(key)}' is ignored`, c.subject);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/rubric/score-ranges.ts
+const SCORE_MIN = 0;
+const SCORE_MAX = 10;
+const fmt = (b) => `[${b.min}, ${b.max}]`;
+/**
+ * Checks a criterion's bands against the rules of seeds 000/001/004: integer bounds within 0..10,
+ * min <= max, no overlap, every integer of 0..10 covered, a non-empty outcome per band.
+ * Returns every problem (not just the first) so a user fixes the rubric in one pass.
+ */
+function checkScoreBands(bands, fallbackPos) {
+    const problems = [];
+    const usable = [];
+    for (const b of bands) {
+        let ok = true;
+        if (!Number.isInteger(b.min) || !Number.isInteger(b.max)) {
+            problems.push({ rule: 'integer', message: `${fmt(b)} bounds must be integers`, pos: b.pos });
+            ok = false;
+        }
+        if (b.min < SCORE_MIN || b.max > SCORE_MAX || b.max < SCORE_MIN || b.min > SCORE_MAX) {
+            problems.push({
+                rule: 'bounds',
+                message: `${fmt(b)} is outside ${SCORE_MIN}..${SCORE_MAX}`,
+                pos: b.pos,
+            });
+            ok = false;
+        }
+        if (b.min > b.max) {
+            problems.push({ rule: 'order', message: `${fmt(b)} has min greater than max`, pos: b.pos });
+            ok = false;
+        }
+        if (b.outcome.trim() === '') {
+            problems.push({ rule: 'empty-outcome', message: `${fmt(b)} has no expected_outcome`, pos: b.pos });
+        }
+        if (ok)
+            usable.push(b);
+    }
+    const sorted = [...usable].sort((a, b) => a.min - b.min || a.max - b.max);
+    for (let i = 1; i < sorted.length; i++) {
+        const prev = sorted[i - 1];
+        const cur = sorted[i];
+        if (cur.min <= prev.max) {
+            problems.push({ rule: 'overlap', message: `${fmt(prev)} overlaps ${fmt(cur)}`, pos: cur.pos });
+        }
+    }
+    // Coverage is only meaningful once the bands themselves are sound.
+    if (usable.length === bands.length) {
+        const covered = new Set();
+        for (const b of usable)
+            for (let s = b.min; s <= b.max; s++)
+                covered.add(s);
+        const missing = [];
+        for (let s = SCORE_MIN; s <= SCORE_MAX; s++)
+            if (!covered.has(s))
+                missing.push(s);
+        if (missing.length > 0) {
+            problems.push({
+                rule: 'coverage',
+                message: `scores ${compactList(missing)} of ${SCORE_MIN}..${SCORE_MAX} are not covered by any band`,
+                pos: bands[0]?.pos ?? fallbackPos,
+            });
+        }
+    }
+    return problems;
+}
+/** `[0, 1, 2, 5]` → `0-2, 5` */
+function compactList(values) {
+    const parts = [];
+    let start = values[0];
+    let prev = start;
+    for (const v of [...values.slice(1), Number.NaN]) {
+        if (v === prev + 1) {
+            prev = v;
+            continue;
+        }
+        parts.push(start === prev ? `${start}` : `${start}-${prev}`);
+        start = v;
+        prev = v;
+    }
+    return parts.join(', ');
+}
+/** Bands of the shorthand map form `{0: "...", 3: "...", 8: "..."}`: keys are lower bounds. */
+function bandsFromLowerBounds(entries) {
+    const parsed = entries.map((e) => ({ ...e, lower: Number(e.key) })).sort((a, b) => a.lower - b.lower);
+    return parsed.map((e, i) => {
+        const next = parsed[i + 1];
+        const max = next ? next.lower - 1 : SCORE_MAX;
+        return { min: e.lower, max: Number.isNaN(e.lower) ? Number.NaN : max, outcome: e.outcome, pos: e.pos };
+    });
+}
+function toScoreBands(bands) {
+    return [...bands].sort((a, b) => a.min - b.min).map(({ min, max, outcome }) => ({ min, max, outcome }));
+}
+
+;// CONCATENATED MODULE: ./src/rubric/rubric-items.ts
+
+
+
+const rubric_items_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * Turns a structurally valid `rubrics` list into the rubric model, reporting every semantic
+ * problem (ids, weights, score ranges, mixing) with its position. Returns undefined on errors.
+ */
+function parseRubricList(raw, ctx) {
+    const { sink } = ctx;
+    const before = sink.items.length;
+    const checklist = [];
+    const ranges = [];
+    const kinds = [];
+    const seenIds = new Map();
+    raw.forEach((item, index) => {
+        const fallbackId = `rubric-${index + 1}`;
+        if (typeof item === 'string') {
+            checklist.push({ id: fallbackId, outcome: item, weight: 1, required: true });
+            kinds.push({ kind: 'checklist', id: fallbackId, index });
+            noteId(fallbackId, index);
+            return;
+        }
+        if (!rubric_items_isRecord(item))
+            return; // the schema already reported it
+        const id = item.id === undefined ? fallbackId : String(item.id);
+        const subject = `rubric '${id}'`;
+        noteId(id, index);
+        checkUnknownKeys(item, KNOWN_RUBRIC_KEYS, {
+            sink,
+            locateKey: (key) => ctx.locateKey([index, key]),
+            subject,
+        });
+        const outcome = firstString(item.expected_outcome, item.description, item.outcome) ?? '';
+        const weight = checkWeight(item.weight, index, subject);
+        const hasRanges = item.score_ranges !== undefined;
+        kinds.push({ kind: hasRanges ? 'score_range' : 'checklist', id, index });
+        if (!hasRanges) {
+            if (outcome.trim() === '') {
+                sink.error(ctx.locate([index]), 'empty-outcome', 'a checklist item needs a non-empty expected_outcome', subject);
+            }
+            if (item.required_min_score !== undefined) {
+                sink.error(ctx.locateKey([index, 'required_min_score']), 'mixed', 'required_min_score applies to score-range items; this item has no score_ranges (use required: true/false)', subject);
+            }
+            checklist.push({ id, outcome, weight, required: item.required !== false });
+            return;
+        }
+        const bands = readBands(item.score_ranges, [index, 'score_ranges'], subject);
+        let requiredMinScore = null;
+        if (item.required_min_score !== undefined) {
+            const min = item.required_min_score;
+            const pos = ctx.locate([index, 'required_min_score']);
+            if (!Number.isInteger(min))
+                sink.error(pos, 'integer', `required_min_score ${min} must be an integer`, subject);
+            else if (min < SCORE_MIN || min > SCORE_MAX)
+                sink.error(pos, 'bounds', `required_min_score ${min} is outside ${SCORE_MIN}..${SCORE_MAX}`, subject);
+            else
+                requiredMinScore = min;
+        }
+        else if (item.required === true) {
+            // Seed 004: `required` is the deprecated alias of `required_min_score: 10`.
+            requiredMinScore = SCORE_MAX;
+        }
+        if (bands)
+            ranges.push({ id, outcome, weight, requiredMinScore, bands: toScoreBands(bands) });
+    });
+    const firstChecklist = kinds.find((k) => k.kind === 'checklist');
+    const firstRange = kinds.find((k) => k.kind === 'score_range');
+    if (firstChecklist && firstRange) {
+        const later = firstChecklist.index > firstRange.index ? firstChecklist : firstRange;
+        sink.error(ctx.locate([later.index]), 'mixed', `rubrics mix checklist items ('${firstChecklist.id}') and score-range items ('${firstRange.id}'); use one kind per list, or two llm_judge evaluators`, `rubric '${later.id}'`);
+    }
+    if (raw.length === 0)
+        sink.error(ctx.locate([]), 'empty', 'rubrics list is empty');
+    if (sink.items.slice(before).some((d) => d.severity === 'error'))
+        return undefined;
+    return firstRange ? { mode: 'score_range', items: ranges } : { mode: 'checklist', items: checklist };
+    function noteId(id, index) {
+        const prior = seenIds.get(id);
+        if (prior !== undefined) {
+            sink.error(ctx.locate([index]), 'duplicate-id', `id '${id}' is already used by item ${prior + 1} of this list`, `rubric '${id}'`);
+        }
+        else
+            seenIds.set(id, index);
+    }
+    function checkWeight(w, index, subject) {
+        if (w === undefined)
+            return 1;
+        const weight = w;
+        if (!Number.isFinite(weight) || weight < 0) {
+            sink.error(ctx.locate([index, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
+            return 0;
+        }
+        return weight;
+    }
+    function readBands(value, path, subject) {
+        let bands;
+        if (Array.isArray(value)) {
+            bands = [];
+            let ok = true;
+            value.forEach((entry, i) => {
+                if (!rubric_items_isRecord(entry))
+                    return;
+                checkUnknownKeys(entry, KNOWN_BAND_KEYS, {
+                    sink,
+                    locateKey: (key) => ctx.locateKey([...path, i, key]),
+                    subject,
+                });
+                const range = entry.score_range;
+                const pos = ctx.locate([...path, i, 'score_range']);
+                if (range.length !== 2) {
+                    sink.error(pos, 'bounds', `score_range must be [min, max], got ${range.length} value(s)`, subject);
+                    ok = false;
+                    return;
+                }
+                const outcome = firstString(entry.expected_outcome, entry.description) ?? '';
+                bands.push({ min: range[0], max: range[1], outcome, pos });
+            });
+            if (!ok)
+                return undefined;
+        }
+        else if (rubric_items_isRecord(value)) {
+            const entries = Object.entries(value).map(([key, outcome]) => ({
+                key,
+                outcome: String(outcome ?? ''),
+                pos: ctx.locateKey([...path, key]),
+            }));
+            let ok = true;
+            for (const e of entries) {
+                const n = Number(e.key);
+                if (e.key.trim() === '' || !Number.isInteger(n)) {
+                    sink.error(e.pos, 'integer', `lower bound '${e.key}' must be an integer`, subject);
+                    ok = false;
+                }
+                else if (n < SCORE_MIN || n > SCORE_MAX) {
+                    sink.error(e.pos, 'bounds', `lower bound ${n} is outside ${SCORE_MIN}..${SCORE_MAX}`, subject);
+                    ok = false;
+                }
+            }
+            if (!ok)
+                return undefined;
+            bands = bandsFromLowerBounds(entries);
+        }
+        else
+            return undefined;
+        if (bands.length === 0) {
+            sink.error(ctx.locate(path), 'coverage', 'score_ranges is empty: the bands must cover 0..10', subject);
+            return undefined;
+        }
+        const problems = checkScoreBands(bands, ctx.locate(path));
+        for (const p of problems)
+            sink.error(p.pos, p.rule, p.message, subject);
+        return problems.length === 0 ? bands : undefined;
+    }
+}
+function firstString(...values) {
+    for (const v of values)
+        if (typeof v === 'string')
+            return v;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/suite/deterministic-configs.ts
+const DETERMINISTIC_TYPES = [
+    'field_accuracy',
+    'latency',
+    'cost',
+    'token_usage',
+    'tool_trajectory',
+    'execution_metrics',
+];
+const isDeterministicType = (t) => DETERMINISTIC_TYPES.includes(t);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/**
+ * The typed config of a deterministic evaluator from its raw YAML, already checked by its zod
+ * schema (src/suite/schema.ts). Key names and defaults are AgentV v2.6.1's.
+ */
+function deterministicConfig(type, raw, base, notes = []) {
+    switch (type) {
+        case 'field_accuracy':
+            return {
+                ...base,
+                type,
+                fields: raw.fields.map(fieldSpec),
+                aggregation: raw.aggregation === 'all_or_nothing' ? 'all_or_nothing' : 'weighted_average',
+            };
+        case 'latency':
+            return { ...base, type, thresholdMs: raw.threshold };
+        case 'cost':
+            return { ...base, type, budgetUsd: raw.budget };
+        case 'token_usage':
+            return {
+                ...base,
+                type,
+                maxTotal: num(raw.max_total),
+                maxInput: num(raw.max_input),
+                maxOutput: num(raw.max_output),
+            };
+        case 'tool_trajectory':
+            return trajectoryConfig(raw, base, notes);
+        case 'execution_metrics':
+            return {
+                ...base,
+                type,
+                maxToolCalls: num(raw.max_tool_calls),
+                maxLlmCalls: num(raw.max_llm_calls),
+                maxTokens: num(raw.max_tokens),
+                maxCostUsd: num(raw.max_cost_usd),
+                maxDurationMs: num(raw.max_duration_ms),
+                targetExplorationRatio: num(raw.target_exploration_ratio),
+                explorationTolerance: num(raw.exploration_tolerance) ?? 0.2,
+            };
+    }
+}
+function fieldSpec(f) {
+    return {
+        path: f.path,
+        match: f.match,
+        required: f.required !== false,
+        weight: num(f.weight) ?? 1,
+        tolerance: num(f.tolerance) ?? 0,
+        relative: f.relative === true,
+        formats: Array.isArray(f.formats) ? f.formats.filter((x) => typeof x === 'string') : null,
+    };
+}
+function trajectoryConfig(raw, base, notes) {
+    const items = raw.expected ?? [];
+    const expected = items.map((item, i) => {
+        for (const key of ['input', 'output']) {
+            if (item[key] !== undefined)
+                notes.push({
+                    at: ['expected', i, key],
+                    message: `\`${key}\` of an expected tool call is not compared (AgentV v2.6.1 compares only \`args\`); use \`args\` to check arguments`,
+                });
+        }
+        const args = item.args;
+        return {
+            tool: item.tool,
+            args: args === 'any' ? 'any' : args && typeof args === 'object' ? args : null,
+            maxDurationMs: num(item.max_duration_ms),
+        };
+    });
+    return {
+        ...base,
+        type: 'tool_trajectory',
+        mode: raw.mode,
+        minimums: raw.minimums ?? {},
+        expected,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/suite/github-url.ts
+const GITHUB_BLOB = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/blob\/([^?#]+)$/;
+/**
+ * `https://github.com/{owner}/{repo}/blob/{ref}/{path}` as AgentV accepts it, or null. The ref
+ * and the path are kept together: a branch name may itself contain slashes.
+ */
+function parseGitHubBlobUrl(url) {
+    const m = GITHUB_BLOB.exec(url.trim());
+    if (!m)
+        return null;
+    const refAndPath = decodeURIComponent(m[3]);
+    const segments = refAndPath.split('/');
+    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..'))
+        return null;
+    return { url: url.trim(), owner: m[1], repo: m[2], refAndPath };
+}
+/** Every (ref, path) split of `refAndPath`, shortest ref first (`main/docs/a.md` → main + docs/a.md, ...). */
+function refPathSplits(refAndPath) {
+    const segments = refAndPath.split('/');
+    const out = [];
+    for (let i = 1; i < segments.length; i++)
+        out.push({ ref: segments.slice(0, i).join('/'), path: segments.slice(i).join('/') });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/suite/script-files.ts
+/**
+ * Which arguments of a code judge's command name files, so a missing script is found before any
+ * model call rather than as a crash mid-run. Only plain path-like words count: code given inline
+ * (`node -e "..."`), flags, variables and URLs are never taken for files.
+ */
+const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|tsx|py|sh|bash|zsh|rb|pl|php|lua|r|jl|exe|bat|cmd|ps1)$/i;
+const PLAIN_WORD = /^[\w@%+=:,.~/-]+$/;
+/** Flags whose next argument is code, not a file. */
+const INLINE_CODE_FLAGS = new Set(['-e', '-c', '-p', '--eval', '--print', '-m']);
+function scriptFileArgs(command) {
+    const argv = typeof command === 'string' ? command.trim().split(/\s+/) : command;
+    const files = [];
+    for (let i = 0; i < argv.length; i++) {
+        const arg = argv[i];
+        if (INLINE_CODE_FLAGS.has(arg)) {
+            i++;
+            continue;
+        }
+        if (arg.startsWith('-') || !PLAIN_WORD.test(arg) || arg.includes('://'))
+            continue;
+        if (arg.includes('/') || SCRIPT_EXTENSION.test(arg))
+            files.push(arg);
+    }
+    return files;
+}
 
 ;// CONCATENATED MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
@@ -76942,6 +77001,8 @@ function reportZodIssues(error, value, doc, sink, prefix = [], subject) {
 
 
 
+
+
 const load_suite_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
 const INLINE_RUBRIC_EVALUATOR = 'rubric';
@@ -77069,7 +77130,9 @@ class SuiteLoader {
         const headResult = EvalSuiteSchema.safeParse(head);
         if (!headResult.success)
             reportZodIssues(headResult.error, head, doc, sink);
-        this.warnUnknownKeys(raw, KNOWN_SUITE_KEYS, [], 'suite');
+        this.checkKeys(raw, KNOWN_SUITE_KEYS, [], 'suite');
+        if (load_suite_isRecord(raw.execution))
+            this.checkKeys(raw.execution, KNOWN_EXECUTION_KEYS, ['execution'], 'suite');
         const aliases = ['evalcases', 'eval_cases', 'tests'].filter((k) => raw[k] !== undefined);
         if (aliases.length === 0) {
             sink.error(doc.locate([]), 'required', 'missing `evalcases` (or `eval_cases` / `tests`): a suite needs cases');
@@ -77099,20 +77162,23 @@ class SuiteLoader {
             const subject = load_suite_isRecord(rawCase) && rawCase.id !== undefined
                 ? `case '${excerpt(String(rawCase.id))}'`
                 : `case ${index + 1}`;
+            // Before anything else about the case: a duplicate must not hide behind another error.
+            if (load_suite_isRecord(rawCase) && (typeof rawCase.id === 'string' || typeof rawCase.id === 'number')) {
+                const id = String(rawCase.id);
+                const prior = seenIds.get(id);
+                if (prior !== undefined) {
+                    sink.error(doc.locate([...base, 'id']), 'duplicate-id', `case id '${excerpt(id)}' is already used by case ${prior + 1}`, subject);
+                }
+                else
+                    seenIds.set(id, index);
+            }
             if (!parsed.success) {
                 reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
                 return;
             }
             const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw);
-            if (!c)
-                return;
-            const prior = seenIds.get(c.id);
-            if (prior !== undefined) {
-                sink.error(doc.locate([...base, 'id']), 'duplicate-id', `case id '${excerpt(c.id)}' is already used by case ${prior + 1}`, subject);
-            }
-            else
-                seenIds.set(c.id, index);
-            cases.push(c);
+            if (c)
+                cases.push(c);
         });
         return {
             path: this.display,
@@ -77127,7 +77193,9 @@ class SuiteLoader {
         const { doc, sink } = this;
         const before = sink.items.filter((d) => d.severity === 'error').length;
         const id = String(raw.id);
-        this.warnUnknownKeys(raw, KNOWN_CASE_KEYS, base, subject);
+        this.checkKeys(raw, KNOWN_CASE_KEYS, base, subject);
+        if (load_suite_isRecord(raw.execution))
+            this.checkKeys(raw.execution, KNOWN_EXECUTION_KEYS, [...base, 'execution'], subject);
         const outcome = this.pickAlias(raw, ['expected_outcome', 'outcome', 'criteria'], base, subject);
         const inputKey = this.pickAliasKey(raw, ['input_messages', 'input'], base, subject);
         const expectedKey = this.pickAliasKey(raw, ['expected_messages', 'expected_output'], base, subject);
@@ -77206,10 +77274,10 @@ class SuiteLoader {
             // An object is one assistant message with structured content, rendered as JSON text.
             return [textMessage(defaultRole, JSON.stringify(value, null, 2))];
         }
-        return value.map((m, i) => ({
-            role: m.role,
-            parts: this.loadContent(m.content, [...at, i, 'content'], subject),
-        }));
+        return value.map((m, i) => {
+            this.checkKeys(m, KNOWN_MESSAGE_KEYS, [...at, i], subject);
+            return { role: m.role, parts: this.loadContent(m.content, [...at, i, 'content'], subject) };
+        });
     }
     loadContent(content, at, subject) {
         if (content === undefined || content === null)
@@ -77220,6 +77288,7 @@ class SuiteLoader {
             return [{ type: 'text', text: JSON.stringify(content, null, 2) }];
         const parts = [];
         content.forEach((part, i) => {
+            this.checkKeys(part, KNOWN_PART_KEYS, [...at, i], subject);
             if (part.type === 'text') {
                 parts.push({ type: 'text', text: part.value });
                 return;
@@ -77317,6 +77386,9 @@ class SuiteLoader {
             sink.error(doc.locate([...at, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
         }
         const type = raw.type.replace('-', '_');
+        const known = knownEvaluatorKeys(type);
+        if (known)
+            this.checkKeys(raw, known, at, subject, OPEN_EVALUATOR_TYPES.has(type) ? 'script' : undefined);
         if (isDeterministicType(type)) {
             const notes = [];
             const config = deterministicConfig(type, raw, { name: raw.name, weight, pos }, notes);
@@ -77352,6 +77424,7 @@ class SuiteLoader {
                     return undefined;
                 }
                 const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+                this.checkScriptFiles(command, cwd, [...at, raw.script !== undefined ? 'script' : 'path'], subject);
                 const { name: _n, type: _t, weight: _w, script: _s, path: _p, cwd: _c, ...config } = raw;
                 return { type, name: raw.name, weight, command, cwd, config, pos };
             }
@@ -77373,6 +77446,7 @@ class SuiteLoader {
         const { doc, sink } = this;
         if (!raw)
             return { type: 'weighted_average', weights: {} };
+        this.checkKeys(raw, KNOWN_AGGREGATOR_KEYS, at, subject);
         const type = raw.type.replace('-', '_');
         if (type === 'weighted_average') {
             const weights = raw.weights ?? {};
@@ -77392,7 +77466,9 @@ class SuiteLoader {
                 sink.error(doc.locate(at), 'required', 'a code_judge aggregator needs `script` (or `path`)', subject);
                 return undefined;
             }
-            return { type, command, cwd: this.resolveCwd(raw.cwd, [...at, 'cwd'], subject) };
+            const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+            this.checkScriptFiles(command, cwd, [...at, raw.script !== undefined ? 'script' : 'path'], subject);
+            return { type, command, cwd };
         }
         return { type, prompt: this.loadPrompt(raw.prompt, [...at, 'prompt'], subject) };
     }
@@ -77405,11 +77481,23 @@ class SuiteLoader {
             seen.add(e.name);
         }
     }
-    warnUnknownKeys(obj, known, at, subject) {
-        for (const key of Object.keys(obj)) {
-            if (!known.has(key))
-                this.sink.warn(this.doc.locateKey([...at, key]), 'unknown-key', `unknown field '${excerpt(key)}' is ignored`, subject);
+    /** The files a code judge's command names must exist where it will run (run fails them otherwise). */
+    checkScriptFiles(command, cwd, at, subject) {
+        for (const file of scriptFileArgs(command)) {
+            const abs = external_node_path_default().resolve(cwd, file);
+            if ((0,external_node_fs_namespaceObject.existsSync)(abs))
+                continue;
+            this.sink.error(this.doc.locate(at), 'missing-file', `code_judge script '${file}' not found (looked for ${this.ws.display(abs)})`, subject);
         }
+    }
+    /** Unknown keys of one object: a near miss of a known key is an error, others a warning. */
+    checkKeys(obj, known, at, subject, passedTo) {
+        checkUnknownKeys(obj, known, {
+            sink: this.sink,
+            locateKey: (key) => this.doc.locateKey([...at, key]),
+            subject,
+            open: passedTo ? { what: passedTo } : undefined,
+        });
     }
 }
 /** Which evaluator list a case uses, and where it is written. */
@@ -90646,6 +90734,15 @@ const AzureSettings = looseObject({
     .refine((s) => s.model !== undefined || s.deployment !== undefined, {
     error: 'an azure target needs model (the deployment name)',
 });
+/** Keys each supported provider reads, beside the common ones: the typo check of targets.yaml. */
+const PROVIDER_KEYS = {
+    mock: new Set(Object.keys(MockSettings.shape)),
+    cli: new Set(Object.keys(CliSettings.shape)),
+    openai: new Set(Object.keys(OpenAISettings.shape)),
+    azure: new Set(Object.keys(AzureSettings.shape)),
+    'azure-openai': new Set(Object.keys(AzureSettings.shape)),
+};
+const HEALTHCHECK_KEYS = new Set(Object.keys(HealthcheckSettings.shape));
 const AZURE_DEFAULT_API_VERSION = '2024-12-01-preview';
 function mockRunner(name, s) {
     return {
@@ -90801,6 +90898,7 @@ function tailOf(text, max) {
 ;// CONCATENATED MODULE: ./src/targets/answers-file.ts
 
 
+
 /**
  * Recorded answers: a JSONL of `{"eval_id", "candidate_answer"}` (AgentV's result field names, so
  * an AgentV results file works as input). Lets any stack produce answers in an earlier step.
@@ -90819,6 +90917,7 @@ function loadAnswersFile(absPath, ws) {
         return { runner: undefined, diagnostics: sink.items };
     }
     const answers = new Map();
+    const lines = new Map();
     text.split('\n').forEach((line, i) => {
         if (line.trim() === '')
             return;
@@ -90843,6 +90942,7 @@ function loadAnswersFile(absPath, ws) {
         if (answers.has(id))
             sink.warn({ line: i + 1, column: 1 }, 'duplicate-id', `a second answer for '${excerpt(id)}'; the last one is used`);
         answers.set(id, r.candidate_answer);
+        lines.set(id, i + 1);
     });
     if (sink.hasErrors)
         return { runner: undefined, diagnostics: sink.items };
@@ -90859,7 +90959,43 @@ function loadAnswersFile(absPath, ws) {
             },
         },
         diagnostics: sink.items,
+        lines,
     };
+}
+/**
+ * Answers and cases that do not meet, said before any call: a case without an answer will be an
+ * `error` case; an answer for no case is most likely a misspelt id (the nearest case id is named).
+ * Both are warnings, since an AgentV results file may cover other suites or fewer cases.
+ */
+function matchAnswers(display, lines, cases) {
+    const out = [];
+    const caseIds = new Set(cases.map((c) => c.id));
+    for (const c of cases) {
+        if (lines.has(c.id))
+            continue;
+        out.push({
+            severity: 'warning',
+            file: c.suitePath,
+            ...c.pos,
+            rule: 'no-answer',
+            subject: `case '${c.id}'`,
+            message: `no answer for this case in answers-file ${display}: it will be an error`,
+        });
+    }
+    for (const [id, line] of lines) {
+        if (caseIds.has(id))
+            continue;
+        const near = didYouMean(id, caseIds);
+        out.push({
+            severity: 'warning',
+            file: display,
+            line,
+            column: 1,
+            rule: 'unknown-case',
+            message: `answer for '${id}' matches no case${near ? `; did you mean '${near}'?` : ''}`,
+        });
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/load.ts
@@ -90882,13 +91018,14 @@ async function loadInputs(config, ws, io = {}) {
         diagnostics.push(...r.diagnostics);
         suites = r.suites;
         // Files given as GitHub URLs: fetched now, so a run never starts with one missing.
-        diagnostics.push(...(await fetchRemoteFiles(suites, {
-            apiUrl: io.env?.GITHUB_API_URL || 'https://api.github.com',
-            token: config.judge?.githubToken ?? null,
-            cacheDir: config.cacheDir ? external_node_path_default().resolve(ws.root, config.cacheDir) : null,
-            signal: io.signal,
-            warn: io.warn,
-        })));
+        if (io.fetchRemote !== false)
+            diagnostics.push(...(await fetchRemoteFiles(suites, {
+                apiUrl: io.env?.GITHUB_API_URL || 'https://api.github.com',
+                token: config.judge?.githubToken ?? null,
+                cacheDir: config.cacheDir ? external_node_path_default().resolve(ws.root, config.cacheDir) : null,
+                signal: io.signal,
+                warn: io.warn,
+            })));
     }
     let rubric;
     if (config.rubric) {
@@ -90898,9 +91035,13 @@ async function loadInputs(config, ws, io = {}) {
     }
     let answers = null;
     if (config.answersFile) {
-        const r = loadAnswersFile(external_node_path_default().resolve(ws.root, config.answersFile), ws);
+        const abs = external_node_path_default().resolve(ws.root, config.answersFile);
+        const r = loadAnswersFile(abs, ws);
         diagnostics.push(...r.diagnostics);
         answers = r.runner ?? null;
+        const cases = suites.flatMap((s) => s.cases);
+        if (r.lines && cases.length > 0)
+            diagnostics.push(...matchAnswers(ws.display(abs), r.lines, cases));
     }
     return { suites, rubric, answers, diagnostics };
 }
@@ -91080,6 +91221,8 @@ async function runBatch(name, s, targetsDir, deps, cases) {
 
 
 
+
+
 const SUPPORTED_PROVIDERS = ['mock', 'cli', 'openai', 'azure', 'azure-openai'];
 const TargetEntrySchema = looseObject({
     name: schemas_string({ error: 'name must be a string' }).min(1),
@@ -91115,6 +91258,7 @@ function loadTargetsFile(absPath, ws) {
             sink.error(doc.locate(['targets', i, 'name']), 'duplicate-name', `target '${t.name}' is defined twice`);
             return;
         }
+        checkTargetKeys(t, i, doc, sink);
         targets.set(t.name, {
             name: t.name,
             provider: t.provider,
@@ -91127,6 +91271,29 @@ function loadTargetsFile(absPath, ws) {
         });
     });
     return { file: sink.hasErrors ? undefined : { file: absPath, display, targets }, diagnostics: sink.items };
+}
+const COMMON_TARGET_KEYS = Object.keys(TargetEntrySchema.shape);
+/**
+ * Unknown keys of a target of a supported provider (another provider's keys are its own business:
+ * such a target is refused if a run uses it). A near miss of a known key is an error.
+ */
+function checkTargetKeys(t, i, doc, sink) {
+    const own = PROVIDER_KEYS[t.provider];
+    if (!own)
+        return;
+    const subject = `target '${t.name}'`;
+    checkUnknownKeys(t, new Set([...COMMON_TARGET_KEYS, ...own]), {
+        sink,
+        locateKey: (key) => doc.locateKey(['targets', i, key]),
+        subject,
+    });
+    const hc = t.healthcheck;
+    if (hc && typeof hc === 'object' && !Array.isArray(hc))
+        checkUnknownKeys(hc, HEALTHCHECK_KEYS, {
+            sink,
+            locateKey: (key) => doc.locateKey(['targets', i, 'healthcheck', key]),
+            subject,
+        });
 }
 /** The nearest `targets.yaml` or `.agentv/targets.yaml` from `fromDir` up to the workspace root. */
 function findTargetsFile(fromDir, ws) {
@@ -91176,6 +91343,7 @@ function resolveEnvRefs(settings, env) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/plan.ts
+
 
 
 
@@ -91231,7 +91399,7 @@ function planTargets(suites, opts) {
                     ...at,
                     rule: 'unknown-target',
                     subject: `case '${c.id}'`,
-                    message: `target '${name}' is not defined in ${file.display} (defined: ${[...file.targets.keys()].join(', ')})`,
+                    message: `target '${name}' is not defined in ${file.display}${hint(name, file.targets.keys())} (defined: ${[...file.targets.keys()].join(', ')})`,
                 });
                 continue;
             }
@@ -91266,7 +91434,7 @@ function resolveTarget(def, file, opts, diagnostics) {
     if (def.judgeTarget) {
         const judgeDef = file.targets.get(def.judgeTarget);
         if (!judgeDef) {
-            diagnostics.push(problem(def, 'judge_target', 'unknown-target', `judge_target '${def.judgeTarget}' is not defined in ${file.display}`));
+            diagnostics.push(problem(def, 'judge_target', 'unknown-target', `judge_target '${def.judgeTarget}' is not defined in ${file.display}${hint(def.judgeTarget, file.targets.keys())}`));
             return null;
         }
         judge = endpointFor(judgeDef, opts, diagnostics);
@@ -91275,16 +91443,30 @@ function resolveTarget(def, file, opts, diagnostics) {
     }
     return { runner, judge };
 }
+function hint(name, known) {
+    const near = didYouMean(name, known);
+    return near ? `; did you mean '${near}'?` : '';
+}
 function problem(def, key, rule, message) {
     const pos = key ? def.locate(key) : def.pos;
     return { severity: 'error', file: def.display, ...pos, rule, message, subject: `target '${def.name}'` };
 }
 function settingsOf(def, opts, diagnostics) {
     const { values, missing } = resolveEnvRefs(def.settings, opts.env);
-    for (const m of missing) {
+    const warnOnly = opts.unsetEnv === 'warning';
+    if (warnOnly && missing.length > 0) {
+        // Where secrets are not set (validate): one warning per target, the rest checked with placeholders.
+        const names = [...new Set(missing.map((m) => m.variable))];
+        const d = problem(def, missing[0].key.split('.')[0], 'missing-env', `environment variable${names.length === 1 ? '' : 's'} ${names.join(', ')} not set here; a run needs ${names.length === 1 ? 'it' : 'them'}`);
+        diagnostics.push({ ...d, severity: 'warning' });
+        for (const m of missing)
+            if (!m.key.includes('.'))
+                values[m.key] = `\${{ ${m.variable} }}`;
+    }
+    for (const m of warnOnly ? [] : missing) {
         diagnostics.push(problem(def, m.key.split('.')[0], 'missing-env', `environment variable ${m.variable} (for '${m.key}') is not set`));
     }
-    return missing.length > 0 ? null : values;
+    return missing.length > 0 && !warnOnly ? null : values;
 }
 function validated(schema, values, def, diagnostics) {
     const r = schema.safeParse(values);
@@ -91295,7 +91477,7 @@ function validated(schema, values, def, diagnostics) {
     return null;
 }
 function unsupported(def) {
-    return problem(def, 'provider', 'unsupported-provider', `provider '${def.provider}' is not supported by rubric-eval (supported: ${SUPPORTED_PROVIDERS.join(', ')}); produce the answers in an earlier step and pass them with \`answers-file\`, or use a cli target`);
+    return problem(def, 'provider', 'unsupported-provider', `provider '${def.provider}' is not supported by rubric-eval${hint(def.provider, SUPPORTED_PROVIDERS)} (supported: ${SUPPORTED_PROVIDERS.join(', ')}); produce the answers in an earlier step and pass them with \`answers-file\`, or use a cli target`);
 }
 function createRunner(def, opts, diagnostics) {
     if (!SUPPORTED_PROVIDERS.includes(def.provider)) {
@@ -91376,10 +91558,13 @@ const hasErrors = (ds) => ds.some((d) => d.severity === 'error');
  * Stage 2, plan: which target answers each case and which judge grades it, decided before any
  * call. Only targets a run uses are resolved, and only when everything loaded cleanly.
  */
-function planRun(loaded, config, ctx) {
+function planRun(loaded, config, ctx, 
+/** `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there. */
+options = {}) {
     const diagnostics = [...loaded.diagnostics];
     let targets;
-    if (loaded.suites.some((s) => s.cases.length > 0) && !hasErrors(diagnostics)) {
+    // The targets of the suites that loaded, even when another file is invalid: every problem in one round.
+    if (loaded.suites.some((s) => s.cases.length > 0)) {
         const r = planTargets(loaded.suites, {
             ws: ctx.ws,
             targetsFile: config.targets ? external_node_path_default().resolve(ctx.ws.root, config.targets) : null,
@@ -91387,13 +91572,14 @@ function planRun(loaded, config, ctx) {
             answers: loaded.answers,
             env: ctx.env,
             deps: ctx.runnerDeps,
+            unsetEnv: options.unsetEnv,
         });
         diagnostics.push(...r.diagnostics);
         targets = r.plan;
     }
     const needsJudge = (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
         loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge));
-    const judge = defaultJudgeEndpoint(config, !!needsJudge);
+    const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
     diagnostics.push(...judge.diagnostics);
     const cases = targets && !hasErrors(diagnostics) ? planCases(loaded.suites, targets, ctx.ws.root) : [];
     return {
@@ -91476,9 +91662,11 @@ async function runEvaluation(config, io) {
     const plan = await phase('Load and validate', async () => planRun(await loadInputs(config, ctx.ws, ctx), config, ctx));
     const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
     const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
+    // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
     if (errors.length === 0)
-        for (const w of warnings)
-            ctx.warn(w);
+        for (const d of plan.diagnostics)
+            if (d.severity === 'warning')
+                ctx.warn(formatWithoutLevel(d));
     // Invalid input: nothing is judged, the run fails, and the results say why.
     const executed = errors.length > 0
         ? { suites: [], rubric: null, partial: false }
@@ -91510,6 +91698,7 @@ async function runEvaluation(config, io) {
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
+
 
 
 
@@ -91636,7 +91825,7 @@ async function runAction(signal) {
     catch (err) {
         warning(`could not write the results file ${config.resultsFile}: ${main_describe(err)}`);
     }
-    // 2. Annotations: validation errors and gating violations at their file and line.
+    // 2. Annotations: validation errors, and every failed or errored case at its line.
     annotate(outcome, workspace, workingDirectory);
     // 3. The job summary: where people look on push and on fork PRs.
     try {
@@ -91717,17 +91906,10 @@ function annotate(outcome, workspace, workingDirectory) {
         else
             warning(message, props);
     }
-    const r = outcome.results;
-    for (const s of r.suites) {
-        for (const c of s.cases) {
-            if (c.gating_violations.length === 0)
-                continue;
-            error(`case '${c.id}' failed required criteria: ${c.gating_violations.join('; ')}`, {
-                file: rel(s.path),
-                startLine: c.line,
-                title: 'rubric-eval: gating violation',
-            });
-        }
+    // GitHub keeps 10 error annotations per step: cases get what the input errors left.
+    const used = outcome.diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
+    for (const a of caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
+        error(outcome.redactor.redact(a.message), a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title });
     }
 }
 function main_describe(err) {
@@ -91967,6 +92149,189 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 6919:
+/***/ ((__unused_webpack_module, exports) => {
+
+var __webpack_unused_export__;
+
+/*!
+ * content-type
+ * Copyright(c) 2015 Douglas Christopher Wilson
+ * MIT Licensed
+ */
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = format;
+exports.qg = parse;
+const TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+const TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * RegExp to match chars that must be quoted-pair in RFC 9110 sec 5.6.4
+ */
+const QUOTE_REGEXP = /[\\"]/g;
+/**
+ * RegExp to match type in RFC 9110 sec 8.3.1
+ *
+ * media-type = type "/" subtype
+ * type       = token
+ * subtype    = token
+ */
+const TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * Null object perf optimization. Faster than `Object.create(null)` and `{ __proto__: null }`.
+ */
+const NullObject = /* @__PURE__ */ (() => {
+    const C = function () { };
+    C.prototype = Object.create(null);
+    return C;
+})();
+/**
+ * Format an object into a `Content-Type` header.
+ */
+function format(obj) {
+    const { type, parameters } = obj;
+    if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+    }
+    let result = type;
+    if (parameters) {
+        for (const param of Object.keys(parameters)) {
+            if (!TOKEN_REGEXP.test(param)) {
+                throw new TypeError(`Invalid parameter name: ${param}`);
+            }
+            result += `; ${param}=${qstring(parameters[param])}`;
+        }
+    }
+    return result;
+}
+/**
+ * Parse a `Content-Type` header.
+ */
+function parse(header, options) {
+    const stopChar = options?.comma === true ? COMMA : 65536; // Sentinel for "no stop char".
+    const len = header.length;
+    let index = skipOWS(header, options?.start ?? 0, len);
+    const valueStart = index;
+    index = skipValue(header, index, len, stopChar);
+    const valueEnd = trailingOWS(header, valueStart, index);
+    const type = header.slice(valueStart, valueEnd).toLowerCase();
+    if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+    }
+    return parseParameters(header, type, index, len, stopChar);
+}
+const SP = 32; // " "
+const HTAB = 9; // "\t"
+const SEMI = 59; // ";"
+const EQ = 61; // "="
+const DQUOTE = 34; // '"'
+const BSLASH = 92; // "\\"
+const COMMA = 44; // ","
+/**
+ * Parses the parameters of a `Content-Type` header starting at the given index.
+ */
+function parseParameters(header, type, index, len, stopChar) {
+    const parameters = new NullObject();
+    parameter: while (index < len) {
+        if (header.charCodeAt(index) === stopChar)
+            break;
+        index = skipOWS(header, index + 1 /* Skip over ; */, len);
+        const keyStart = index;
+        while (index < len) {
+            const code = header.charCodeAt(index);
+            if (code === stopChar)
+                break parameter;
+            if (code === SEMI)
+                continue parameter;
+            if (code === EQ) {
+                const keyEnd = trailingOWS(header, keyStart, index);
+                const key = header.slice(keyStart, keyEnd).toLowerCase();
+                index = skipOWS(header, index + 1, len);
+                if (index < len && header.charCodeAt(index) === DQUOTE) {
+                    index++;
+                    let value = "";
+                    while (index < len) {
+                        const code = header.charCodeAt(index++);
+                        if (code === DQUOTE) {
+                            index = skipValue(header, index, len, stopChar);
+                            if (parameters[key] === undefined)
+                                parameters[key] = value;
+                            break;
+                        }
+                        if (code === BSLASH && index < len) {
+                            value += header[index++];
+                            continue;
+                        }
+                        value += String.fromCharCode(code);
+                    }
+                    continue parameter;
+                }
+                const valueStart = index;
+                index = skipValue(header, index, len, stopChar);
+                if (parameters[key] === undefined) {
+                    const valueEnd = trailingOWS(header, valueStart, index);
+                    parameters[key] = header.slice(valueStart, valueEnd);
+                }
+                continue parameter;
+            }
+            index++;
+        }
+    }
+    return { type, index, parameters };
+}
+/**
+ * Skip over characters until a semicolon or other exit character.
+ */
+function skipValue(str, index, len, stopChar) {
+    while (index < len) {
+        const code = str.charCodeAt(index);
+        if (code === SEMI || code === stopChar)
+            break;
+        index++;
+    }
+    return index;
+}
+/**
+ * Skip optional whitespace (OWS) in an HTTP header value.
+ *
+ * OWS is defined in RFC 9110 sec 5.6.3 as SP (" ") or HTAB ("\t").
+ */
+function skipOWS(header, index, len) {
+    while (index < len) {
+        const char = header.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+            break;
+        index++;
+    }
+    return index;
+}
+/**
+ * Trim optional whitespace (OWS) from the end of a substring.
+ *
+ * OWS is defined in RFC 9110 sec 5.6.3 as SP (" ") or HTAB ("\t").
+ */
+function trailingOWS(header, start, end) {
+    while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+            break;
+        end--;
+    }
+    return end;
+}
+/**
+ * Serialize a parameter value.
+ */
+function qstring(str) {
+    if (TOKEN_REGEXP.test(str))
+        return str;
+    if (TEXT_REGEXP.test(str))
+        return `"${str.replace(QUOTE_REGEXP, "\\$&")}"`;
+    throw new TypeError(`Invalid parameter value: ${str}`);
+}
+//# sourceMappingURL=index.js.map
 
 /***/ }),
 

@@ -103,6 +103,16 @@ export const AzureSettings = z
     error: 'an azure target needs model (the deployment name)',
   });
 
+/** Keys each supported provider reads, beside the common ones: the typo check of targets.yaml. */
+export const PROVIDER_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  mock: new Set(Object.keys(MockSettings.shape)),
+  cli: new Set(Object.keys(CliSettings.shape)),
+  openai: new Set(Object.keys(OpenAISettings.shape)),
+  azure: new Set(Object.keys(AzureSettings.shape)),
+  'azure-openai': new Set(Object.keys(AzureSettings.shape)),
+};
+export const HEALTHCHECK_KEYS: ReadonlySet<string> = new Set(Object.keys(HealthcheckSettings.shape));
+
 export const AZURE_DEFAULT_API_VERSION = '2024-12-01-preview';
 
 export function mockRunner(name: string, s: z.infer<typeof MockSettings>): TargetRunner {
