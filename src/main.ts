@@ -15,7 +15,8 @@ import {
 import { type Subject } from './judge/prompts.js';
 import { parseHistory } from './report/history.js';
 import { renderReport } from './report/markdown.js';
-import { invalidInputResults, writeResultsFile } from './report/results-file.js';
+import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
+import { guardVerdict } from './process-guard.js';
 import { type RunResults } from './results.js';
 import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
 import { lastCommitSubject } from './subject.js';
@@ -51,6 +52,7 @@ function repoFromEnv(): Repo | null {
  * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
+  const verdict = guardVerdict((m) => core.error(m));
   const controller = new AbortController();
   const onSignal = (signal: string) => () => {
     if (!controller.signal.aborted)
@@ -64,6 +66,7 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
+  verdict.written();
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -140,12 +143,9 @@ async function runAction(signal: AbortSignal): Promise<void> {
   });
   const { results, redactor } = outcome;
 
-  // 1. The results file: always, first.
-  try {
-    writeResultsFile(config.resultsFile, results);
-  } catch (err) {
-    core.warning(`could not write the results file ${config.resultsFile}: ${describe(err)}`);
-  }
+  // 1. The results file: always, first. One that cannot be written fails the check.
+  const unwritten = writeResultsOrFallback(config.resultsFile, results);
+  if (unwritten) core.setFailed(`could not write the results file ${config.resultsFile}: ${unwritten}`);
   // 2. Annotations: validation errors and gating violations at their file and line.
   annotate(outcome, workspace, workingDirectory);
   // 3. The job summary: where people look on push and on fork PRs.

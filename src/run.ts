@@ -338,6 +338,11 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   };
 
   const [rubricResult] = await phase('Evaluate', () => Promise.all([runRubric(), runCases()]));
+  const cacheNotice = cache.rejectedNotice(ws.display(cache.dir ?? ''));
+  if (cacheNotice) {
+    warnings.push(cacheNotice);
+    warn(cacheNotice);
+  }
   const partial = io.signal?.aborted ?? false;
   const results = finalize({
     suites: suiteResults,

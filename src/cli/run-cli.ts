@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
-import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
+import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
 import { colours, plain, renderTerminal } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
@@ -226,7 +226,14 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     },
   });
   const { results } = outcome;
-  if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
+  if (config.resultsFile) {
+    const file = path.resolve(io.cwd, config.resultsFile);
+    const unwritten = writeResultsOrFallback(file, results);
+    if (unwritten) {
+      io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));

@@ -15,13 +15,7 @@ import {
   validateScoreRange,
 } from '../judge/schemas.js';
 import { type EvaluatorResult } from '../results.js';
-import {
-  clamp01,
-  type ScoredChecks,
-  scoreChecklist,
-  scoreRanges,
-  verdictForScore,
-} from '../rubric/scoring.js';
+import { type ScoredChecks, scoreChecklist, scoreRanges, verdictForScore } from '../rubric/scoring.js';
 import { type LlmJudgeConfig, type PromptTemplate } from '../suite/types.js';
 
 /**
@@ -92,8 +86,8 @@ async function runFreeform(
     wireSchema: freeformWireSchema,
     validate: validateFreeform,
   });
-  // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3).
-  const score = clamp01(a.value.score);
+  // Validated in 0..1: a score outside it was re-asked, never clamped (CONTRACTS §3).
+  const score = a.value.score;
   return {
     ...base,
     mode: template ? 'prompt' : 'freeform',

@@ -85,12 +85,20 @@ const ScoreRangeAnswer = z.object({
   ),
   overall_reasoning: text,
 });
+/** AgentV's judge schema keeps at most this many hits and misses. */
+export const MAX_HITS = 4;
+const upTo4 = z
+  .array(z.string())
+  .nullish()
+  .transform((a) => a?.slice(0, MAX_HITS));
 const FreeformAnswer = z.object({
+  // Out of scale is invalid, never clamped: 7 on a 0..1 scale is a judge that misread it.
   score: z
     .number({ error: 'score must be a number between 0 and 1' })
-    .refine(Number.isFinite, 'score must be finite'),
-  hits: z.array(z.string()).nullish(),
-  misses: z.array(z.string()).nullish(),
+    .min(0, { error: 'score must be between 0 and 1 (not rescaled)' })
+    .max(1, { error: 'score must be between 0 and 1 (not rescaled)' }),
+  hits: upTo4,
+  misses: upTo4,
   reasoning: text,
 });
 const MarkdownAnswer = z.object({
