@@ -13,6 +13,7 @@ import {
   type ExistingComment,
 } from './github/client.js';
 import { type Subject } from './judge/prompts.js';
+import { withLines } from './exec/redact.js';
 import { parseHistory } from './report/history.js';
 import { renderReport } from './report/markdown.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
@@ -92,7 +93,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return;
   }
   const i = parsed.inputs;
-  for (const secret of [i['judge-api-key'], i['github-token']]) if (secret) core.setSecret(secret);
+  for (const secret of [i['judge-api-key'], i['github-token']])
+    for (const part of withLines(secret ?? '')) if (part.length >= 6) core.setSecret(part);
 
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const workingDirectory = path.resolve(workspace, i['working-directory']);

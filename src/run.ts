@@ -15,6 +15,7 @@ import { DEFAULT_PRICES } from './judge/pricing.js';
 import { type Subject } from './judge/prompts.js';
 import {
   addUsage,
+  type AnswerCut,
   type CaseResult,
   emptyUsage,
   type HistoryEntry,
@@ -30,6 +31,7 @@ import { type EvalCase, type EvalSuite, type EvaluatorConfig } from './suite/typ
 import { Workspace } from './suite/workspace.js';
 import { loadAnswersFile } from './targets/answers-file.js';
 import { type CaseTarget, planTargets, type TargetPlan } from './targets/plan.js';
+import { judgedAnswer } from './targets/judged-answer.js';
 import { type TargetRunner } from './targets/providers.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
@@ -388,9 +390,10 @@ async function runCase(
   });
   if (healthError) return errorCase(healthError);
   let answer: CandidateAnswer;
+  let cut: AnswerCut | null;
   try {
-    const a = await target.runner.answer(c, 1);
-    answer = { text: a.text, outputMessages: a.outputMessages };
+    // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
+    ({ answer, cut } = judgedAnswer(await target.runner.answer(c, 1), exec.redactor));
   } catch (err) {
     if (signal?.aborted || err instanceof CancelledError) return undefined;
     return errorCase((err as Error).message);
@@ -402,7 +405,15 @@ async function runCase(
     if (signal?.aborted) return undefined;
     const agg = aggregateCase(evaluators);
     const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-    return { ...base, ...agg, evaluators, answer: answer.text, duration_ms: Date.now() - started, usage };
+    return {
+      ...base,
+      ...agg,
+      evaluators,
+      answer: answer.text,
+      ...(cut ? { answer_cut: cut } : {}),
+      duration_ms: Date.now() - started,
+      usage,
+    };
   } catch (err) {
     if (signal?.aborted) return undefined;
     // A bug of ours must not pass a case: it is an error with the reason.
