@@ -103,6 +103,13 @@ async function runAction(signal: AbortSignal): Promise<void> {
     resultsFile: path.resolve(workingDirectory, i['results-file']),
   });
 
+  // A results file already there (the checkout may hold one) must not outlive a run that dies:
+  // a failing one stands in until this run writes its own.
+  writeResultsOrFallback(
+    config.resultsFile,
+    invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
+  );
+
   const event = readEvent();
   const pr = event.pullRequest;
   const repo = repoFromEnv();
@@ -152,7 +159,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   annotate(outcome, workspace, workingDirectory);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
-    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write();
+    // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
+    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write({ overwrite: true });
   } catch (err) {
     core.warning(`could not write the job summary: ${describe(err)}`);
   }

@@ -90,3 +90,32 @@ describe('answer values: out of scale is invalid, never clamped', () => {
     });
   });
 });
+
+test('an id answered twice: the same way is kept once (warned); differently is invalid', () => {
+  const same = validateScoreRange(
+    {
+      checks: [
+        { id: 'a', score: 7 },
+        { id: 'a', score: 7 },
+      ],
+    },
+    ['a'],
+  );
+  expect(same).toMatchObject({
+    ok: true,
+    warnings: ["judge answered id 'a' twice, the same way; one answer is kept"],
+  });
+  const split = validateScoreRange(
+    {
+      checks: [
+        { id: 'a', score: 10 },
+        { id: 'a', score: 2 },
+      ],
+    },
+    ['a'],
+  );
+  expect(split).toEqual({
+    ok: false,
+    error: "id 'a' is answered twice with different verdicts: answer every id exactly once",
+  });
+});

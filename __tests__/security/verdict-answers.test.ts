@@ -99,6 +99,18 @@ describe('an invalid judge answer is re-asked twice, then error: never clamped, 
       { textMode: true },
       /2 verdict-shaped JSON objects/,
     ],
+    [
+      'one rubric id answered twice, differently',
+      () => ({
+        checks: [
+          { id: 'correct', reasoning: 'quoted', score: 10 },
+          { id: 'correct', reasoning: 'mine', score: 1 },
+        ],
+        overall_reasoning: null,
+      }),
+      { suite: RANGE_SUITE },
+      /id 'correct' is answered twice with different verdicts/,
+    ],
   ] as const)('%s', async (_name, respond, opts, error) => {
     const { run, results, evaluator, answered } = await judged(respond, opts);
     expect(evaluator.verdict).toBe('error');
