@@ -18,10 +18,10 @@ const HEAD_SHARE = 0.75;
  * and returned, so the results can record it. Redacting first means a secret straddling the cut
  * cannot survive in fragments.
  */
-export function judgedAnswer(
-  raw: { text: string; outputMessages: unknown[] | null },
+export function judgedAnswer<A extends Pick<CandidateAnswer, 'text' | 'outputMessages'>>(
+  raw: A,
   redactor: Redactor,
-): { answer: CandidateAnswer; cut: AnswerCut | null } {
+): { answer: A; cut: AnswerCut | null } {
   const text = redactor.redact(raw.text);
   let cut: AnswerCut | null = null;
   let kept = text;
@@ -37,7 +37,11 @@ export function judgedAnswer(
     cut = { original_chars: text.length, kept_chars: kept.length, ...cut, output_messages_dropped: true };
   }
   return {
-    answer: { text: kept, outputMessages: outputMessages ? redactor.redactDeep(outputMessages) : null },
+    answer: {
+      ...raw,
+      text: kept,
+      outputMessages: outputMessages ? redactor.redactDeep(outputMessages) : null,
+    },
     cut,
   };
 }
