@@ -76,6 +76,20 @@ test('a CLI target that writes a 200 MB output file: read up to the stdout cap, 
   expect(r.peakBytes).toBeLessThan(400 * 1024 * 1024);
 });
 
+test('a batching CLI target that writes a 200 MB output file: refused past the batch cap, never read whole', async () => {
+  const workspace = hostileRepo({ cli: 'truncate -s 200M {OUTPUT_FILE}' });
+  writeFileSync(
+    path.join(workspace, 'targets.yaml'),
+    'targets:\n  - name: default\n    provider: cli\n    provider_batching: true\n    command_template: "truncate -s 200M {OUTPUT_FILE}"\n',
+  );
+  const r = await run(workspace);
+  const c = readResults(workspace).suites[0]!.cases[0]!;
+  expect(c.verdict).toBe('error');
+  expect(c.error).toMatch(/wrote 209715200 bytes to \{OUTPUT_FILE\}, more than the 8388608 read/);
+  expect(r.peakBytes).toBeLessThan(400 * 1024 * 1024);
+  expect(judge.state.requests).toHaveLength(0);
+});
+
 test.each([
   ['a link to /dev/zero', 'ln -sf /dev/zero {OUTPUT_FILE}'],
   ['a FIFO nobody writes to', 'rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}'],
