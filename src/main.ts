@@ -16,6 +16,7 @@ import { type Subject } from './judge/prompts.js';
 import { withLines } from './exec/redact.js';
 import { parseHistory } from './report/history.js';
 import { renderReport } from './report/markdown.js';
+import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
 import { guardVerdict } from './process-guard.js';
 import { type RunResults } from './results.js';
@@ -201,7 +202,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.setOutput('comment-url', commentUrl);
 
   core.info(
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
   );
   if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
 }

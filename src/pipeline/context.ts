@@ -104,6 +104,7 @@ export function createRunContext(
     prices: { ...DEFAULT_PRICES, ...config.judge.prices },
     signal: io.signal,
     warn,
+    samples: config.judgeSamples,
   });
   const runnerDeps: RunnerDeps = {
     limiter,
