@@ -138,19 +138,27 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return lastCommitSubject(workingDirectory);
   };
 
-  const outcome: RunOutcome = await runEvaluation(config, {
-    env: process.env,
-    signal,
-    subject,
-    history,
-    commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
-    hooks: {
-      info: (m) => core.info(m),
-      warn: (m) => core.warning(m),
-      progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
-      phase: (name, fn) => core.group(name, fn),
-    },
-  });
+  let outcome: RunOutcome;
+  try {
+    outcome = await runEvaluation(config, {
+      env: process.env,
+      signal,
+      subject,
+      history,
+      commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
+      hooks: {
+        info: (m) => core.info(m),
+        warn: (m) => core.warning(m),
+        progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
+        phase: (name, fn) => core.group(name, fn),
+      },
+    });
+  } catch (err) {
+    // A bug of ours: the results file says so in one line (the stack goes to the log via setFailed).
+    const why = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+    writeResultsOrFallback(config.resultsFile, invalidInputResults([`internal error: ${why}`]));
+    throw err;
+  }
   const { results, redactor } = outcome;
 
   // 1. The results file: always, first. One that cannot be written fails the check.
