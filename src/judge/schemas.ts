@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { excerpt } from '../diagnostics.js';
 
 /**
  * Judge answer schemas (CONTRACTS §3). Each mode has two forms:
@@ -138,15 +139,15 @@ function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[])
   const byId = new Map<string, T>();
   const warnings: string[] = [];
   for (const c of checks) {
-    if (!asked.has(c.id)) warnings.push(`judge answered unknown id '${c.id}'; dropped`);
+    if (!asked.has(c.id)) warnings.push(`judge answered unknown id '${excerpt(c.id)}'; dropped`);
     else if (byId.has(c.id)) {
       // Two verdicts for one id: the judge may be quoting one. Picking either is guessing.
       if (!sameVerdict(byId.get(c.id)!, c))
         return {
           ok: false,
-          error: `id '${c.id}' is answered twice with different verdicts: answer every id exactly once`,
+          error: `id '${excerpt(c.id)}' is answered twice with different verdicts: answer every id exactly once`,
         };
-      warnings.push(`judge answered id '${c.id}' twice, the same way; one answer is kept`);
+      warnings.push(`judge answered id '${excerpt(c.id)}' twice, the same way; one answer is kept`);
     } else byId.set(c.id, c);
   }
   const missing = ids.filter((id) => !byId.has(id));
