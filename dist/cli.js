@@ -4404,9 +4404,15 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7502);
+/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6469);
+/* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4921);
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 
+
+// Gates and targets run the checkout's code as this user: no debugger on SIGUSR1, and no exit 0
+// before the verdict.
+(0,_process_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .refuseDebuggerSignal */ .y)();
+const verdict = (0,_process_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .guardVerdict */ .l)((m) => process.stderr.write(`rubric-eval: ${m}\n`));
 const controller = new AbortController();
 let interrupted = 0;
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -4426,13 +4432,14 @@ process.exitCode = await (0,_cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .runC
     stderr: process.stderr,
     signal: controller.signal,
 });
+verdict.written();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 7502:
+/***/ 6469:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -14369,6 +14376,31 @@ function invalidInputResults(errors, now = new Date()) {
         duration_ms: 0,
     };
 }
+/**
+ * Writes the results file, whatever is in the results: when they cannot be written as they are
+ * (a value too deep to serialise, a disk error), a failing results file that says why is written
+ * in their place. Returns why the full results were not written, or null.
+ */
+function writeResultsOrFallback(file, results) {
+    try {
+        writeResultsFile(file, results);
+        return null;
+    }
+    catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        try {
+            writeResultsFile(file, {
+                ...invalidInputResults([`internal: the results could not be written (${why})`]),
+                started_at: results.started_at,
+                duration_ms: results.duration_ms,
+            });
+        }
+        catch {
+            /* the caller reports it */
+        }
+        return why;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/rubric/scoring.ts
 /** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */
@@ -15028,7 +15060,17 @@ function secretsFromEnv(env) {
 class Redactor {
     secrets;
     constructor(secrets) {
-        this.secrets = [...new Set([...secrets].filter((s) => s && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+        this.secrets = [
+            ...new Set([...secrets].flatMap(withLines).filter((s) => s.length >= MIN_SECRET_LENGTH)),
+        ].sort((a, b) => b.length - a.length);
+    }
+    /**
+     * A redactor for one byte stream (a command's stdout or stderr) that replaces secrets before
+     * any buffer keeps or cuts the bytes: a secret split across chunks, or straddling where the
+     * kept head and tail are cut, never survives in fragments.
+     */
+    stream() {
+        return new StreamRedactor(this.secrets.map((s) => Buffer.from(s, 'utf8')));
     }
     redact(text) {
         let out = text;
@@ -15072,6 +15114,61 @@ class Redactor {
     }
 }
 /**
+ * A multi-line secret is also masked line by line, as the runner masks it: output that prints one
+ * line of a key (or re-wraps it) does not carry that line out.
+ */
+function withLines(secret) {
+    if (!secret)
+        return [];
+    if (!/[\r\n]/.test(secret))
+        return [secret];
+    const lines = secret.split(/\r?\n|\r/).flatMap((l) => [l, l.trim()]);
+    return [secret, secret.replace(/\r\n/g, '\n'), ...lines];
+}
+const REDACTED = Buffer.from('***');
+/** See `Redactor.stream`. Holds back the last (longest secret - 1) bytes until more arrive. */
+class StreamRedactor {
+    secrets;
+    pending = Buffer.alloc(0);
+    hold;
+    constructor(secrets) {
+        this.secrets = secrets;
+        this.hold = Math.max(0, ...secrets.map((s) => s.length - 1));
+    }
+    /** The bytes now known to hold no (part of a) secret, redacted. */
+    push(chunk) {
+        if (this.secrets.length === 0)
+            return chunk;
+        const data = replaceSecrets(this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk, this.secrets);
+        const keep = Math.min(this.hold, data.length);
+        this.pending = Buffer.from(data.subarray(data.length - keep));
+        return data.subarray(0, data.length - keep);
+    }
+    /** The held-back bytes at the end of the stream. */
+    end() {
+        const rest = this.pending;
+        this.pending = Buffer.alloc(0);
+        return rest;
+    }
+}
+function replaceSecrets(data, secrets) {
+    let out = data;
+    for (const secret of secrets) {
+        let at = out.indexOf(secret);
+        if (at < 0)
+            continue;
+        const parts = [];
+        let from = 0;
+        for (; at >= 0; at = out.indexOf(secret, from)) {
+            parts.push(out.subarray(from, at), REDACTED);
+            from = at + secret.length;
+        }
+        parts.push(out.subarray(from));
+        out = Buffer.concat(parts);
+    }
+    return out;
+}
+/**
  * The environment for processes we start (gates, code judges, CLI targets): without the GitHub
  * token, the judge key, or the runner's `INPUT_*` variables (which carry the action's inputs,
  * keys included). Other variables pass, so gates can use their own credentials; their values
@@ -15108,12 +15205,20 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
  * that decides the answer (endpoint, model, messages, schema, temperature, seed). Only valid
  * answers are stored. A corrupt file is a miss (and is rewritten), never a crash. `replay` mode
  * reads only: the offline demo's recorded judge.
+ *
+ * The directory may sit in the checkout, where a pull request can add files: every entry carries
+ * an HMAC keyed by a secret the checkout does not hold (see `cacheSecret`), and an entry whose
+ * MAC does not verify is never served (counted in `rejected`, re-judged and rewritten). Replay
+ * is the one exception: it is asked for by name (`--judge-replay`, CLI only), makes no call and
+ * is labelled RECORDED wherever its results show.
  */
 class JudgeCache {
     dir;
     mode;
     hits = 0;
     misses = 0;
+    /** Entries found but not authenticated for the judge asking: forged, or another key's. */
+    rejected = 0;
     constructor(dir, mode = dir ? 'readwrite' : 'off') {
         this.dir = dir;
         this.mode = mode;
@@ -15126,40 +15231,83 @@ class JudgeCache {
     file(key) {
         return external_node_path_default().join(this.dir, key.slice(0, 2), `${key}.json`);
     }
-    get(key) {
+    /** One notice for the run when entries were refused, else null. */
+    rejectedNotice(display) {
+        if (this.rejected === 0)
+            return null;
+        const n = this.rejected === 1 ? '1 entry' : `${this.rejected} entries`;
+        return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. Entries last across runs only with a stable judge key (judge-api-key).`;
+    }
+    /** The entry for `key`, if it exists and its MAC verifies under `secret` (replay: unchecked). */
+    get(key, secret) {
         if (!this.dir || this.mode === 'off')
             return undefined;
+        let data;
         try {
-            const data = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(this.file(key), 'utf8'));
+            data = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(this.file(key), 'utf8'));
             if (data.key !== key || data.answer === undefined)
                 throw new Error('corrupt');
-            this.hits++;
-            return {
-                answer: data.answer,
-                model: String(data.model ?? ''),
-                prompt_tokens: Number(data.prompt_tokens ?? 0),
-                completion_tokens: Number(data.completion_tokens ?? 0),
-            };
         }
         catch {
             this.misses++;
             return undefined;
         }
+        const entry = {
+            answer: data.answer,
+            model: String(data.model ?? ''),
+            prompt_tokens: tokens(data.prompt_tokens),
+            completion_tokens: tokens(data.completion_tokens),
+        };
+        if (this.mode !== 'replay' && !macMatches(data.mac, cache_mac(secret, key, entry))) {
+            this.rejected++;
+            this.misses++;
+            return undefined;
+        }
+        this.hits++;
+        return entry;
     }
-    set(key, value) {
+    set(key, value, secret) {
         if (!this.dir || this.mode !== 'readwrite')
             return;
         const file = this.file(key);
         try {
             (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
             const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify({ key, ...value }, null, 1) + '\n');
+            const entry = { v: 2, key, ...value, mac: cache_mac(secret, key, value) };
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(entry, null, 1) + '\n');
             (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
         }
         catch {
             // A cache that cannot be written costs money on the next run, not correctness on this one.
         }
     }
+}
+/** Keyless endpoints (a local model) have no secret to share across runs: one per process. */
+const processSecret = (0,external_node_crypto_namespaceObject.randomBytes)(32);
+/**
+ * The key that authenticates a judge's cache entries: derived from the judge's credential and
+ * endpoint, so it lasts as long as the credential (a `judge-api-key` across runs; the workflow
+ * token of one job for GitHub Models) and is unknown to whoever can only write files.
+ */
+function cacheSecret(endpoint) {
+    if (!endpoint.apiKey || endpoint.apiKey === 'none')
+        return processSecret;
+    return (0,external_node_crypto_namespaceObject.createHmac)('sha256', endpoint.apiKey)
+        .update(`rubric-eval judge cache v2\0${endpoint.baseURL}`)
+        .digest();
+}
+function cache_mac(secret, key, e) {
+    return (0,external_node_crypto_namespaceObject.createHmac)('sha256', secret)
+        .update(JSON.stringify([key, e.answer, e.model, e.prompt_tokens, e.completion_tokens]))
+        .digest('hex');
+}
+function macMatches(given, expected) {
+    if (typeof given !== 'string' || given.length !== expected.length)
+        return false;
+    return (0,external_node_crypto_namespaceObject.timingSafeEqual)(Buffer.from(given), Buffer.from(expected));
+}
+function tokens(v) {
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
@@ -29519,6 +29667,143 @@ function judgeFix(failure, url, names) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/judge/answer-json.ts
+/**
+ * Reading the JSON object out of a judge's reply, strictly. The judge quotes the text it grades,
+ * and that text is written by whoever wants the verdict: a reply is read as exactly one object,
+ * never by picking among several, and never by letting a repeated key decide (CONTRACTS §3).
+ */
+/** Keys only a verdict has: an object holding one of them is a verdict, whoever wrote it. */
+const VERDICT_KEYS = ['score', 'checks', 'verdict'];
+/** Replies past this size are not scanned for embedded objects (a valid verdict is far smaller). */
+const MAX_SCAN_CHARS = 256 * 1024;
+/** Unbalanced braces in prose restart the scan; bounded so a hostile reply costs linear time. */
+const MAX_RESTARTS = 200;
+/**
+ * The JSON object in a reply: the whole text when it is one (structured outputs, json_object),
+ * else the one verdict-shaped object found in it (text mode: prose, code fences). Invalid: an
+ * empty reply, no object, more than one verdict-shaped object, a key given twice in one object.
+ */
+function parseJsonAnswer(content) {
+    const text = content.trim();
+    if (text === '')
+        return { ok: false, error: 'the answer was empty' };
+    const whole = tryParse(text);
+    if (whole.ok)
+        return whole.isObject ? checked(text, whole.value) : notObject;
+    const blocks = objectsIn(text.slice(0, MAX_SCAN_CHARS));
+    if (blocks.length === 0)
+        return { ok: false, error: `the answer is not valid JSON (${whole.error})` };
+    const verdicts = blocks.filter((b) => VERDICT_KEYS.some((k) => Object.hasOwn(b.value, k)));
+    if (verdicts.length > 1)
+        return {
+            ok: false,
+            error: `the answer holds ${verdicts.length} verdict-shaped JSON objects (a quoted one among them?); reply with exactly one JSON object, your own verdict`,
+        };
+    const chosen = verdicts[0] ?? blocks[0];
+    return checked(chosen.text, chosen.value);
+}
+const notObject = { ok: false, error: 'the answer is JSON but not an object' };
+function checked(text, value) {
+    const dup = repeatedKey(text);
+    if (dup !== null)
+        return { ok: false, error: `key "${dup}" appears twice in one object; give each key once` };
+    return { ok: true, value };
+}
+function tryParse(text) {
+    try {
+        const value = JSON.parse(text);
+        return {
+            ok: true,
+            value,
+            isObject: typeof value === 'object' && value !== null && !Array.isArray(value),
+        };
+    }
+    catch (e) {
+        return { ok: false, error: e.message };
+    }
+}
+/** Top-level `{…}` spans of `text` that parse as JSON objects, in order; one linear pass per restart. */
+function objectsIn(text) {
+    const found = [];
+    let from = 0;
+    for (let restarts = 0; restarts <= MAX_RESTARTS;) {
+        const start = text.indexOf('{', from);
+        if (start < 0)
+            break;
+        const end = balancedEnd(text, start);
+        const parsed = end < 0 ? null : tryParse(text.slice(start, end + 1));
+        if (parsed?.ok && parsed.isObject) {
+            found.push({ text: text.slice(start, end + 1), value: parsed.value });
+            from = end + 1;
+        }
+        else {
+            restarts++;
+            from = start + 1;
+        }
+    }
+    return found;
+}
+/** Index of the `}` closing the `{` at `start` (strings respected), or -1. */
+function balancedEnd(text, start) {
+    let depth = 0;
+    for (let i = start; i < text.length; i++) {
+        const ch = text[i];
+        if (ch === '"')
+            i = stringEnd(text, i);
+        else if (ch === '{' || ch === '[')
+            depth++;
+        else if (ch === '}' || ch === ']') {
+            depth--;
+            if (depth === 0)
+                return ch === '}' ? i : -1;
+        }
+    }
+    return -1;
+}
+/** Index of the quote closing the string opened at `i` (or the end of the text). */
+function stringEnd(text, i) {
+    let j = i + 1;
+    while (j < text.length && text[j] !== '"')
+        j += text[j] === '\\' ? 2 : 1;
+    return j;
+}
+/**
+ * The first key that appears twice in one object of a valid JSON text, or null. Iterative (a
+ * stack of key sets), so nesting depth costs memory, not the call stack; keys are compared
+ * decoded (`"sc\u006fre"` is `"score"`).
+ */
+function repeatedKey(json) {
+    const stack = [];
+    let expectKey = false;
+    for (let i = 0; i < json.length; i++) {
+        const ch = json[i];
+        if (ch === '"') {
+            const end = stringEnd(json, i);
+            const keys = stack[stack.length - 1];
+            if (keys && expectKey) {
+                const name = JSON.parse(json.slice(i, end + 1));
+                if (keys.has(name))
+                    return name;
+                keys.add(name);
+                expectKey = false;
+            }
+            i = end;
+        }
+        else if (ch === '{') {
+            stack.push(new Set());
+            expectKey = true;
+        }
+        else if (ch === '[')
+            stack.push(null);
+        else if (ch === '}' || ch === ']')
+            stack.pop();
+        else if (ch === ',')
+            expectKey = stack[stack.length - 1] != null;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/judge/limiter.ts
@@ -30215,8 +30500,8 @@ class ChatCaller {
                 const choice = res.choices?.[0];
                 return {
                     content: choice?.message?.content ?? '',
-                    promptTokens: res.usage?.prompt_tokens ?? 0,
-                    completionTokens: res.usage?.completion_tokens ?? 0,
+                    promptTokens: tokenCount(res.usage?.prompt_tokens),
+                    completionTokens: tokenCount(res.usage?.completion_tokens),
                     finishReason: choice?.finish_reason ?? null,
                 };
             }
@@ -30328,6 +30613,10 @@ class ChatCaller {
         return true;
     }
 }
+/** A token count from the endpoint, or 0: a `usage` that is not a count is treated as absent. */
+function tokenCount(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
+}
 function withShapeHint(messages, hint) {
     const line = `Respond with only one JSON object, no prose and no code fence, of this shape: ${hint}`;
     const [first, ...rest] = messages;
@@ -30398,6 +30687,7 @@ function estimateCost(model, promptTokens, completionTokens, table) {
 
 
 
+
 /** The judge could not produce a valid verdict: the evaluator's result is `error`, never a pass. */
 class JudgeError extends Error {
     usage;
@@ -30421,6 +30711,8 @@ class Judge {
     temperature;
     seed;
     toldFailure = false;
+    /** Authenticates this judge's cache entries: a cache in the checkout cannot forge a verdict. */
+    cacheKey;
     constructor(endpoint, options) {
         this.endpoint = endpoint;
         this.options = options;
@@ -30428,6 +30720,10 @@ class Judge {
         this.maxRepairs = options.maxRepairs ?? 2;
         this.temperature = options.temperature ?? 0;
         this.seed = options.seed ?? 42;
+        this.cacheKey = cacheSecret({
+            baseURL: endpoint.azure?.endpoint ?? endpoint.baseURL,
+            apiKey: endpoint.apiKey,
+        });
     }
     /** The run's first failed judge call is told once, with what to fix when that is known. */
     tellFirstFailure(err) {
@@ -30467,7 +30763,7 @@ class Judge {
                 sample: sample > 0 ? sample : undefined,
             });
         const usage = emptyUsage();
-        const hit = this.options.cache.get(key);
+        const hit = this.options.cache.get(key, this.cacheKey);
         if (hit) {
             const v = req.validate(hit.answer);
             if (v.ok) {
@@ -30505,7 +30801,7 @@ class Judge {
                     model: this.model,
                     prompt_tokens: res.promptTokens,
                     completion_tokens: res.completionTokens,
-                });
+                }, this.cacheKey);
                 return { value: v.value, usage: this.finish(usage), warnings: v.warnings, cached: false };
             }
             lastError =
@@ -30534,36 +30830,6 @@ function wireJsonSchema(schema, name) {
         wireCache.set(schema, json);
     }
     return json;
-}
-/**
- * The JSON object in an answer: the whole text, else a fenced ```json block, else the outermost
- * braces. Endpoints without structured outputs wrap JSON in prose more often than not.
- */
-function parseJsonAnswer(content) {
-    const text = content.trim();
-    if (text === '')
-        return { ok: false, error: 'the answer was empty' };
-    const attempts = [text];
-    const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
-    if (fenced)
-        attempts.push(fenced[1].trim());
-    const first = text.indexOf('{');
-    const last = text.lastIndexOf('}');
-    if (first >= 0 && last > first)
-        attempts.push(text.slice(first, last + 1));
-    let error = '';
-    for (const a of attempts) {
-        try {
-            const value = JSON.parse(a);
-            if (typeof value === 'object' && value !== null && !Array.isArray(value))
-                return { ok: true, value };
-            error = 'the answer is JSON but not an object';
-        }
-        catch (e) {
-            error ||= `the answer is not valid JSON (${e.message})`;
-        }
-    }
-    return { ok: false, error };
 }
 
 ;// CONCATENATED MODULE: ./src/suite/workspace.ts
@@ -30712,6 +30978,11 @@ class JudgePool {
             this.judges.set(key, j);
         }
         return j;
+    }
+    /** One notice when cache entries failed authentication (CONTRACTS §10), else null. */
+    cacheNotice(ws) {
+        const cache = this.options.cache;
+        return cache.dir ? cache.rejectedNotice(ws.display(cache.dir)) : null;
     }
     stats() {
         const all = [...this.judges.values()];
@@ -32459,6 +32730,65 @@ function scriptFileArgs(command) {
             files.push(arg);
     }
     return files;
+}
+
+;// CONCATENATED MODULE: ./src/suite/nesting.ts
+/**
+ * How deep a parsed file may nest. Everything downstream (validation, hashing, redaction,
+ * serialising results) walks values recursively; a file nested thousands of levels deep would
+ * overflow the stack there. It is refused right after parsing, with its position, by walks that
+ * use a heap stack, not the call stack. 100 is js-yaml's own limit; suites need a handful.
+ */
+const MAX_NESTING_DEPTH = 100;
+/** The path to the first value nested deeper than `max` levels, or null. */
+function tooDeepPath(value, max = MAX_NESTING_DEPTH) {
+    const seen = new WeakSet();
+    const stack = [];
+    if (value !== null && typeof value === 'object')
+        stack.push({ value, depth: 0, key: '', parent: null });
+    while (stack.length > 0) {
+        const frame = stack.pop();
+        if (frame.depth >= max)
+            return pathOf(frame);
+        // Shared (aliased) values are walked once: depth, not the expansion, is what is measured.
+        if (seen.has(frame.value))
+            continue;
+        seen.add(frame.value);
+        const entries = Array.isArray(frame.value)
+            ? frame.value.map((v, i) => [i, v])
+            : Object.entries(frame.value);
+        for (const [key, v] of entries)
+            if (v !== null && typeof v === 'object')
+                stack.push({ value: v, depth: frame.depth + 1, key, parent: frame });
+    }
+    return null;
+    function pathOf(frame) {
+        const out = [];
+        for (let f = frame; f?.parent; f = f.parent)
+            out.push(f.key);
+        return out.reverse();
+    }
+}
+/**
+ * Offset in a JSON text of the bracket that opens level `max + 1`, or -1. A scan, not a parse:
+ * it runs before anything recursive sees the text.
+ */
+function tooDeepOffset(json, max = MAX_NESTING_DEPTH) {
+    let depth = 0;
+    for (let i = 0; i < json.length; i++) {
+        const ch = json[i];
+        if (ch === '"') {
+            for (i++; i < json.length && json[i] !== '"'; i += json[i] === '\\' ? 2 : 1)
+                ;
+        }
+        else if (ch === '{' || ch === '[') {
+            if (++depth > max)
+                return i;
+        }
+        else if (ch === '}' || ch === ']')
+            depth--;
+    }
+    return -1;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
@@ -35534,6 +35864,7 @@ var yaml_dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/suite/yaml-source.ts
 
 
+
 /** Aliases beyond this count are refused: a "billion laughs" document expands to gigabytes. */
 const MAX_ALIAS_COUNT = 100;
 function keyText(key) {
@@ -35572,13 +35903,24 @@ const ANCHOR_OR_ALIAS = /(?:^|[\s,[{:-])[&*][^\s,[\]{}]+/m;
  * it bounds.
  */
 function parseYamlSource(text, sink, lineOffset = 0) {
-    if (!ANCHOR_OR_ALIAS.test(text)) {
-        const fast = parseFast(text, lineOffset);
-        if (fast)
-            return fast;
+    let doc;
+    try {
+        doc = (!ANCHOR_OR_ALIAS.test(text) && parseFast(text, lineOffset)) || parseExact(text, sink, lineOffset);
     }
-    return parseExact(text, sink, lineOffset);
+    catch (err) {
+        if (!(err instanceof RangeError))
+            throw err;
+        sink.error({ line: 1 + lineOffset, column: 1 }, 'too-deep', tooDeepMessage);
+        return undefined;
+    }
+    const deep = doc ? tooDeepPath(doc.value) : null;
+    if (doc && deep) {
+        sink.error(doc.locate(deep), 'too-deep', tooDeepMessage);
+        return undefined;
+    }
+    return doc;
 }
+const tooDeepMessage = `nested more than ${MAX_NESTING_DEPTH} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 function parseFast(text, lineOffset) {
     const starts = new WeakMap();
     const open = [];
@@ -35645,8 +35987,9 @@ function parseExact(text, sink, lineOffset) {
     };
     let failed = false;
     for (const e of doc.errors) {
-        const rule = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
-        sink.error(at(e.pos[0]), rule, yaml_source_firstLine(e.message));
+        const overflow = /call stack/i.test(e.message);
+        const rule = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : overflow ? 'too-deep' : 'yaml-syntax';
+        sink.error(at(e.pos[0]), rule, overflow ? tooDeepMessage : yaml_source_firstLine(e.message));
         failed = true;
     }
     for (const w of doc.warnings)
@@ -35763,6 +36106,7 @@ function reportZodIssues(error, value, doc, sink, prefix = [], subject) {
 
 
 
+
 const load_suite_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
 const INLINE_RUBRIC_EVALUATOR = 'rubric';
@@ -35813,6 +36157,13 @@ function parseJsonl(text, sink) {
     lines.forEach((line, i) => {
         if (line.trim() === '')
             return;
+        // Depth is checked on the text, before any parser or walker can overflow on it.
+        const deep = tooDeepOffset(line);
+        if (deep >= 0) {
+            sink.error({ line: i + 1, column: deep + 1 }, 'too-deep', tooDeepMessage);
+            ok = false;
+            return;
+        }
         // Lines are JSON: parsed as such, with the YAML parser (a superset) only for the error position.
         let doc;
         try {
@@ -36280,6 +36631,7 @@ function load_suite_str(v) {
 
 
 
+
 /** Splits the `suites` input: newline- or comma-separated globs, blanks and `#` comments dropped. */
 function splitPatterns(value) {
     return value
@@ -36303,7 +36655,12 @@ async function findSuiteFiles(patterns, cwd) {
             onlyFiles: true,
             ignore: ['**/node_modules/**', '**/.git/**'],
             expandDirectories: false,
+            // A checkout may hold a link to `/`: following it walks the runner's whole disk. A suite
+            // named literally is still found through a link (and must resolve inside the workspace).
+            followSymbolicLinks: false,
         });
+        if (!isDynamicPattern(pattern) && (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(cwd, pattern)))
+            matches.push(external_node_path_default().resolve(cwd, pattern));
         const suites = matches.filter((m) => SUITE_EXTENSIONS.test(m) && !/\.baseline\.jsonl$/i.test(m)).sort();
         if (suites.length === 0) {
             diagnostics.push({
@@ -49350,9 +49707,8 @@ async function boundedText(res, ref) {
     return Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/exec/output-buffer.ts
+
 /**
  * Keeps the first `headBytes` and the last `tailBytes` of a stream, however long it gets: a gate
  * printing 50 MB costs 20 KB of memory. The end of a failing test run is what matters, so the
@@ -49423,7 +49779,36 @@ class BoundedBuffer {
         return Buffer.concat(this.chunks).toString('utf8');
     }
 }
+/**
+ * A file a command wrote (a CLI target's {OUTPUT_FILE}), read as its stdout is: redacted as the
+ * bytes come in, at most `limit` kept, the rest never read. Only a regular file is read: the
+ * command may have put a FIFO (a read that never ends) or a link to /dev/zero in its place.
+ */
+function readCapped(file, limit, clean) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stat.isFile())
+            throw new Error('not a regular file');
+        const out = new BoundedBuffer(limit);
+        for (let pos = 0; !out.overflowed;) {
+            const chunk = Buffer.allocUnsafe(64 * 1024);
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, pos);
+            if (n === 0)
+                break;
+            pos += n;
+            out.push(clean.push(chunk.subarray(0, n)));
+        }
+        out.push(clean.end());
+        return { text: out.toString(), overflowed: out.overflowed, size: stat.size };
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/exec/run-command.ts
 
 
@@ -49436,6 +49821,8 @@ const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/b
  */
 const SHELL_FLAGS = SHELL === '/bin/bash' ? ['--noprofile', '--norc', '-eo', 'pipefail', '-c'] : ['-e', '-c'];
 const KILL_GRACE_MS = 2000;
+/** Stdout kept whole for parsing, and the cap on a CLI target's output file. */
+const STDOUT_LIMIT = 8 * 1024 * 1024;
 /**
  * The one command runner for gates, code judges and CLI targets. A string runs through bash like
  * a workflow step; an argv list runs directly. The command gets its own
@@ -49445,7 +49832,7 @@ const KILL_GRACE_MS = 2000;
 function runCommand(spec) {
     const started = Date.now();
     const combined = new HeadTailBuffer();
-    const stdout = new BoundedBuffer(spec.stdoutLimit ?? 8 * 1024 * 1024);
+    const stdout = new BoundedBuffer(spec.stdoutLimit ?? STDOUT_LIMIT);
     const stderr = new HeadTailBuffer(0, 4 * 1024);
     const [file, args] = typeof spec.command === 'string'
         ? [SHELL, [...SHELL_FLAGS, spec.command]]
@@ -49484,14 +49871,19 @@ function runCommand(spec) {
             stop();
         };
         spec.signal?.addEventListener('abort', onAbort, { once: true });
-        child.stdout.on('data', (c) => {
+        // Secrets are replaced as the bytes arrive, before any buffer keeps or cuts them.
+        const outClean = spec.redactor.stream();
+        const errClean = spec.redactor.stream();
+        const onOut = (c) => {
             combined.push(c);
             stdout.push(c);
-        });
-        child.stderr.on('data', (c) => {
+        };
+        const onErr = (c) => {
             combined.push(c);
             stderr.push(c);
-        });
+        };
+        child.stdout.on('data', (c) => onOut(outClean.push(c)));
+        child.stderr.on('data', (c) => onErr(errClean.push(c)));
         child.stdin.on('error', () => {
             /* the command need not read its stdin */
         });
@@ -49505,8 +49897,14 @@ function runCommand(spec) {
             settled = true;
             clearTimeout(timer);
             spec.signal?.removeEventListener('abort', onAbort);
-            // Whatever the command left running in its group goes with it.
+            // Whatever the command left running in its group goes with it; a child that left the
+            // group (setsid) and still holds the pipes is cut off, so it cannot keep this process alive.
             killGroup('SIGKILL');
+            for (const stream of [child.stdout, child.stderr, child.stdin])
+                stream.destroy();
+            child.unref();
+            onOut(outClean.end());
+            onErr(errClean.end());
             const r = spec.redactor;
             resolve({
                 exitCode,
@@ -49679,6 +50077,7 @@ function parseBatchOutput(raw) {
 
 
 
+
 /** A target could not answer a case: the case is `error`, the other cases go on. */
 class TargetError extends Error {
     constructor(message) {
@@ -49829,10 +50228,10 @@ function cliRunner(name, s, targetsDir, deps) {
                 let raw;
                 if (usesOutputFile) {
                     try {
-                        raw = deps.redactor.redact((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8'));
+                        raw = readCapped(outputFile, STDOUT_LIMIT, deps.redactor.stream()).text;
                     }
-                    catch {
-                        throw new TargetError(`target '${name}' exited 0 but wrote no {OUTPUT_FILE}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
+                    catch (err) {
+                        throw new TargetError(`target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${err.message})${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
                     }
                 }
                 else
@@ -50133,6 +50532,9 @@ function definitionHash(c, targetName, root) {
 
 
 
+
+/** Most bytes of a batch's {OUTPUT_FILE} read: 64 MB, whatever the number of cases. */
+const BATCH_OUTPUT_LIMIT = 8 * STDOUT_LIMIT;
 /**
  * AgentV's CLI batch mode (`provider_batching: true`): the command runs once for every case
  * planned on the target, writes one JSONL record per case id to {OUTPUT_FILE}, and each case
@@ -50187,13 +50589,18 @@ async function runBatch(name, s, targetsDir, deps, cases) {
         const said = r.output.trim() ? `:\n${r.output.trim().slice(-1500)}` : '';
         if (r.exitCode !== 0)
             throw new TargetError(`batch run of target '${name}' ${describeExit(r, timeoutMs)}${said}`);
-        let raw;
+        // Capped like a single run's output, per case, up to a whole-batch ceiling.
+        const limit = Math.min(STDOUT_LIMIT * cases.length, BATCH_OUTPUT_LIMIT);
+        let read;
         try {
-            raw = deps.redactor.redact((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8'));
+            read = readCapped(outputFile, limit, deps.redactor.stream());
         }
-        catch {
-            throw new TargetError(`batch run of target '${name}' exited 0 but wrote no {OUTPUT_FILE}${said}`);
+        catch (err) {
+            throw new TargetError(`batch run of target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${err.message})${said}`);
         }
+        if (read.overflowed)
+            throw new TargetError(`batch run of target '${name}' wrote ${read.size} bytes to {OUTPUT_FILE}, more than the ${limit} read`);
+        const raw = read.text;
         try {
             return { records: parseBatchOutput(raw), perCaseMs: Math.round(r.durationMs / cases.length) };
         }
@@ -50230,6 +50637,11 @@ function loadTargetsFile(absPath, ws) {
     const sink = new DiagnosticSink(display);
     let text;
     try {
+        // The `targets` input is a path like `rubric` and `answers-file`: inside the workspace only.
+        if (!ws.contains(absPath)) {
+            sink.error({ line: 0, column: 0 }, 'escapes-workspace', `targets file resolves outside the workspace (${ws.root}), through '..' or a symlink: refused`);
+            return { file: undefined, diagnostics: sink.items };
+        }
         text = ws.readText(absPath);
     }
     catch (err) {
@@ -50976,11 +51388,18 @@ const ScoreRangeAnswer = object({
     })),
     overall_reasoning: schemas_text,
 });
+/** AgentV's judge schema keeps at most this many hits and misses. */
+const MAX_HITS = 4;
+const upTo4 = array(schemas_string())
+    .nullish()
+    .transform((a) => a?.slice(0, MAX_HITS));
 const FreeformAnswer = object({
+    // Out of scale is invalid, never clamped: 7 on a 0..1 scale is a judge that misread it.
     score: schemas_number({ error: 'score must be a number between 0 and 1' })
-        .refine(Number.isFinite, 'score must be finite'),
-    hits: array(schemas_string()).nullish(),
-    misses: array(schemas_string()).nullish(),
+        .min(0, { error: 'score must be between 0 and 1 (not rescaled)' })
+        .max(1, { error: 'score must be between 0 and 1 (not rescaled)' }),
+    hits: upTo4,
+    misses: upTo4,
     reasoning: schemas_text,
 });
 const MarkdownAnswer = object({
@@ -50994,7 +51413,14 @@ function zodMessage(error) {
         .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
         .join('; ');
 }
-/** Keeps exactly the asked ids: missing ones make the answer invalid, unknown and repeated ones are dropped with a warning. */
+function sameVerdict(a, b) {
+    const v = (x) => x;
+    return v(a).satisfied === v(b).satisfied && v(a).score === v(b).score;
+}
+/**
+ * Keeps exactly the asked ids: missing ones, and ones answered twice with different verdicts,
+ * make the answer invalid; unknown ones and identical repeats are dropped with a warning.
+ */
 function exactIds(checks, ids) {
     const asked = new Set(ids);
     const byId = new Map();
@@ -51002,8 +51428,15 @@ function exactIds(checks, ids) {
     for (const c of checks) {
         if (!asked.has(c.id))
             warnings.push(`judge answered unknown id '${excerpt(c.id)}'; dropped`);
-        else if (byId.has(c.id))
-            warnings.push(`judge answered id '${excerpt(c.id)}' twice; the first answer is kept`);
+        else if (byId.has(c.id)) {
+            // Two verdicts for one id: the judge may be quoting one. Picking either is guessing.
+            if (!sameVerdict(byId.get(c.id), c))
+                return {
+                    ok: false,
+                    error: `id '${excerpt(c.id)}' is answered twice with different verdicts: answer every id exactly once`,
+                };
+            warnings.push(`judge answered id '${excerpt(c.id)}' twice, the same way; one answer is kept`);
+        }
         else
             byId.set(c.id, c);
     }
@@ -51749,9 +52182,9 @@ function combineScoreRanges(items, answers, sampled) {
     const representative = mostAgreeing(answers.length, (i) => items.filter((it) => byId[i].get(it.id)?.score === combined.get(it.id).score).length);
     return { scored, representative, warnings: allWarnings(answers) };
 }
-/** A free-form or template score: each sample clamped to 0..1 (CONTRACTS §3), then the lower median. */
+/** A free-form or template score: each sample as given (validated in 0..1, CONTRACTS §3), then the lower median. */
 function combineFreeform(answers) {
-    const scores = answers.map((a) => clamp01(a.value.score));
+    const scores = answers.map((a) => a.value.score);
     const score = lowerMedian(scores);
     const representative = answers[scores.indexOf(score)].value;
     return { score, scores, representative, warnings: allWarnings(answers) };
@@ -51827,7 +52260,7 @@ async function runFreeform(base, ctx, judge, template, extraVars, slot) {
         wireSchema: freeformWireSchema,
         validate: validateFreeform,
     }));
-    // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3); samples: the lower median.
+    // Validated in 0..1 (out of scale was re-asked, never clamped: CONTRACTS §3); samples: the lower median.
     const c = combineFreeform(s.answers);
     return {
         ...base,
@@ -52637,7 +53070,60 @@ const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below i
 
 {{EVALUATOR_RESULTS_JSON}}`;
 
+;// CONCATENATED MODULE: ./src/targets/judged-answer.ts
+
+/**
+ * Most characters of one answer that reach the judges and the results file: about 25k tokens,
+ * far above a real answer, far below what a hostile target can print (a CLI target's stdout and
+ * output file are already capped at 8 MB, in bytes, before this).
+ */
+const MAX_ANSWER_CHARS = 100_000;
+/** Of a cut answer, the share kept from its start; the rest comes from its end. */
+const HEAD_SHARE = 0.75;
+/**
+ * Every answer on its way to the evaluators, whatever produced it (a target, a mock, an answers
+ * file): secrets redacted first, then cut to `MAX_ANSWER_CHARS` with the cut said in the text
+ * and returned, so the results can record it. Redacting first means a secret straddling the cut
+ * cannot survive in fragments.
+ */
+function judgedAnswer(raw, redactor) {
+    const text = redactor.redact(raw.text);
+    let cut = null;
+    let kept = text;
+    if (text.length > MAX_ANSWER_CHARS) {
+        const head = Math.floor(MAX_ANSWER_CHARS * HEAD_SHARE);
+        const tail = MAX_ANSWER_CHARS - head;
+        kept = `${text.slice(0, head)}\n[… ${text.length - MAX_ANSWER_CHARS} characters cut by rubric-eval: an answer is judged on at most ${MAX_ANSWER_CHARS} …]\n${text.slice(-tail)}`;
+        cut = { original_chars: text.length, kept_chars: MAX_ANSWER_CHARS };
+    }
+    let outputMessages = raw.outputMessages;
+    if (outputMessages && !fitsJudge(outputMessages)) {
+        outputMessages = null;
+        cut = { original_chars: text.length, kept_chars: kept.length, ...cut, output_messages_dropped: true };
+    }
+    return {
+        answer: {
+            ...raw,
+            text: kept,
+            outputMessages: outputMessages ? redactor.redactDeep(outputMessages) : null,
+        },
+        cut,
+    };
+}
+/** Output messages go to the judge as JSON: only when they are shallow and small enough. */
+function fitsJudge(messages) {
+    if (tooDeepPath(messages) !== null)
+        return false;
+    try {
+        return JSON.stringify(messages).length <= MAX_ANSWER_CHARS;
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/execute-case.ts
+
 
 
 
@@ -52670,9 +53156,10 @@ async function executeCase(planned, healthError, judge, exec, signal) {
     if (healthError)
         return errorCase(healthError);
     let answer;
+    let cut;
     try {
-        const a = await target.runner.answer(c, 1);
-        answer = candidateFromTarget(a);
+        // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
+        ({ answer, cut } = judgedAnswer(candidateFromTarget(await target.runner.answer(c, 1)), exec.redactor));
     }
     catch (err) {
         if (signal?.aborted || err instanceof CancelledError)
@@ -52687,7 +53174,15 @@ async function executeCase(planned, healthError, judge, exec, signal) {
             return undefined;
         const agg = aggregateCase(evaluators);
         const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-        return { ...base, ...agg, evaluators, answer: answer.text, duration_ms: Date.now() - started, usage };
+        return {
+            ...base,
+            ...agg,
+            evaluators,
+            answer: answer.text,
+            ...(cut ? { answer_cut: cut } : {}),
+            duration_ms: Date.now() - started,
+            usage,
+        };
     }
     catch (err) {
         if (signal?.aborted)
@@ -52859,6 +53354,11 @@ async function runEvaluation(config, io) {
             history: io.history ?? [],
             progress: hooks.progress,
         }));
+    const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+    if (cacheNotice) {
+        warnings.push(cacheNotice);
+        ctx.warn(cacheNotice);
+    }
     const results = aggregateResults({
         ...executed,
         errors,
@@ -53421,8 +53921,14 @@ async function run_cli_runCommand(args, io) {
         },
     });
     const { results } = outcome;
-    if (config.resultsFile)
-        writeResultsFile(external_node_path_default().resolve(io.cwd, config.resultsFile), results);
+    if (config.resultsFile) {
+        const file = external_node_path_default().resolve(io.cwd, config.resultsFile);
+        const unwritten = writeResultsOrFallback(file, results);
+        if (unwritten) {
+            io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
+            return EXIT_USAGE;
+        }
+    }
     if (format === 'json')
         await writeResultsStream(io.stdout, results);
     else if (format === 'markdown')
@@ -53527,6 +54033,60 @@ async function generateCommand(args, io) {
         timeoutMs: Number(v['judge-timeout'] ?? 120) * 1000,
         io,
     });
+}
+
+
+/***/ }),
+
+/***/ 4921:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  l: () => (/* binding */ guardVerdict),
+  y: () => (/* binding */ refuseDebuggerSignal)
+});
+
+;// CONCATENATED MODULE: external "node:inspector"
+const external_node_inspector_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:inspector");
+var external_node_inspector_default = /*#__PURE__*/__nccwpck_require__.n(external_node_inspector_namespaceObject);
+;// CONCATENATED MODULE: ./src/process-guard.ts
+
+/**
+ * The code a run executes (gates, CLI targets, code judges) runs as the same user as this
+ * process and can signal it. On SIGUSR1 Node opens its inspector on 127.0.0.1:9229, and any
+ * local process that connects runs code in ours: it could end the run with exit 0 before the
+ * verdict exists. A JavaScript listener takes the signal from Node's own handler (Node 20 and 24;
+ * the security tests send the signal to prove it); should the inspector be open all the same,
+ * it is closed. `--inspect` at startup still works for whoever debugs on purpose.
+ */
+function refuseDebuggerSignal() {
+    if (process.platform === 'win32')
+        return; // no SIGUSR1 there
+    process.on('SIGUSR1', () => {
+        if (external_node_inspector_default().url() !== undefined)
+            external_node_inspector_default().close();
+    });
+}
+/**
+ * Until `written()` is called, every way out of the process is a failure: an exit that would
+ * report success (an explicit `process.exit(0)`, an event loop that ran dry mid-run) is turned
+ * into exit code 1 with one line saying why. The verdict alone may end a run green.
+ */
+function guardVerdict(say) {
+    let written = false;
+    process.on('exit', (code) => {
+        if (written || code !== 0)
+            return;
+        process.exitCode = 1;
+        say('rubric-eval ended before writing its verdict: the check fails');
+    });
+    return {
+        written: () => {
+            written = true;
+        },
+    };
 }
 
 

@@ -38,7 +38,8 @@ import {
   type PromptTemplate,
 } from './types.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
-import { type PathSegment, parseYamlSource, type SourceDocument } from './yaml-source.js';
+import { tooDeepOffset } from './nesting.js';
+import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
 import { reportZodIssues } from './zod-diagnostics.js';
 
 export interface SuiteLoadResult {
@@ -93,6 +94,13 @@ function parseJsonl(text: string, sink: DiagnosticSink): SourceDocument | undefi
   let ok = true;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
+    // Depth is checked on the text, before any parser or walker can overflow on it.
+    const deep = tooDeepOffset(line);
+    if (deep >= 0) {
+      sink.error({ line: i + 1, column: deep + 1 }, 'too-deep', tooDeepMessage);
+      ok = false;
+      return;
+    }
     // Lines are JSON: parsed as such, with the YAML parser (a superset) only for the error position.
     let doc: SourceDocument | undefined;
     try {
