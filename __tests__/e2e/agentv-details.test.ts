@@ -43,12 +43,15 @@ function workspace(suite: string, ids: string[], files: Record<string, string> =
   return root;
 }
 
-/** The recorder as a case's only evaluator; its payload lands in `payload-<id>.json`. */
+/**
+ * The recorder as a case's only evaluator; its payload lands in `evals/payload-<id>.json` (the
+ * judge runs in the suite's folder; a bare name is not taken for a script file that must exist).
+ */
 const recorder = (id: string, extra = '') =>
-  `    execution:\n      evaluators:\n        - { name: rec, type: code_judge, script: [node, ../record.mjs, ../payload-${id}.json]${extra} }\n`;
+  `    execution:\n      evaluators:\n        - { name: rec, type: code_judge, script: [node, ../record.mjs, payload-${id}.json]${extra} }\n`;
 
 const payloadOf = (root: string, id: string) =>
-  JSON.parse(readFileSync(path.join(root, `payload-${id}.json`), 'utf8')) as Record<string, unknown>;
+  JSON.parse(readFileSync(path.join(root, 'evals', `payload-${id}.json`), 'utf8')) as Record<string, unknown>;
 
 async function run(root: string, args: string[] = []): Promise<RunResults> {
   const r = await runCli(['run', 'evals/suite.yaml', '--no-cache', '--out', 'results.json', ...args], {
@@ -154,7 +157,7 @@ ${recorder('message-object')}`,
         expected_output: { invoice: { number: 'INV-1', total: 10.5 } },
         execution: {
           evaluators: [
-            { name: 'rec', type: 'code_judge', script: ['node', '../record.mjs', '../payload-j.json'] },
+            { name: 'rec', type: 'code_judge', script: ['node', '../record.mjs', 'payload-j.json'] },
           ],
         },
       })}\n`,
