@@ -62,7 +62,9 @@ describe('Workspace.resolveReference', () => {
     expect(r).toMatchObject({ ok: false, rule: 'missing-file' });
     // Whether it exists out there is not told: the same answer as for a path that does not.
     const absent = ws.resolveReference(path.join(dir, 'absent.txt'), evals);
-    expect(!r.ok && !absent.ok && r.message.replaceAll('secret', 'absent')).toBe(!absent.ok && absent.message);
+    expect(!r.ok && !absent.ok && r.message.replaceAll('secret', 'absent')).toBe(
+      !absent.ok && absent.message,
+    );
     // A file at the trimmed path inside the workspace is the one used.
     const inside = path.join(root, outside.slice(1));
     mkdirSync(path.dirname(inside), { recursive: true });
