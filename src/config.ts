@@ -78,6 +78,7 @@ export const InputsSchema = z
         })
         .optional(),
     ),
+    'github-timeout': number('github-timeout', 30, { min: 1, max: 600 }),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
     error:
