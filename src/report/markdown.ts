@@ -279,7 +279,7 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
   if (results.errors.length > 0) {
     const shown = results.errors.slice(0, detail >= 1 ? 50 : 10);
     parts.push(
-      `> [!CAUTION]\n> Nothing was judged: the input is invalid.\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
+      `> [!CAUTION]\n> ${results.errors.every((e) => e.startsWith('internal error')) ? 'Nothing was judged: rubric-eval failed; the log has the details.' : 'Nothing was judged: the input is invalid.'}\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
     );
   }
   if (results.rubric) parts.push(rubricSection(results.rubric, detail));
