@@ -102,7 +102,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   // The previous runs on this PR live in the action's own comment, found by who wrote it.
   let surface: PullRequestSurface | null = null;
   if (pr && octokit && repo && commentMode !== 'off') {
-    const me = await tokenIdentity(octokit, i['github-token']!, warn);
+    // Only `update` edits, so only it needs to know which comments are its own.
+    const me = commentMode === 'update' ? await tokenIdentity(octokit, i['github-token']!, warn) : null;
     surface = { octokit, repo, number: pr.number, me, run, mode: commentMode, warn };
   }
   const existing = surface ? await previousComment(surface) : null;
