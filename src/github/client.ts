@@ -41,6 +41,8 @@ export function createOctokit(token: string, opts: OctokitOptions): Octokit {
   return getOctokit(
     token,
     {
+      // Read now, not when @actions/github was first imported.
+      ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
       request: { fetch: boundedFetch },
       retry: { retries: GITHUB_RETRIES, retryAfterBaseValue: RETRY_BASE_MS },
       throttle: { onRateLimit: onLimit('rate limit'), onSecondaryRateLimit: onLimit('secondary rate limit') },
