@@ -26,19 +26,14 @@ export interface OctokitOptions {
  * secondary rate limits are waited out twice at most, and a cancel aborts the call at once.
  */
 export function createOctokit(token: string, opts: OctokitOptions): Octokit {
-  const boundedFetch: typeof fetch = (input, init) => {
-    const signals = [AbortSignal.timeout(opts.timeoutMs)];
-    if (opts.signal) signals.push(opts.signal);
-    if (init?.signal) signals.push(init.signal);
-    return fetch(input, { ...init, signal: AbortSignal.any(signals) });
-  };
+  const boundedFetch = timedFetch(opts.timeoutMs, opts.signal);
   const onLimit =
     (kind: string) =>
     (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
       opts.warn(`GitHub ${kind} on ${options.method} ${options.url}; retrying in ${retryAfter} s`);
       return retryCount < 2 && !opts.signal?.aborted;
     };
-  return getOctokit(
+  const octokit = getOctokit(
     token,
     {
       // Read now, not when @actions/github was first imported.
@@ -50,6 +45,45 @@ export function createOctokit(token: string, opts: OctokitOptions): Octokit {
     retry,
     throttling,
   );
+  // The retry plugin counts tries on `options.request`, which every call shares with the
+  // defaults: without a fresh one per call, each call's backoff grows with all earlier retries.
+  octokit.hook.before('request', (options) => {
+    options.request = { ...options.request, retryCount: 0 } as typeof options.request;
+  });
+  return octokit;
+}
+
+/**
+ * fetch with a timeout per try and the run's cancel. Plain timers and controllers, not
+ * `AbortSignal.any(AbortSignal.timeout())`: a composite signal holds its sources weakly, so the
+ * timeout can be collected and never fire (a call then hangs for good). The timer is not
+ * cleared when headers arrive, so it bounds reading the body too; unref'd, it never holds the
+ * process open.
+ */
+function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof fetch {
+  const inFlight = new Set<AbortController>();
+  // Reasons are plain Errors named as fetch names them: @octokit/request passes an `AbortError`
+  // through (never retried) and wraps anything else as a 500 (retried within the budget).
+  const cancelled = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
+  cancel?.addEventListener('abort', () => {
+    for (const c of inFlight) c.abort(cancelled());
+  });
+  return (input, init) => {
+    const controller = new AbortController();
+    if (cancel?.aborted) controller.abort(cancelled());
+    const outer = init?.signal;
+    if (outer) outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    inFlight.add(controller);
+    const timer = setTimeout(() => {
+      inFlight.delete(controller);
+      const seconds = timeoutMs / 1000;
+      controller.abort(
+        Object.assign(new Error(`GitHub did not answer within ${seconds} s`), { name: 'TimeoutError' }),
+      );
+    }, timeoutMs);
+    timer.unref();
+    return fetch(input, { ...init, signal: controller.signal });
+  };
 }
 
 export interface Repo {
