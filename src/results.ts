@@ -2,7 +2,16 @@
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';
-export type EvaluatorType = 'llm_judge' | 'code_judge' | 'composite';
+export type EvaluatorType =
+  | 'llm_judge'
+  | 'code_judge'
+  | 'composite'
+  | 'field_accuracy'
+  | 'latency'
+  | 'cost'
+  | 'token_usage'
+  | 'tool_trajectory'
+  | 'execution_metrics';
 
 export interface CheckResult {
   id: string;
@@ -46,6 +55,8 @@ export interface EvaluatorResult {
 
 export interface CaseResult {
   id: string;
+  /** What decided the grade, hashed (CONTRACTS §7): equal hashes graded the same definition. */
+  definition_hash?: string;
   /** Line of the case in its suite file (for annotations). */
   line?: number;
   verdict: CaseVerdict;

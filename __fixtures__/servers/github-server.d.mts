@@ -26,6 +26,8 @@ export function startGitHubServer(options?: {
   comments?: FakeComment[];
   failures?: { method: string; path: RegExp; status: number; times: number; message?: string }[];
   pullRequest?: { number: number; title: string; body: string; diff: string; files: unknown[] };
+  /** Repository contents served raw: {'owner/repo@ref:path': text}. */
+  files?: Record<string, string>;
   /** PR surface: per-request hangs and delays, matched by method, path and body. */
   script?: SurfaceStep[];
   /** PR surface: who each token is (`GET /user`, comment authors); others are the workflow bot. */
@@ -44,5 +46,7 @@ export interface SurfaceStep {
   body?: RegExp;
   times: number;
   hang?: boolean;
+  /** Hold the request until this holds, then `delayMs`. */
+  until?: () => boolean;
   delayMs?: number;
 }

@@ -26,9 +26,9 @@ export async function startGitHubServer(options = {}) {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const wait = surfaceScript(state, req, raw);
-      if (wait === 'hang') return state.requests.push(recordOf(req, raw));
-      if (wait > 0) setTimeout(respond, wait);
+      const step = surfaceScript(state, req, raw);
+      if (step?.hang) return state.requests.push(recordOf(req, raw));
+      if (step) held(step, respond);
       else respond();
     });
     function respond() {
@@ -124,6 +124,22 @@ export async function startGitHubServer(options = {}) {
           head: { sha: 'abc1234' },
         });
       }
+      // Repository contents, raw: options.files is {'owner/repo@ref:path': text}; ETags as GitHub sends them.
+      if ((m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(url.pathname)) && req.method === 'GET') {
+        const key = `${m[1]}/${m[2]}@${url.searchParams.get('ref')}:${decodeURIComponent(m[3])}`;
+        const text = (options.files ?? {})[key];
+        if (text !== undefined) {
+          const etag = `"${Buffer.from(key + text)
+            .toString('base64url')
+            .slice(-20)}"`;
+          if (req.headers['if-none-match'] === etag) {
+            res.writeHead(304, { etag });
+            return res.end();
+          }
+          res.writeHead(200, { 'content-type': 'application/vnd.github.raw', etag });
+          return res.end(text);
+        }
+      }
       json(res, 404, { message: `Not Found: ${req.method} ${url.pathname}` });
     }
   });
@@ -168,16 +184,26 @@ function tokenUser(state, req) {
 
 /**
  * Scripted behaviour per request: `{method, path: RegExp, body?: RegExp, times, hang?: true,
- * delayMs?: n}`. A hang never answers; a delay answers normally after `delayMs`.
+ * until?: () => boolean, delayMs?: n}`. A hang never answers; otherwise the request is held
+ * until `until()` holds (when given), then `delayMs`, then answered normally.
  */
 function surfaceScript(state, req, raw) {
   const pathname = new URL(req.url, 'http://x').pathname;
   const step = state.script.find(
     (f) => f.method === req.method && f.path.test(pathname) && (!f.body || f.body.test(raw)) && f.times > 0,
   );
-  if (!step) return 0;
-  step.times--;
-  return step.hang ? 'hang' : (step.delayMs ?? 0);
+  if (step) step.times--;
+  return step ?? null;
+}
+
+function held(step, respond) {
+  const later = () => setTimeout(respond, step.delayMs ?? 0);
+  if (!step.until || step.until()) return later();
+  const poll = setInterval(() => {
+    if (!step.until()) return;
+    clearInterval(poll);
+    later();
+  }, 10);
 }
 
 function recordOf(req, raw) {

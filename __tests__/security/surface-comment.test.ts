@@ -1,11 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
+import {
+  startGitHubServer,
+  type FakeGitHub,
+  type SurfaceStep,
+} from '../../__fixtures__/servers/github-server.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { historyBlock } from '../../src/report/history.js';
 import { type RunResults } from '../../src/results.js';
 import { runAction } from '../helpers/action.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
+import { tmpDir } from '../helpers/judge.js';
 import { liveParts } from '../helpers/live-markdown.js';
 
 // The PR comment belongs to the action (issue 16, issue 23 §2), end to end through dist/index.js
@@ -163,14 +168,21 @@ describe('two runs of one PR race: one comment, showing the newest run', () => {
   const failingGate = ['node -e "process.exit(3)"'];
 
   test('both create at once: the older run deletes its duplicate', async () => {
-    // The older run's create lands last, after the newer run has written and checked.
-    github.state.script.push({
-      method: 'POST',
-      path: /\/issues\/7\/comments$/,
-      body: /rubric-eval-run:100\./,
-      times: 1,
-      delayMs: 1500,
-    });
+    // Both creates are held until both have arrived (so each run looked and found no comment);
+    // then the older run's lands last.
+    const creates: SurfaceStep[] = [
+      {
+        method: 'POST',
+        path: /\/issues\/7\/comments$/,
+        body: /rubric-eval-run:100\./,
+        times: 1,
+        delayMs: 500,
+      },
+      { method: 'POST', path: /\/issues\/7\/comments$/, body: /rubric-eval-run:101\./, times: 1 },
+    ];
+    const bothArrived = () => creates.every((c) => c.times === 0);
+    for (const c of creates) c.until = bothArrived;
+    github.state.script.push(...creates);
     const [older, newer] = await Promise.all([
       run(makeFixtureRepo({ gates: failingGate }), { runId: 100 }),
       run(makeFixtureRepo(), { runId: 101 }),
@@ -180,17 +192,19 @@ describe('two runs of one PR race: one comment, showing the newest run', () => {
     expect(own).toHaveLength(1);
     expect(own[0]!.body).toContain('rubric-eval: **pass**');
     expect(own[0]!.body).toContain('<!-- rubric-eval-run:101.1 -->');
+    expect(github.state.requests.filter((q) => q.method === 'POST')).toHaveLength(2);
     expect(github.state.requests.filter((q) => q.method === 'DELETE')).not.toHaveLength(0);
   });
 
   test('the older run finishes last: it leaves the newer verdict in place', async () => {
     const workspace = makeFixtureRepo();
     await run(workspace, { runId: 99 });
-    // The newer run reports first; the older one (slow gate) reaches the comment afterwards.
-    const older = run(makeFixtureRepo({ gates: ['node -e "setTimeout(() => process.exit(3), 2500)"'] }), {
-      runId: 100,
-    });
+    // The older run is held in its gate until the newer run has reported.
+    const flag = path.join(tmpDir('re-flag-'), 'newer-reported');
+    const wait = `node -e "const fs=require('fs');setInterval(()=>{if(fs.existsSync('${flag}'))process.exit(3)},50)"`;
+    const older = run(makeFixtureRepo({ gates: [wait] }), { runId: 100 });
     const newer = await run(makeFixtureRepo(), { runId: 101 });
+    writeFileSync(flag, '');
     const late = await older;
     expect([late.code, newer.code]).toEqual([1, 0]);
     expect(late.stdout).toContain('a newer run of this PR has already reported');
