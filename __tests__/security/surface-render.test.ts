@@ -134,6 +134,11 @@ describe('quoted text is inert in the comment and the summary', () => {
     expect((visibleText(body).match(/@octocat/g) ?? []).length).toBeGreaterThanOrEqual(10);
   });
 
+  test('math from quoted text is not math: the dollar signs are escaped and shown', () => {
+    expect(inert('$\\color{red}{PASS}$')).toBe('\\$\\\\color{red}{PASS}\\$');
+    expect(visibleText(inert('$\\color{red}{PASS}$')).trim()).toBe('$\\color{red}{PASS}$');
+  });
+
   test('code is shown as written: a code span longer than any backtick run inside, entities never shown', () => {
     expect(code('cat < src.txt')).toBe('`cat < src.txt`');
     expect(code('a `b` c')).toBe('``a `b` c``');
@@ -255,6 +260,7 @@ const fragment = fc.oneof(
     '- ',
     '# ',
     '<<<',
+    '$\\href{https://e.vil}{x}$',
     'javascript:alert(1)',
     'mailto:x@y.z',
     '](',

@@ -35,16 +35,18 @@ const ESCAPES: Record<string, string> = {
   '<': '&lt;',
   '>': '&gt;',
   '&': '&amp;',
+  // GitHub renders $…$ as math, whose commands can style or link text.
+  $: '\\$',
 };
 
 /**
  * Quoted text as inert inline markdown. Escapes what would start a link, an image, a code span,
- * raw HTML, an entity or a table cell, and breaks with an invisible joiner what GitHub links
+ * raw HTML, an entity, math or a table cell, and breaks with an invisible joiner what GitHub links
  * without markup: `@user`, `@org/team`, `#12`, `owner/repo#7`, `GH-12`, bare URLs, `www.` hosts
  * and e-mail addresses.
  */
 export function inert(text: string): string {
-  const escaped = text.replace(/[\\`[\]|<>&]/g, (c) => ESCAPES[c]!);
+  const escaped = text.replace(/[\\`[\]|<>&$]/g, (c) => ESCAPES[c]!);
   const unlinked = escaped
     // mentions, team mentions and e-mail addresses all hinge on the `@`
     .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWJ}`)
