@@ -251,3 +251,16 @@ describe("the run history comes only from the action's own comment, only from it
     expect(github.state.requests.some((q) => q.method === 'GET' && q.query.page === '2')).toBe(true);
   });
 });
+
+test('code is shown as written in the comment and the summary (issue 25, finding 4)', async () => {
+  const workspace = makeFixtureRepo({ gates: ['cat < missing.txt', "echo '<b>' && echo a | grep -q b"] });
+  const first = await run(workspace, { runId: 100 });
+  expect(first.code).toBe(1);
+  for (const text of [ownBy('github-actions[bot]')[0]!.body, first.summary]) {
+    expect(text).toContain('| `cat < missing.txt` |');
+    // In a table only the pipe is escaped, as GFM requires even inside code.
+    expect(text).toContain("| `echo '<b>' && echo a \\| grep -q b` |");
+    expect(text).toContain('<summary>Output of <code>cat &lt; missing.txt</code></summary>');
+    expect(text).not.toContain('`cat &lt; missing.txt`');
+  }
+});
