@@ -9,6 +9,7 @@ import { describeError, postReport, previousComment, type PullRequestSurface } f
 import { type Subject } from './judge/prompts.js';
 import { parseHistory, runLine, type RunKey } from './report/history.js';
 import { errorLine, renderReport } from './report/markdown.js';
+import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile } from './report/results-file.js';
 import { type RunResults } from './results.js';
 import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
@@ -170,7 +171,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.setOutput('comment-url', commentUrl);
 
   core.info(
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
   );
   if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
 }

@@ -5,7 +5,7 @@ import { configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
-import { colours, plain, renderTerminal } from '../report/terminal.js';
+import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
 import { runEvaluation, tripsFailOn } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
@@ -45,6 +45,8 @@ Options:
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
+  --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
+                             samples (up to 5) only where the verdict is in doubt
   --fail-on <fail|borderline|never>   (default fail)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
@@ -109,6 +111,7 @@ const runOptions = {
   base: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
+  'judge-samples': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
@@ -180,6 +183,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'fail-on': v['fail-on'],
     'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
+    'judge-samples': v['judge-samples'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
@@ -229,7 +233,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
-  else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
+  else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
   if (results.errors.length > 0) return EXIT_USAGE;
   return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
 }
