@@ -5,7 +5,13 @@ import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './confi
 import { Redactor, secretsFromEnv } from './exec/redact.js';
 import { createOctokit, type Octokit, pullRequestSubject, type Repo } from './github/client.js';
 import { tokenIdentity } from './github/identity.js';
-import { describeError, postReport, previousComment, type PullRequestSurface } from './github/pr-comment.js';
+import {
+  describeError,
+  postReport,
+  previousComment,
+  type PullRequestSurface,
+  untilCancelled,
+} from './github/pr-comment.js';
 import { type Subject } from './judge/prompts.js';
 import { parseHistory, runLine, type RunKey } from './report/history.js';
 import { errorLine, renderReport } from './report/markdown.js';
@@ -59,6 +65,8 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
+  // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
+  if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -104,13 +112,17 @@ async function runAction(signal: AbortSignal): Promise<void> {
   let surface: PullRequestSurface | null = null;
   if (pr && octokit && repo && commentMode !== 'off') {
     // Only `update` edits, so only it needs to know which comments are its own.
-    const me = commentMode === 'update' ? await tokenIdentity(octokit, i['github-token']!, warn) : null;
-    surface = { octokit, repo, number: pr.number, me, run, mode: commentMode, warn };
+    const me =
+      commentMode === 'update'
+        ? await untilCancelled(tokenIdentity(octokit, i['github-token']!, warn), signal).catch(() => null)
+        : null;
+    surface = { octokit, repo, number: pr.number, me, run, mode: commentMode, warn, signal };
   }
   const existing = surface ? await previousComment(surface) : null;
   const history = parseHistory(existing?.body);
   const subject = (): Promise<Subject> => {
-    if (pr && octokit && repo) return pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? '');
+    if (pr && octokit && repo)
+      return untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal);
     return lastCommitSubject(workingDirectory);
   };
 

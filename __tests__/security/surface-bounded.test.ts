@@ -104,3 +104,38 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     expect(github.state.requests.filter((q) => q.method === 'POST' || q.method === 'PATCH')).toEqual([]);
   },
 );
+
+test('SIGTERM while Octokit waits out a secondary rate limit (60 s): exit within 5 s, partial results', async () => {
+  github.state.failures.push({
+    method: 'GET',
+    path: /\/issues\/7\/comments$/,
+    status: 403,
+    times: 99,
+    message: 'You have exceeded a secondary rate limit',
+  });
+  const workspace = makeFixtureRepo();
+  let sentAt = 0;
+  const run = await runAction({
+    workspace,
+    inputs: inputs(),
+    event: PR_EVENT,
+    apiUrl: github.url,
+    onStart: (pid) => {
+      const wait = setInterval(() => {
+        if (commentLists().length === 0) return;
+        clearInterval(wait);
+        // The first list was refused; Octokit is now pausing 60 s before it asks again.
+        setTimeout(() => {
+          sentAt = Date.now();
+          process.kill(pid, 'SIGTERM');
+        }, 300);
+      }, 20);
+    },
+  });
+  expect(sentAt).toBeGreaterThan(0);
+  expect(Date.now() - sentAt).toBeLessThan(5000);
+  expect(run.stdout).toContain('secondary rate limit on GET');
+  expect(run.code).not.toBe(0);
+  expect(results(workspace).partial).toBe(true);
+  expect(commentLists()).toHaveLength(1);
+});

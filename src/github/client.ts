@@ -9,6 +9,8 @@ export type Octokit = ReturnType<typeof getOctokit>;
 
 /** Retries after a 5xx or a timeout: the budget of one GitHub call beyond its first try. */
 export const GITHUB_RETRIES = 2;
+/** The longest rate-limit wait honoured; GitHub asking for longer ends the call. */
+const MAX_RATE_LIMIT_WAIT_S = 60;
 /** Backoff base: waits of 0.5 s then 2 s, short enough for a cancel to land within 5 s. */
 const RETRY_BASE_MS = 500;
 
@@ -30,8 +32,11 @@ export function createOctokit(token: string, opts: OctokitOptions): Octokit {
   const onLimit =
     (kind: string) =>
     (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
-      opts.warn(`GitHub ${kind} on ${options.method} ${options.url}; retrying in ${retryAfter} s`);
-      return retryCount < 2 && !opts.signal?.aborted;
+      const retrying = retryCount < 2 && retryAfter <= MAX_RATE_LIMIT_WAIT_S && !opts.signal?.aborted;
+      opts.warn(
+        `GitHub ${kind} on ${options.method} ${options.url}; ${retrying ? `retrying in ${retryAfter} s` : 'giving up'}`,
+      );
+      return retrying;
     };
   const octokit = getOctokit(
     token,

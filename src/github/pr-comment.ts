@@ -12,13 +12,33 @@ export interface PullRequestSurface {
   run: RunKey | null;
   mode: 'update' | 'new';
   warn: (m: string) => void;
+  /** The run's cancel: every wait on GitHub here ends with it. */
+  signal: AbortSignal;
 }
+
+/**
+ * Resolves as `work` does, or rejects as soon as `signal` aborts: a wait inside Octokit (a
+ * rate-limit pause, a retry backoff) cannot be aborted, so a cancel must not wait for it.
+ */
+export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const cancelledError = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
 
 /** The action's newest own comment (its history lives there); null when none or unreadable. */
 export async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
   if (s.mode !== 'update' || !s.me) return null;
   try {
-    const { own, stopped } = await listOwnComments(s.octokit, s.repo, s.number, s.me);
+    const { own, stopped } = await untilCancelled(
+      listOwnComments(s.octokit, s.repo, s.number, s.me),
+      s.signal,
+    );
     if (stopped) s.warn(`the PR's comments were not all read (${stopped}); the run history may start afresh`);
     return own.at(-1) ?? null;
   } catch (err) {
@@ -40,10 +60,16 @@ export async function postReport(s: PullRequestSurface, body: string, signal: Ab
   }
   try {
     if (s.mode === 'new') {
-      const r = await s.octokit.rest.issues.createComment({ ...s.repo, issue_number: s.number, body });
+      const r = await untilCancelled(
+        s.octokit.rest.issues.createComment({ ...s.repo, issue_number: s.number, body }),
+        signal,
+      );
       return r.data.html_url;
     }
-    const r = await upsertSticky(s.octokit, s.repo, s.number, body, { me: s.me, run: s.run, warn: s.warn });
+    const r = await untilCancelled(
+      upsertSticky(s.octokit, s.repo, s.number, body, { me: s.me, run: s.run, warn: s.warn }),
+      signal,
+    );
     if (r.action === 'kept')
       s.warn('a newer run of this PR has already reported; its comment is left as it is');
     return r.url;
