@@ -13,10 +13,13 @@ import {
   untilCancelled,
 } from './github/pr-comment.js';
 import { type Subject } from './judge/prompts.js';
+import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
+import { withLines } from './exec/redact.js';
 import { parseHistory, runLine, type RunKey } from './report/history.js';
 import { errorLine, renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
-import { invalidInputResults, writeResultsFile } from './report/results-file.js';
+import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
+import { guardVerdict } from './process-guard.js';
 import { type RunResults } from './results.js';
 import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
 import { lastCommitSubject } from './subject.js';
@@ -52,6 +55,7 @@ function runContext(): {
  * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
+  const verdict = guardVerdict((m) => core.error(m));
   const controller = new AbortController();
   const onSignal = (signal: string) => () => {
     if (!controller.signal.aborted)
@@ -65,6 +69,7 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
+  verdict.written();
   // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
   if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
 }
@@ -92,7 +97,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return;
   }
   const i = parsed.inputs;
-  for (const secret of [i['judge-api-key'], i['github-token']]) if (secret) core.setSecret(secret);
+  for (const secret of [i['judge-api-key'], i['github-token']])
+    for (const part of withLines(secret ?? '')) if (part.length >= 6) core.setSecret(part);
 
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const workingDirectory = path.resolve(workspace, i['working-directory']);
@@ -100,6 +106,13 @@ async function runAction(signal: AbortSignal): Promise<void> {
     workingDirectory,
     resultsFile: path.resolve(workingDirectory, i['results-file']),
   });
+
+  // A results file already there (the checkout may hold one) must not outlive a run that dies:
+  // a failing one stands in until this run writes its own.
+  writeResultsOrFallback(
+    config.resultsFile,
+    invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
+  );
 
   const { pr, repo, runUrl, run } = runContext();
   const warn = (m: string) => core.warning(m);
@@ -142,17 +155,15 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const { results, redactor } = outcome;
   const hidden = run ? [runLine(run)] : [];
 
-  // 1. The results file: always, first.
-  try {
-    writeResultsFile(config.resultsFile, results);
-  } catch (err) {
-    core.warning(`could not write the results file ${config.resultsFile}: ${describeError(err)}`);
-  }
-  // 2. Annotations: validation errors and gating violations at their file and line.
+  // 1. The results file: always, first. One that cannot be written fails the check.
+  const unwritten = writeResultsOrFallback(config.resultsFile, results);
+  if (unwritten) core.setFailed(`could not write the results file ${config.resultsFile}: ${unwritten}`);
+  // 2. Annotations: validation errors, and every failed or errored case at its line.
   annotate(outcome, workspace, workingDirectory);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
-    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write();
+    // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
+    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write({ overwrite: true });
   } catch (err) {
     core.warning(`could not write the job summary: ${describeError(err)}`);
   }
@@ -201,7 +212,7 @@ function failureReason(r: RunResults, failOn: Config['failOn']): string {
 }
 
 function annotate(
-  outcome: Pick<RunOutcome, 'results' | 'diagnostics'>,
+  outcome: Pick<RunOutcome, 'results' | 'diagnostics' | 'redactor'>,
   workspace: string,
   workingDirectory: string,
 ): void {
@@ -221,16 +232,13 @@ function annotate(
     if (d.severity === 'error') core.error(message, props);
     else core.warning(message, props);
   }
-  const r = outcome.results;
-  for (const s of r.suites) {
-    for (const c of s.cases) {
-      if (c.gating_violations.length === 0) continue;
-      core.error(`case '${c.id}' failed required criteria: ${c.gating_violations.join('; ')}`, {
-        file: rel(s.path),
-        startLine: c.line,
-        title: 'rubric-eval: gating violation',
-      });
-    }
+  // GitHub keeps 10 error annotations per step: cases get what the input errors left.
+  const used = outcome.diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
+  for (const a of caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
+    core.error(
+      outcome.redactor.redact(a.message),
+      a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title },
+    );
   }
 }
 
