@@ -98,6 +98,7 @@ export const InputsSchema = z
         )
         .default(1),
     ),
+    'github-timeout': number('github-timeout', 30, { min: 1, max: 600 }),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
     error:
