@@ -8,6 +8,7 @@ import {
   type EvalCase,
   type EvaluatorConfig,
   type LlmJudgeConfig,
+  type TextAssertionConfig,
 } from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
@@ -22,6 +23,8 @@ import { renderPromptScript } from './prompt-script.js';
 import { runSampledCase } from './case-samples.js';
 import { type SampleBook } from './sample-book.js';
 import { type Score } from './score.js';
+import { negateResult } from './negate.js';
+import { scoreTextAssertion } from './text-assertion.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
@@ -64,6 +67,8 @@ export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     deterministicResult(config, scoreToolTrajectory(config, traceOf(env.answer))),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+  text_assertion: async (config, env) =>
+    deterministicResult(config, scoreTextAssertion(config, env.answer.text)),
 };
 
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
@@ -73,10 +78,11 @@ export function runEvaluator(
   path = 'e/0',
 ): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
-  return run(config, env, path);
+  const result = run(config, env, path);
+  return config.negate ? result.then(negateResult) : result;
 }
 
-function deterministicResult(config: DeterministicConfig, s: Score): EvaluatorResult {
+function deterministicResult(config: DeterministicConfig | TextAssertionConfig, s: Score): EvaluatorResult {
   return {
     name: config.name,
     type: config.type,

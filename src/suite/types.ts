@@ -40,6 +40,11 @@ interface EvaluatorBase {
   /** Weight of this evaluator in the case score (composite children: see the aggregator). */
   weight: number;
   pos: Position;
+  /** AgentV 5 `negate`: the score becomes 1 - score, pass and fail swap (an error stays an error). */
+  negate?: boolean;
+  /** AgentV 5 `required`: scoring below `minScore` (else the case threshold) zeroes the case. */
+  required?: boolean;
+  minScore?: number | null;
 }
 
 export interface LlmJudgeConfig extends EvaluatorBase {
@@ -148,7 +153,42 @@ export interface CompositeConfig extends EvaluatorBase {
   aggregator: AggregatorConfig;
 }
 
-export type EvaluatorConfig = LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig;
+/** AgentV 5 / promptfoo text checks, named as those formats name them. */
+export const TEXT_CHECKS = [
+  'equals',
+  'contains',
+  'icontains',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
+  'starts-with',
+  'ends-with',
+  'regex',
+  'is-json',
+] as const;
+export type TextCheck = (typeof TEXT_CHECKS)[number];
+
+export interface TextAssertionConfig extends EvaluatorBase {
+  type: 'text_assertion';
+  check: TextCheck;
+  /** The expected strings (one for single-value checks; none for `is-json`). */
+  values: string[];
+  /** `regex` flags. */
+  flags: string | null;
+  /** `is-json`: a JSON Schema the parsed answer must satisfy. */
+  schema: Record<string, unknown> | null;
+}
+
+export type EvaluatorConfig =
+  LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig | TextAssertionConfig;
+
+/**
+ * How a case's evaluator results become its verdict. Absent: AgentV v2 / rubric-eval's
+ * pass/borderline/fail (CONTRACTS §4). `threshold`: AgentV 5's weighted score against a
+ * threshold, where a failed `required` evaluator zeroes the case.
+ */
+export type CaseScoring = { kind: 'threshold'; threshold: number };
 
 export interface EvalCase {
   id: string;
@@ -164,6 +204,8 @@ export interface EvalCase {
   /** Target named by the case's `execution.target`, if any. */
   target: string | null;
   evaluators: EvaluatorConfig[];
+  /** Set by the loader of a format whose verdicts differ from v2's (AgentV 5). */
+  scoring?: CaseScoring;
 }
 
 export interface EvalSuite {
