@@ -34,15 +34,19 @@ export function aggregateByThreshold(
   threshold: number,
 ): CaseAggregate {
   const unstable = results.some((e) => e.unstable) ? { unstable: true as const } : {};
-  const gating = results.flatMap((e) => e.gating_violations.map((v) => `${e.name} › ${v}`));
-  results.forEach((r, i) => {
+  const requiredMisses = results.flatMap((r, i) => {
     const c = configs[i];
-    if (!c?.required || r.verdict === 'error') return;
+    if (!c?.required || r.verdict === 'error') return [];
     const min = c.minScore ?? threshold;
-    if (r.score + EPSILON < min)
-      gating.push(`${r.name}: required, scored ${r.score.toFixed(2)} < ${min} (the test scores 0)`);
+    return r.score + EPSILON < min
+      ? [`${r.name}: required, scored ${r.score.toFixed(2)} < ${min} (the test scores 0)`]
+      : [];
   });
-  const requiredFailed = gating.some((g) => g.includes(': required, scored'));
+  const gating = [
+    ...requiredMisses,
+    ...results.flatMap((e) => e.gating_violations.map((v) => `${e.name} › ${v}`)),
+  ];
+  const requiredFailed = requiredMisses.length > 0;
   const weighted = results.filter((e) => e.weight > 0);
   const score = requiredFailed
     ? 0

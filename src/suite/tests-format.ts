@@ -158,7 +158,9 @@ function loadTest(
     }),
     ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
   ];
-  if (evaluators.length === 0)
+  const written =
+    asList(env.defaults.assert).length + asList(env.suiteAssert).length + asList(t.assert).length;
+  if (written === 0)
     f.sink.error(
       f.doc.locate(at),
       'required',

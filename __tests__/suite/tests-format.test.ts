@@ -1,0 +1,94 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadSuiteFile } from '../../src/suite/load-suite.js';
+import { Workspace } from '../../src/suite/workspace.js';
+
+function load(yaml: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tests-format-'));
+  const file = path.join(dir, 'suite.yaml');
+  writeFileSync(file, yaml);
+  return loadSuiteFile(file, new Workspace(dir));
+}
+
+const SUITE = `prompts:
+  - "Answer: {{ question }}"
+providers:
+  - id: cli
+    label: local
+    command: ./answer.sh {PROMPT}
+threshold: 0.6
+default_test:
+  vars: { question: default }
+  assert:
+    - type: icontains
+      value: "{{ question }}"
+tests:
+  - id: a
+    vars: { question: Paris }
+    assert:
+      - type: contains
+        value: Paris
+      - The answer names the capital.
+      - It is one sentence.
+  - id: b
+    threshold: 0.9
+    assert:
+      - type: not-contains
+        value: London
+      - { type: regex, value: "^A", weight: 2, required: true }
+`;
+
+describe('AgentV 5 / promptfoo suites', () => {
+  test('vars render into the prompt; default_test merges first; strings become one weighted checklist', () => {
+    const r = load(SUITE);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const [a, b] = r.suite!.cases;
+    expect(r.suite!.target).toBe('local');
+    expect(a!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Answer: Paris' }]);
+    expect(a!.evaluators.map((e) => `${e.type}:${e.weight}`)).toEqual([
+      'text_assertion:1',
+      'text_assertion:1',
+      'llm_judge:2',
+    ]);
+    const first = a!.evaluators[0]!;
+    expect(first.type === 'text_assertion' && first.values).toEqual(['Paris']);
+    expect(b!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Answer: default' }]);
+    expect(b!.evaluators[1]).toMatchObject({ check: 'contains', negate: true });
+    expect(b!.evaluators[2]).toMatchObject({ check: 'regex', weight: 2, required: true });
+  });
+
+  test('threshold precedence: the test, then default_test, then the suite, then 0.8', () => {
+    const [a, b] = load(SUITE).suite!.cases;
+    expect(a!.scoring).toEqual({ kind: 'threshold', threshold: 0.6 });
+    expect(b!.scoring).toEqual({ kind: 'threshold', threshold: 0.9 });
+    const withDefault = load(SUITE.replace('default_test:\n', 'default_test:\n  threshold: 0.7\n'));
+    expect(withDefault.suite!.cases[0]!.scoring!.threshold).toBe(0.7);
+    const bare = load(
+      'prompts: ["{{ input }}"]\ntests:\n  - id: x\n    vars: { input: hi }\n    assert: [{ type: is-json }]\n',
+    );
+    expect(bare.suite!.cases[0]!.scoring!.threshold).toBe(0.8);
+  });
+
+  test('an assertion type we do not run, and a bad regex, are named at file:line:col', () => {
+    const r = load(
+      'prompts: ["{{ input }}"]\ntests:\n  - id: x\n    vars: { input: hi }\n    assert:\n      - type: similar\n        value: hi\n      - type: regex\n        value: "("\n',
+    );
+    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((e) => `${e.line}:${e.column} ${e.rule}`)).toEqual([
+      '6:9 unsupported-assertion',
+      '9:16 regex',
+    ]);
+    expect(errors[0]!.message).toContain("'similar'");
+  });
+
+  test('a provider kind that cannot run here is refused by name', () => {
+    const r = load(
+      'providers:\n  - id: claude-cli\nprompts: ["{{ input }}"]\ntests:\n  - id: x\n    vars: { input: hi }\n    assert: [{ type: is-json }]\n',
+    );
+    const e = r.diagnostics.find((d) => d.severity === 'error')!;
+    expect(e.rule).toBe('unsupported-provider');
+    expect(e.message).toContain("'claude-cli'");
+    expect(r.suite).toBeUndefined();
+  });
+});
