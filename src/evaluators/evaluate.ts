@@ -64,7 +64,7 @@ export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   token_usage: async (config, env) =>
     deterministicResult(config, scoreTokenUsage(config, env.answer.tokenUsage)),
   tool_trajectory: async (config, env) =>
-    deterministicResult(config, scoreToolTrajectory(config, traceOf(env.answer))),
+    deterministicResult(config, allOrNothing(config.allOrNothing, scoreToolTrajectory(config, traceOf(env.answer)))),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
   text_assertion: async (config, env) =>
@@ -80,6 +80,11 @@ export function runEvaluator(
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
   const result = run(config, env, path);
   return config.negate ? result.then(negateResult) : result;
+}
+
+/** A partial score becomes 0 for checks that are pass/fail in their format. */
+function allOrNothing(on: boolean | undefined, s: Score): Score {
+  return on && s.score < 1 ? { ...s, score: 0, verdict: 'fail' } : s;
 }
 
 function deterministicResult(config: DeterministicConfig | TextAssertionConfig, s: Score): EvaluatorResult {
@@ -189,7 +194,11 @@ async function runComposite(
   let reasoning: string | null = null;
   let aggregatorMisses: string[] = [];
   let aggregatorSamples: Pick<EvaluatorResult, 'samples' | 'sample_scores'> = {};
-  if (agg.type === 'weighted_average') {
+  if (agg.type === 'all_or_nothing') {
+    const short = children.filter((c) => c.score < 1);
+    score = short.length === 0 ? 1 : 0;
+    reasoning = short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`;
+  } else if (agg.type === 'weighted_average') {
     score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     reasoning = children
       .map(

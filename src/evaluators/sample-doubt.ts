@@ -124,7 +124,8 @@ function rescore(
     const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
     const agg = config.aggregator;
     let score = r.score;
-    if (agg.type === 'weighted_average')
+    if (agg.type === 'all_or_nothing') score = children.every((c) => c.score >= 1) ? 1 : 0;
+    else if (agg.type === 'weighted_average')
       score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     else if (agg.type === 'llm_judge') score = o.get(`${p}/agg`) ?? r.score;
     // A scoring script that failed forced `fail` whatever its score: keep that.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type DiagnosticSink, type Position } from '../diagnostics.js';
+import { parseRubricList } from '../rubric/rubric-items.js';
 import { deterministicConfig } from './deterministic-configs.js';
 import { type RawEvaluator } from './schema.js';
 import {
@@ -269,11 +270,20 @@ function rubricJudge(
     typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
   // Without a value AgentV grades against the test's own description with its default template.
   if (v === undefined) return { ...base, type: 'llm_judge', rubrics: null, prompt: null };
+  if (!outcomes && Array.isArray(v) && v.length > 0) {
+    // Rubric objects ({id, outcome, weight, required, score_ranges}) are v2's rubric items.
+    const rubrics = parseRubricList(v, {
+      sink,
+      locate: (p) => doc.locate([...at, 'value', ...p]),
+      locateKey: (p) => doc.locateKey([...at, 'value', ...p]),
+    });
+    return rubrics ? { ...base, type: 'llm_judge', rubrics, prompt: null } : undefined;
+  }
   if (!outcomes || outcomes.length === 0) {
     sink.error(
       doc.locate([...at, 'value']),
       'value',
-      '`llm-rubric` needs `value` (the criterion, or a list) or `prompt: file://...`',
+      '`llm-rubric` needs `value` (a criterion, a list of criteria or rubric objects) or `prompt: file://...`',
       subject,
     );
     return undefined;
@@ -373,7 +383,7 @@ function trajectory(
   at: PathSegment[],
   base: Base,
   ctx: AssertionContext,
-): ToolTrajectoryConfig | undefined {
+): EvaluatorConfig | undefined {
   const bad = (what: string) => {
     ctx.sink.error(
       ctx.doc.locate([...at, 'value']),
@@ -383,15 +393,40 @@ function trajectory(
     );
     return undefined;
   };
-  const t = { ...base, type: 'tool_trajectory' as const };
+  // Every AgentV 5 trajectory check is pass/fail.
+  const t = { ...base, type: 'tool_trajectory' as const, allOrNothing: true };
   if (type === 'trajectory:tool-used') {
+    if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
+      const tools = value as string[];
+      if (!base.negate)
+        return {
+          ...t,
+          mode: 'any_order',
+          minimums: Object.fromEntries(tools.map((n) => [n, 1])),
+          expected: [],
+        };
+      // Forbidden tools: the check holds only when none of them was called (not "not all of them").
+      const { negate: _n, ...outer } = base;
+      const children = tools.map((tool): EvaluatorConfig => ({
+        ...t,
+        name: tool,
+        weight: 1,
+        negate: true,
+        required: undefined,
+        minScore: undefined,
+        mode: 'any_order',
+        minimums: { [tool]: 1 },
+        expected: [],
+      }));
+      return { ...outer, type: 'composite', children, aggregator: { type: 'all_or_nothing' } };
+    }
     const name =
       typeof value === 'string'
         ? value
         : isRecord(value) && typeof value.name === 'string'
           ? value.name
           : null;
-    if (!name) return bad('a tool name, or {name, min}');
+    if (!name) return bad('a tool name, a list of tool names, or {name, min}');
     const min = isRecord(value) && typeof value.min === 'number' ? value.min : 1;
     return { ...t, mode: 'any_order', minimums: { [name]: min }, expected: [] };
   }
@@ -407,7 +442,7 @@ function trajectory(
     return { ...t, mode, minimums: {}, expected };
   }
   if (!isRecord(value) || typeof value.name !== 'string') return bad('{name, args, mode?}');
-  // One expected call anywhere in the trace whose arguments include these (AgentV's partial match).
+  // One call anywhere in the trace whose arguments include these (AgentV's partial match).
   return {
     ...t,
     mode: 'in_order',

@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DiagnosticSink } from '../diagnostics.js';
+import { type DiagnosticSink } from '../diagnostics.js';
 import { DEFAULT_TEST_THRESHOLD } from '../rubric/case-scoring.js';
-import { textMessage } from './messages.js';
+import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import {
   findProviderCatalog,
   isRunnable,
@@ -12,22 +11,14 @@ import {
 } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
 import { type EvalCase, type EvalSuite, type Message } from './types.js';
-import { type Workspace } from './workspace.js';
-import { type PathSegment, parseYamlSource, type SourceDocument } from './yaml-source.js';
+import { readTests, type TestsFile } from './tests-files.js';
+import { type PathSegment } from './yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo suites: `prompts`, `providers`, `tests` with `vars` and `assert`,
  * `default_test` (`defaultTest`). Read into the same EvalSuite as v2, with AgentV 5's scoring
  * (the test's weighted score against its threshold) carried on each case.
  */
-
-export interface TestsFile {
-  absPath: string;
-  display: string;
-  doc: SourceDocument;
-  sink: DiagnosticSink;
-  ws: Workspace;
-}
 
 /** What the v2 loader lends: message lists with file parts, read and located the v2 way. */
 export interface MessageReader {
@@ -47,18 +38,6 @@ export function isTestsFormat(raw: Record<string, unknown>): boolean {
   );
 }
 
-const VAR = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
-
-/** `{{ name }}` and `{{ a.b }}` from the vars; objects as JSON. What AgentV's examples use of Nunjucks. */
-export function renderVars(template: string, vars: Record<string, unknown>): string {
-  return template.replace(VAR, (whole, name: string) => {
-    let v: unknown = vars;
-    for (const k of name.split('.')) v = isRecord(v) ? v[k] : undefined;
-    if (v === undefined) return whole;
-    return typeof v === 'string' ? v : JSON.stringify(v);
-  });
-}
-
 function threshold(v: unknown): number | undefined {
   return typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined;
 }
@@ -67,47 +46,51 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
   const raw = f.doc.value as Record<string, unknown>;
   const dir = path.dirname(f.absPath);
   const target = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
-  const tests = readTests(raw, f, dir);
-  if (!tests) return undefined;
+  const extra: DiagnosticSink[] = [];
+  const tests = readTests(f, extra);
+  if (!tests) {
+    for (const x of extra) f.sink.items.push(...x.items);
+    return undefined;
+  }
   const defaults = isRecord(raw.default_test)
     ? raw.default_test
     : isRecord(raw.defaultTest)
       ? raw.defaultTest
       : {};
   const suiteThreshold = threshold(raw.threshold) ?? DEFAULT_TEST_THRESHOLD;
-  const prompts = raw.prompts ?? raw.prompt;
-  const prompt = Array.isArray(prompts) ? prompts[0] : prompts;
+  const promptKey = raw.prompts !== undefined ? 'prompts' : 'prompt';
+  const prompts = parsePrompts(raw[promptKey], { doc: f.doc, sink: f.sink, ws: f.ws, dir, key: promptKey });
   const cases: EvalCase[] = [];
   const seen = new Set<string>();
-  tests.list.forEach((t, i) => {
-    const at: PathSegment[] = [...tests.at, i];
+  tests.forEach(({ value: t, at, file }, i) => {
     const subject = isRecord(t) && t.id !== undefined ? `test '${String(t.id)}'` : `test ${i + 1}`;
     if (!isRecord(t)) {
-      tests.file.sink.error(tests.file.doc.locate(at), 'type', 'a test must be a mapping', subject);
+      file.sink.error(file.doc.locate(at), 'type', 'a test must be a mapping', subject);
       return;
     }
-    const c = loadTest(t, at, subject, {
+    const expanded = loadTest(t, at, subject, {
       reader,
-      f: tests.file,
+      f: file,
       dir,
       defaults,
       suiteAssert: raw.assert,
-      prompt,
+      prompts,
       suiteThreshold,
       suite: f,
     });
-    if (!c) return;
-    if (seen.has(c.id))
-      tests.file.sink.error(
-        tests.file.doc.locate([...at, 'id']),
-        'duplicate-id',
-        `test id '${c.id}' is used twice`,
-        subject,
-      );
-    seen.add(c.id);
-    cases.push(c);
+    for (const c of expanded) {
+      if (seen.has(c.id))
+        file.sink.error(
+          file.doc.locate([...at, 'id']),
+          'duplicate-id',
+          `test id '${c.id}' is used twice`,
+          subject,
+        );
+      seen.add(c.id);
+      cases.push(c);
+    }
   });
-  if (tests.file !== f) f.sink.items.push(...tests.file.sink.items);
+  for (const x of extra) f.sink.items.push(...x.items);
   return {
     path: f.display,
     absPath: f.absPath,
@@ -125,21 +108,23 @@ interface TestEnv {
   dir: string;
   defaults: Record<string, unknown>;
   suiteAssert: unknown;
-  prompt: unknown;
+  prompts: PromptDefinition[] | null;
   suiteThreshold: number;
 }
 
-/** One test, `default_test` merged as AgentV merges it: vars by key, assertions default-first. */
-function loadTest(
-  t: Record<string, unknown>,
-  at: PathSegment[],
-  subject: string,
-  env: TestEnv,
-): EvalCase | undefined {
+/**
+ * One test, `default_test` merged as AgentV merges it (vars by key, assertions default-first),
+ * once per prompt: with several prompts each copy's id gets `__prompt_<prompt id>` (AgentV).
+ */
+function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
   const { f } = env;
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
+  // Case files in AgentV's older shape keep `input` / `expected_output` on the test: AgentV
+  // moves them into the vars, and so do we.
   const vars = {
     ...(isRecord(env.defaults.vars) ? env.defaults.vars : {}),
+    ...(t.input !== undefined ? { input: t.input } : {}),
+    ...(t.expected_output !== undefined ? { expected_output: t.expected_output } : {}),
     ...(isRecord(t.vars) ? t.vars : {}),
   };
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
@@ -167,7 +152,7 @@ function loadTest(
       'a test needs at least one assertion in `assert` (or in `default_test`)',
       subject,
     );
-  const inputMessages = inputOf(env.prompt, vars, [...at, 'vars'], subject, env);
+  const inputs = (env.prompts ?? [null]).map((p) => ({ p, messages: inputOf(p, vars, at, subject, env) }));
   const expected = vars.expected_output;
   const expectedMessages =
     expected === undefined
@@ -179,148 +164,51 @@ function loadTest(
     threshold(execution.threshold) ??
     threshold(env.defaults.threshold) ??
     env.suiteThreshold;
-  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return undefined;
-  return {
-    id: t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id),
+  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
+  const id = t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id);
+  return inputs.map(({ p, messages }) => ({
+    id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
     suitePath: env.suite.display,
     pos: f.doc.position(at),
-    expectedOutcome: typeof t.description === 'string' ? t.description : '',
-    inputMessages,
+    expectedOutcome:
+      typeof t.criteria === 'string' ? t.criteria : typeof t.description === 'string' ? t.description : '',
+    inputMessages: messages,
     expectedMessages,
     conversationId: typeof t.conversation_id === 'string' ? t.conversation_id : null,
     referenceAnswer: typeof expected === 'string' ? expected : null,
     target: null,
     evaluators,
-    scoring: { kind: 'threshold', threshold: th },
-  };
+    scoring: { kind: 'threshold' as const, threshold: th },
+  }));
 }
 
-/** The first prompt with the vars: `{{ input }}` alone hands over a message list as it is. */
+/** A prompt with the test's vars; without prompts, the test's `vars.input` is its input. */
 function inputOf(
-  prompt: unknown,
+  prompt: PromptDefinition | null,
   vars: Record<string, unknown>,
   at: PathSegment[],
   subject: string,
   env: TestEnv,
 ): Message[] {
-  const template =
-    typeof prompt === 'string'
-      ? prompt
-      : isRecord(prompt) && typeof prompt.raw === 'string'
-        ? prompt.raw
-        : '{{ input }}';
-  if (template.includes('{%')) {
+  const template = prompt
+    ? typeof prompt.input === 'string'
+      ? prompt.input
+      : JSON.stringify(prompt.input)
+    : '{{ input }}';
+  const missing = missingVars(template, vars);
+  if (missing.length > 0) {
     env.f.sink.error(
-      env.suite.doc.locate(['prompts']),
-      'template',
-      'Nunjucks tags ({% ... %}) are not rendered; use {{ var }} only',
+      env.f.doc.locate([...at, 'vars']),
+      'missing-var',
+      `the prompt${prompt ? ` '${prompt.id}'` : ''} uses ${missing.map((m) => `{{ ${m} }}`).join(', ')}, which neither the test nor \`default_test\` defines in \`vars\``,
       subject,
     );
     return [];
   }
-  const whole = /^\s*\{\{\s*([A-Za-z_]\w*)\s*\}\}\s*$/.exec(template);
-  if (whole) {
-    const v = vars[whole[1]!];
-    if (v === undefined) {
-      env.f.sink.error(
-        env.f.doc.locate(at),
-        'required',
-        `the prompt uses {{ ${whole[1]} }} but the test has no such var`,
-        subject,
-      );
-      return [];
-    }
-    return env.reader.loadMessages(v, [...at, whole[1]!], 'user', subject);
-  }
-  return [textMessage('user', renderVars(template, vars))];
-}
-
-/** Inline tests, or `tests: file://cases.yaml|.jsonl` read with its own positions. */
-function readTests(
-  raw: Record<string, unknown>,
-  f: TestsFile,
-  dir: string,
-): { list: unknown[]; at: PathSegment[]; file: TestsFile } | undefined {
-  const t = raw.tests;
-  if (Array.isArray(t) && t.some((x) => typeof x === 'string')) {
-    f.sink.error(
-      f.doc.locate(['tests', t.findIndex((x) => typeof x === 'string')]),
-      'tests-file-entry',
-      'file references inside the `tests` list are not read yet; use `tests: file://one-file.yaml` or inline tests',
-      'suite',
-    );
-    return undefined;
-  }
-  if (Array.isArray(t)) return { list: t, at: ['tests'], file: f };
-  if (typeof t !== 'string') {
-    f.sink.error(
-      f.doc.locate(['tests']),
-      'type',
-      '`tests` must be a list of tests or a file reference',
-      'suite',
-    );
-    return undefined;
-  }
-  const ref = t.startsWith('file://') ? t.slice('file://'.length) : t;
-  const abs = path.resolve(dir, ref);
-  if (!f.ws.contains(abs)) {
-    f.sink.error(f.doc.locate(['tests']), 'escapes-workspace', `'${t}' is outside the workspace`, 'suite');
-    return undefined;
-  }
-  let isDir = false;
-  try {
-    isDir = statSync(abs).isDirectory();
-  } catch {
-    f.sink.error(f.doc.locate(['tests']), 'missing-file', `tests file '${t}' not found`, 'suite');
-    return undefined;
-  }
-  if (isDir) {
-    f.sink.error(
-      f.doc.locate(['tests']),
-      'tests-directory',
-      `'${t}' is a folder of test directories (AgentV directory discovery); list the tests or give one file`,
-      'suite',
-    );
-    return undefined;
-  }
-  const display = f.ws.display(abs);
-  const sink = new DiagnosticSink(display);
-  const text = f.ws.readText(abs);
-  if (/\.jsonl$/i.test(abs)) {
-    const list: unknown[] = [];
-    text.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        list.push(JSON.parse(line));
-      } catch (err) {
-        sink.error({ line: i + 1, column: 1 }, 'json', (err as Error).message);
-      }
-    });
-    const doc: SourceDocument = {
-      value: list,
-      locate: () => ({ line: 1, column: 1 }),
-      locateKey: () => ({ line: 1, column: 1 }),
-      position: () => ({ line: 1, column: 1 }),
-    };
-    return { list, at: [], file: { ...f, absPath: abs, display, doc, sink } };
-  }
-  const doc = parseYamlSource(text, sink);
-  const list =
-    doc && Array.isArray(doc.value)
-      ? doc.value
-      : doc && isRecord(doc.value) && Array.isArray(doc.value.tests)
-        ? doc.value.tests
-        : null;
-  if (!doc || !list) {
-    if (doc) sink.error({ line: 1, column: 1 }, 'type', 'a tests file holds a list of tests');
-    f.sink.items.push(...sink.items);
-    return undefined;
-  }
-  return {
-    list,
-    at: Array.isArray(doc.value) ? [] : ['tests'],
-    file: { ...f, absPath: abs, display, doc, sink },
-  };
+  const value = prompt ? renderPrompt(prompt, vars) : vars.input;
+  // Where a var handed over a message list, positions point into the test's vars.
+  const whole = /^\s*\{\{\s*(\w+)\s*\}\}\s*$/.exec(template);
+  return env.reader.loadMessages(value, [...at, 'vars', ...(whole ? [whole[1]!] : [])], 'user', subject);
 }
 
 /**

@@ -111,6 +111,8 @@ export interface ToolTrajectoryConfig extends EvaluatorBase {
   mode: 'any_order' | 'in_order' | 'exact';
   minimums: Record<string, number>;
   expected: ToolCallExpectation[];
+  /** AgentV 5's `trajectory:*` are pass/fail: any shortfall scores 0 (v2's `tool_trajectory` scores the fraction met). */
+  allOrNothing?: boolean;
 }
 
 export interface ExecutionMetricsConfig extends EvaluatorBase {
@@ -144,6 +146,8 @@ export interface CodeJudgeConfig extends EvaluatorBase {
 
 export type AggregatorConfig =
   | { type: 'weighted_average'; weights: Record<string, number> }
+  /** AgentV 5's binary checks made of parts (a list of tools): 1 only when every child scores 1. */
+  | { type: 'all_or_nothing' }
   | { type: 'code_judge'; command: string | string[]; cwd: string }
   | { type: 'llm_judge'; prompt: PromptTemplate | null };
 
