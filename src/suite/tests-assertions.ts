@@ -8,7 +8,6 @@ import {
   type LlmJudgeConfig,
   TEXT_CHECKS,
   type TextCheck,
-  type ToolTrajectoryConfig,
 } from './types.js';
 import { type Workspace } from './workspace.js';
 import { type PathSegment, type SourceDocument } from './yaml-source.js';
