@@ -29,7 +29,6 @@ const REFUSALS = new Set([
 /** Per refused provider, assertion type or layout: how many suites need it (the README lists these). */
 const EXPECTED_REFUSALS = {
   'unsupported-provider copilot-cli': 11,
-  'unsupported-provider mock': 4,
   'unsupported-provider replay': 2,
   'unsupported-provider claude-cli': 1,
   'unknown-provider gemini-llm': 3,
@@ -72,7 +71,7 @@ describeCorpus('AgentV 5 example suites', () => {
     }
     expect(refusals).toEqual(EXPECTED_REFUSALS);
     const count = (k: string) => Object.values(outcome).filter((v) => v === k).length;
-    expect({ valid: count('valid'), refused: count('refused') }).toEqual({ valid: 85, refused: 25 });
+    expect({ valid: count('valid'), refused: count('refused') }).toEqual({ valid: 89, refused: 21 });
   });
 
   test('a suite on the `llm` label maps onto the catalog provider and AgentV 5 scoring', () => {

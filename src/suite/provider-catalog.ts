@@ -1,17 +1,20 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DiagnosticSink } from '../diagnostics.js';
+import { DiagnosticSink, type Position } from '../diagnostics.js';
 import { type Workspace } from './workspace.js';
 import { parseYamlSource } from './yaml-source.js';
 
 /** Provider kinds this project runs: model providers become `openai`/`azure` targets, `cli` a command target. */
-export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli'] as const;
+export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli', 'mock'] as const;
 
 export interface ProviderEntry {
   label: string | null;
   /** AgentV's provider id (`azure`, `cli`, `copilot-cli`, ...), namespace prefix removed. */
   kind: string;
   raw: Record<string, unknown>;
+  /** Where it is defined: a catalog file, or the suite for an inline provider. */
+  display: string;
+  pos: Position;
 }
 
 export interface ProviderCatalog {
@@ -26,14 +29,37 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `agentv:codex-cli`, `openai:codex-sdk`: the part after the namespace is the kind AgentV runs. */
-export function providerEntry(raw: Record<string, unknown>): ProviderEntry | null {
+export function providerEntry(
+  raw: Record<string, unknown>,
+  display: string,
+  pos: Position = { line: 1, column: 1 },
+): ProviderEntry | null {
   const id = raw.id ?? raw.provider;
   if (typeof id !== 'string') return null;
   return {
     label: typeof raw.label === 'string' ? raw.label : null,
     kind: id.includes(':') ? id.slice(id.lastIndexOf(':') + 1) : id,
     raw,
+    display,
+    pos,
   };
+}
+
+/** A providers file: a list, or `{providers: [...]}`; each entry located in it. */
+export function readProviderList(abs: string, ws: Workspace): ProviderEntry[] {
+  const display = ws.display(abs);
+  let doc;
+  try {
+    doc = parseYamlSource(ws.readText(abs), new DiagnosticSink(display));
+  } catch {
+    return [];
+  }
+  const v = doc?.value;
+  const base = Array.isArray(v) ? [] : ['providers'];
+  const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.providers) ? v.providers : [];
+  return list.flatMap((r, i) =>
+    isRecord(r) ? (providerEntry(r, display, doc!.position([...base, i])) ?? []) : [],
+  );
 }
 
 function readYaml(abs: string, ws: Workspace): unknown {
@@ -42,13 +68,6 @@ function readYaml(abs: string, ws: Workspace): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A providers file: a list, or `{providers: [...]}`. */
-export function readProviderList(abs: string, ws: Workspace): ProviderEntry[] {
-  const v = readYaml(abs, ws);
-  const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.providers) ? v.providers : [];
-  return list.filter(isRecord).flatMap((r) => providerEntry(r) ?? []);
 }
 
 /**
@@ -83,7 +102,8 @@ function readCatalog(agentv: string, config: string, providers: string, ws: Work
     if (typeof p === 'string' && p.startsWith('file://')) {
       const abs = path.resolve(agentv, p.slice('file://'.length));
       if (ws.contains(abs) && existsSync(abs)) entries.push(...readProviderList(abs, ws));
-    } else if (Array.isArray(p)) entries.push(...p.filter(isRecord).flatMap((r) => providerEntry(r) ?? []));
+    } else if (Array.isArray(p))
+      entries.push(...p.filter(isRecord).flatMap((r) => providerEntry(r, ws.display(config)) ?? []));
   }
   if (existsSync(providers) && !entries.length) entries.push(...readProviderList(providers, ws));
   return { dir: ws.display(agentv), entries, defaultLabel };

@@ -6,8 +6,10 @@ import {
   findProviderCatalog,
   isRunnable,
   type ProviderCatalog,
+  type ProviderEntry,
   providerEntry,
   readProviderList,
+  RUNNABLE_PROVIDERS,
 } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
 import { type EvalCase, type EvalSuite, type Message } from './types.js';
@@ -45,7 +47,7 @@ function threshold(v: unknown): number | undefined {
 export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite | undefined {
   const raw = f.doc.value as Record<string, unknown>;
   const dir = path.dirname(f.absPath);
-  const target = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
+  const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
   const extra: DiagnosticSink[] = [];
   const tests = readTests(f, extra);
   if (!tests) {
@@ -98,6 +100,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     dataset: typeof raw.name === 'string' ? raw.name : null,
     target,
     cases,
+    ...(providers ? { providers } : {}),
   };
 }
 
@@ -220,43 +223,57 @@ function resolveProviders(
   raw: Record<string, unknown>,
   f: TestsFile,
   catalog: ProviderCatalog,
-): string | null {
+): { target: string | null; providers?: ProviderEntry[] } {
+  const none = { target: null };
   const given = raw.providers;
   const list = given === undefined ? [catalog.defaultLabel] : Array.isArray(given) ? given : [given];
   const first = list[0];
   const at: PathSegment[] =
     given === undefined ? [] : Array.isArray(given) ? ['providers', 0] : ['providers'];
-  let entry;
+  if (list.length > 1)
+    f.sink.warn(
+      f.doc.locate(['providers', 1]),
+      'providers-matrix',
+      `only the first provider answers here; AgentV would run every test against each of the ${list.length}`,
+      'suite',
+    );
+  let entry: ProviderEntry | undefined;
+  let entries = catalog.entries;
   if (typeof first === 'string' && first.startsWith('file://')) {
     const abs = path.resolve(path.dirname(f.absPath), first.slice('file://'.length));
-    entry = f.ws.contains(abs) ? readProviderList(abs, f.ws)[0] : undefined;
+    const fromFile = f.ws.contains(abs) ? readProviderList(abs, f.ws) : [];
+    entry = fromFile[0];
+    entries = [...fromFile, ...catalog.entries];
   } else if (typeof first === 'string') {
     entry =
       catalog.entries.find((e) => e.label === first) ??
       catalog.entries.find((e) => e.label === null && e.kind === first);
     if (!entry) {
-      if (given === undefined) return null; // no provider named and none by convention: targets decide, as for v2
+      if (given === undefined) return none; // no provider named and none by convention: targets decide, as for v2
       f.sink.error(
         f.doc.locate(at),
         'unknown-provider',
         `provider '${first}' is not in ${catalog.dir ? `${catalog.dir}/providers.yaml` : 'any .agentv/ catalog up to the workspace root'}`,
         'suite',
       );
-      return null;
+      return none;
     }
-  } else if (isRecord(first)) entry = providerEntry(first) ?? undefined;
+  } else if (isRecord(first)) {
+    entry = providerEntry(first, f.display, f.doc.position(at)) ?? undefined;
+    if (entry) entries = [entry, ...catalog.entries];
+  }
   if (!entry) {
     f.sink.error(f.doc.locate(at), 'provider', 'a provider is a label or an object with `id`', 'suite');
-    return null;
+    return none;
   }
   if (!isRunnable(entry.kind)) {
     f.sink.error(
       f.doc.locate(at),
       'unsupported-provider',
-      `provider '${entry.kind}'${entry.label ? ` (label '${entry.label}')` : ''} is not run by rubric-eval (runs: openai, azure, cli); record its answers and pass them with \`answers-file\`, or use a cli provider`,
+      `provider '${entry.kind}'${entry.label ? ` (label '${entry.label}')` : ''} is not run by rubric-eval (runs: ${RUNNABLE_PROVIDERS.join(', ')}); record its answers and pass them with \`answers-file\`, or use a cli provider`,
       'suite',
     );
-    return null;
+    return none;
   }
-  return entry.label ?? entry.kind;
+  return { target: entry.label ?? entry.kind, providers: entries };
 }

@@ -1,5 +1,6 @@
 import { type Position } from '../diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
+import { type ProviderEntry } from './provider-catalog.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
@@ -221,4 +222,9 @@ export interface EvalSuite {
   /** Suite `execution.target`, else root `target`. */
   target: string | null;
   cases: EvalCase[];
+  /**
+   * AgentV 5: the providers the suite can name (inline, then its `.agentv/` catalog), which
+   * stand in for a targets.yaml when the `targets` input is not set.
+   */
+  providers?: ProviderEntry[];
 }
