@@ -12,7 +12,8 @@ export interface ProviderEntry {
   /** AgentV's provider id (`azure`, `cli`, `copilot-cli`, ...), namespace prefix removed. */
   kind: string;
   raw: Record<string, unknown>;
-  /** Where it is defined: a catalog file, or the suite for an inline provider. */
+  /** Where it is defined: a catalog file, or the suite for an inline provider (relative `cwd` resolves from its folder). */
+  absPath: string;
   display: string;
   pos: Position;
 }
@@ -31,6 +32,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** `agentv:codex-cli`, `openai:codex-sdk`: the part after the namespace is the kind AgentV runs. */
 export function providerEntry(
   raw: Record<string, unknown>,
+  absPath: string,
   display: string,
   pos: Position = { line: 1, column: 1 },
 ): ProviderEntry | null {
@@ -40,6 +42,7 @@ export function providerEntry(
     label: typeof raw.label === 'string' ? raw.label : null,
     kind: id.includes(':') ? id.slice(id.lastIndexOf(':') + 1) : id,
     raw,
+    absPath,
     display,
     pos,
   };
@@ -58,7 +61,7 @@ export function readProviderList(abs: string, ws: Workspace): ProviderEntry[] {
   const base = Array.isArray(v) ? [] : ['providers'];
   const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.providers) ? v.providers : [];
   return list.flatMap((r, i) =>
-    isRecord(r) ? (providerEntry(r, display, doc!.position([...base, i])) ?? []) : [],
+    isRecord(r) ? (providerEntry(r, abs, display, doc!.position([...base, i])) ?? []) : [],
   );
 }
 
@@ -103,7 +106,7 @@ function readCatalog(agentv: string, config: string, providers: string, ws: Work
       const abs = path.resolve(agentv, p.slice('file://'.length));
       if (ws.contains(abs) && existsSync(abs)) entries.push(...readProviderList(abs, ws));
     } else if (Array.isArray(p))
-      entries.push(...p.filter(isRecord).flatMap((r) => providerEntry(r, ws.display(config)) ?? []));
+      entries.push(...p.filter(isRecord).flatMap((r) => providerEntry(r, config, ws.display(config)) ?? []));
   }
   if (existsSync(providers) && !entries.length) entries.push(...readProviderList(providers, ws));
   return { dir: ws.display(agentv), entries, defaultLabel };

@@ -259,7 +259,7 @@ function resolveProviders(
       return none;
     }
   } else if (isRecord(first)) {
-    entry = providerEntry(first, f.display, f.doc.position(at)) ?? undefined;
+    entry = providerEntry(first, f.absPath, f.display, f.doc.position(at)) ?? undefined;
     if (entry) entries = [entry, ...catalog.entries];
   }
   if (!entry) {

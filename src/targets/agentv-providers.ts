@@ -43,13 +43,18 @@ export function providerTargets(
     for (const [k, v] of Object.entries({ ...rest, ...nested })) settings[k] = envRef(v);
     if (command !== undefined) settings.command_template = commandLine(command);
     if (e.kind === 'mock' && settings.response === undefined) settings.response = AGENTV_MOCK_RESPONSE;
+    const hc = settings.healthcheck;
+    if (typeof hc === 'object' && hc !== null && 'command' in hc) {
+      const { command: hcCommand, ...hcRest } = hc as Record<string, unknown>;
+      settings.healthcheck = { ...hcRest, command_template: commandLine(hcCommand) };
+    }
     targets.set(name, {
       name,
       provider: e.kind,
       // The judge is the action's (judge inputs), not the catalog's `grader_target`: one judge per run.
       judgeTarget: null,
       settings: { ...settings, provider: e.kind },
-      file,
+      file: e.absPath,
       display: e.display,
       pos: e.pos,
       locate: () => e.pos,
