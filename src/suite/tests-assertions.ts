@@ -3,12 +3,7 @@ import { type DiagnosticSink, type Position } from '../diagnostics.js';
 import { parseRubricList } from '../rubric/rubric-items.js';
 import { deterministicConfig } from './deterministic-configs.js';
 import { type RawEvaluator } from './schema.js';
-import {
-  type EvaluatorConfig,
-  type LlmJudgeConfig,
-  TEXT_CHECKS,
-  type TextCheck,
-} from './types.js';
+import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
 import { type Workspace } from './workspace.js';
 import { type PathSegment, type SourceDocument } from './yaml-source.js';
 
@@ -254,6 +249,7 @@ function rubricJudge(
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
   const { doc, sink, subject } = ctx;
+  if (isRecord(item.prompt)) return promptScriptJudge(item.prompt, [...at, 'prompt'], base, ctx);
   if (typeof item.prompt === 'string') {
     const file = readFileRef(item.prompt, [...at, 'prompt'], ctx);
     if (!file) return undefined;
@@ -288,6 +284,31 @@ function rubricJudge(
     return undefined;
   }
   return { ...checklistJudge(base.name, outcomes.map(ctx.render), base.weight, base.pos), ...base };
+}
+
+/** `prompt: {command: [argv], config?}`: the script prints the grader prompt (its file must exist). */
+function promptScriptJudge(
+  prompt: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const argv =
+    typeof prompt.command === 'string' ? prompt.command.split(/\s+/) : (prompt.command as string[]);
+  const last = argv.length - 1;
+  const file = readFileRef(
+    argv[last]!,
+    [...at, 'command', ...(Array.isArray(prompt.command) ? [last] : [])],
+    ctx,
+  );
+  if (!file) return undefined;
+  const config = isRecord(prompt.config) ? prompt.config : null;
+  const promptScript = {
+    command: [...argv.slice(0, -1), file.absPath],
+    cwd: path.dirname(file.absPath),
+    config,
+  };
+  return { ...base, type: 'llm_judge', rubrics: null, prompt: null, promptScript };
 }
 
 function readFileRef(

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type DiagnosticSink } from '../diagnostics.js';
+import { DiagnosticSink } from '../diagnostics.js';
 import { DEFAULT_TEST_THRESHOLD } from '../rubric/case-scoring.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import {
@@ -14,7 +14,9 @@ import {
 import { mapAssertions } from './tests-assertions.js';
 import { type EvalCase, type EvalSuite, type Message } from './types.js';
 import { readTests, type TestsFile } from './tests-files.js';
-import { type PathSegment } from './yaml-source.js';
+import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
+import { type PathSegment, parseYamlSource } from './yaml-source.js';
+import { reportZodIssues } from './zod-diagnostics.js';
 
 /**
  * AgentV 5 / promptfoo suites: `prompts`, `providers`, `tests` with `vars` and `assert`,
@@ -40,6 +42,35 @@ export function isTestsFormat(raw: Record<string, unknown>): boolean {
   );
 }
 
+/** `default_test` inline, or `file://` to a YAML mapping (AgentV reads it the same way). */
+function defaultTest(value: unknown, f: TestsFile, dir: string): Record<string, unknown> | undefined {
+  if (value === undefined) return {};
+  if (isRecord(value)) return value;
+  const key =
+    f.doc.value && isRecord(f.doc.value) && f.doc.value.default_test !== undefined
+      ? 'default_test'
+      : 'defaultTest';
+  const fail = (rule: string, message: string) => {
+    f.sink.error(f.doc.locate([key]), rule, message, 'suite');
+    return undefined;
+  };
+  if (typeof value !== 'string' || !value.startsWith('file://'))
+    return fail('type', '`default_test` is a mapping or a file:// reference to one');
+  const r = f.ws.resolveReference(value.slice('file://'.length), dir);
+  if (!r.ok) return fail(r.rule, r.message);
+  let doc;
+  try {
+    doc = parseYamlSource(f.ws.readText(r.absPath), new DiagnosticSink(f.ws.display(r.absPath)));
+  } catch (err) {
+    return fail('missing-file', `'${value}': ${(err as Error).message}`);
+  }
+  const v = doc?.value;
+  if (!isRecord(v)) return fail('type', `'${value}' must hold a YAML mapping (vars, assert, threshold)`);
+  const checked = TestSchema.safeParse(v);
+  if (!checked.success) return fail('type', `'${value}': ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  return v;
+}
+
 function threshold(v: unknown): number | undefined {
   return typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined;
 }
@@ -47,6 +78,13 @@ function threshold(v: unknown): number | undefined {
 export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite | undefined {
   const raw = f.doc.value as Record<string, unknown>;
   const dir = path.dirname(f.absPath);
+  // The suite's own keys first (tests are checked one by one, so one bad test hides no other).
+  const head = { ...raw, tests: Array.isArray(raw.tests) ? [] : raw.tests };
+  const checked = TestsSuiteSchema.safeParse(head);
+  if (!checked.success) {
+    reportZodIssues(checked.error, head, f.doc, f.sink, [], 'suite');
+    return undefined;
+  }
   const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
   const extra: DiagnosticSink[] = [];
   const tests = readTests(f, extra);
@@ -54,11 +92,8 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     for (const x of extra) f.sink.items.push(...x.items);
     return undefined;
   }
-  const defaults = isRecord(raw.default_test)
-    ? raw.default_test
-    : isRecord(raw.defaultTest)
-      ? raw.defaultTest
-      : {};
+  const defaults = defaultTest(raw.default_test ?? raw.defaultTest, f, dir);
+  if (!defaults) return undefined;
   const suiteThreshold = threshold(raw.threshold) ?? DEFAULT_TEST_THRESHOLD;
   const promptKey = raw.prompts !== undefined ? 'prompts' : 'prompt';
   const prompts = parsePrompts(raw[promptKey], { doc: f.doc, sink: f.sink, ws: f.ws, dir, key: promptKey });
@@ -66,8 +101,10 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
   const seen = new Set<string>();
   tests.forEach(({ value: t, at, file }, i) => {
     const subject = isRecord(t) && t.id !== undefined ? `test '${String(t.id)}'` : `test ${i + 1}`;
-    if (!isRecord(t)) {
-      file.sink.error(file.doc.locate(at), 'type', 'a test must be a mapping', subject);
+    const test = TestSchema.safeParse(t);
+    if (!test.success || !isRecord(t)) {
+      if (test.success) file.sink.error(file.doc.locate(at), 'type', 'a test must be a mapping', subject);
+      else reportZodIssues(test.error, t, file.doc, file.sink, at, subject);
       return;
     }
     const expanded = loadTest(t, at, subject, {
