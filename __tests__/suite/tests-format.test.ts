@@ -92,3 +92,33 @@ describe('AgentV 5 / promptfoo suites', () => {
     expect(r.suite).toBeUndefined();
   });
 });
+
+test('promptfoo spelling: defaultTest, and an `openai:<model>` provider id read with OPENAI_API_KEY', () => {
+  const r = load(
+    'providers: ["openai:gpt-4.1-mini"]\nprompts: ["{{ q }}"]\ndefaultTest:\n  vars: { q: hi }\n  assert: [{ type: contains, value: hello }]\ntests:\n  - vars: {}\n',
+  );
+  expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(r.suite!.target).toBe('openai:gpt-4.1-mini');
+  expect(r.suite!.providers![0]).toMatchObject({
+    kind: 'openai',
+    raw: { model: 'gpt-4.1-mini', api_key: '{{ env.OPENAI_API_KEY }}' },
+  });
+  const c = r.suite!.cases[0]!;
+  expect(c.id).toBe('test-1');
+  expect(c.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'hi' }]);
+  expect(c.evaluators).toHaveLength(1);
+});
+
+test('several prompts: each test runs once per prompt, ids suffixed as AgentV does', () => {
+  const r = load(
+    'prompts:\n  - { id: terse, prompt: "Briefly: {{ q }}" }\n  - { id: chat, messages: [{ role: system, content: "Be kind" }, { role: user, content: "{{ q }}" }] }\ntests:\n  - id: t\n    vars: { q: why? }\n    assert: [{ type: icontains, value: because }]\n',
+  );
+  expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const [a, b] = r.suite!.cases;
+  expect([a!.id, b!.id]).toEqual(['t__prompt_terse', 't__prompt_chat']);
+  expect(a!.inputMessages.map((m) => m.role)).toEqual(['user']);
+  expect(b!.inputMessages.map((m) => [m.role, m.parts])).toEqual([
+    ['system', [{ type: 'text', text: 'Be kind' }]],
+    ['user', [{ type: 'text', text: 'why?' }]],
+  ]);
+});

@@ -71,6 +71,17 @@ function defaultTest(value: unknown, f: TestsFile, dir: string): Record<string, 
   return v;
 }
 
+/**
+ * promptfoo's `openai:<model>` / `openai:chat:<model>` provider ids: an OpenAI model read with
+ * OPENAI_API_KEY (and OPENAI_BASE_URL when set), as promptfoo reads them.
+ */
+function promptfooModel(id: string, f: TestsFile, at: PathSegment[]): ProviderEntry | undefined {
+  const m = /^openai:(?:chat:)?(.+)$/.exec(id);
+  if (!m) return undefined;
+  const raw = { id: 'openai', label: id, model: m[1], api_key: '{{ env.OPENAI_API_KEY }}' };
+  return providerEntry(raw, f.absPath, f.display, f.doc.position(at)) ?? undefined;
+}
+
 function threshold(v: unknown): number | undefined {
   return typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined;
 }
@@ -285,6 +296,10 @@ function resolveProviders(
     entry =
       catalog.entries.find((e) => e.label === first) ??
       catalog.entries.find((e) => e.label === null && e.kind === first);
+    if (!entry) {
+      entry = promptfooModel(first, f, at);
+      if (entry) entries = [entry, ...entries];
+    }
     if (!entry) {
       if (given === undefined) return none; // no provider named and none by convention: targets decide, as for v2
       f.sink.error(
