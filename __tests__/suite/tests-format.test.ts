@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { Workspace } from '../../src/suite/workspace.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
 function load(yaml: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tests-format-'));
@@ -121,4 +122,23 @@ test('several prompts: each test runs once per prompt, ids suffixed as AgentV do
     ['system', [{ type: 'text', text: 'Be kind' }]],
     ['user', [{ type: 'text', text: 'why?' }]],
   ]);
+});
+
+test('the README examples in both formats load', () => {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.split('\n## Suites from AgentV 5 and promptfoo\n')[1]!.split('\n## ')[0]!;
+  const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  expect(blocks).toHaveLength(2);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tests-format-readme-'));
+  mkdirSync(path.join(dir, '.agentv'));
+  writeFileSync(
+    path.join(dir, '.agentv/providers.yaml'),
+    '- id: azure\n  label: llm\n  endpoint: x\n  api_key: y\n  model: z\n',
+  );
+  for (const [i, yaml] of blocks.entries()) {
+    writeFileSync(path.join(dir, `suite-${i}.yaml`), yaml);
+    const r = loadSuiteFile(path.join(dir, `suite-${i}.yaml`), new Workspace(dir));
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.suite!.cases[0]!.scoring?.kind).toBe('threshold');
+  }
 });
