@@ -64,7 +64,10 @@ export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   token_usage: async (config, env) =>
     deterministicResult(config, scoreTokenUsage(config, env.answer.tokenUsage)),
   tool_trajectory: async (config, env) =>
-    deterministicResult(config, allOrNothing(config.allOrNothing, scoreToolTrajectory(config, traceOf(env.answer)))),
+    deterministicResult(
+      config,
+      allOrNothing(config.allOrNothing, scoreToolTrajectory(config, traceOf(env.answer))),
+    ),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
   text_assertion: async (config, env) =>
@@ -141,8 +144,12 @@ export function runEvaluators(
   // `judge` is absent for cases without any llm_judge (the pipeline passes none).
   const setting = (env.judge as Judge | undefined)?.samples ?? 1;
   if (setting === 1) return runChildren(configs, env, 'e');
-  return runSampledCase(configs, setting, env.exec.signal, (book) =>
-    runChildren(configs, { ...env, book }, 'e'),
+  return runSampledCase(
+    configs,
+    setting,
+    env.exec.signal,
+    (book) => runChildren(configs, { ...env, book }, 'e'),
+    env.evalCase.scoring,
   );
 }
 
