@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { type Config } from './config.js';
-import { formatDiagnostic } from './diagnostics.js';
+import { formatDiagnostic, formatWithoutLevel } from './diagnostics.js';
 import { type Subject } from './judge/prompts.js';
 import { aggregateResults } from './pipeline/aggregate.js';
 import { compareWithBaseline } from './pipeline/compare.js';
@@ -10,6 +10,7 @@ import { loadInputs } from './pipeline/load.js';
 import { planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
 import { type HistoryEntry, type RunResults } from './results.js';
+import { type SettingNames } from './setting-names.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
 export { round4 } from './pipeline/aggregate.js';
@@ -34,6 +35,8 @@ export interface RunIO {
   /** A results file to compare with (CONTRACTS §7). */
   baseline?: RunResults | null;
   hooks?: RunHooks;
+  /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
+  settings?: SettingNames;
 }
 
 const noSubject = () =>
@@ -56,7 +59,9 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   );
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
-  if (errors.length === 0) for (const w of warnings) ctx.warn(w);
+  // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
+  if (errors.length === 0)
+    for (const d of plan.diagnostics) if (d.severity === 'warning') ctx.warn(formatWithoutLevel(d));
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0
@@ -71,6 +76,11 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             progress: hooks.progress,
           }),
         );
+  const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+  if (cacheNotice) {
+    warnings.push(cacheNotice);
+    ctx.warn(cacheNotice);
+  }
   const results = aggregateResults({
     ...executed,
     errors,
