@@ -26,12 +26,10 @@ const { TestsSuiteSchema } = await load('tests-schema.ts');
 const { z } = await import('zod');
 
 // Two accepted shapes: AgentV v2 (`evalcases`) and AgentV 5 / promptfoo (`tests`, `vars`, `assert`).
-const SuiteFileSchema = z
-  .union([EvalSuiteSchema, TestsSuiteSchema])
-  .meta({
-    title: 'rubric-eval eval suite',
-    description: 'An AgentV v2 suite, or an AgentV 5 / promptfoo suite.',
-  });
+const SuiteFileSchema = z.union([EvalSuiteSchema, TestsSuiteSchema]).meta({
+  title: 'rubric-eval eval suite',
+  description: 'An AgentV v2 suite, or an AgentV 5 / promptfoo suite.',
+});
 const schema = z.toJSONSchema(SuiteFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
 schema.$id = 'https://github.com/rubric-eval/rubric-eval/blob/main/schema/eval-suite.schema.json';
 mkdirSync(path.join(root, 'schema'), { recursive: true });

@@ -31,7 +31,12 @@ describe('plain-string criteria written into assert', () => {
     const out = insert(SUITE, 0, ['Names the base case', 'Shows a call\'s: "stack"'])!;
     // Taking the added lines out gives back the original, byte for byte (comments included).
     const added = out.split('\n').filter((l) => !SUITE.split('\n').includes(l));
-    expect(out.split('\n').filter((l) => !added.includes(l)).join('\n')).toBe(SUITE);
+    expect(
+      out
+        .split('\n')
+        .filter((l) => !added.includes(l))
+        .join('\n'),
+    ).toBe(SUITE);
     expect(added).toEqual(['      - Names the base case', `      - "Shows a call's: \\"stack\\""`]);
     expect(parse(out).tests[0].assert).toEqual([
       { type: 'contains', value: 'base case' },

@@ -44,7 +44,14 @@ function aggregatorDefinition(a: AggregatorConfig, root: string): unknown {
 /** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
 function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
   // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
-  const base = { type: e.type, name: e.name, weight: e.weight, negate: e.negate, required: e.required, min_score: e.minScore };
+  const base = {
+    type: e.type,
+    name: e.name,
+    weight: e.weight,
+    negate: e.negate,
+    required: e.required,
+    min_score: e.minScore,
+  };
   switch (e.type) {
     case 'llm_judge':
       return {
