@@ -40,6 +40,7 @@ import {
   type PromptScript,
   type PromptTemplate,
 } from './types.js';
+import { isTestsFormat, loadTestsSuite } from './tests-format.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
 import { tooDeepOffset } from './nesting.js';
 import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
@@ -151,7 +152,8 @@ function jsonLineDocument(value: unknown, line: string, index: number, sink: Dia
   };
 }
 
-class SuiteLoader {
+/** The v2 loader; the AgentV 5 loader borrows its message reading (files, parts, remote refs). */
+export class SuiteLoader {
   private readonly dir: string;
   constructor(
     private readonly absPath: string,
@@ -170,6 +172,8 @@ class SuiteLoader {
       sink.error(doc.locate([]), 'type', 'a suite must be a mapping with an `evalcases` list');
       return undefined;
     }
+    if (isTestsFormat(raw))
+      return loadTestsSuite(this, { absPath: this.absPath, display: this.display, doc, sink, ws: this.ws });
     // Validate the suite's own fields without the cases, then each case on its own so one bad
     // case does not hide the problems of the others.
     const { evalcases, eval_cases, tests, ...head } = raw;
@@ -275,7 +279,7 @@ class SuiteLoader {
         subject,
       );
     else {
-      inputMessages = this.loadMessages(inputKey, raw[inputKey], [...base, inputKey], 'user', subject);
+      inputMessages = this.readMessages(inputKey, raw[inputKey], [...base, inputKey], 'user', subject);
       // AgentV skips a case whose input list is empty as incomplete; here it is refused, never run.
       if (Array.isArray(raw[inputKey]) && (raw[inputKey] as unknown[]).length === 0)
         sink.error(
@@ -286,7 +290,7 @@ class SuiteLoader {
         );
     }
     const expectedMessages = expectedKey
-      ? this.loadMessages(expectedKey, raw[expectedKey], [...base, expectedKey], 'assistant', subject)
+      ? this.readMessages(expectedKey, raw[expectedKey], [...base, expectedKey], 'assistant', subject)
       : [];
 
     const evaluators: EvaluatorConfig[] = [];
@@ -395,7 +399,18 @@ class SuiteLoader {
     return value;
   }
 
-  private loadMessages(
+  /** Messages for another format's loader: an expected output read as `expected_output`, else as `input`. */
+  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
+    return this.readMessages(
+      defaultRole === 'assistant' ? 'expected_output' : 'input',
+      value,
+      at,
+      defaultRole,
+      subject,
+    );
+  }
+
+  private readMessages(
     key: string,
     value: unknown,
     at: PathSegment[],
@@ -406,7 +421,7 @@ class SuiteLoader {
     if (shape.kind === 'text') return [textMessage(defaultRole, shape.text)];
     if (shape.kind === 'structured') {
       return [
-        { ...textMessage('assistant', JSON.stringify(shape.content, null, 2)), structured: shape.content },
+        { ...textMessage(defaultRole, JSON.stringify(shape.content, null, 2)), structured: shape.content },
       ];
     }
     const out: Message[] = [];
