@@ -16283,7 +16283,7 @@ const net = __nccwpck_require__(7030)
 const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 const { stringify } = __nccwpck_require__(1792)
-const { EventEmitter: EE } = __nccwpck_require__(6093)
+const { EventEmitter: EE } = __nccwpck_require__(8474)
 const { InvalidArgumentError } = __nccwpck_require__(8707)
 const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
 const { tree } = __nccwpck_require__(7752)
@@ -18878,7 +18878,7 @@ module.exports = connectH1
 
 
 const assert = __nccwpck_require__(4589)
-const { errorMonitor } = __nccwpck_require__(6093)
+const { errorMonitor } = __nccwpck_require__(8474)
 const { pipeline } = __nccwpck_require__(7075)
 const util = __nccwpck_require__(3440)
 const {
@@ -20521,7 +20521,7 @@ module.exports = DispatcherBase
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const EventEmitter = __nccwpck_require__(6093)
+const EventEmitter = __nccwpck_require__(8474)
 
 class Dispatcher extends EventEmitter {
   dispatch () {
@@ -21658,7 +21658,7 @@ const util = __nccwpck_require__(3440)
 const { kBodyUsed } = __nccwpck_require__(6443)
 const assert = __nccwpck_require__(4589)
 const { InvalidArgumentError } = __nccwpck_require__(8707)
-const EE = __nccwpck_require__(6093)
+const EE = __nccwpck_require__(8474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
 
@@ -30963,7 +30963,7 @@ const {
   requestBodyHeader,
   subresourceSet
 } = __nccwpck_require__(4495)
-const EE = __nccwpck_require__(6093)
+const EE = __nccwpck_require__(8474)
 const { Readable, pipeline, finished } = __nccwpck_require__(7075)
 const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
 const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(1900)
@@ -33211,7 +33211,7 @@ const { webidl } = __nccwpck_require__(5893)
 const { URLSerializer } = __nccwpck_require__(1900)
 const { kConstruct } = __nccwpck_require__(6443)
 const assert = __nccwpck_require__(4589)
-const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(6093)
+const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(8474)
 
 const kAbortController = Symbol('abortController')
 
@@ -40946,7 +40946,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4921);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8474);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7502);
 /** The action's entry point: everything happens in run(). */
 
 
@@ -40959,7 +40959,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8474:
+/***/ 7502:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -59184,13 +59184,19 @@ function scoreRanges(items, answers) {
     return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
 }
 /**
- * A case from its evaluators: weighted mean by evaluator weight (0 excludes, unless all are 0),
+ * Weighted mean of evaluator scores as AgentV's orchestrator and composite compute it: weight 0
+ * excludes, and when every weight is 0 there is nothing to count, so the score is 0.
+ */
+function evaluatorMean(items) {
+    const total = items.reduce((s, i) => s + i.weight, 0);
+    return total > 0 ? items.reduce((s, i) => s + i.value * i.weight, 0) / total : 0;
+}
+/**
+ * A case from its evaluators: weighted mean by evaluator weight (0 excludes; all 0 scores 0),
  * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
  */
 function aggregateCase(evaluators) {
-    const weighted = evaluators.filter((e) => e.weight > 0);
-    const basis = weighted.length > 0 ? weighted : evaluators;
-    const score = weightedMean(basis.map((e) => ({ value: e.score, weight: e.weight })));
+    const score = evaluatorMean(evaluators.map((e) => ({ value: e.score, weight: e.weight })));
     const gating = evaluators.flatMap((e) => e.gating_violations.map((v) => (e.name === 'rubric' ? v : `${e.name} › ${v}`)));
     let verdict;
     if (evaluators.some((e) => e.verdict === 'error'))
@@ -60152,7 +60158,7 @@ function writeResultsOrFallback(file, results) {
 // EXTERNAL MODULE: ./src/process-guard.ts + 1 modules
 var process_guard = __nccwpck_require__(4921);
 // EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(6093);
+var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/diagnostics.ts
 function formatDiagnostic(d) {
     return formatLine(d, true);
@@ -75968,24 +75974,25 @@ class Workspace {
         return lexicallyInside(this.realRoot, real);
     }
     /**
-     * Resolves a file reference from a suite: relative to `fromDir`, then each ancestor up to the
-     * root; a leading `/` means the workspace root. The first existing candidate wins.
+     * Resolves a file reference from a suite as AgentV v2.6.1 does: an absolute path as it is,
+     * then the path without its leading separators against `fromDir` and each ancestor up to the
+     * root (so `/x.md` is found beside the suite first). The first existing candidate wins. An
+     * absolute path outside the workspace is never looked at, not even to see whether it exists
+     * (that would tell a pull request what the runner holds): only its trimmed form is searched.
      */
     resolveReference(value, fromDir) {
-        const candidates = [];
-        if (value.startsWith('/'))
-            candidates.push(external_node_path_default().join(this.root, value.slice(1)));
-        else {
-            let dir = external_node_path_default().resolve(fromDir);
-            for (;;) {
-                candidates.push(external_node_path_default().resolve(dir, value));
-                if (dir === this.root || !lexicallyInside(this.root, dir))
-                    break;
-                const parent = external_node_path_default().dirname(dir);
-                if (parent === dir)
-                    break;
-                dir = parent;
-            }
+        const absolute = external_node_path_default().isAbsolute(value) ? external_node_path_default().normalize(value) : null;
+        const trimmed = value.replace(/^[/\\]+/, '') || value;
+        const candidates = absolute && lexicallyInside(this.root, absolute) ? [absolute] : [];
+        let dir = external_node_path_default().resolve(fromDir);
+        for (;;) {
+            candidates.push(external_node_path_default().resolve(dir, trimmed));
+            if (dir === this.root || !lexicallyInside(this.root, dir))
+                break;
+            const parent = external_node_path_default().dirname(dir);
+            if (parent === dir)
+                break;
+            dir = parent;
         }
         const first = candidates[0];
         if (!lexicallyInside(this.root, first)) {
@@ -76899,24 +76906,47 @@ function renderFile(file) {
 function renderContent(parts) {
     return parts.map((p) => (p.type === 'text' ? p.text : renderFile(p.file))).join('\n\n');
 }
+/** A role as AgentV's turn markers write it: `@[System]:`, `@[User]:`, `@[Assistant]:`. */
+const roleLabel = (role) => role.charAt(0).toUpperCase() + role.slice(1);
 /** Messages as a transcript, for prompts that show a whole conversation. */
 function renderTranscript(messages) {
-    return messages.map((m) => `@[${m.role}]:\n${renderContent(m.parts)}`).join('\n\n');
+    return messages.map((m) => `@[${roleLabel(m.role)}]:\n${renderContent(m.parts)}`).join('\n\n');
 }
 /**
- * The question, as AgentV's `{{question}}`: the user-side input. One user message renders as its
- * content alone; a conversation renders as a transcript so the judge sees the turns.
+ * The question, as AgentV's `{{question}}`: one turn renders as its content alone; a
+ * conversation (an assistant or tool turn, or more than one turn with content, the system turn
+ * included) renders every turn with its role marker, so the judge sees what the target saw.
  */
 function renderQuestion(messages) {
-    const nonSystem = messages.filter((m) => m.role !== 'system');
-    if (nonSystem.length === 1)
-        return renderContent(nonSystem[0].parts);
-    return renderTranscript(nonSystem);
+    const visible = messages.filter((m) => renderContent(m.parts).trim() !== '');
+    const conversation = messages.some((m) => m.role === 'assistant' || m.role === 'tool') || visible.length > 1;
+    if (!conversation)
+        return visible.length === 1 ? renderContent(visible[0].parts) : '';
+    return renderTranscript(visible);
 }
 /** The reference answer: the last expected assistant message (or the last expected message). */
 function renderReferenceAnswer(expected) {
     const assistant = [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
-    return assistant ? renderContent(assistant.parts) : '';
+    if (!assistant)
+        return '';
+    // A turn with only tool calls: its calls are the reference (AgentV).
+    if (assistant.parts.length === 0 && assistant.toolCalls)
+        return JSON.stringify(assistant.toolCalls, null, 2);
+    return renderContent(assistant.parts);
+}
+/**
+ * A message as AgentV hands it to code judges and `{{input_messages}}` / `{{expected_messages}}`:
+ * structured content as written (not its JSON text), files and text parts as one text, and its
+ * `tool_calls` when it has them.
+ */
+function messageAsWritten(m) {
+    const content = m.structured !== undefined ? m.structured : renderContent(m.parts);
+    const bare = m.toolCalls !== undefined && m.parts.length === 0;
+    return {
+        role: m.role,
+        ...(bare ? {} : { content }),
+        ...(m.toolCalls !== undefined ? { tool_calls: m.toolCalls } : {}),
+    };
 }
 function filesOf(messages) {
     const out = [];
@@ -76956,7 +76986,7 @@ function candidateFromTarget(a) {
     };
 }
 function messagesJson(messages) {
-    return JSON.stringify(messages.map((m) => ({ role: m.role, content: renderContent(m.parts) })));
+    return JSON.stringify(messages.map(messageAsWritten));
 }
 /** Everything a prompt or code judge may need about one case and its answer. */
 function caseContext(c, answer) {
@@ -76975,23 +77005,22 @@ function caseContext(c, answer) {
 
 
 
+const code_judge_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** The stdin payload of AgentV's code_judge contract. */
 function codeJudgeInput(c, answer, config) {
-    const messages = (list) => list.map((m) => ({ role: m.role, content: renderContent(m.parts) }));
     const files = filesOf(c.inputMessages);
-    const expected = c.expectedMessages;
-    const reference = [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
     return {
         question: renderContent(c.inputMessages.filter((m) => m.role === 'user').flatMap((m) => m.parts)),
         expected_outcome: c.expectedOutcome,
-        reference_answer: c.referenceAnswer ?? (reference ? renderContent(reference.parts) : ''),
+        reference_answer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
         candidate_answer: answer.text,
-        input_messages: messages(c.inputMessages),
-        expected_messages: messages(c.expectedMessages),
+        input_messages: c.inputMessages.map(messageAsWritten),
+        expected_messages: c.expectedMessages.map(messageAsWritten),
         output_messages: answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
         guideline_files: files.filter((f) => f.guideline).map((f) => f.absPath),
         input_files: files.filter((f) => !f.guideline).map((f) => f.absPath),
-        config,
+        // AgentV sends `config: null` when the evaluator has no keys of its own.
+        config: Object.keys(config).length > 0 ? config : null,
     };
 }
 /** How a script is named in messages: its argv as written. */
@@ -77038,6 +77067,7 @@ function parseScoreJson(stdout) {
                     hits: strings(d.hits),
                     misses: strings(d.misses),
                     reasoning: typeof d.reasoning === 'string' ? d.reasoning : null,
+                    ...(code_judge_isObject(d.details) ? { details: d.details } : {}),
                 };
             }
         }
@@ -77070,6 +77100,7 @@ async function runCodeJudge(config, c, answer, deps) {
         hits: s.hits,
         misses: s.misses,
         reasoning: s.reasoning,
+        ...(s.details ? { details: s.details } : {}),
     };
 }
 
@@ -77953,7 +77984,7 @@ function rescore(configs, results, path, o) {
         if (agg.type === 'all_or_nothing')
             score = children.every((c) => c.score >= 1) ? 1 : 0;
         else if (agg.type === 'weighted_average')
-            score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+            score = evaluatorMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
         else if (agg.type === 'llm_judge')
             score = o.get(`${p}/agg`) ?? r.score;
         // A scoring script that failed forced `fail` whatever its score: keep that.
@@ -78488,7 +78519,7 @@ async function runComposite(config, env, path) {
         reasoning = short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`;
     }
     else if (agg.type === 'weighted_average') {
-        score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+        score = evaluatorMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
         reasoning = children
             .map((c) => `${c.name}: ${c.score.toFixed(2)}${agg.weights[c.name] !== undefined ? ` × ${agg.weights[c.name]}` : ''}`)
             .join(', ');
@@ -79802,16 +79833,30 @@ const MessageSchema = looseObject({
     content: MessageContentSchema.optional(),
     // AgentV's loader accepts these on messages (its JSON Schema forgets them); kept as written.
     name: schemas_string().optional().meta({ description: 'Speaker name (AgentV); not sent to the judge.' }),
-    tool_calls: array(unknown())
-        .optional()
-        .meta({ description: "An expected message's tool calls (AgentV); grade them with tool_trajectory." }),
+    tool_calls: array(unknown()).optional().meta({
+        description: "An expected message's tool calls (AgentV): code judges and {{expected_messages}} get them as written; grade them with tool_trajectory.",
+    }),
 })
     .meta({ id: 'Message', ...CLOSED });
-const schema_Messages = union([schemas_string(), array(MessageSchema)], {
-    error: 'must be a string (one user message) or a list of {role, content} messages',
+// Each message key's own error names the key: a case has four of them and two are aliases.
+const InputMessages = array(MessageSchema, {
+    error: 'input_messages must be a list of {role, content} messages',
 });
-const ExpectedMessages = union([schemas_string(), array(MessageSchema), record(schemas_string(), unknown())], {
-    error: 'must be a string, a list of messages, or an object (structured assistant content)',
+const Input = union([schemas_string(), array(MessageSchema)], {
+    error: 'input must be a string (one user message) or a list of {role, content} messages',
+});
+const ExpectedMessages = array(MessageSchema, {
+    error: 'expected_messages must be a list of {role, content} messages',
+});
+/** Its items are checked as messages by the loader when the first one is a message (AgentV's test). */
+const ExpectedOutput = union([
+    schemas_string(),
+    array(unknown()).meta({
+        description: 'A list of messages, or any other list (one assistant message with that list as content).',
+    }),
+    record(schemas_string(), unknown()),
+], {
+    error: 'expected_output must be a string, a list (of messages, or structured content) or an object (structured assistant content)',
 });
 const ScoreRangeEntrySchema = looseObject({
     score_range: array(schemas_number({ error: 'bounds must be numbers' }), {
@@ -80060,10 +80105,14 @@ const EvalCaseSchema = looseObject({
     expected_outcome: schemas_string().optional(),
     outcome: schemas_string().optional().meta({ description: 'Alias of expected_outcome.' }),
     criteria: schemas_string().optional().meta({ description: 'Alias of expected_outcome.' }),
-    input_messages: schema_Messages.optional(),
-    input: schema_Messages.optional().meta({ description: 'Alias of input_messages.' }),
+    input_messages: InputMessages.optional(),
+    input: Input.optional().meta({
+        description: 'Alias of input_messages (a string is one user message); input_messages wins when both are given.',
+    }),
     expected_messages: ExpectedMessages.optional(),
-    expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
+    expected_output: ExpectedOutput.optional().meta({
+        description: 'Alias of expected_messages: a string or object is one assistant message; expected_messages wins when both are given.',
+    }),
     conversation_id: schemas_string().optional(),
     description: schemas_string().optional(),
     reference_answer: schemas_string().optional().meta({
@@ -80586,6 +80635,55 @@ function scriptFileArgs(command) {
             files.push(arg);
     }
     return files;
+}
+
+;// CONCATENATED MODULE: ./src/suite/shorthand.ts
+/**
+ * AgentV v2.6.1's shorthand expansion: how a case's `input` / `expected_output` (and their
+ * canonical keys) are read. Pure: the loader reports positions and resolves file parts.
+ */
+const shorthand_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Alias → its canonical key. When both are given, AgentV reads the canonical one. */
+const CANONICAL_OF = {
+    input: 'input_messages',
+    expected_output: 'expected_messages',
+    outcome: 'expected_outcome',
+    criteria: 'expected_outcome',
+};
+/**
+ * The case without the aliases its canonical keys shadow, and which ones were dropped. The
+ * dropped alias is not validated either: AgentV never reads it, so its shape cannot matter.
+ */
+function dropShadowedAliases(raw) {
+    const shadowed = [];
+    const value = { ...raw };
+    for (const [alias, canonical] of Object.entries(CANONICAL_OF)) {
+        if (raw[alias] !== undefined && raw[canonical] !== undefined) {
+            shadowed.push({ alias, canonical });
+            delete value[alias];
+        }
+    }
+    return { value, shadowed };
+}
+/** Reads a value the schema has already accepted for `key`. */
+function messagesShape(key, value) {
+    if (typeof value === 'string')
+        return { kind: 'text', text: value };
+    const expectedAlias = key === 'expected_output';
+    if (Array.isArray(value)) {
+        // AgentV looks at the first item only: a message there makes the whole list messages.
+        const first = value[0];
+        if (!expectedAlias || (shorthand_isRecord(first) && 'role' in first)) {
+            return {
+                kind: 'messages',
+                items: value.map((m, i) => ({ value: m, at: [i] })),
+            };
+        }
+        return { kind: 'structured', content: value };
+    }
+    if (expectedAlias && shorthand_isRecord(value) && 'role' in value)
+        return { kind: 'messages', items: [{ value, at: [] }] };
+    return { kind: 'structured', content: value };
 }
 
 ;// CONCATENATED MODULE: ./src/suite/prompts.ts
@@ -84898,6 +84996,7 @@ function resolveProviders(raw, f, catalog) {
 
 
 
+
 const load_suite_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
 const INLINE_RUBRIC_EVALUATOR = 'rubric';
@@ -85063,7 +85162,6 @@ class SuiteLoader {
         const seenIds = new Map();
         list.forEach((rawCase, index) => {
             const base = [key, index];
-            const parsed = EvalCaseSchema.safeParse(rawCase);
             const subject = load_suite_isRecord(rawCase) && rawCase.id !== undefined
                 ? `case '${excerpt(String(rawCase.id))}'`
                 : `case ${index + 1}`;
@@ -85077,8 +85175,10 @@ class SuiteLoader {
                 else
                     seenIds.set(id, index);
             }
+            const read = load_suite_isRecord(rawCase) ? this.withoutShadowedAliases(rawCase, base, subject) : rawCase;
+            const parsed = EvalCaseSchema.safeParse(read);
             if (!parsed.success) {
-                reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
+                reportZodIssues(parsed.error, read, doc, sink, base, subject);
                 return;
             }
             const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw);
@@ -85107,10 +85207,14 @@ class SuiteLoader {
         let inputMessages = [];
         if (!inputKey)
             sink.error(doc.locate(base), 'required', 'missing `input_messages` (or `input`): what is the question?', subject);
-        else
-            inputMessages = this.loadMessages(raw[inputKey], [...base, inputKey], 'user', subject);
+        else {
+            inputMessages = this.readMessages(inputKey, raw[inputKey], [...base, inputKey], 'user', subject);
+            // AgentV skips a case whose input list is empty as incomplete; here it is refused, never run.
+            if (Array.isArray(raw[inputKey]) && raw[inputKey].length === 0)
+                sink.error(doc.locate([...base, inputKey]), 'required', `\`${inputKey}\` is an empty list: a case needs input (what is the question?)`, subject);
+        }
         const expectedMessages = expectedKey
-            ? this.loadMessages(raw[expectedKey], [...base, expectedKey], 'assistant', subject)
+            ? this.readMessages(expectedKey, raw[expectedKey], [...base, expectedKey], 'assistant', subject)
             : [];
         const evaluators = [];
         if (raw.rubrics !== undefined) {
@@ -85135,6 +85239,9 @@ class SuiteLoader {
         if (chosen)
             evaluators.push(...this.loadEvaluators(chosen.list, chosen.at, subject));
         this.checkUniqueNames(evaluators, subject);
+        if (evaluators.length > 0 && evaluators.every((e) => e.weight === 0)) {
+            sink.warn(evaluators[0].pos, 'zero-weight', 'every evaluator of this case has weight 0: nothing is counted, so the case scores 0 and fails (as in AgentV)', subject);
+        }
         if (evaluators.length === 0) {
             evaluators.push({
                 type: 'llm_judge',
@@ -85172,17 +85279,54 @@ class SuiteLoader {
         const key = this.pickAliasKey(raw, keys, base, subject);
         return key ? raw[key] : undefined;
     }
-    loadMessages(value, at, defaultRole, subject) {
-        if (typeof value === 'string')
-            return [textMessage(defaultRole, value)];
-        if (!Array.isArray(value)) {
-            // An object is one assistant message with structured content, rendered as JSON text.
-            return [textMessage(defaultRole, JSON.stringify(value, null, 2))];
+    /**
+     * The case is read without an alias its canonical key shadows (AgentV reads the canonical
+     * one); the alias is named in a warning so a stale copy does not go unnoticed.
+     */
+    withoutShadowedAliases(rawCase, base, subject) {
+        const { value, shadowed } = dropShadowedAliases(rawCase);
+        for (const { alias, canonical } of shadowed) {
+            this.sink.warn(this.doc.locateKey([...base, alias]), 'alias-ignored', `'${alias}' is ignored: '${canonical}' is given and wins (as in AgentV)`, subject);
         }
-        return value.map((m, i) => {
-            this.checkKeys(m, KNOWN_MESSAGE_KEYS, [...at, i], subject);
-            return { role: m.role, parts: this.loadContent(m.content, [...at, i, 'content'], subject) };
-        });
+        return value;
+    }
+    /** Messages for another format's loader: an expected output read as `expected_output`, else as `input`. */
+    loadMessages(value, at, defaultRole, subject) {
+        return this.readMessages(defaultRole === 'assistant' ? 'expected_output' : 'input', value, at, defaultRole, subject);
+    }
+    readMessages(key, value, at, defaultRole, subject) {
+        const shape = messagesShape(key, value);
+        if (shape.kind === 'text')
+            return [textMessage(defaultRole, shape.text)];
+        if (shape.kind === 'structured') {
+            return [
+                { ...textMessage(defaultRole, JSON.stringify(shape.content, null, 2)), structured: shape.content },
+            ];
+        }
+        const out = [];
+        for (const item of shape.items) {
+            const where = [...at, ...item.at];
+            // `expected_output` lists pass the schema as any list: their messages are checked here.
+            const parsed = key === 'expected_output' ? MessageSchema.safeParse(item.value) : null;
+            if (parsed && !parsed.success) {
+                reportZodIssues(parsed.error, item.value, this.doc, this.sink, where, subject);
+                continue;
+            }
+            out.push(this.loadMessage(parsed?.data ?? item.value, where, subject));
+        }
+        return out;
+    }
+    loadMessage(m, at, subject) {
+        this.checkKeys(m, KNOWN_MESSAGE_KEYS, at, subject);
+        const message = {
+            role: m.role,
+            parts: this.loadContent(m.content, [...at, 'content'], subject),
+        };
+        if (load_suite_isRecord(m.content))
+            message.structured = m.content;
+        if (Array.isArray(m.tool_calls))
+            message.toolCalls = m.tool_calls;
+        return message;
     }
     loadContent(content, at, subject) {
         if (content === undefined || content === null)
@@ -85362,6 +85506,9 @@ class SuiteLoader {
                 }
                 if (!Number.isFinite(w) || w < 0)
                     sink.error(doc.locate([...at, 'weights', name]), 'weight', `weight ${w} must be a finite number >= 0`, subject);
+            }
+            if (children.length > 0 && children.every((c) => (weights[c.name] ?? 1) === 0)) {
+                sink.warn(doc.locateKey([...at, 'weights']), 'zero-weight', 'every child has weight 0: nothing is counted, so the composite scores 0 (as in AgentV)', subject);
             }
             return { type, weights };
         }
@@ -98981,6 +99128,10 @@ const messageDefinition = (m) => ({
     parts: m.parts.map((p) => p.type === 'text'
         ? { type: 'text', text: p.text }
         : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline }),
+    // Code judges see structured content and tool calls as written; left out (undefined) when absent,
+    // so the hash of a case without them is what it was.
+    structured: m.structured,
+    tool_calls: m.toolCalls,
 });
 /** A working directory relative to the workspace: the same on every machine and checkout. */
 const relativeDir = (root, dir) => external_node_path_default().relative(root, dir).split((external_node_path_default()).sep).join('/');
@@ -100078,7 +100229,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 
 /***/ }),
 
-/***/ 6093:
+/***/ 8474:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
