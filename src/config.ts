@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type PriceTable } from './judge/pricing.js';
+import { parseShard, type ShardSpec } from './pipeline/shard.js';
 
 /**
  * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
@@ -78,10 +79,29 @@ export const InputsSchema = z
         })
         .optional(),
     ),
+    shard: z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((s, ctx) => {
+          const r = parseShard(s);
+          if ('error' in r) {
+            ctx.addIssue({ code: 'custom', message: r.error });
+            return z.NEVER;
+          }
+          return r;
+        })
+        .optional(),
+    ),
+    merge: text(),
   })
-  .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
+  .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
-      'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
+      'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
+  })
+  .refine((i) => !(i.shard && i.merge), {
+    error:
+      'merge: a merge runs nothing, so it takes no `shard`; give `shard` to the matrix jobs and `merge` to the job after them',
   });
 
 const PriceTableSchema = z.record(
@@ -119,6 +139,10 @@ export interface Config {
   diffFile: string | null;
   /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
   baseRef: string | null;
+  /** `shard: i/n`: run only this shard's cases (CONTRACTS §8). */
+  shard?: ShardSpec | null;
+  /** `merge`: globs of shard results files to merge instead of running anything. */
+  merge?: string[];
 }
 
 export function parseInputs(
@@ -176,5 +200,7 @@ export function configFromInputs(
     resultsFile: extra.resultsFile,
     diffFile: extra.diffFile ?? null,
     baseRef: extra.baseRef ?? null,
+    shard: i.shard ?? null,
+    merge: splitList(i.merge),
   };
 }

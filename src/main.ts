@@ -141,13 +141,16 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const { results, redactor } = outcome;
 
   // 1. The results file: always, first.
+  let written = false;
   try {
     writeResultsFile(config.resultsFile, results);
+    written = true;
   } catch (err) {
     core.warning(`could not write the results file ${config.resultsFile}: ${describe(err)}`);
   }
-  // 2. Annotations: validation errors and gating violations at their file and line.
-  annotate(outcome, workspace, workingDirectory);
+  // 2. Annotations: validation errors and gating violations at their file and line. A shard
+  // leaves the violations to the merge, and only shard 1 repeats the validation errors.
+  annotate(outcome, workspace, workingDirectory, config.shard ?? null);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
     await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write();
@@ -156,7 +159,9 @@ async function runAction(signal: AbortSignal): Promise<void> {
   }
   // 4. The sticky comment.
   let commentUrl = '';
-  if (pr && commentMode !== 'off') {
+  if (config.shard)
+    core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
+  else if (pr && commentMode !== 'off') {
     if (!octokit || !repo) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
     else {
       const body = redactor.redact(
@@ -193,6 +198,14 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.info(
     `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
   );
+  if (config.shard) {
+    // A shard's verdict is decided by the merge; a shard that could not write its part fails.
+    if (!written)
+      core.setFailed(
+        `shard ${config.shard.index}/${config.shard.total}: the results file was not written, so the merge cannot count this shard`,
+      );
+    return;
+  }
   if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
 }
 
@@ -208,12 +221,18 @@ function failureReason(r: RunResults, failOn: Config['failOn']): string {
   return `rubric-eval: ${r.verdict} (score ${r.score.toFixed(2)}): ${bits.join(', ') || 'nothing was evaluated'}`;
 }
 
-function annotate(outcome: RunOutcome, workspace: string, workingDirectory: string): void {
+function annotate(
+  outcome: RunOutcome,
+  workspace: string,
+  workingDirectory: string,
+  shard: Config['shard'],
+): void {
   const rel = (p: string) => {
     const abs = path.resolve(workingDirectory, p);
     return path.relative(workspace, abs).split(path.sep).join('/');
   };
-  for (const d of outcome.diagnostics) {
+  const diagnostics = shard && shard.index !== 1 ? [] : outcome.diagnostics;
+  for (const d of diagnostics) {
     if (d.file === 'inputs' || d.line === 0) continue;
     const props = {
       file: rel(d.file),
@@ -226,7 +245,7 @@ function annotate(outcome: RunOutcome, workspace: string, workingDirectory: stri
     else core.warning(message, props);
   }
   const r = outcome.results;
-  for (const s of r.suites) {
+  for (const s of shard ? [] : r.suites) {
     for (const c of s.cases) {
       if (c.gating_violations.length === 0) continue;
       core.error(`case '${c.id}' failed required criteria: ${c.gating_violations.join('; ')}`, {

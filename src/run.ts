@@ -7,8 +7,10 @@ import { compareWithBaseline } from './pipeline/compare.js';
 import { createRunContext } from './pipeline/context.js';
 import { executePlan, type Progress } from './pipeline/execute.js';
 import { loadInputs } from './pipeline/load.js';
+import { mergeShards } from './pipeline/merge.js';
 import { planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
+import { readShardFiles } from './pipeline/shard-file.js';
 import { type HistoryEntry, type RunResults } from './results.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
@@ -45,6 +47,7 @@ const noSubject = () =>
  * end up in the results, and an error is never a pass.
  */
 export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutcome> {
+  if (config.merge && config.merge.length > 0) return mergeEvaluation(config, config.merge, io);
   const started = Date.now();
   const hooks = io.hooks ?? {};
   // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.
@@ -81,11 +84,41 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     history: io.history ?? [],
     commit: io.commit ?? null,
     started,
+    shard: plan.shard ?? undefined,
   });
   return finishRun(compareWithBaseline(results, io.baseline ?? null), {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,
     stats: ctx.judges.stats(),
     executed: errors.length === 0,
+  });
+}
+
+/**
+ * A merge, wired: shard results files replace load..execute; aggregate, compare and results are
+ * the same as for a single run. Runs no gate, target or judge.
+ */
+async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Promise<RunOutcome> {
+  const started = Date.now();
+  const ctx = createRunContext(config, io);
+  if (config.suites.length > 0 || config.rubric)
+    ctx.warn(
+      'merge: `suites` and `rubric` are ignored; the shards ran them, the merge only combines their results',
+    );
+  const read = await readShardFiles(globs, ctx.ws.root);
+  const merged = mergeShards(read.files, read.errors);
+  for (const w of merged.warnings) ctx.warn(w);
+  const results = aggregateResults({
+    ...merged,
+    history: io.history ?? [],
+    commit: io.commit ?? null,
+    started: merged.started ?? started,
+  });
+  results.shards = merged.shards;
+  return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+    diagnostics: [],
+    redactor: ctx.redactor,
+    stats: merged.stats,
+    executed: merged.shards.length > 0,
   });
 }
