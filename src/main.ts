@@ -71,21 +71,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
   const parsed = parseInputs(raw);
   if ('errors' in parsed) {
-    // Even now the results file says why the check failed, for steps that read it.
-    const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const file = path.resolve(
-      workspace,
-      raw['working-directory'] || '.',
-      raw['results-file'] || 'rubric-eval-results.json',
-    );
-    try {
-      writeResultsFile(file, invalidInputResults(parsed.errors.map((e) => `inputs: ${e}`)));
-      core.setOutput('verdict', 'fail');
-      core.setOutput('results-file', file);
-    } catch {
-      /* the failure below says it all */
-    }
-    core.setFailed(`invalid inputs: ${parsed.errors.join('; ')}`);
+    failInvalidInputs(raw, parsed.errors);
     return;
   }
   const i = parsed.inputs;
@@ -157,43 +143,17 @@ async function runAction(signal: AbortSignal): Promise<void> {
   } catch (err) {
     core.warning(`could not write the job summary: ${describe(err)}`);
   }
-  // 4. The sticky comment.
+  // 4. The sticky comment: never from a shard (the merge posts it).
   let commentUrl = '';
   if (config.shard)
     core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
   else if (pr && commentMode !== 'off') {
     if (!octokit || !repo) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
-    else {
-      const body = redactor.redact(
-        renderReport(results, {
-          runUrl,
-          sticky: true,
-          fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
-        }),
-      );
-      try {
-        commentUrl = await upsertComment(octokit, repo, pr.number, body, commentMode, existing);
-        core.info(`PR comment: ${commentUrl}`);
-      } catch (err) {
-        if (isPermissionError(err)) {
-          core.warning(
-            `GitHub refused the PR comment (${describe(err)}): the token cannot write comments. Grant \`permissions: pull-requests: write\`; on a pull request from a fork the token is read-only, so read the job summary instead. The verdict still decides the check.`,
-          );
-        } else
-          core.warning(
-            `could not post the PR comment: ${describe(err)}. The verdict still decides the check.`,
-          );
-      }
-    }
+    else
+      commentUrl = await postComment(results, redactor, { octokit, repo, pr, commentMode, existing, runUrl });
   }
   // 5. Outputs.
-  core.setOutput('verdict', results.verdict);
-  core.setOutput('score', results.score.toFixed(4));
-  core.setOutput('passed', String(results.counts.pass));
-  core.setOutput('borderline', String(results.counts.borderline));
-  core.setOutput('failed', String(results.counts.fail + results.counts.error));
-  core.setOutput('results-file', config.resultsFile);
-  core.setOutput('comment-url', commentUrl);
+  setOutputs(results, config.resultsFile, commentUrl);
 
   core.info(
     `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
@@ -207,6 +167,69 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return;
   }
   if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
+}
+
+/** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
+function failInvalidInputs(raw: Record<string, string>, errors: string[]): void {
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  const file = path.resolve(
+    workspace,
+    raw['working-directory'] || '.',
+    raw['results-file'] || 'rubric-eval-results.json',
+  );
+  try {
+    writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));
+    core.setOutput('verdict', 'fail');
+    core.setOutput('results-file', file);
+  } catch {
+    /* the failure below says it all */
+  }
+  core.setFailed(`invalid inputs: ${errors.join('; ')}`);
+}
+
+function setOutputs(results: RunResults, resultsFile: string, commentUrl: string): void {
+  core.setOutput('verdict', results.verdict);
+  core.setOutput('score', results.score.toFixed(4));
+  core.setOutput('passed', String(results.counts.pass));
+  core.setOutput('borderline', String(results.counts.borderline));
+  core.setOutput('failed', String(results.counts.fail + results.counts.error));
+  core.setOutput('results-file', resultsFile);
+  core.setOutput('comment-url', commentUrl);
+}
+
+/** Creates or edits the sticky comment; GitHub refusing it is a warning, never the verdict. */
+async function postComment(
+  results: RunResults,
+  redactor: RunOutcome['redactor'],
+  to: {
+    octokit: Octokit;
+    repo: Repo;
+    pr: PullRequestEvent;
+    commentMode: 'update' | 'new';
+    existing: ExistingComment | null;
+    runUrl: string | null;
+  },
+): Promise<string> {
+  const body = redactor.redact(
+    renderReport(results, {
+      runUrl: to.runUrl,
+      sticky: true,
+      fullReportHint: to.runUrl ? `The full report is in the [job summary](${to.runUrl}).` : undefined,
+    }),
+  );
+  try {
+    const url = await upsertComment(to.octokit, to.repo, to.pr.number, body, to.commentMode, to.existing);
+    core.info(`PR comment: ${url}`);
+    return url;
+  } catch (err) {
+    if (isPermissionError(err)) {
+      core.warning(
+        `GitHub refused the PR comment (${describe(err)}): the token cannot write comments. Grant \`permissions: pull-requests: write\`; on a pull request from a fork the token is read-only, so read the job summary instead. The verdict still decides the check.`,
+      );
+    } else
+      core.warning(`could not post the PR comment: ${describe(err)}. The verdict still decides the check.`);
+    return '';
+  }
 }
 
 function failureReason(r: RunResults, failOn: Config['failOn']): string {
