@@ -44,7 +44,7 @@ test('the action reads exactly the inputs action.yml declares, and runs on node2
 test('the README starts with the two newcomer commands', () => {
   const firstBlock = /```bash\n([\s\S]*?)```/.exec(readme)![1]!;
   const commands = firstBlock.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
-  expect(commands).toEqual(['npm run demo', 'npm install && npm test']);
+  expect(commands).toEqual(['npm run demo', 'npm ci && npm test']);
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   expect(pkg.scripts.demo).toContain('--judge-replay examples/recorded-judge');
 });
