@@ -119,6 +119,6 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     diagnostics: [],
     redactor: ctx.redactor,
     stats: merged.stats,
-    executed: merged.shards.length > 0,
+    executed: merged.executed,
   });
 }

@@ -197,6 +197,9 @@ describe('shards and merge (engine)', () => {
     const merged = await merge(dir);
     expect(merged.errors).toEqual(results[0]!.errors);
     expect(merged.verdict).toBe('fail');
+    // Like the unsharded run stopped by the same input: nothing executed, so no judge stats.
+    expect(results[0]!.judge_stats).toBeUndefined();
+    expect(merged.judge_stats).toBeUndefined();
   });
 
   test('globs that match nothing', async () => {

@@ -21,6 +21,8 @@ export interface MergedRun {
   started: number | null;
   shards: ShardSummary[];
   stats: RunStats;
+  /** Whether any shard executed (a run stopped by invalid input has no judge stats). */
+  executed: boolean;
 }
 
 const label = (f: ShardFile) => `${shardLabel(f.results.shard)} (${f.file})`;
@@ -51,6 +53,7 @@ export function mergeShards(files: readonly ShardFile[], readErrors: readonly st
     started: starts.length > 0 ? Math.min(...starts) : null,
     shards: [...files].sort((a, b) => a.results.shard.index - b.results.shard.index).map(shardSummary),
     stats: sumStats(files),
+    executed: files.some((f) => f.results.judge_stats !== undefined),
   };
 }
 
