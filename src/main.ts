@@ -139,7 +139,9 @@ async function runAction(signal: AbortSignal): Promise<void> {
   annotate(outcome, workspace, workingDirectory, config.shard ?? null);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
-    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write();
+    await core.summary
+      .addRaw(shardNote(results) + redactor.redact(renderReport(results, { runUrl })))
+      .write();
   } catch (err) {
     core.warning(`could not write the job summary: ${describe(err)}`);
   }
@@ -185,6 +187,13 @@ function failInvalidInputs(raw: Record<string, string>, errors: string[]): void 
     /* the failure below says it all */
   }
   core.setFailed(`invalid inputs: ${errors.join('; ')}`);
+}
+
+/** A shard's summary shows a part of a run: say so before anyone reads its verdict as the run's. */
+function shardNote(r: RunResults): string {
+  if (!r.shard) return '';
+  const ran = r.suites.reduce((n, s) => n + s.cases.length, 0);
+  return `> **Shard ${r.shard.index}/${r.shard.total}**: ${ran} of the ${r.shard.planned} planned cases. The merge job reports the whole run and decides the check.\n\n`;
 }
 
 function setOutputs(results: RunResults, resultsFile: string, commentUrl: string): void {

@@ -107,6 +107,10 @@ test('a 12-case suite and a markdown rubric: 3 shards + merge equal one run, and
   expect(r.singleResults.counts).toEqual({ pass: 8, borderline: 2, fail: 2, error: 0 });
   expect(r.shardResults.map((s) => s.suites.flatMap((x) => x.cases).length)).toEqual([4, 4, 4]);
   expect(r.shardResults.map((s) => s.rubric !== null)).toEqual([true, false, false]);
+  r.shards.forEach((s, i) =>
+    expect(s.summary).toMatch(new RegExp(`^> \\*\\*Shard ${i + 1}/3\\*\\*: 4 of the 12 planned cases\\.`)),
+  );
+  expect(r.merge.summary).not.toContain('Shard');
   expect(r.single.code).toBe(1);
   // Gating violations are annotated once, by the merge.
   for (const s of r.shards) expect(s.stdout).not.toContain('gating violation');
@@ -182,6 +186,9 @@ test('the CLI: run --shard i/n --out, then merge, equals one run and exits the s
     [1, 2].map((i) => runCli(['run', ...common, '--shard', `${i}/2`, '--out', `s/${i}.json`], { cwd, env })),
   );
   expect(shards.map((s) => s.code)).toEqual([0, 0]);
+  expect(shards[1]!.stderr).toContain(
+    "shard 2/2: results in s/2.json; `rubric-eval merge` the shards' files",
+  );
   const merge = await runCli(['merge', 's/*.json', '--out', 'merged.json', '--format', 'json'], { cwd });
   expect(merge.stderr).toBe('');
   expect(merge.code).toBe(single.code);

@@ -265,8 +265,12 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     },
   });
   const code = await report(outcome.results, config, format, io);
+  if (!config.shard) return code;
   // A shard that wrote its results file has done its part: the merge decides the verdict.
-  return config.shard ? EXIT_PASS : code;
+  io.stderr.write(
+    `shard ${config.shard.index}/${config.shard.total}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`,
+  );
+  return EXIT_PASS;
 }
 
 type Format = 'table' | 'markdown' | 'json';
