@@ -84,6 +84,16 @@ describe('shards and merge (engine)', () => {
     expect(merged.shards!.reduce((n, s) => n + s.judge_calls, 0)).toBe(unsharded.usage.judge_calls);
   });
 
+  test("a glob that also matches the merge's own results file (a re-run) merges the shards alone", async () => {
+    const dir = twelveCaseRepo();
+    for (const i of [1, 2, 3]) copyFileSync(path.join(root, `shards/${i}.json`), path.join(dir, `${i}.json`));
+    writeResultsFile(path.join(dir, 'merged.json'), unsharded);
+    const config = engineConfig(dir, null, { merge: ['*.json'], resultsFile: path.join(dir, 'merged.json') });
+    const { results } = await runEvaluation(config, { env: {} });
+    expect(results.errors).toEqual([]);
+    expect(comparable(results)).toEqual(comparable(unsharded));
+  });
+
   test('a missing shard fails the run, naming it', async () => {
     const merged = await merge(root, ['shards/1.json', 'shards/2.json']);
     expect(merged.errors).toEqual(['shard 3/3 missing']);

@@ -94,15 +94,20 @@ export function readShardFile(abs: string, cwd: string): ShardFile | { error: st
   return { file, results: r.data as unknown as ShardFile['results'] };
 }
 
-/** Every file the globs match, read; the ones that are not shard results files become errors. */
+/**
+ * Every file the globs match, read; the ones that are not shard results files become errors.
+ * `exclude` is the merge's own results file: a re-run whose glob also matches it is not an error.
+ */
 export async function readShardFiles(
   patterns: readonly string[],
   cwd: string,
+  exclude: string | null = null,
 ): Promise<{ files: ShardFile[]; errors: string[] }> {
   const found = await findShardFiles(patterns, cwd);
   const files: ShardFile[] = [];
   const errors = [...found.errors];
   for (const abs of found.files) {
+    if (exclude && abs === path.resolve(cwd, exclude)) continue;
     const r = readShardFile(abs, cwd);
     if ('error' in r) errors.push(r.error);
     else files.push(r);
