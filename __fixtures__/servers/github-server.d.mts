@@ -23,4 +23,6 @@ export function startGitHubServer(options?: {
   comments?: FakeComment[];
   failures?: { method: string; path: RegExp; status: number; times: number; message?: string }[];
   pullRequest?: { number: number; title: string; body: string; diff: string; files: unknown[] };
+  /** Repository contents served raw: {'owner/repo@ref:path': text}. */
+  files?: Record<string, string>;
 }): Promise<FakeGitHub>;
