@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type PriceTable } from './judge/pricing.js';
+import { MAX_FIXED_SAMPLES, type SamplesSetting } from './judge/sampling.js';
 import { parseShard, type ShardSpec } from './pipeline/shard.js';
 
 /**
@@ -79,6 +80,25 @@ export const InputsSchema = z
         })
         .optional(),
     ),
+    'judge-samples': z.preprocess(
+      (v) => {
+        const s = unset(v);
+        if (typeof s !== 'string') return s;
+        if (s.toLowerCase() === 'auto') return 'auto';
+        // Kept as written when it is not a count, so the message shows what was given.
+        return /^\d+$/.test(s) ? Number(s) : s;
+      },
+      z
+        .custom<SamplesSetting>(
+          (v) =>
+            v === 'auto' || (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_FIXED_SAMPLES),
+          {
+            error: (iss) =>
+              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+          },
+        )
+        .default(1),
+    ),
     shard: z.preprocess(
       unset,
       z
@@ -139,6 +159,8 @@ export interface Config {
   diffFile: string | null;
   /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
   baseRef: string | null;
+  /** Judge samples per llm_judge evaluator (CONTRACTS §9): 1..9, or `auto`. */
+  judgeSamples: SamplesSetting;
   /** `shard: i/n`: run only this shard's cases (CONTRACTS §8). */
   shard?: ShardSpec | null;
   /** `merge`: globs of shard results files to merge instead of running anything. */
@@ -200,6 +222,7 @@ export function configFromInputs(
     resultsFile: extra.resultsFile,
     diffFile: extra.diffFile ?? null,
     baseRef: extra.baseRef ?? null,
+    judgeSamples: i['judge-samples'],
     shard: i.shard ?? null,
     merge: splitList(i.merge),
   };

@@ -15,6 +15,7 @@ import {
 import { type Subject } from './judge/prompts.js';
 import { parseHistory } from './report/history.js';
 import { renderReport } from './report/markdown.js';
+import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile } from './report/results-file.js';
 import { type RunResults } from './results.js';
 import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
@@ -158,7 +159,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   setOutputs(results, config.resultsFile, commentUrl);
 
   core.info(
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
   );
   if (config.shard) {
     // A shard's verdict is decided by the merge; a shard that could not write its part fails.

@@ -47,6 +47,8 @@ Options:
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
+  --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
+                             samples (up to 5) only where the verdict is in doubt
   --fail-on <fail|borderline|never>   (default fail)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
@@ -131,6 +133,7 @@ const runOptions = {
   base: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
+  'judge-samples': { type: 'string' },
   shard: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -214,6 +217,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'fail-on': v['fail-on'],
     'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
+    'judge-samples': v['judge-samples'],
     shard: v.shard,
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));

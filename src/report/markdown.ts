@@ -7,6 +7,7 @@ import {
 } from '../results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
+import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
@@ -70,9 +71,10 @@ export function whyNot(c: CaseResult): string[] {
         k.satisfied === false ||
         (k.score !== undefined &&
           ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
+      const samples = checkSamples(k);
       if (failed)
         lines.push(
-          `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`,
+          `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${samples ? ` [${samples}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
         );
     }
     if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
@@ -83,7 +85,8 @@ export function whyNot(c: CaseResult): string[] {
 }
 
 function caseRow(c: CaseResult): string {
-  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\` | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
+  const split = judgeSplit(c);
+  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
 }
 
 const CASE_HEADER = '| | case | score | checklist | ranges | gating violations |\n|---|---|---|---|---|---|';
@@ -205,6 +208,8 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
   bits.push(
     `${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`,
   );
+  const samples = samplesNote(results);
+  if (samples) bits.push(samples);
   bits.push(
     `${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`,
   );
