@@ -94,6 +94,19 @@ describe('shards and merge (engine)', () => {
     expect(comparable(results)).toEqual(comparable(unsharded));
   });
 
+  test('with judge samples too: the merge equals the unsharded run', async () => {
+    const dir = twelveCaseRepo();
+    const single = await run(dir, { judgeSamples: 3 });
+    for (const index of [1, 2, 3]) {
+      const r = await run(dir, { judgeSamples: 3, shard: { index, total: 3 } });
+      writeResultsFile(path.join(dir, `shards/${index}.json`), r);
+    }
+    const merged = await merge(dir);
+    expect(merged.errors).toEqual([]);
+    expect(merged.usage.judge_calls).toBeGreaterThan(unsharded.usage.judge_calls);
+    expect(comparable(merged)).toEqual(comparable(single));
+  });
+
   test('a missing shard fails the run, naming it', async () => {
     const merged = await merge(root, ['shards/1.json', 'shards/2.json']);
     expect(merged.errors).toEqual(['shard 3/3 missing']);
