@@ -1,14 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { type Config } from './config.js';
-import { formatDiagnostic } from './diagnostics.js';
 import { type Subject } from './judge/prompts.js';
 import { aggregateResults } from './pipeline/aggregate.js';
 import { compareWithBaseline } from './pipeline/compare.js';
 import { createRunContext } from './pipeline/context.js';
 import { executePlan, type Progress } from './pipeline/execute.js';
+import { judgeInfo } from './pipeline/judge-endpoint.js';
 import { loadInputs } from './pipeline/load.js';
 import { mergeShards } from './pipeline/merge.js';
-import { planRun } from './pipeline/plan.js';
+import { planProblems, planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
 import { readShardFiles } from './pipeline/shard-file.js';
 import { type HistoryEntry, type RunResults } from './results.js';
@@ -57,8 +57,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   const plan = await phase('Load and validate', async () =>
     planRun(await loadInputs(config, ctx.ws, ctx), config, ctx),
   );
-  const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
+  const { errors, warnings } = planProblems(plan);
   if (errors.length === 0) for (const w of warnings) ctx.warn(w);
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
@@ -78,9 +77,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     ...executed,
     errors,
     warnings,
-    judge: plan.defaultEndpoint
-      ? { model: plan.defaultEndpoint.model, base_url: plan.defaultEndpoint.baseURL }
-      : null,
+    judge: judgeInfo(plan.defaultEndpoint),
     history: io.history ?? [],
     commit: io.commit ?? null,
     started,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { splitList } from '../../src/config.js';
 import { createRunContext } from '../../src/pipeline/context.js';
 import { loadInputs } from '../../src/pipeline/load.js';
-import { planRun } from '../../src/pipeline/plan.js';
+import { planProblems, planRun } from '../../src/pipeline/plan.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { TWELVE_SUITES, twelveCaseRepo } from '../helpers/shards.js';
@@ -40,6 +40,9 @@ describe('plan stage', () => {
     expect(p.diagnostics).toEqual(
       expect.arrayContaining([expect.objectContaining({ rule: 'unknown-target', file: 'evals/qa.yaml' })]),
     );
+    const { errors, warnings } = planProblems(p);
+    expect(warnings).toEqual([]);
+    expect(errors[0]).toMatch(/^evals\/qa\.yaml:\d+:\d+ .*unknown-target/);
   });
 
   test('no judge credentials when a judge is needed is an input error before any call', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Config } from '../config.js';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic, formatDiagnostic } from '../diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { definitionHash } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../suite/markdown-rubric.js';
@@ -41,6 +41,14 @@ export interface RunPlan {
 }
 
 const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
+
+/** The plan's problems as the results file lists them: any error means nothing ran. */
+export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): { errors: string[]; warnings: string[] } {
+  return {
+    errors: plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
+    warnings: plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic),
+  };
+}
 
 /**
  * Stage 2, plan: which target answers each case and which judge grades it, decided before any
