@@ -205,6 +205,11 @@ describe('shards and merge (engine)', () => {
       expect(merged.partial).toBe(true);
       expect(merged.verdict).toBe('fail');
       expect(merged.suites.flatMap((s) => s.cases)).toHaveLength(11);
+      // What finished keeps the suites' order.
+      for (const s of merged.suites) {
+        const lines = s.cases.map((c) => c.line!);
+        expect(lines).toEqual([...lines].sort((a, b) => a - b));
+      }
     });
   });
 

@@ -131,8 +131,9 @@ function assembleCases(
       errors.push(`${label(f)} holds ${got} cases; its share of the ${planned} planned is ${share}`);
   }
   const lists = shards.map(planOrdered);
+  // A cancelled shard leaves gaps the round-robin cannot deal around: order by line instead.
   const rebuilt = partial
-    ? lists.flat()
+    ? lists.flat().sort((a, b) => (a.result.line ?? 0) - (b.result.line ?? 0))
     : Array.from({ length: planned }, (_, k) => lists[k % total]?.[Math.floor(k / total)]).filter(
         (p): p is Placed => p !== undefined,
       );
