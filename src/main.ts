@@ -243,9 +243,10 @@ async function postComment(
 }
 
 function failureReason(r: RunResults, failOn: Config['failOn']): string {
-  if (r.partial) return 'rubric-eval was cancelled; the partial results fail the check';
+  if (r.partial)
+    return `rubric-eval: ${r.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
   if (r.errors.length > 0)
-    return `rubric-eval: invalid input (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
+    return `rubric-eval: ${r.shards ? 'the shards do not make one valid run' : 'invalid input'} (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
   const bits: string[] = [];
   if (r.counts.fail) bits.push(`${r.counts.fail} failed`);
   if (r.counts.error) bits.push(`${r.counts.error} errored`);

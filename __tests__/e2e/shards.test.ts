@@ -159,7 +159,9 @@ test('a merge with a shard missing fails, names it, and posts no passing comment
   });
   expect(merge.code).toBe(1);
   expect(merge.outputs.verdict).toBe('fail');
-  expect(merge.stdout).toContain('shard 2/3 missing');
+  expect(merge.stdout).toContain(
+    '::error::rubric-eval: the shards do not make one valid run (1 problem): shard 2/3 missing',
+  );
   expect(readResults(path.join(workspace, 'rubric-eval-results.json')).errors).toEqual(['shard 2/3 missing']);
   expect(api.state.comments).toHaveLength(1);
   expect(api.state.comments[0]!.body).toContain('shard 2/3 missing');
