@@ -5,7 +5,7 @@ import { type Config, configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
-import { colours, plain, renderTerminal } from '../report/terminal.js';
+import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
 import { type RunResults } from '../results.js';
 import { runEvaluation, tripsFailOn } from '../run.js';
@@ -291,7 +291,7 @@ async function report(results: RunResults, config: Config, format: Format, io: C
   if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
-  else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
+  else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
   if (results.errors.length > 0) return EXIT_USAGE;
   return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
 }

@@ -46,6 +46,15 @@ export function retryAfterMs(headers: unknown, now = Date.now()): number | null 
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+/**
+ * The server's own word on retrying (`x-should-retry: true|false`, as OpenAI's SDK reads it): it
+ * knows better than the status code, e.g. a 409 lock that will not clear or a 400 that will.
+ */
+export function serverSaysRetry(headers: unknown): boolean | null {
+  const v = header(headers, 'x-should-retry')?.trim().toLowerCase();
+  return v === 'true' ? true : v === 'false' ? false : null;
+}
+
 /** Which failures are worth another attempt: rate limits, server errors, timeouts, dropped connections. */
 export function classifyFailure(err: unknown): Failure {
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
@@ -64,7 +73,8 @@ export function classifyFailure(err: unknown): Failure {
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status ?? 0;
-    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    const retryable =
+      serverSaysRetry(err.headers) ?? (status === 408 || status === 409 || status === 429 || status >= 500);
     return {
       retryable,
       rateLimited: status === 429,

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
+import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../diagnostics.js';
 import { parseRubricList } from '../rubric/rubric-items.js';
 import {
   type ConfigNote,
@@ -194,7 +194,9 @@ class SuiteLoader {
       const base: PathSegment[] = [key, index];
       const parsed = EvalCaseSchema.safeParse(rawCase);
       const subject =
-        isRecord(rawCase) && rawCase.id !== undefined ? `case '${String(rawCase.id)}'` : `case ${index + 1}`;
+        isRecord(rawCase) && rawCase.id !== undefined
+          ? `case '${excerpt(String(rawCase.id))}'`
+          : `case ${index + 1}`;
       if (!parsed.success) {
         reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
         return;
@@ -206,7 +208,7 @@ class SuiteLoader {
         sink.error(
           doc.locate([...base, 'id']),
           'duplicate-id',
-          `case id '${c.id}' is already used by case ${prior + 1}`,
+          `case id '${excerpt(c.id)}' is already used by case ${prior + 1}`,
           subject,
         );
       } else seenIds.set(c.id, index);
@@ -401,7 +403,7 @@ class SuiteLoader {
       return { absPath: resolved.absPath, text: this.ws.readText(resolved.absPath) };
     } catch (err) {
       const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
-      this.sink.error(pos, rule, `'${value}': ${(err as Error).message}`, subject);
+      this.sink.error(pos, rule, `'${excerpt(value)}': ${(err as Error).message}`, subject);
       return undefined;
     }
   }
@@ -437,7 +439,7 @@ class SuiteLoader {
       this.sink.error(
         this.doc.locate(at),
         'escapes-workspace',
-        `cwd '${value}' is outside the workspace`,
+        `cwd '${excerpt(value)}' is outside the workspace`,
         subject,
       );
     }
@@ -599,7 +601,7 @@ class SuiteLoader {
         this.sink.warn(
           this.doc.locateKey([...at, key]),
           'unknown-key',
-          `unknown field '${key}' is ignored`,
+          `unknown field '${excerpt(key)}' is ignored`,
           subject,
         );
     }

@@ -1,4 +1,4 @@
-import { type Diagnostic, DiagnosticSink } from '../diagnostics.js';
+import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
 import { type Workspace } from '../suite/workspace.js';
 import { fixedAnswer, type TargetRunner, TargetError } from './providers.js';
 
@@ -39,7 +39,7 @@ export function loadAnswersFile(
       sink.error(
         { line: i + 1, column: 1 },
         'required',
-        `line for '${r.eval_id}' needs "candidate_answer" (a string)`,
+        `line for '${excerpt(String(r.eval_id))}' needs "candidate_answer" (a string)`,
       );
       return;
     }
@@ -48,7 +48,7 @@ export function loadAnswersFile(
       sink.warn(
         { line: i + 1, column: 1 },
         'duplicate-id',
-        `a second answer for '${id}'; the last one is used`,
+        `a second answer for '${excerpt(id)}'; the last one is used`,
       );
     answers.set(id, r.candidate_answer);
   });
