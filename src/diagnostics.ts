@@ -19,9 +19,18 @@ export interface Diagnostic {
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
+  return formatLine(d, true);
+}
+
+/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
+export function formatWithoutLevel(d: Diagnostic): string {
+  return formatLine(d, false);
+}
+
+function formatLine(d: Diagnostic, withLevel: boolean): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
   const subject = d.subject ? ` ${d.subject}:` : '';
-  const level = d.severity === 'warning' ? ' warning:' : '';
+  const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
   return `${where}${level}${subject} ${d.rule}: ${d.message}`;
 }
 

@@ -13,10 +13,13 @@ import {
   type ExistingComment,
 } from './github/client.js';
 import { type Subject } from './judge/prompts.js';
+import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
+import { withLines } from './exec/redact.js';
 import { parseHistory } from './report/history.js';
 import { renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
-import { invalidInputResults, writeResultsFile } from './report/results-file.js';
+import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
+import { guardVerdict } from './process-guard.js';
 import { type RunResults } from './results.js';
 import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
 import { lastCommitSubject } from './subject.js';
@@ -52,6 +55,7 @@ function repoFromEnv(): Repo | null {
  * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
+  const verdict = guardVerdict((m) => core.error(m));
   const controller = new AbortController();
   const onSignal = (signal: string) => () => {
     if (!controller.signal.aborted)
@@ -65,6 +69,7 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
+  verdict.written();
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -76,7 +81,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return;
   }
   const i = parsed.inputs;
-  for (const secret of [i['judge-api-key'], i['github-token']]) if (secret) core.setSecret(secret);
+  for (const secret of [i['judge-api-key'], i['github-token']])
+    for (const part of withLines(secret ?? '')) if (part.length >= 6) core.setSecret(part);
 
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const workingDirectory = path.resolve(workspace, i['working-directory']);
@@ -84,6 +90,13 @@ async function runAction(signal: AbortSignal): Promise<void> {
     workingDirectory,
     resultsFile: path.resolve(workingDirectory, i['results-file']),
   });
+
+  // A results file already there (the checkout may hold one) must not outlive a run that dies:
+  // a failing one stands in until this run writes its own.
+  writeResultsOrFallback(
+    config.resultsFile,
+    invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
+  );
 
   const event = readEvent();
   const pr = event.pullRequest;
@@ -112,37 +125,42 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return lastCommitSubject(workingDirectory);
   };
 
-  const outcome: RunOutcome = await runEvaluation(config, {
-    env: process.env,
-    signal,
-    subject,
-    history,
-    commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
-    hooks: {
-      info: (m) => core.info(m),
-      warn: (m) => core.warning(m),
-      progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
-      phase: (name, fn) => core.group(name, fn),
-    },
-  });
+  let outcome: RunOutcome;
+  try {
+    outcome = await runEvaluation(config, {
+      env: process.env,
+      signal,
+      subject,
+      history,
+      commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
+      hooks: {
+        info: (m) => core.info(m),
+        warn: (m) => core.warning(m),
+        progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
+        phase: (name, fn) => core.group(name, fn),
+      },
+    });
+  } catch (err) {
+    // A bug of ours: the results file says so in one line (the stack goes to the log via setFailed).
+    const why = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+    writeResultsOrFallback(config.resultsFile, invalidInputResults([`internal error: ${why}`]));
+    throw err;
+  }
   const { results, redactor } = outcome;
 
-  // 1. The results file: always, first.
-  let written = false;
-  try {
-    writeResultsFile(config.resultsFile, results);
-    written = true;
-  } catch (err) {
-    core.warning(`could not write the results file ${config.resultsFile}: ${describe(err)}`);
-  }
-  // 2. Annotations: validation errors and gating violations at their file and line. A shard
-  // leaves the violations to the merge, and only shard 1 repeats the validation errors.
+  // 1. The results file: always, first. One that cannot be written fails the check (a shard too:
+  // the merge cannot count it).
+  const unwritten = writeResultsOrFallback(config.resultsFile, results);
+  if (unwritten) core.setFailed(`could not write the results file ${config.resultsFile}: ${unwritten}`);
+  // 2. Annotations: validation errors, and every failed or errored case at its line. A shard
+  // leaves the cases to the merge, and only shard 1 repeats the validation errors.
   annotate(outcome, workspace, workingDirectory, config.shard ?? null);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
+    // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
     await core.summary
       .addRaw(shardNote(results) + redactor.redact(renderReport(results, { runUrl })))
-      .write();
+      .write({ overwrite: true });
   } catch (err) {
     core.warning(`could not write the job summary: ${describe(err)}`);
   }
@@ -161,14 +179,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.info(
     `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
   );
-  if (config.shard) {
-    // A shard's verdict is decided by the merge; a shard that could not write its part fails.
-    if (!written)
-      core.setFailed(
-        `shard ${config.shard.index}/${config.shard.total}: the results file was not written, so the merge cannot count this shard`,
-      );
-    return;
-  }
+  // A shard's verdict is decided by the merge (an unwritten results file has failed it above).
+  if (config.shard) return;
   if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
 }
 
@@ -278,16 +290,13 @@ function annotate(
     if (d.severity === 'error') core.error(message, props);
     else core.warning(message, props);
   }
-  const r = outcome.results;
-  for (const s of shard ? [] : r.suites) {
-    for (const c of s.cases) {
-      if (c.gating_violations.length === 0) continue;
-      core.error(`case '${c.id}' failed required criteria: ${c.gating_violations.join('; ')}`, {
-        file: rel(s.path),
-        startLine: c.line,
-        title: 'rubric-eval: gating violation',
-      });
-    }
+  // GitHub keeps 10 error annotations per step: cases get what the input errors left.
+  const used = diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
+  for (const a of shard ? [] : caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
+    core.error(
+      outcome.redactor.redact(a.message),
+      a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title },
+    );
   }
 }
 

@@ -77,11 +77,21 @@ export interface CaseResult {
   evaluators: EvaluatorResult[];
   target: string | null;
   answer: string | null;
+  /** Set when the answer was cut before it reached the judges (CONTRACTS §10). */
+  answer_cut?: AnswerCut;
   error?: string;
   duration_ms: number;
   usage?: Usage;
   /** Judge samples disagreed on a check that decides this case's verdict. */
   unstable?: true;
+}
+
+export interface AnswerCut {
+  /** Size of the answer as the target gave it (a capped output file or stdout: at least this). */
+  original_chars: number;
+  kept_chars: number;
+  /** The target's output messages were too large or too deep to pass on: the text alone was judged. */
+  output_messages_dropped?: boolean;
 }
 
 export interface SuiteResult {

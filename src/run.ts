@@ -12,6 +12,7 @@ import { planProblems, planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
 import { readShardFiles } from './pipeline/shard-file.js';
 import { type HistoryEntry, type RunResults } from './results.js';
+import { type SettingNames } from './setting-names.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
 export { round4 } from './pipeline/aggregate.js';
@@ -36,6 +37,8 @@ export interface RunIO {
   /** A results file to compare with (CONTRACTS §7). */
   baseline?: RunResults | null;
   hooks?: RunHooks;
+  /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
+  settings?: SettingNames;
 }
 
 const noSubject = () =>
@@ -57,8 +60,8 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   const plan = await phase('Load and validate', async () =>
     planRun(await loadInputs(config, ctx.ws, ctx), config, ctx),
   );
-  const { errors, warnings } = planProblems(plan);
-  if (errors.length === 0) for (const w of warnings) ctx.warn(w);
+  const { errors, warnings, warningLines } = planProblems(plan);
+  if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0
@@ -73,6 +76,11 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             progress: hooks.progress,
           }),
         );
+  const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+  if (cacheNotice) {
+    warnings.push(cacheNotice);
+    ctx.warn(cacheNotice);
+  }
   const results = aggregateResults({
     ...executed,
     errors,

@@ -3,16 +3,18 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Config, configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
-import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
+import { didYouMean } from '../did-you-mean.js';
+import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
 import { type RunResults } from '../results.js';
+import { createRunContext } from '../pipeline/context.js';
+import { loadInputs } from '../pipeline/load.js';
+import { planRun } from '../pipeline/plan.js';
+import { CLI_SETTINGS } from '../setting-names.js';
 import { runEvaluation, tripsFailOn } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
-import { findSuiteFiles, loadSuites } from '../suite/discover.js';
-import { rubricFromInput } from '../suite/markdown-rubric.js';
-import { Workspace } from '../suite/workspace.js';
 import { generateRubrics } from './generate.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
 
@@ -24,7 +26,7 @@ const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally
 
 Usage:
   rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
-  rubric-eval validate <suite-globs...>           load and validate only (no model calls)
+  rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
   rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval <command> --help                    options and examples of a command
@@ -85,13 +87,23 @@ Options:
 Example:
   rubric-eval merge 'shards/*.json' --out rubric-eval-results.json`;
 
-const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [--rubric <file>] [--cwd <dir>]
+const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [options]
 
-Loads and validates suites (and a rubric) without calling any model. Prints every problem as
-file:line:col rule: message. Exit 2 on any error.
+Everything run checks before its first call, without running anything or calling any model:
+suites (every file, every problem), the rubric, code judge and prompt files, each case's target
+and provider in targets.yaml, and the answers file against the cases. Prints every problem as
+file:line:col rule: message. Exit 2 on any error. An unset \${{ VAR }} of a target only warns.
+
+Options:
+  --rubric <file|cmd>        markdown rubric (*.md), a command (gates-only) or "agent: <criterion>"
+  --targets <file>           targets.yaml (default: nearest targets.yaml or .agentv/targets.yaml)
+  --target <name>            target to use for every case
+  --answers <file>           JSONL of {"eval_id", "candidate_answer"} used instead of a target
+  --cwd <dir>                working directory (default: current)
+  -h, --help
 
 Example:
-  rubric-eval validate 'evals/**/*.yaml' --rubric RUBRIC.md`;
+  rubric-eval validate 'evals/**/*.yaml' --rubric RUBRIC.md --targets evals/targets.yaml`;
 
 const GENERATE_HELP = `Usage: rubric-eval generate rubrics <suite> [options]
 
@@ -150,6 +162,12 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((err as Error).message)?.[1];
+    if (unknown) {
+      const flags = Object.keys(options).map((o) => `--${o}`);
+      const near = didYouMean(unknown.split('=')[0]!, flags);
+      throw new UsageError(`unknown option '${unknown}'${near ? `: did you mean ${near}?` : ''}`);
+    }
     throw new UsageError((err as Error).message);
   }
 }
@@ -255,6 +273,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     env: io.env,
     signal: io.signal,
     subject,
+    settings: CLI_SETTINGS,
     hooks: {
       warn: (m) => io.stderr.write(`warning: ${m}\n`),
       info: (m) => (format === 'table' ? io.stderr.write(`${m}\n`) : undefined),
@@ -268,13 +287,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
         : undefined,
     },
   });
-  const code = await report(outcome.results, config, format, io);
-  if (!config.shard) return code;
-  // A shard that wrote its results file has done its part: the merge decides the verdict.
-  io.stderr.write(
-    `shard ${config.shard.index}/${config.shard.total}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`,
-  );
-  return EXIT_PASS;
+  return report(outcome.results, config, format, io);
 }
 
 type Format = 'table' | 'markdown' | 'json';
@@ -288,10 +301,24 @@ function parseFormat(value: string | undefined): Format {
 
 /** Writes the results file, prints the report, and turns the verdict into the exit code. */
 async function report(results: RunResults, config: Config, format: Format, io: CliIO): Promise<number> {
-  if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
+  if (config.resultsFile) {
+    const file = path.resolve(io.cwd, config.resultsFile);
+    const unwritten = writeResultsOrFallback(file, results);
+    if (unwritten) {
+      io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
+  if (config.shard) {
+    // A shard that wrote its results file has done its part: the merge decides the verdict.
+    io.stderr.write(
+      `shard ${config.shard.index}/${config.shard.total}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`,
+    );
+    return EXIT_PASS;
+  }
   if (results.errors.length > 0) return EXIT_USAGE;
   return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
 }
@@ -337,31 +364,55 @@ function readReplayMeta(dir: string): { base_url: string; model: string } {
   );
 }
 
-function validateCommand(args: string[], io: CliIO): Promise<number> | number {
-  const { values: v, positionals } = parse(args, { ...common, rubric: { type: 'string' } });
+const validateOptions = {
+  ...common,
+  rubric: { type: 'string' },
+  targets: { type: 'string' },
+  target: { type: 'string' },
+  answers: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** `run`'s pre-flight and nothing more: the same files, targets and answers, no process, no model. */
+async function validateCommand(args: string[], io: CliIO): Promise<number> {
+  const { values: v, positionals } = parse(args, validateOptions);
   if (v.help) {
     io.stdout.write(`${VALIDATE_HELP}\n`);
     return EXIT_PASS;
   }
   if (positionals.length === 0 && !v.rubric) throw new UsageError('validate needs suite globs or --rubric');
+  const parsed = parseInputs({
+    suites: positionals.join('\n'),
+    rubric: v.rubric,
+    targets: v.targets,
+    target: v.target,
+    'answers-file': v.answers,
+  });
+  if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
-  const ws = new Workspace(cwd);
-  return (async () => {
-    const found = await findSuiteFiles(positionals, cwd);
-    const loaded = loadSuites(found.files, ws);
-    const diagnostics = [...found.diagnostics, ...loaded.diagnostics];
-    if (v.rubric) diagnostics.push(...rubricFromInput(v.rubric, ws).diagnostics);
-    for (const d of diagnostics)
-      (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    const cases = loaded.suites.reduce((n, s) => n + s.cases.length, 0);
-    io.stdout.write(
-      errors > 0
-        ? `${errors} error${errors === 1 ? '' : 's'} in ${new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file)).size} file(s)\n`
-        : `ok: ${loaded.suites.length} suite${loaded.suites.length === 1 ? '' : 's'}, ${cases} case${cases === 1 ? '' : 's'}${v.rubric ? ', 1 rubric' : ''}\n`,
-    );
-    return errors > 0 ? EXIT_USAGE : EXIT_PASS;
-  })();
+  const config = configFromInputs(parsed.inputs, { workingDirectory: cwd, resultsFile: '' });
+  // The run's own load and plan stages, stopped before execute: nothing runs, no model is called.
+  const ctx = createRunContext(config, { env: io.env, settings: CLI_SETTINGS });
+  const loaded = await loadInputs(config, ctx.ws, { env: io.env, fetchRemote: false });
+  const plan = planRun(loaded, config, ctx, { unsetEnv: 'warning' });
+  // Validate checks files, not the keys of wherever it runs: the judge's credentials are the run's.
+  // With no targets file in reach, a run may still be given one (--targets) or recorded answers.
+  const r = {
+    suites: plan.suites,
+    diagnostics: plan.diagnostics
+      .filter((d) => d.rule !== 'judge-credentials')
+      .map((d) => (d.rule === 'no-targets' ? { ...d, severity: 'warning' as const } : d)),
+  };
+  for (const d of r.diagnostics)
+    (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
+  const errors = r.diagnostics.filter((d) => d.severity === 'error');
+  const cases = r.suites.reduce((n, s) => n + s.cases.length, 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  io.stdout.write(
+    errors.length > 0
+      ? `${plural(errors.length, 'error')} in ${new Set(errors.map((d) => d.file)).size} file(s)\n`
+      : `ok: ${plural(r.suites.length, 'suite')}, ${plural(cases, 'case')}${v.rubric ? ', 1 rubric' : ''}\n`,
+  );
+  return errors.length > 0 ? EXIT_USAGE : EXIT_PASS;
 }
 
 async function generateCommand(args: string[], io: CliIO): Promise<number> {

@@ -99,6 +99,8 @@ export class ChatCaller {
   private sendSeed = true;
   private tokensParam: 'max_tokens' | 'max_completion_tokens' | null = 'max_tokens';
   readonly stats: ChatStats = { calls: 0, retries: 0, rateLimited: 0, timeouts: 0, fallbacks: [] };
+  /** Once the endpoint proved unreachable, every later call fails at once with the same reason. */
+  private unreachable: ModelCallError | null = null;
 
   constructor(
     readonly endpoint: EndpointConfig,
@@ -116,6 +118,7 @@ export class ChatCaller {
   }
 
   async create(req: ChatRequest): Promise<ChatResponse> {
+    if (this.unreachable) throw this.unreachable;
     let attempt = 0;
     // Each parameter can be given up once; bound the loop by that as well as by retries.
     for (let adjustments = 0; ;) {
@@ -144,8 +147,8 @@ export class ChatCaller {
         const choice = res.choices?.[0];
         return {
           content: choice?.message?.content ?? '',
-          promptTokens: res.usage?.prompt_tokens ?? 0,
-          completionTokens: res.usage?.completion_tokens ?? 0,
+          promptTokens: tokenCount(res.usage?.prompt_tokens),
+          completionTokens: tokenCount(res.usage?.completion_tokens),
           finishReason: choice?.finish_reason ?? null,
         };
       } catch (err) {
@@ -163,6 +166,14 @@ export class ChatCaller {
               description: `timed out after ${this.endpoint.timeoutMs / 1000} s`,
             }
           : classifyFailure(err);
+        if (failure.unreachable) {
+          this.unreachable = new ModelCallError(
+            `cannot reach ${this.endpoint.azure?.endpoint ?? this.endpoint.baseURL} (model ${this.endpoint.model}): ${failure.description}`,
+            err,
+            true,
+          );
+          throw this.unreachable;
+        }
         if (!failure.retryable || attempt + 1 >= this.retry.maxAttempts) {
           throw new ModelCallError(
             `${this.endpoint.model}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`,
@@ -245,6 +256,11 @@ export class ChatCaller {
   }
 }
 
+/** A token count from the endpoint, or 0: a `usage` that is not a count is treated as absent. */
+function tokenCount(v: unknown): number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
+}
+
 function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {
   const line = `Respond with only one JSON object, no prose and no code fence, of this shape: ${hint}`;
   const [first, ...rest] = messages;
@@ -256,6 +272,8 @@ export class ModelCallError extends Error {
   constructor(
     message: string,
     readonly original?: unknown,
+    /** Nothing answers at the endpoint's address: a setting to fix, not a hiccup. */
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = 'ModelCallError';

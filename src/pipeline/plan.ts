@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Config } from '../config.js';
-import { type Diagnostic, formatDiagnostic } from '../diagnostics.js';
+import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from '../diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { definitionHash } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../suite/markdown-rubric.js';
@@ -42,11 +42,20 @@ export interface RunPlan {
 
 const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
 
-/** The plan's problems as the results file lists them: any error means nothing ran. */
-export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): { errors: string[]; warnings: string[] } {
+/**
+ * The plan's problems as the results file lists them (any error means nothing ran), and the
+ * warnings as logged: the log hook says they are warnings, so the line does not say it again.
+ */
+export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): {
+  errors: string[];
+  warnings: string[];
+  warningLines: string[];
+} {
+  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
   return {
     errors: plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
-    warnings: plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic),
+    warnings: warnings.map(formatDiagnostic),
+    warningLines: warnings.map(formatWithoutLevel),
   };
 }
 
@@ -57,11 +66,14 @@ export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): { errors: stri
 export function planRun(
   loaded: LoadedInputs,
   config: Config,
-  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'>,
+  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings'>>,
+  /** `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there. */
+  options: { unsetEnv?: 'error' | 'warning' } = {},
 ): RunPlan {
   const diagnostics = [...loaded.diagnostics];
   let targets: TargetPlan | undefined;
-  if (loaded.suites.some((s) => s.cases.length > 0) && !hasErrors(diagnostics)) {
+  // The targets of the suites that loaded, even when another file is invalid: every problem in one round.
+  if (loaded.suites.some((s) => s.cases.length > 0)) {
     const r = planTargets(loaded.suites, {
       ws: ctx.ws,
       targetsFile: config.targets ? path.resolve(ctx.ws.root, config.targets) : null,
@@ -69,6 +81,7 @@ export function planRun(
       answers: loaded.answers,
       env: ctx.env,
       deps: ctx.runnerDeps,
+      unsetEnv: options.unsetEnv,
     });
     diagnostics.push(...r.diagnostics);
     targets = r.plan;
@@ -79,7 +92,7 @@ export function planRun(
       s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge),
     );
   // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
-  const judge = defaultJudgeEndpoint(config, !!needsJudge);
+  const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);
   const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
   const spec = config.shard ?? null;
