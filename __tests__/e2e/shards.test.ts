@@ -1,4 +1,4 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
@@ -6,8 +6,8 @@ import { type RunResults } from '../../src/results.js';
 import { type ActionRun, runAction } from '../helpers/action.js';
 import { runCli } from '../helpers/cli.js';
 import { PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
-import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, corpusTest } from '../helpers/paths.js';
+import { corpusTest } from '../helpers/paths.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
 import { comparable, startAnswerJudge, TWELVE_SUITES, twelveCaseRepo } from '../helpers/shards.js';
 
 let judge: FakeOpenAI;
@@ -112,21 +112,23 @@ test('a 12-case suite and a markdown rubric: 3 shards + merge equal one run, and
   );
   expect(r.merge.summary).not.toContain('Shard');
   expect(r.single.code).toBe(1);
-  // Gating violations are annotated once, by the merge.
-  for (const s of r.shards) expect(s.stdout).not.toContain('gating violation');
-  expect(r.merge.stdout).toContain("case 'a-3' failed required criteria");
+  // Failed cases are annotated once, by the merge.
+  for (const s of r.shards) expect(s.stdout).not.toContain('case failed');
+  expect(r.merge.stdout).toContain(
+    "::case 'a-3' failed (score 0.50): says-good: required item not satisfied",
+  );
   expect(r.merge.stdout).toContain('::error::rubric-eval: fail');
   expect(r.mergeComments[0]!.body).toContain('`b-3`');
 });
 
 corpusTest('the corpus rubric suite: 3 shards + merge equal one run', async () => {
-  const workspace = tmpDir('re-shards-corpus-');
-  cpSync(path.join(CORPUS, 'agentv'), workspace, { recursive: true });
+  const workspace = agentvCorpusCopy('re-shards-corpus-');
   const r = await unshardedVsSharded(workspace, {
     suites: 'rubric/evals/dataset.yaml',
     'answers-file': 'rubric/evals/dataset.baseline.jsonl',
   });
   expectSameRun(r);
+  expect(r.singleResults.errors).toEqual([]);
   expect(r.singleResults.suites[0]!.cases.map((c) => c.id)).toEqual([
     'code-explanation-simple',
     'technical-writing-detailed',
