@@ -99,6 +99,7 @@ export const InputsSchema = z
         )
         .default(1),
     ),
+    'github-timeout': number('github-timeout', 30, { min: 1, max: 600 }),
     shard: z.preprocess(
       unset,
       z

@@ -1,22 +1,22 @@
 import * as core from '@actions/core';
-import { existsSync, readFileSync } from 'node:fs';
+import { context } from '@actions/github';
 import path from 'node:path';
 import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
+import { Redactor, secretsFromEnv } from './exec/redact.js';
+import { createOctokit, type Octokit, pullRequestSubject, type Repo } from './github/client.js';
+import { tokenIdentity } from './github/identity.js';
 import {
-  createOctokit,
-  findStickyComment,
-  isPermissionError,
-  type Octokit,
-  pullRequestSubject,
-  type Repo,
-  upsertComment,
-  type ExistingComment,
-} from './github/client.js';
+  describeError,
+  postReport,
+  previousComment,
+  type PullRequestSurface,
+  untilCancelled,
+} from './github/pr-comment.js';
 import { type Subject } from './judge/prompts.js';
 import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
 import { withLines } from './exec/redact.js';
-import { parseHistory } from './report/history.js';
-import { renderReport } from './report/markdown.js';
+import { parseHistory, runLine, type RunKey } from './report/history.js';
+import { errorLine, renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
 import { guardVerdict } from './process-guard.js';
@@ -31,22 +31,22 @@ interface PullRequestEvent {
   head: { sha: string };
 }
 
-function readEvent(): { name: string; pullRequest: PullRequestEvent | null } {
-  const name = process.env.GITHUB_EVENT_NAME ?? '';
-  const file = process.env.GITHUB_EVENT_PATH;
-  if (!file || !existsSync(file)) return { name, pullRequest: null };
-  try {
-    const payload = JSON.parse(readFileSync(file, 'utf8')) as { pull_request?: PullRequestEvent };
-    return { name, pullRequest: payload.pull_request ?? null };
-  } catch {
-    core.warning(`could not read the event file ${file}; treating this run as outside a pull request`);
-    return { name, pullRequest: null };
-  }
-}
-
-function repoFromEnv(): Repo | null {
-  const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
-  return owner && repo ? { owner, repo } : null;
+/** The run as `@actions/github`'s context reads it from the runner's environment and event file. */
+function runContext(): {
+  pr: PullRequestEvent | null;
+  repo: Repo | null;
+  runUrl: string | null;
+  run: RunKey | null;
+} {
+  const pr = (context.payload.pull_request as PullRequestEvent | undefined) ?? null;
+  const repo = process.env.GITHUB_REPOSITORY?.includes('/') ? context.repo : null;
+  const hasRun = Number.isInteger(context.runId) && context.runId > 0;
+  const runUrl =
+    repo && hasRun ? `${context.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${context.runId}` : null;
+  const run = hasRun
+    ? { id: context.runId, attempt: Number.isInteger(context.runAttempt) ? context.runAttempt : 1 }
+    : null;
+  return { pr, repo, runUrl, run };
 }
 
 /**
@@ -70,6 +70,8 @@ export async function run(): Promise<void> {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
   verdict.written();
+  // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
+  if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -98,55 +100,46 @@ async function runAction(signal: AbortSignal): Promise<void> {
     invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
   );
 
-  const event = readEvent();
-  const pr = event.pullRequest;
-  const repo = repoFromEnv();
+  const { pr, repo, runUrl, run } = runContext();
+  const warn = (m: string) => core.warning(m);
   const octokit: Octokit | null = i['github-token']
-    ? createOctokit(i['github-token'], (m) => core.warning(m))
+    ? createOctokit(i['github-token'], { warn, timeoutMs: i['github-timeout'] * 1000, signal })
     : null;
-  const runUrl =
-    process.env.GITHUB_SERVER_URL && process.env.GITHUB_REPOSITORY && process.env.GITHUB_RUN_ID
-      ? `${process.env.GITHUB_SERVER_URL}/${process.env.GITHUB_REPOSITORY}/actions/runs/${process.env.GITHUB_RUN_ID}`
-      : null;
   const commentMode = i.comment;
 
-  // The previous runs on this PR live in our sticky comment.
-  let existing: ExistingComment | null = null;
+  // The previous runs on this PR live in the action's own comment, found by who wrote it.
+  let surface: PullRequestSurface | null = null;
   if (pr && octokit && repo && commentMode !== 'off') {
-    try {
-      existing = await findStickyComment(octokit, repo, pr.number);
-    } catch (err) {
-      core.warning(`could not read the PR's comments (${describe(err)}); the run history starts afresh`);
-    }
+    // Only `update` edits, so only it needs to know which comments are its own.
+    const me =
+      commentMode === 'update'
+        ? await untilCancelled(tokenIdentity(octokit, i['github-token']!, warn), signal).catch(() => null)
+        : null;
+    surface = { octokit, repo, number: pr.number, me, run, mode: commentMode, warn, signal };
   }
-  const history = commentMode === 'update' ? parseHistory(existing?.body) : [];
+  const existing = surface ? await previousComment(surface) : null;
+  const history = parseHistory(existing?.body);
   const subject = (): Promise<Subject> => {
-    if (pr && octokit && repo) return pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? '');
+    if (pr && octokit && repo)
+      return untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal);
     return lastCommitSubject(workingDirectory);
   };
 
-  let outcome: RunOutcome;
-  try {
-    outcome = await runEvaluation(config, {
-      env: process.env,
-      signal,
-      subject,
-      history,
-      commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
-      hooks: {
-        info: (m) => core.info(m),
-        warn: (m) => core.warning(m),
-        progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
-        phase: (name, fn) => core.group(name, fn),
-      },
-    });
-  } catch (err) {
-    // A bug of ours: the results file says so in one line (the stack goes to the log via setFailed).
-    const why = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
-    writeResultsOrFallback(config.resultsFile, invalidInputResults([`internal error: ${why}`]));
-    throw err;
-  }
+  const outcome = await evaluateOrExplain(config, {
+    env: process.env,
+    signal,
+    subject,
+    history,
+    commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
+    hooks: {
+      info: (m) => core.info(m),
+      warn: (m) => core.warning(m),
+      progress: (p) => core.info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
+      phase: (name, fn) => core.group(name, fn),
+    },
+  });
   const { results, redactor } = outcome;
+  const hidden = run ? [runLine(run)] : [];
 
   // 1. The results file: always, first. One that cannot be written fails the check (a shard too:
   // the merge cannot count it).
@@ -162,16 +155,26 @@ async function runAction(signal: AbortSignal): Promise<void> {
       .addRaw(shardNote(results) + redactor.redact(renderReport(results, { runUrl })))
       .write({ overwrite: true });
   } catch (err) {
-    core.warning(`could not write the job summary: ${describe(err)}`);
+    core.warning(`could not write the job summary: ${describeError(err)}`);
   }
-  // 4. The sticky comment: never from a shard (the merge posts it).
+  // 4. The PR comment: never from a shard (the merge posts it).
   let commentUrl = '';
   if (config.shard)
     core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
   else if (pr && commentMode !== 'off') {
-    if (!octokit || !repo) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
-    else
-      commentUrl = await postComment(results, redactor, { octokit, repo, pr, commentMode, existing, runUrl });
+    if (!surface) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+    else {
+      const body = redactor.redact(
+        renderReport(results, {
+          runUrl,
+          sticky: true,
+          hiddenLines: hidden,
+          fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
+        }),
+      );
+      commentUrl = await postReport(surface, body, signal);
+      if (commentUrl) core.info(`PR comment: ${commentUrl}`);
+    }
   }
   // 5. Outputs.
   setOutputs(results, config.resultsFile, commentUrl);
@@ -219,41 +222,6 @@ function setOutputs(results: RunResults, resultsFile: string, commentUrl: string
   core.setOutput('comment-url', commentUrl);
 }
 
-/** Creates or edits the sticky comment; GitHub refusing it is a warning, never the verdict. */
-async function postComment(
-  results: RunResults,
-  redactor: RunOutcome['redactor'],
-  to: {
-    octokit: Octokit;
-    repo: Repo;
-    pr: PullRequestEvent;
-    commentMode: 'update' | 'new';
-    existing: ExistingComment | null;
-    runUrl: string | null;
-  },
-): Promise<string> {
-  const body = redactor.redact(
-    renderReport(results, {
-      runUrl: to.runUrl,
-      sticky: true,
-      fullReportHint: to.runUrl ? `The full report is in the [job summary](${to.runUrl}).` : undefined,
-    }),
-  );
-  try {
-    const url = await upsertComment(to.octokit, to.repo, to.pr.number, body, to.commentMode, to.existing);
-    core.info(`PR comment: ${url}`);
-    return url;
-  } catch (err) {
-    if (isPermissionError(err)) {
-      core.warning(
-        `GitHub refused the PR comment (${describe(err)}): the token cannot write comments. Grant \`permissions: pull-requests: write\`; on a pull request from a fork the token is read-only, so read the job summary instead. The verdict still decides the check.`,
-      );
-    } else
-      core.warning(`could not post the PR comment: ${describe(err)}. The verdict still decides the check.`);
-    return '';
-  }
-}
-
 function failureReason(r: RunResults, failOn: Config['failOn']): string {
   if (r.partial)
     return `rubric-eval: ${r.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
@@ -268,7 +236,7 @@ function failureReason(r: RunResults, failOn: Config['failOn']): string {
 }
 
 function annotate(
-  outcome: RunOutcome,
+  outcome: Pick<RunOutcome, 'results' | 'diagnostics' | 'redactor'>,
   workspace: string,
   workingDirectory: string,
   shard: Config['shard'],
@@ -300,8 +268,26 @@ function annotate(
   }
 }
 
-function describe(err: unknown): string {
-  const status = (err as { status?: number }).status;
-  const message = err instanceof Error ? err.message : String(err);
-  return status ? `HTTP ${status}: ${message.split('\n')[0]}` : message.split('\n')[0]!;
+type EvaluationIo = Parameters<typeof runEvaluation>[1];
+
+/**
+ * The engine, with a bug of ours turned into a failed run that says so in one line (in the
+ * comment and the summary); the stack goes to the log only.
+ */
+async function evaluateOrExplain(
+  config: Config,
+  io: EvaluationIo,
+): Promise<Pick<RunOutcome, 'results' | 'redactor' | 'diagnostics'>> {
+  try {
+    return await runEvaluation(config, io);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    core.error(`rubric-eval: internal error: ${errorLine(message)}`);
+    core.info((err as Error).stack ?? message);
+    return {
+      results: invalidInputResults([`internal error: ${errorLine(message)}`]),
+      redactor: new Redactor(secretsFromEnv(process.env)),
+      diagnostics: [],
+    };
+  }
 }
