@@ -4404,7 +4404,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6469);
+/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4334);
 /* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4921);
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 
@@ -4439,7 +4439,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6469:
+/***/ 4334:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -14145,6 +14145,7 @@ const InputsSchema = object({
         error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
     })
         .default(1)),
+    'github-timeout': config_number('github-timeout', 30, { min: 1, max: 600 }),
 })
     .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
     error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
@@ -14567,7 +14568,30 @@ function rubricVerdict(input) {
 
 /** The sticky comment's first line: how the action finds its own comment. */
 const COMMENT_MARKER = '<!-- rubric-eval -->';
-const HISTORY_RE = /<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->/;
+/** The history block, matched only as a whole line: the comment's last line. */
+const HISTORY_RE = /^<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->$/;
+/** Which run wrote the comment: the line before the history block. */
+const RUN_RE = /^<!-- rubric-eval-run:(\d+)\.(\d+) -->$/;
+function runLine(key) {
+    return `<!-- rubric-eval-run:${key.id}.${key.attempt} -->`;
+}
+/** Negative when `a` ran before `b`. */
+function compareRuns(a, b) {
+    return a.id - b.id || a.attempt - b.attempt;
+}
+/**
+ * The comment's own hidden lines: the last line (history) and the one before it (run). Only
+ * these are read; a history block anywhere else in the body (quoted gate output, say) is text.
+ */
+function hiddenLines(body) {
+    const lines = body.trimEnd().split('\n');
+    return { history: lines.at(-1), run: lines.at(-2) };
+}
+/** The run that wrote a comment of ours, or null when the comment does not say. */
+function parseRunKey(body) {
+    const m = body ? RUN_RE.exec(hiddenLines(body).run ?? '') : null;
+    return m ? { id: Number(m[1]), attempt: Number(m[2]) } : null;
+}
 /** Iterations kept in the comment; older ones are dropped first. */
 const MAX_HISTORY = 20;
 /** The run history as a hidden block: base64 JSON, so no text inside can close the HTML comment. */
@@ -14577,9 +14601,12 @@ function historyBlock(history) {
         .map((h) => ({ ...h, feedback: h.feedback ? h.feedback.slice(0, 300) : null }));
     return `<!-- rubric-eval-history:${Buffer.from(JSON.stringify(kept)).toString('base64')} -->`;
 }
-/** Reads the history back from a comment body; anything unreadable is an empty history, not a crash. */
+/**
+ * Reads the history back from the body of the action's own comment, from its last line only;
+ * anything unreadable is an empty history, not a crash.
+ */
 function parseHistory(body) {
-    const m = body ? HISTORY_RE.exec(body) : null;
+    const m = body ? HISTORY_RE.exec(hiddenLines(body).history ?? '') : null;
     if (!m)
         return [];
     try {
@@ -14618,6 +14645,107 @@ function historyCounts(cases, rubric) {
     if (rubric)
         parts.push(total > 0 ? `rubric ${formatRubricCounts(rubric)}` : formatRubricCounts(rubric));
     return parts.join(' · ') || '0 cases';
+}
+
+;// CONCATENATED MODULE: ./src/report/inert.ts
+/**
+ * The one door out to GitHub for text rubric-eval did not write (answers, judge reasoning, gate
+ * and target output, ids, titles, suite descriptions, error messages). Everything quoted in the
+ * PR comment or the job summary goes through here, so the text reads as written but nothing in it
+ * is live: no mention notifies anyone, no `#12` or `owner/repo#7` cross-references another thread,
+ * no link or image loads, no raw HTML renders, and no bidirectional control reorders what a
+ * reviewer sees.
+ */
+/** Joins two characters invisibly: GitHub's autolinkers stop matching at it, readers see nothing. */
+const ZWJ = '\u200d';
+/**
+ * Bidirectional controls (Trojan Source) and other C0/C1 controls: shown as a visible code point,
+ * so a reviewer sees that they were there. Tab, line feed and carriage return are kept.
+ */
+const CONTROLS = 
+// eslint-disable-next-line no-control-regex -- matching controls is the point
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+function showControls(text) {
+    return text.replace(CONTROLS, (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+/** Characters that markdown or HTML would act on; each is backslash-escaped or entity-encoded. */
+const ESCAPES = {
+    '\\': '\\\\',
+    '`': '\\`',
+    '[': '\\[',
+    ']': '\\]',
+    '|': '\\|',
+    '<': '&lt;',
+    '>': '&gt;',
+    '&': '&amp;',
+    // GitHub renders $…$ as math, whose commands can style or link text.
+    $: '\\$',
+};
+/**
+ * Quoted text as inert inline markdown. Escapes what would start a link, an image, a code span,
+ * raw HTML, an entity, math or a table cell, and breaks with an invisible joiner what GitHub links
+ * without markup: `@user`, `@org/team`, `#12`, `owner/repo#7`, `GH-12`, bare URLs, `www.` hosts
+ * and e-mail addresses.
+ */
+function inert(text) {
+    const escaped = text.replace(/[\\`[\]|<>&$]/g, (c) => ESCAPES[c]);
+    const unlinked = escaped
+        // mentions, team mentions and e-mail addresses all hinge on the `@`
+        .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWJ}`)
+        // #12, owner/repo#12 and GH-12
+        .replace(/#(?=\p{N})/gu, `#${ZWJ}`)
+        .replace(/\bGH-(?=\p{N})/giu, (m) => `${m.slice(0, 2)}${ZWJ}-`)
+        // bare URLs (http://, https://, ftp://, any scheme://) and www. hosts
+        .replace(/:(?=\/\/)/g, `:${ZWJ}`)
+        .replace(/\b(www)\./gi, `$1${ZWJ}.`)
+        // mailto: and xmpp: autolinks
+        .replace(/\b(mailto|xmpp):/gi, `$1${ZWJ}:`);
+    return showControls(unlinked);
+}
+/** The longest run of backticks in the text. */
+function longestBacktickRun(text) {
+    let longest = 0;
+    for (const m of text.matchAll(/`+/g))
+        longest = Math.max(longest, m[0].length);
+    return longest;
+}
+/**
+ * Code shown as written, as a CommonMark code span: the text unescaped between backtick runs
+ * longer than any inside it. GitHub links nothing inside a code span. In a table (`table: true`)
+ * a pipe still ends the cell even inside code, so it is the one character escaped (GitHub shows
+ * `\|` in a table cell's code span as `|`). Line breaks become spaces, as CommonMark does.
+ */
+function code(text, opts = {}) {
+    let body = showControls(text.replace(/\r\n?|\n/g, ' '));
+    if (opts.table)
+        body = body.replace(/\|/g, '\\|');
+    if (body === '')
+        return '` `';
+    const fence = '`'.repeat(longestBacktickRun(body) + 1);
+    // A space on each side keeps a leading or trailing backtick from joining the fence.
+    const strippable = body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '';
+    const pad = body.startsWith('`') || body.endsWith('`') || strippable ? ' ' : '';
+    return `${fence}${pad}${body}${pad}${fence}`;
+}
+/** HTML-encodes text for an HTML element or attribute. */
+function htmlText(text) {
+    return showControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+/**
+ * Code as an HTML `<code>` element, for places where markdown is not read (inside `<summary>`).
+ * The text is entity-encoded; GitHub links nothing inside `<code>`. Mentions are broken too,
+ * because some renderers of the summary treat a `<summary>` as plain HTML text.
+ */
+function codeHtml(text) {
+    return `<code>${htmlText(text.replace(/\s+/g, ' ')).replace(/@/g, `@${ZWJ}`)}</code>`;
+}
+/**
+ * A multi-line block of quoted output as a fenced code block, shown as written: the fence is a
+ * backtick run longer than any inside the text, so no line of it can close the block.
+ */
+function codeBlock(text, info = 'text') {
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+    return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/samples.ts
@@ -14682,18 +14810,48 @@ function samplesNote(results) {
 
 
 
+
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 const COMMENT_LIMIT = 65_536;
+/** GitHub refuses a job summary over 1 MiB, counted in UTF-8 bytes; this leaves a margin. */
 const SUMMARY_LIMIT = 1_000_000;
+const characters = (text) => text.length;
+const utf8Bytes = (text) => Buffer.byteLength(text, 'utf8');
 const ICON = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
 const icon = (v) => ICON[v] ?? '❔';
 const score2 = (x) => x.toFixed(2);
-/** Table cell text: one line, pipes escaped, bounded. */
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
+ */
 function cell(text, max = 160) {
     if (!text)
         return '';
-    const flat = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|').replace(/</g, '&lt;');
-    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+    return inert(bounded(text, max));
+}
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+function codeCell(text, max = 100) {
+    if (!text)
+        return '';
+    return code(bounded(text, max), { table: true });
+}
+/** One line of at most `max` characters (code points, so no pair is split). */
+function bounded(text, max) {
+    const flat = [...text.replace(/\s+/g, ' ').trim()];
+    return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
+}
+/** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
+const MACHINE_PATH = /(?:\b[A-Za-z]:\\|(?<![\w.])\/(?:home|Users|tmp|var|opt|private|runner|github|__w|usr|root|srv|mnt|workspace)\/)[^\s:'"`()]*/g;
+/**
+ * An error as the comment shows it: its first line only, with machine paths shortened. The
+ * stack and the full message stay in the log and the results file.
+ */
+function errorLine(text) {
+    if (!text)
+        return '';
+    const first = text.trim().split(/\r?\n/, 1)[0].trim();
+    return first.replace(MACHINE_PATH, (p) => `…/${p.split(/[\\/]/).filter(Boolean).pop() ?? ''}`);
 }
 /** Every evaluator of a case, composites' children included. */
 function flattenEvaluators(list) {
@@ -14721,7 +14879,7 @@ const isFailing = (c) => c.verdict === 'fail' || c.verdict === 'error' || c.verd
 /** Why a case did not pass, in a sentence or two: errors, gating violations, failed checks. */
 function whyNot(c) {
     if (c.error)
-        return [`error: ${c.error}`];
+        return [`error: ${errorLine(c.error)}`];
     return c.evaluators.flatMap((e) => evaluatorReasons(e, ''));
 }
 const checkFailed = (k) => k.satisfied === false ||
@@ -14738,7 +14896,7 @@ function evaluatorReasons(e, prefix) {
     if (e.verdict === 'error') {
         if (children.some((child) => child.verdict === 'error'))
             return fromChildren;
-        return [...fromChildren, `${name}: error: ${e.error ?? 'no reason given'}`];
+        return [...fromChildren, `${name}: error: ${errorLine(e.error) || 'no reason given'}`];
     }
     const lines = [];
     for (const k of e.checks ?? [])
@@ -14764,14 +14922,14 @@ function caseReason(c) {
 }
 function caseRow(c) {
     const split = judgeSplit(c);
-    return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+    return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
 function suiteSection(s, detail) {
     const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
     for (const c of s.cases)
         counts[c.verdict]++;
-    const head = `### \`${s.path}\` — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
+    const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
     // Failures first: they are what a reviewer came for.
     const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
     const failing = s.cases
@@ -14790,7 +14948,7 @@ function suiteSection(s, detail) {
                 .map((c) => {
                 const lines = whyNot(c).slice(0, detail >= 2 ? 12 : 4);
                 return lines.length
-                    ? `**\`${cell(c.id, 80)}\`**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
+                    ? `**${codeCell(c.id, 80)}**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
                     : '';
             })
                 .filter(Boolean);
@@ -14810,30 +14968,30 @@ function suiteSection(s, detail) {
     return parts.join('\n\n');
 }
 function rubricSection(r, detail) {
-    const title = r.title ? `${r.title} (\`${r.path}\`)` : `\`${r.path}\``;
+    const title = r.title ? `${cell(r.title, 200)} (${code(r.path)})` : code(r.path);
     const parts = [`### ${icon(r.verdict)} Rubric ${title}: ${r.verdict}`];
     const counts = formatRubricCounts(r.counts);
     if (counts)
         parts.push(`\`${counts}\``);
     if (r.error)
-        parts.push(`> **Error:** ${cell(r.error, 500)}`);
+        parts.push(`> **Error:** ${cell(errorLine(r.error), 500)}`);
     const inner = [];
     if (r.gates.length > 0) {
-        const rows = r.gates.map((g) => `| ${icon(g.verdict)} | \`${cell(g.command, 100)}\` | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`);
+        const rows = r.gates.map((g) => `| ${icon(g.verdict)} | ${codeCell(g.command, 100)} | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`);
         inner.push(`**Gates**\n\n| | command | exit | time |\n|---|---|---|---|\n${rows.join('\n')}`);
         if (detail >= 1) {
             for (const g of r.gates.filter((x) => x.verdict === 'fail')) {
                 const tail = g.output.length > (detail >= 2 ? 6000 : 1500)
                     ? `…${g.output.slice(-(detail >= 2 ? 6000 : 1500))}`
                     : g.output;
-                inner.push(`<details><summary>Output of <code>${cell(g.command, 100)}</code></summary>\n\n\`\`\`text\n${tail.replace(/```/g, '`\u200b``')}\n\`\`\`\n\n</details>`);
+                inner.push(`<details><summary>Output of ${codeHtml(bounded(g.command, 100))}</summary>\n\n${codeBlock(tail)}\n\n</details>`);
             }
         }
     }
     const must = r.checks.filter((c) => c.kind === 'must');
     const nice = r.checks.filter((c) => c.kind === 'nice');
     const checkRows = (list) => list
-        .map((c) => `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${c.id} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`)
+        .map((c) => `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${cell(c.id, 60)} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`)
         .join('\n');
     if (must.length)
         inner.push(`**Must-have**\n\n| | id | criterion | reasoning |\n|---|---|---|---|\n${checkRows(must)}`);
@@ -14854,7 +15012,7 @@ function historySection(results) {
         const changed = prev && h.rubric_hash && prev.rubric_hash && h.rubric_hash !== prev.rubric_hash
             ? ' (rubric changed)'
             : '';
-        return `| ${h.iteration} | ${h.commit ? `\`${h.commit.slice(0, 7)}\`` : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `\`${h.rubric_hash}\`${changed}` : ''} |`;
+        return `| ${h.iteration} | ${h.commit ? codeCell(h.commit.slice(0, 7)) : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `${codeCell(h.rubric_hash, 40)}${changed}` : ''} |`;
     });
     return `### Run history\n\n| # | commit | verdict | score | counts | rubric |\n|---|---|---|---|---|---|\n${rows.join('\n')}${hashes.size > 1 ? '\n\n_The rubric changed between runs._' : ''}`;
 }
@@ -14862,7 +15020,7 @@ function usageLine(results, runUrl) {
     const u = results.usage;
     const bits = [];
     if (results.judge)
-        bits.push(`judge \`${results.judge.model}\``);
+        bits.push(`judge ${code(results.judge.model)}`);
     bits.push(`${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`);
     const samples = samplesNote(results);
     if (samples)
@@ -14894,7 +15052,7 @@ function render(results, opts, detail) {
         parts.push('> [!WARNING]\n> The run was cancelled: these results are partial and the check fails.');
     if (results.errors.length > 0) {
         const shown = results.errors.slice(0, detail >= 1 ? 50 : 10);
-        parts.push(`> [!CAUTION]\n> Nothing was judged: the input is invalid.\n\n\`\`\`text\n${shown.join('\n').replace(/```/g, '`\u200b``')}\n\`\`\`${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`);
+        parts.push(`> [!CAUTION]\n> ${results.errors.every((e) => e.startsWith('internal error')) ? 'Nothing was judged: rubric-eval failed; the log has the details.' : 'Nothing was judged: the input is invalid.'}\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`);
     }
     if (results.rubric)
         parts.push(rubricSection(results.rubric, detail));
@@ -14905,8 +15063,12 @@ function render(results, opts, detail) {
         parts.push(history);
     parts.push(usageLine(results, opts.runUrl));
     if (opts.sticky)
-        parts.push(historyBlock(results.history));
+        parts.push(hiddenTail(results, opts));
     return parts.join('\n\n') + '\n';
+}
+/** The comment's hidden last lines: which run wrote it, then the run history (always last). */
+function hiddenTail(results, opts) {
+    return [...(opts.hiddenLines ?? []), historyBlock(results.history)].join('\n');
 }
 /**
  * The report as markdown (the PR comment, the job summary, `--format markdown`). Rendered at the
@@ -14915,23 +15077,58 @@ function render(results, opts, detail) {
  */
 function renderReport(results, opts = {}) {
     const limit = opts.limit ?? (opts.sticky ? COMMENT_LIMIT : SUMMARY_LIMIT);
+    const measure = opts.measure ?? (opts.sticky ? characters : utf8Bytes);
     for (const detail of [2, 1, 0]) {
         const text = render(results, opts, detail);
-        if (text.length <= limit)
+        if (measure(text) <= limit)
             return text;
     }
     const tailParts = [
         usageLine(results, opts.runUrl),
-        ...(opts.sticky ? [historyBlock(results.history)] : []),
+        ...(opts.sticky ? [hiddenTail(results, opts)] : []),
     ].join('\n\n');
     const note = `\n\n> [!NOTE]\n> This report was cut to fit GitHub's limit. ${opts.fullReportHint ?? 'The full report is in the job summary and the results file.'}\n\n`;
-    const room = limit - tailParts.length - note.length - 16;
+    // Room for the cut text, its closing fence and the closing tags it may need.
     const text = render(results, opts, 0);
-    let cut = text.slice(0, Math.max(0, room));
+    const closers = (text.match(/<details/g) ?? []).length * '\n\n</details>'.length + 32;
+    const room = limit - measure(tailParts) - measure(note) - closers;
+    let cut = prefixWithin(text, Math.max(0, room), measure);
     cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
-    // A cut inside <details> would swallow the rest: close what is open.
+    // A cut inside a code block or <details> would swallow the rest: close what is open.
+    const fence = openFence(cut);
+    if (fence)
+        cut += `\n${fence}`;
     const open = (cut.match(/<details/g) ?? []).length - (cut.match(/<\/details>/g) ?? []).length;
     return `${cut}${'\n\n</details>'.repeat(Math.max(0, open))}${note}${tailParts}\n`;
+}
+/** The longest prefix of `text` whose measure is at most `room`. */
+function prefixWithin(text, room, measure) {
+    if (measure(text) <= room)
+        return text;
+    let lo = 0;
+    let hi = Math.min(text.length, room);
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (measure(text.slice(0, mid)) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return text.slice(0, lo);
+}
+/** The backtick fence left open at the end of `text`, if any. */
+function openFence(text) {
+    let open = null;
+    for (const line of text.split('\n')) {
+        const run = /^(`{3,})/.exec(line)?.[1];
+        if (!run)
+            continue;
+        if (open === null)
+            open = run;
+        else if (run.length >= open.length && line.trim() === run)
+            open = null;
+    }
+    return open;
 }
 
 ;// CONCATENATED MODULE: external "node:tty"
@@ -45947,7 +46144,7 @@ function tokenizeAutolink(effects, ok, nok) {
 
 
 /** @type {Construct} */
-const htmlText = {
+const html_text_htmlText = {
   name: 'htmlText',
   tokenize: tokenizeHtmlText
 };
@@ -47027,7 +47224,7 @@ const constructs_text = {
   [33]: labelStartImage,
   [38]: characterReference,
   [42]: attention,
-  [60]: [autolink, htmlText],
+  [60]: [autolink, html_text_htmlText],
   [91]: labelStartLink,
   [92]: [hardBreakEscape, characterEscape],
   [93]: labelEnd,
@@ -51282,10 +51479,11 @@ function checkerPrompt(input) {
     s.push(`# Doer Output: ${label}\n${fence('pull_request', subjectText)}`);
     s.push(`# Iteration\nThis is iteration ${input.iteration}.`);
     if (input.prior.length > 0) {
-        s.push('# Prior Iterations\n' +
-            input.prior
-                .map((p) => `- Iteration ${p.iteration}${p.commit ? ` (${p.commit.slice(0, 7)})` : ''}: **${p.verdict.toUpperCase()}**${p.counts ? ` — ${p.counts}` : ''}${p.feedback ? ` — ${oneLine(p.feedback, 300)}` : ''}`)
-                .join('\n'));
+        // Earlier verdicts quote the PR (feedback, counts): data for the judge, never instructions.
+        const prior = input.prior
+            .map((p) => `- Iteration ${p.iteration}${p.commit ? ` (${p.commit.slice(0, 7)})` : ''}: **${p.verdict.toUpperCase()}**${p.counts ? ` — ${p.counts}` : ''}${p.feedback ? ` — ${oneLine(p.feedback, 300)}` : ''}`)
+            .join('\n');
+        s.push(`# Prior Iterations\n${fence('prior_iterations', prior)}`);
     }
     s.push('# Verdict\naccept — all gates pass AND all must-have criteria are satisfied\nretry — any gate or must-have fails (give specific, actionable feedback)\nterminate — fundamentally broken');
     const ids = [...input.must, ...input.nice].map((c) => c.id);

@@ -11,7 +11,8 @@ export type EvaluatorType =
   | 'cost'
   | 'token_usage'
   | 'tool_trajectory'
-  | 'execution_metrics';
+  | 'execution_metrics'
+  | 'text_assertion';
 
 export interface CheckResult {
   id: string;
@@ -63,6 +64,10 @@ export interface EvaluatorResult {
   sample_scores?: number[];
   /** The samples disagreed on this evaluator's score or one of its checks, and that decides the case verdict. */
   unstable?: true;
+  /** AgentV 5 `negate: true`: the score shown is 1 - the check's own score. */
+  negated?: true;
+  /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
+  required?: true;
 }
 
 export interface CaseResult {

@@ -5,7 +5,7 @@ import { type Judge } from '../judge/judge.js';
 import { CancelledError } from '../judge/limiter.js';
 import { addUsage, type AnswerCut, type CaseResult, emptyUsage } from '../results.js';
 import { judgedAnswer } from '../targets/judged-answer.js';
-import { aggregateCase } from '../rubric/scoring.js';
+import { scoreCase } from '../rubric/case-scoring.js';
 import { usesLlm } from './judge-endpoint.js';
 import { type PlannedCase } from './plan.js';
 
@@ -53,7 +53,7 @@ export async function executeCase(
       return errorCase('no judge configured for an llm_judge evaluator', answer.text);
     const evaluators = await runEvaluators(c.evaluators, { evalCase: c, answer, judge: judge!, exec });
     if (signal?.aborted) return undefined;
-    const agg = aggregateCase(evaluators);
+    const agg = scoreCase(c, evaluators);
     const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
     return {
       ...base,

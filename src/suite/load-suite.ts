@@ -37,6 +37,7 @@ import {
   type PromptScript,
   type PromptTemplate,
 } from './types.js';
+import { isTestsFormat, loadTestsSuite } from './tests-format.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
 import { tooDeepOffset } from './nesting.js';
 import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
@@ -148,7 +149,8 @@ function jsonLineDocument(value: unknown, line: string, index: number, sink: Dia
   };
 }
 
-class SuiteLoader {
+/** The v2 loader; the AgentV 5 loader borrows its message reading (files, parts, remote refs). */
+export class SuiteLoader {
   private readonly dir: string;
   constructor(
     private readonly absPath: string,
@@ -167,6 +169,8 @@ class SuiteLoader {
       sink.error(doc.locate([]), 'type', 'a suite must be a mapping with an `evalcases` list');
       return undefined;
     }
+    if (isTestsFormat(raw))
+      return loadTestsSuite(this, { absPath: this.absPath, display: this.display, doc, sink, ws: this.ws });
     // Validate the suite's own fields without the cases, then each case on its own so one bad
     // case does not hide the problems of the others.
     const { evalcases, eval_cases, tests, ...head } = raw;
@@ -352,7 +356,7 @@ class SuiteLoader {
     return key ? (raw[key] as string) : undefined;
   }
 
-  private loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
+  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
     if (typeof value === 'string') return [textMessage(defaultRole, value)];
     if (!Array.isArray(value)) {
       // An object is one assistant message with structured content, rendered as JSON text.
