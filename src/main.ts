@@ -161,21 +161,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   let commentUrl = '';
   if (config.shard)
     core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
-  else if (pr && commentMode !== 'off') {
-    if (!surface) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
-    else {
-      const body = redactor.redact(
-        renderReport(results, {
-          runUrl,
-          sticky: true,
-          hiddenLines: hidden,
-          fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
-        }),
-      );
-      commentUrl = await postReport(surface, body, signal);
-      if (commentUrl) core.info(`PR comment: ${commentUrl}`);
-    }
-  }
+  else if (pr && commentMode !== 'off')
+    commentUrl = await commentOn(surface, results, redactor, { runUrl, hidden, signal });
   // 5. Outputs.
   setOutputs(results, config.resultsFile, commentUrl);
 
@@ -185,6 +172,30 @@ async function runAction(signal: AbortSignal): Promise<void> {
   // A shard's verdict is decided by the merge (an unwritten results file has failed it above).
   if (config.shard) return;
   if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
+}
+
+/** The PR comment, when there is a surface to post it on; returns its URL, or '' when none was posted. */
+async function commentOn(
+  surface: PullRequestSurface | null,
+  results: RunResults,
+  redactor: RunOutcome['redactor'],
+  o: { runUrl: string | null; hidden: string[]; signal: AbortSignal },
+): Promise<string> {
+  if (!surface) {
+    core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+    return '';
+  }
+  const body = redactor.redact(
+    renderReport(results, {
+      runUrl: o.runUrl,
+      sticky: true,
+      hiddenLines: o.hidden,
+      fullReportHint: o.runUrl ? `The full report is in the [job summary](${o.runUrl}).` : undefined,
+    }),
+  );
+  const url = await postReport(surface, body, o.signal);
+  if (url) core.info(`PR comment: ${url}`);
+  return url;
 }
 
 /** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
