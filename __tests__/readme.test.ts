@@ -48,3 +48,32 @@ test('the README starts with the two newcomer commands', () => {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   expect(pkg.scripts.demo).toContain('--judge-replay examples/recorded-judge');
 });
+
+test('the README matrix workflow shards, uploads every shard, and merges after all of them', () => {
+  const section = readme.split('\n### One run across many jobs\n')[1]!.split('\n## ')[0]!;
+  const workflow = parse(/```yaml\n([\s\S]*?)```/.exec(section)![1]!) as {
+    jobs: Record<
+      string,
+      {
+        needs?: string;
+        if?: string;
+        strategy?: { matrix: { shard: number[] } };
+        steps: { uses?: string; if?: string; with?: Record<string, unknown> }[];
+      }
+    >;
+  };
+  const [shardJob, mergeJob] = Object.values(workflow.jobs);
+  const n = shardJob!.strategy!.matrix.shard.length;
+  const run = shardJob!.steps.find((s) => s.uses?.startsWith('org/rubric-eval'))!;
+  expect(run.with!.shard).toBe(`\${{ matrix.shard }}/${n}`);
+  const upload = shardJob!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
+  expect(upload.if).toBe('always()');
+  expect(upload.with!.path).toBe(run.with!['results-file']);
+  expect(mergeJob!.needs).toBe(Object.keys(workflow.jobs)[0]);
+  expect(mergeJob!.if).toBe('always()');
+  const download = mergeJob!.steps.find((s) => s.uses?.startsWith('actions/download-artifact'))!;
+  expect(download.with).toMatchObject({ 'merge-multiple': true, pattern: 'rubric-eval-shard-*' });
+  const merge = mergeJob!.steps.find((s) => s.uses?.startsWith('org/rubric-eval'))!;
+  expect(merge.with).toEqual({ merge: `${download.with!.path as string}/*.json` });
+  for (const input of ['shard', 'merge']) expect(Object.keys(action.inputs)).toContain(input);
+});

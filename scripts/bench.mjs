@@ -249,6 +249,76 @@ async function scenarioRateLimited({ n, latency, concurrency, perSecond }) {
   };
 }
 
+/** Runs dist/cli.js with `args` in `dir` against the judge; fails the bench if it did not run. */
+async function cli(server, dir, args, okCodes = [0]) {
+  const r = await measure(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
+  });
+  if (!okCodes.includes(r.code)) throw new Error(`cli ${args[0]} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return r;
+}
+
+/**
+ * One run of N cases as one job, and as `shards` processes started together plus a merge: the
+ * judge is the bottleneck, so the sharded wall (slowest shard + merge) should approach 1/shards.
+ */
+async function scenarioShards({ n, latency, concurrency, shards }) {
+  const rows = [];
+  for (let i = 0; i < RUNS; i++) {
+    const server = await startOpenAIServer({ latencyMs: latency, keepRequests: false });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+    makeSuite(dir, n);
+    const common = ['suite.yaml', '--judge-base-url', server.url, '--concurrency', String(concurrency)];
+    const quiet = ['--no-cache', '--fail-on', 'never', '--format', 'json'];
+    const single = await cli(server, dir, ['run', ...common, ...quiet, '--out', 'single.json']);
+    const parts = await Promise.all(
+      Array.from({ length: shards }, (_, k) =>
+        cli(server, dir, [
+          'run',
+          ...common,
+          ...quiet,
+          '--shard',
+          `${k + 1}/${shards}`,
+          '--out',
+          `shards/${k + 1}.json`,
+        ]),
+      ),
+    );
+    const merge = await cli(server, dir, [
+      'merge',
+      'shards/*.json',
+      '--out',
+      'merged.json',
+      '--fail-on',
+      'never',
+      '--format',
+      'json',
+    ]);
+    const merged = JSON.parse(readFileSync(path.join(dir, 'merged.json'), 'utf8'));
+    const whole = JSON.parse(readFileSync(path.join(dir, 'single.json'), 'utf8'));
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (JSON.stringify(merged.counts) !== JSON.stringify(whole.counts) || merged.errors.length > 0)
+      throw new Error(
+        `shards: merged ${JSON.stringify(merged.counts)} ${merged.errors} vs single ${JSON.stringify(whole.counts)}`,
+      );
+    const slowest = Math.max(...parts.map((p) => p.wallMs));
+    rows.push({
+      single: single.wallMs,
+      slowest,
+      merge: merge.wallMs,
+      ratio: (slowest + merge.wallMs) / single.wallMs,
+    });
+  }
+  return {
+    single: median(rows.map((x) => x.single)),
+    slowest: median(rows.map((x) => x.slowest)),
+    merge: median(rows.map((x) => x.merge)),
+    ratio: median(rows.map((x) => x.ratio)),
+  };
+}
+
 async function scenarioStartup() {
   const times = [];
   for (let i = 0; i < Math.max(RUNS, 5); i++) {
@@ -412,8 +482,8 @@ function bareMinimumTokens() {
 
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const sizes = quick
-  ? { floor: 64, scale: [50, 200], cached: 64, rate: 60 }
-  : { floor: 1000, scale: [100, 1000, 10000], cached: 1000, rate: 300 };
+  ? { floor: 64, scale: [50, 200], cached: 64, rate: 60, shards: 64 }
+  : { floor: 1000, scale: [100, 1000, 10000], cached: 1000, rate: 300, shards: 1000 };
 
 console.log(
   `rubric-eval bench · node ${process.version} · ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length} · ${new Date().toISOString().slice(0, 10)}${quick ? ' · QUICK (smoke sizes)' : ''}`,
@@ -464,6 +534,16 @@ if (rate)
     `N=${sizes.rate} R=50/s C=16 L=100ms`,
     `completed ${rate.completed} · errors ${rate.errors} · throughput ${fmt(rate.throughput, 1)}/s = ${fmt(rate.ratio, 3)} × R · 429s answered ${rate.rejected}`,
     '0 errors, >= 0.85 × R',
+  ]);
+const sharded = want('shards')
+  ? await scenarioShards({ n: sizes.shards, latency: 200, concurrency: 8, shards: 4 })
+  : null;
+if (sharded)
+  rows.push([
+    'shards',
+    `N=${sizes.shards} L=200ms C=8, 4 shards`,
+    `single ${fmt(sharded.single / 1000)} s · slowest shard ${fmt(sharded.slowest / 1000)} s + merge ${fmt(sharded.merge / 1000)} s · ratio ${fmt(sharded.ratio, 3)}`,
+    '<= 0.30 × single',
   ]);
 const start = want('start-up') ? await scenarioStartup() : null;
 if (start)

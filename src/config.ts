@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type PriceTable } from './judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from './judge/sampling.js';
+import { parseShard, type ShardSpec } from './pipeline/shard.js';
 
 /**
  * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
@@ -99,10 +100,29 @@ export const InputsSchema = z
         .default(1),
     ),
     'github-timeout': number('github-timeout', 30, { min: 1, max: 600 }),
+    shard: z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((s, ctx) => {
+          const r = parseShard(s);
+          if ('error' in r) {
+            ctx.addIssue({ code: 'custom', message: r.error });
+            return z.NEVER;
+          }
+          return r;
+        })
+        .optional(),
+    ),
+    merge: text(),
   })
-  .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
+  .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
-      'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
+      'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
+  })
+  .refine((i) => !(i.shard && i.merge), {
+    error:
+      'merge: a merge runs nothing, so it takes no `shard`; give `shard` to the matrix jobs and `merge` to the job after them',
   });
 
 const PriceTableSchema = z.record(
@@ -142,6 +162,10 @@ export interface Config {
   baseRef: string | null;
   /** Judge samples per llm_judge evaluator (CONTRACTS §9): 1..9, or `auto`. */
   judgeSamples: SamplesSetting;
+  /** `shard: i/n`: run only this shard's cases (CONTRACTS §8). */
+  shard?: ShardSpec | null;
+  /** `merge`: globs of shard results files to merge instead of running anything. */
+  merge?: string[];
 }
 
 export function parseInputs(
@@ -200,5 +224,7 @@ export function configFromInputs(
     diffFile: extra.diffFile ?? null,
     baseRef: extra.baseRef ?? null,
     judgeSamples: i['judge-samples'],
+    shard: i.shard ?? null,
+    merge: splitList(i.merge),
   };
 }

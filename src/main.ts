@@ -79,21 +79,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
   const parsed = parseInputs(raw);
   if ('errors' in parsed) {
-    // Even now the results file says why the check failed, for steps that read it.
-    const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const file = path.resolve(
-      workspace,
-      raw['working-directory'] || '.',
-      raw['results-file'] || 'rubric-eval-results.json',
-    );
-    try {
-      writeResultsFile(file, invalidInputResults(parsed.errors.map((e) => `inputs: ${e}`)));
-      core.setOutput('verdict', 'fail');
-      core.setOutput('results-file', file);
-    } catch {
-      /* the failure below says it all */
-    }
-    core.setFailed(`invalid inputs: ${parsed.errors.join('; ')}`);
+    failInvalidInputs(raw, parsed.errors);
     return;
   }
   const i = parsed.inputs;
@@ -155,54 +141,103 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const { results, redactor } = outcome;
   const hidden = run ? [runLine(run)] : [];
 
-  // 1. The results file: always, first. One that cannot be written fails the check.
+  // 1. The results file: always, first. One that cannot be written fails the check (a shard too:
+  // the merge cannot count it).
   const unwritten = writeResultsOrFallback(config.resultsFile, results);
   if (unwritten) core.setFailed(`could not write the results file ${config.resultsFile}: ${unwritten}`);
-  // 2. Annotations: validation errors, and every failed or errored case at its line.
-  annotate(outcome, workspace, workingDirectory);
+  // 2. Annotations: validation errors, and every failed or errored case at its line. A shard
+  // leaves the cases to the merge, and only shard 1 repeats the validation errors.
+  annotate(outcome, workspace, workingDirectory, config.shard ?? null);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
     // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
-    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write({ overwrite: true });
+    await core.summary
+      .addRaw(shardNote(results) + redactor.redact(renderReport(results, { runUrl })))
+      .write({ overwrite: true });
   } catch (err) {
     core.warning(`could not write the job summary: ${describeError(err)}`);
   }
-  // 4. The PR comment.
+  // 4. The PR comment: never from a shard (the merge posts it).
   let commentUrl = '';
-  if (pr && commentMode !== 'off') {
-    if (!surface) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
-    else {
-      const body = redactor.redact(
-        renderReport(results, {
-          runUrl,
-          sticky: true,
-          hiddenLines: hidden,
-          fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
-        }),
-      );
-      commentUrl = await postReport(surface, body, signal);
-      if (commentUrl) core.info(`PR comment: ${commentUrl}`);
-    }
-  }
+  if (config.shard)
+    core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
+  else if (pr && commentMode !== 'off')
+    commentUrl = await commentOn(surface, results, redactor, { runUrl, hidden, signal });
   // 5. Outputs.
+  setOutputs(results, config.resultsFile, commentUrl);
+
+  core.info(
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
+  );
+  // A shard's verdict is decided by the merge (an unwritten results file has failed it above).
+  if (config.shard) return;
+  if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
+}
+
+/** The PR comment, when there is a surface to post it on; returns its URL, or '' when none was posted. */
+async function commentOn(
+  surface: PullRequestSurface | null,
+  results: RunResults,
+  redactor: RunOutcome['redactor'],
+  o: { runUrl: string | null; hidden: string[]; signal: AbortSignal },
+): Promise<string> {
+  if (!surface) {
+    core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+    return '';
+  }
+  const body = redactor.redact(
+    renderReport(results, {
+      runUrl: o.runUrl,
+      sticky: true,
+      hiddenLines: o.hidden,
+      fullReportHint: o.runUrl ? `The full report is in the [job summary](${o.runUrl}).` : undefined,
+    }),
+  );
+  const url = await postReport(surface, body, o.signal);
+  if (url) core.info(`PR comment: ${url}`);
+  return url;
+}
+
+/** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
+function failInvalidInputs(raw: Record<string, string>, errors: string[]): void {
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  const file = path.resolve(
+    workspace,
+    raw['working-directory'] || '.',
+    raw['results-file'] || 'rubric-eval-results.json',
+  );
+  try {
+    writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));
+    core.setOutput('verdict', 'fail');
+    core.setOutput('results-file', file);
+  } catch {
+    /* the failure below says it all */
+  }
+  core.setFailed(`invalid inputs: ${errors.join('; ')}`);
+}
+
+/** A shard's summary shows a part of a run: say so before anyone reads its verdict as the run's. */
+function shardNote(r: RunResults): string {
+  if (!r.shard) return '';
+  const ran = r.suites.reduce((n, s) => n + s.cases.length, 0);
+  return `> **Shard ${r.shard.index}/${r.shard.total}**: ${ran} of the ${r.shard.planned} planned cases. The merge job reports the whole run and decides the check.\n\n`;
+}
+
+function setOutputs(results: RunResults, resultsFile: string, commentUrl: string): void {
   core.setOutput('verdict', results.verdict);
   core.setOutput('score', results.score.toFixed(4));
   core.setOutput('passed', String(results.counts.pass));
   core.setOutput('borderline', String(results.counts.borderline));
   core.setOutput('failed', String(results.counts.fail + results.counts.error));
-  core.setOutput('results-file', config.resultsFile);
+  core.setOutput('results-file', resultsFile);
   core.setOutput('comment-url', commentUrl);
-
-  core.info(
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
-  );
-  if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
 }
 
 function failureReason(r: RunResults, failOn: Config['failOn']): string {
-  if (r.partial) return 'rubric-eval was cancelled; the partial results fail the check';
+  if (r.partial)
+    return `rubric-eval: ${r.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
   if (r.errors.length > 0)
-    return `rubric-eval: invalid input (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
+    return `rubric-eval: ${r.shards ? 'the shards do not make one valid run' : 'invalid input'} (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
   const bits: string[] = [];
   if (r.counts.fail) bits.push(`${r.counts.fail} failed`);
   if (r.counts.error) bits.push(`${r.counts.error} errored`);
@@ -215,12 +250,14 @@ function annotate(
   outcome: Pick<RunOutcome, 'results' | 'diagnostics' | 'redactor'>,
   workspace: string,
   workingDirectory: string,
+  shard: Config['shard'],
 ): void {
   const rel = (p: string) => {
     const abs = path.resolve(workingDirectory, p);
     return path.relative(workspace, abs).split(path.sep).join('/');
   };
-  for (const d of outcome.diagnostics) {
+  const diagnostics = shard && shard.index !== 1 ? [] : outcome.diagnostics;
+  for (const d of diagnostics) {
     if (d.file === 'inputs' || d.line === 0) continue;
     const props = {
       file: rel(d.file),
@@ -233,8 +270,8 @@ function annotate(
     else core.warning(message, props);
   }
   // GitHub keeps 10 error annotations per step: cases get what the input errors left.
-  const used = outcome.diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
-  for (const a of caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
+  const used = diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
+  for (const a of shard ? [] : caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
     core.error(
       outcome.redactor.redact(a.message),
       a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title },

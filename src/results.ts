@@ -197,6 +197,20 @@ export interface RunResults {
   };
   started_at: string;
   duration_ms: number;
+  /** A shard's part of a plan (CONTRACTS §8); never in a merged or unsharded run. */
+  shard?: { index: number; total: number; plan_hash: string; planned: number };
+  /** A merged run: each shard's file, duration and calls. */
+  shards?: ShardSummary[];
+}
+
+export interface ShardSummary {
+  index: number;
+  file: string;
+  cases: number;
+  started_at: string;
+  duration_ms: number;
+  judge_calls: number;
+  http_calls: number;
 }
 
 export function emptyUsage(): Usage {

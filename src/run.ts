@@ -1,14 +1,16 @@
 import { setMaxListeners } from 'node:events';
 import { type Config } from './config.js';
-import { formatDiagnostic, formatWithoutLevel } from './diagnostics.js';
 import { type Subject } from './judge/prompts.js';
 import { aggregateResults } from './pipeline/aggregate.js';
 import { compareWithBaseline } from './pipeline/compare.js';
 import { createRunContext } from './pipeline/context.js';
 import { executePlan, type Progress } from './pipeline/execute.js';
+import { judgeInfo } from './pipeline/judge-endpoint.js';
 import { loadInputs } from './pipeline/load.js';
-import { planRun } from './pipeline/plan.js';
+import { mergeShards } from './pipeline/merge.js';
+import { planProblems, planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
+import { readShardFiles } from './pipeline/shard-file.js';
 import { type HistoryEntry, type RunResults } from './results.js';
 import { type SettingNames } from './setting-names.js';
 
@@ -48,6 +50,7 @@ const noSubject = () =>
  * end up in the results, and an error is never a pass.
  */
 export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutcome> {
+  if (config.merge && config.merge.length > 0) return mergeEvaluation(config, config.merge, io);
   const started = Date.now();
   const hooks = io.hooks ?? {};
   // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.
@@ -57,11 +60,8 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   const plan = await phase('Load and validate', async () =>
     planRun(await loadInputs(config, ctx.ws, ctx), config, ctx),
   );
-  const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
-  // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
-  if (errors.length === 0)
-    for (const d of plan.diagnostics) if (d.severity === 'warning') ctx.warn(formatWithoutLevel(d));
+  const { errors, warnings, warningLines } = planProblems(plan);
+  if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0
@@ -85,17 +85,45 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     ...executed,
     errors,
     warnings,
-    judge: plan.defaultEndpoint
-      ? { model: plan.defaultEndpoint.model, base_url: plan.defaultEndpoint.baseURL }
-      : null,
+    judge: judgeInfo(plan.defaultEndpoint),
     history: io.history ?? [],
     commit: io.commit ?? null,
     started,
+    shard: plan.shard ?? undefined,
   });
   return finishRun(compareWithBaseline(results, io.baseline ?? null), {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,
     stats: ctx.judges.stats(),
     executed: errors.length === 0,
+  });
+}
+
+/**
+ * A merge, wired: shard results files replace load..execute; aggregate, compare and results are
+ * the same as for a single run. Runs no gate, target or judge.
+ */
+async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Promise<RunOutcome> {
+  const started = Date.now();
+  const ctx = createRunContext(config, io);
+  if (config.suites.length > 0 || config.rubric)
+    ctx.warn(
+      'merge: `suites` and `rubric` are ignored; the shards ran them, the merge only combines their results',
+    );
+  const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
+  const merged = mergeShards(read.files, read.errors);
+  for (const w of merged.warnings) ctx.warn(w);
+  const results = aggregateResults({
+    ...merged,
+    history: io.history ?? [],
+    commit: io.commit ?? null,
+    started: merged.started ?? started,
+  });
+  results.shards = merged.shards;
+  return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+    diagnostics: [],
+    redactor: ctx.redactor,
+    stats: merged.stats,
+    executed: merged.executed,
   });
 }

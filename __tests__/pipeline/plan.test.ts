@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { splitList } from '../../src/config.js';
 import { createRunContext } from '../../src/pipeline/context.js';
 import { loadInputs } from '../../src/pipeline/load.js';
-import { planRun } from '../../src/pipeline/plan.js';
+import { planProblems, planRun } from '../../src/pipeline/plan.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
+import { TWELVE_SUITES, twelveCaseRepo } from '../helpers/shards.js';
 
 async function plan(
   root: string,
@@ -38,6 +40,9 @@ describe('plan stage', () => {
     expect(p.diagnostics).toEqual(
       expect.arrayContaining([expect.objectContaining({ rule: 'unknown-target', file: 'evals/qa.yaml' })]),
     );
+    const { errors, warnings } = planProblems(p);
+    expect(warnings).toEqual([]);
+    expect(errors[0]).toMatch(/^evals\/qa\.yaml:\d+:\d+ .*unknown-target/);
   });
 
   test('no judge credentials when a judge is needed is an input error before any call', async () => {
@@ -56,5 +61,28 @@ describe('plan stage', () => {
     expect(p.diagnostics).toEqual([]);
     expect(p.defaultEndpoint).toBeNull();
     expect(p.cases).toHaveLength(1);
+  });
+});
+
+describe('plan stage, sharded', () => {
+  test('cases in suite path then position order are dealt round-robin; the rubric goes to shard 1', async () => {
+    const root = twelveCaseRepo();
+    const plans = await Promise.all(
+      [1, 2, 3].map((index) =>
+        plan(root, { suites: splitList(TWELVE_SUITES), rubric: 'RUBRIC.md', shard: { index, total: 3 } }),
+      ),
+    );
+    const order = ['a-1', 'a-2', 'a-3', 'a-4', 'a-5', 'a-6', 'a-7', 'b-1', 'b-2', 'b-3', 'b-4', 'b-5'];
+    plans.forEach((p, i) => {
+      expect(p.diagnostics).toEqual([]);
+      expect(p.cases.map((c) => c.evalCase.id)).toEqual(order.filter((_, k) => k % 3 === i));
+      // Load order is kept for the results (b.yaml was listed first).
+      expect(p.suites.map((s) => s.path)).toEqual(['evals/b.yaml', 'evals/a.yaml']);
+      expect(p.shard).toEqual({ index: i + 1, total: 3, plan_hash: plans[0]!.shard!.plan_hash, planned: 12 });
+    });
+    expect(plans.map((p) => p.rubric !== undefined)).toEqual([true, false, false]);
+    const unsharded = await plan(root, { suites: splitList(TWELVE_SUITES) });
+    expect(unsharded.shard).toBeNull();
+    expect(unsharded.cases).toHaveLength(12);
   });
 });

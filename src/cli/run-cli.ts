@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { configFromInputs, parseInputs } from '../config.js';
+import { type Config, configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { didYouMean } from '../did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
+import { type RunResults } from '../results.js';
 import { createRunContext } from '../pipeline/context.js';
 import { loadInputs } from '../pipeline/load.js';
 import { planRun } from '../pipeline/plan.js';
@@ -26,6 +27,7 @@ const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally
 Usage:
   rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
   rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
+  rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval <command> --help                    options and examples of a command
 
@@ -57,13 +59,33 @@ Options:
   --cwd <dir>                working directory (default: current)
   --out <file>               write the results JSON here
   --format <table|markdown|json>   (default table)
+  --shard <i/n>              run only shard i of n (round-robin over every case); needs --out;
+                             exits 0 once the results file is written: \`rubric-eval merge\` decides
   -h, --help
 
 Examples:
   rubric-eval run 'evals/**/*.yaml'
   rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
   rubric-eval run --rubric RUBRIC.md --base origin/main
-  rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md`;
+  rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md
+  rubric-eval run 'evals/**/*.yaml' --shard 2/4 --out shards/2.json`;
+
+const MERGE_HELP = `Usage: rubric-eval merge <results-globs...> [options]
+
+Merges the results files of the shards of one run (\`run --shard i/n --out FILE\`) into the results
+the unsharded run would have produced, then reports them like \`run\`. Runs no gate, target or
+judge. Every shard 1..n must be there exactly once, from the same plan (same suites); otherwise
+the run fails with an error naming the shard (\`shard 3/3 missing\`).
+
+Options:
+  --fail-on <fail|borderline|never>   (default fail)
+  --out <file>               write the merged results JSON here
+  --format <table|markdown|json>   (default table)
+  --cwd <dir>                where the globs resolve (default: current)
+  -h, --help
+
+Example:
+  rubric-eval merge 'shards/*.json' --out rubric-eval-results.json`;
 
 const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [options]
 
@@ -124,6 +146,14 @@ const runOptions = {
   out: { type: 'string' },
   format: { type: 'string' },
   'judge-samples': { type: 'string' },
+  shard: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+const mergeOptions = {
+  ...common,
+  'fail-on': { type: 'string' },
+  out: { type: 'string' },
+  format: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 class UsageError extends Error {}
@@ -162,6 +192,8 @@ export async function runCli(io: CliIO): Promise<number> {
         return await runCommand(rest, io);
       case 'validate':
         return validateCommand(rest, io);
+      case 'merge':
+        return await mergeCommand(rest, io);
       case 'generate':
         return await generateCommand(rest, io);
       default:
@@ -183,9 +215,11 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${RUN_HELP}\n`);
     return EXIT_PASS;
   }
-  const format = v.format ?? 'table';
-  if (!['table', 'markdown', 'json'].includes(format))
-    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+  const format = parseFormat(v.format);
+  if (v.shard !== undefined && !v.out)
+    throw new UsageError(
+      '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
+    );
   const parsed = parseInputs({
     suites: positionals.join('\n'),
     rubric: v.rubric,
@@ -202,9 +236,14 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
     'judge-samples': v['judge-samples'],
+    shard: v.shard,
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
+  if (i.shard && !v.out)
+    throw new UsageError(
+      '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
+    );
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
   const replay = v['judge-replay'] ? readReplayMeta(path.resolve(io.cwd, v['judge-replay'])) : null;
@@ -248,7 +287,20 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
         : undefined,
     },
   });
-  const { results } = outcome;
+  return report(outcome.results, config, format, io);
+}
+
+type Format = 'table' | 'markdown' | 'json';
+
+function parseFormat(value: string | undefined): Format {
+  const format = value ?? 'table';
+  if (format !== 'table' && format !== 'markdown' && format !== 'json')
+    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+  return format;
+}
+
+/** Writes the results file, prints the report, and turns the verdict into the exit code. */
+async function report(results: RunResults, config: Config, format: Format, io: CliIO): Promise<number> {
   if (config.resultsFile) {
     const file = path.resolve(io.cwd, config.resultsFile);
     const unwritten = writeResultsOrFallback(file, results);
@@ -260,8 +312,40 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
+  if (config.shard) {
+    // A shard that wrote its results file has done its part: the merge decides the verdict.
+    io.stderr.write(
+      `shard ${config.shard.index}/${config.shard.total}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`,
+    );
+    return EXIT_PASS;
+  }
   if (results.errors.length > 0) return EXIT_USAGE;
   return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+}
+
+/** `merge`: shard results files in, one run out, reported exactly like `run`. */
+async function mergeCommand(args: string[], io: CliIO): Promise<number> {
+  const { values: v, positionals } = parse(args, mergeOptions);
+  if (v.help) {
+    io.stdout.write(`${MERGE_HELP}\n`);
+    return EXIT_PASS;
+  }
+  if (positionals.length === 0) throw new UsageError('merge needs the globs of the shard results files');
+  const format = parseFormat(v.format);
+  const parsed = parseInputs({ merge: positionals.join('\n'), 'fail-on': v['fail-on'] });
+  if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
+  const cwd = path.resolve(io.cwd, v.cwd ?? '.');
+  const config = configFromInputs(parsed.inputs, {
+    workingDirectory: cwd,
+    resultsFile: v.out ?? '',
+    cacheDir: null,
+  });
+  const outcome = await runEvaluation(config, {
+    env: io.env,
+    signal: io.signal,
+    hooks: { warn: (m) => io.stderr.write(`warning: ${m}\n`) },
+  });
+  return report(outcome.results, config, format, io);
 }
 
 function readReplayMeta(dir: string): { base_url: string; model: string } {

@@ -24,6 +24,8 @@ export interface AggregateInput {
   commit: string | null;
   /** When the run started (ms since the epoch). */
   started: number;
+  /** A shard run: which part of which plan it is. */
+  shard?: RunResults['shard'];
 }
 
 /**
@@ -63,6 +65,7 @@ export function aggregateResults(p: AggregateInput): RunResults {
     judge: p.judge,
     started_at: new Date(p.started).toISOString(),
     duration_ms: Date.now() - p.started,
+    ...(p.shard ? { shard: p.shard } : {}),
   };
 }
 

@@ -25,6 +25,10 @@ export function judgeEndpoint(
   return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
 }
 
+/** The judge as the results file names it. */
+export const judgeInfo = (e: EndpointConfig | null): { model: string; base_url: string } | null =>
+  e ? { model: e.model, base_url: e.baseURL } : null;
+
 /** Whether an evaluator (or any part of a composite) asks the LLM judge. */
 export function usesLlm(e: EvaluatorConfig): boolean {
   return (

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Config } from '../config.js';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from '../diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { definitionHash } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../suite/markdown-rubric.js';
@@ -10,6 +10,7 @@ import { type TargetRunner } from '../targets/providers.js';
 import { type RunContext } from './context.js';
 import { defaultJudgeEndpoint, usesLlm } from './judge-endpoint.js';
 import { type LoadedInputs } from './load.js';
+import { comparePlanOrder, inShard, type PlanEntry, planHash, type ShardInfo } from './shard.js';
 
 /** One case this run executes, with everything decided about it before any call. */
 export interface PlannedCase {
@@ -35,9 +36,28 @@ export interface RunPlan {
   defaultEndpoint: EndpointConfig | null;
   /** Everything load and plan found; any error means nothing runs. */
   diagnostics: Diagnostic[];
+  /** Set when this run is one shard of a plan (the markdown rubric then runs in shard 1 only). */
+  shard: ShardInfo | null;
 }
 
 const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
+
+/**
+ * The plan's problems as the results file lists them (any error means nothing ran), and the
+ * warnings as logged: the log hook says they are warnings, so the line does not say it again.
+ */
+export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): {
+  errors: string[];
+  warnings: string[];
+  warningLines: string[];
+} {
+  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
+  return {
+    errors: plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
+    warnings: warnings.map(formatDiagnostic),
+    warningLines: warnings.map(formatWithoutLevel),
+  };
+}
 
 /**
  * Stage 2, plan: which target answers each case and which judge grades it, decided before any
@@ -71,32 +91,60 @@ export function planRun(
     loaded.suites.some((s) =>
       s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge),
     );
+  // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
   const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);
-  const cases = targets && !hasErrors(diagnostics) ? planCases(loaded.suites, targets, ctx.ws.root) : [];
+  const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
+  const spec = config.shard ?? null;
+  const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
+  const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
+  const cases = runnable ? mine.map((o) => ({ ...o, target: runnable.forCase(o.suite, o.evalCase) })) : [];
+  const used = new Set(cases.map((c) => c.target.runner));
   return {
     suites: loaded.suites,
-    rubric: loaded.rubric,
+    rubric: spec && spec.index !== 1 ? undefined : loaded.rubric,
     cases,
-    runners: targets?.runners ?? [],
+    runners: (runnable?.runners ?? []).filter((r) => used.has(r)),
     defaultEndpoint: judge.endpoint,
     diagnostics,
+    shard: spec ? { ...spec, plan_hash: planHash(order.map(planEntry)), planned: order.length } : null,
   };
 }
 
-/** Every case of every suite, in suite then position order, with its target and definition hash. */
-function planCases(suites: readonly EvalSuite[], targets: TargetPlan, root: string): PlannedCase[] {
-  return suites.flatMap((suite, suiteIndex) =>
+type OrderedCase = Omit<PlannedCase, 'target'>;
+
+export const planEntry = (o: OrderedCase): PlanEntry => ({
+  suite: o.suite.path,
+  id: o.evalCase.id,
+  definition_hash: o.definitionHash,
+});
+
+/**
+ * Every case of every suite in plan order (suite path, then position), with its definition hash.
+ * The target name hashed is the one that answers the case; when targets could not be planned
+ * (the run fails anyway), the name the suites ask for, so every shard still agrees on the plan.
+ */
+function planOrder(
+  suites: readonly EvalSuite[],
+  targets: TargetPlan | undefined,
+  override: string | null,
+  root: string,
+): OrderedCase[] {
+  const all = suites.flatMap((suite, suiteIndex) =>
     suite.cases.map((evalCase, caseIndex) => {
-      const target = targets.forCase(suite, evalCase);
-      return {
-        suite,
-        suiteIndex,
-        evalCase,
-        caseIndex,
-        target,
-        definitionHash: definitionHash(evalCase, target.runner.name, root),
-      };
+      const name =
+        targets?.forCase(suite, evalCase).runner.name ??
+        override ??
+        evalCase.target ??
+        suite.target ??
+        'default';
+      return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }),
+  );
+  return all.sort((a, b) =>
+    comparePlanOrder(
+      { path: a.suite.path, position: a.caseIndex },
+      { path: b.suite.path, position: b.caseIndex },
+    ),
   );
 }

@@ -8,12 +8,21 @@ import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Messag
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Plain loops and string appends: this runs for every case of every run (10,000-case suites).
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++)
+      out += `${i ? ',' : ''}${value[i] === undefined ? 'null' : canonicalJson(value[i])}`;
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 /** A message as it reaches a target: attachments by their workspace-relative path and text. */

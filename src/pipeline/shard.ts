@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../suite/definition-hash.js';
+
+/** `shard: i/n` (CONTRACTS §8). */
+export interface ShardSpec {
+  index: number;
+  total: number;
+}
+
+/** What a shard's results file says about the plan it ran a part of. */
+export interface ShardInfo extends ShardSpec {
+  plan_hash: string;
+  planned: number;
+}
+
+export const MAX_SHARDS = 256;
+export const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
+
+/** Parses `i/n`; anything else is an error that names the accepted form. */
+export function parseShard(value: string): ShardSpec | { error: string } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  const index = m ? Number(m[1]) : NaN;
+  const total = m ? Number(m[2]) : NaN;
+  if (!m || index < 1 || index > total || total > MAX_SHARDS)
+    return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+  return { index, total };
+}
+
+export const shardLabel = (s: ShardSpec) => `shard ${s.index}/${s.total}`;
+
+/** Plan order: suite path, then position in the suite. Code-unit order: the same on every machine. */
+export function comparePlanOrder(
+  a: { path: string; position: number },
+  b: { path: string; position: number },
+): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return a.position - b.position;
+}
+
+/** Round-robin: plan case k (0-based) belongs to shard k mod n + 1. */
+export const inShard = (k: number, s: ShardSpec) => k % s.total === s.index - 1;
+
+/** How many of `planned` cases the round-robin deals to shard `index`. */
+export function shardSize(planned: number, s: ShardSpec): number {
+  return s.index > planned ? 0 : Math.floor((planned - s.index) / s.total) + 1;
+}
+
+export interface PlanEntry {
+  suite: string;
+  id: string;
+  definition_hash: string;
+}
+
+/** `plan_hash`: over the ordered (suite path, case id, definition_hash) list of the whole plan. */
+export function planHash(entries: readonly PlanEntry[]): string {
+  const list = entries.map((e) => [e.suite, e.id, e.definition_hash]);
+  return createHash('sha256').update(canonicalJson(list)).digest('hex').slice(0, 16);
+}
