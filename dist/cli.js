@@ -10206,7 +10206,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3196);
+/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6341);
 /* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4921);
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 
@@ -10241,7 +10241,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3196:
+/***/ 6341:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18598,13 +18598,13 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
         return this.check(_isoDateTime(ZodISODateTime, params));
     },
     date(params) {
-        return this.check(_isoDate(ZodISODate, params));
+        return this.check(_isoDate(schemas_ZodISODate, params));
     },
     time(params) {
-        return this.check(_isoTime(ZodISOTime, params));
+        return this.check(_isoTime(schemas_ZodISOTime, params));
     },
     duration(params) {
-        return this.check(_isoDuration(ZodISODuration, params));
+        return this.check(_isoDuration(schemas_ZodISODuration, params));
     },
 });
 function schemas_string(params) {
@@ -18618,15 +18618,15 @@ const ZodISODateTime = /*@__PURE__*/ $constructor("ZodISODateTime", (inst, def) 
     $ZodISODateTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
+const schemas_ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
     $ZodISODate.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISOTime = /*@__PURE__*/ $constructor("ZodISOTime", (inst, def) => {
+const schemas_ZodISOTime = /*@__PURE__*/ $constructor("ZodISOTime", (inst, def) => {
     $ZodISOTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODuration = /*@__PURE__*/ $constructor("ZodISODuration", (inst, def) => {
+const schemas_ZodISODuration = /*@__PURE__*/ $constructor("ZodISODuration", (inst, def) => {
     $ZodISODuration.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
@@ -19879,7 +19879,154 @@ function parseVotes(votes) {
     return total > 0 && yes <= total ? { yes, total } : null;
 }
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/suite/definition-hash.ts
+
+
+/**
+ * JSON with every object's keys sorted, so equal values always give equal text whatever order
+ * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
+ */
+function canonicalJson(value) {
+    if (value === null || typeof value !== 'object')
+        return JSON.stringify(value) ?? 'null';
+    // Plain loops and string appends: this runs for every case of every run (10,000-case suites).
+    if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++)
+            out += `${i ? ',' : ''}${value[i] === undefined ? 'null' : canonicalJson(value[i])}`;
+        return `${out}]`;
+    }
+    const record = value;
+    let out = '{';
+    for (const key of Object.keys(record).sort()) {
+        const v = record[key];
+        if (v === undefined)
+            continue;
+        out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+    }
+    return `${out}}`;
+}
+/** A message as it reaches a target: attachments by their workspace-relative path and text. */
+const messageDefinition = (m) => ({
+    role: m.role,
+    parts: m.parts.map((p) => p.type === 'text'
+        ? { type: 'text', text: p.text }
+        : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline }),
+    // Code judges see structured content and tool calls as written; left out (undefined) when absent,
+    // so the hash of a case without them is what it was.
+    structured: m.structured,
+    tool_calls: m.toolCalls,
+});
+/** A working directory relative to the workspace: the same on every machine and checkout. */
+const relativeDir = (root, dir) => external_node_path_default().relative(root, dir).split((external_node_path_default()).sep).join('/');
+function aggregatorDefinition(a, root) {
+    switch (a.type) {
+        case 'weighted_average':
+        case 'all_or_nothing':
+            return a;
+        case 'code_judge':
+            return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
+        case 'llm_judge':
+            return { type: a.type, prompt: a.prompt?.template ?? null };
+    }
+}
+/** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
+function evaluatorDefinition(e, root) {
+    // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
+    const base = {
+        type: e.type,
+        name: e.name,
+        weight: e.weight,
+        negate: e.negate,
+        required: e.required,
+        min_score: e.minScore,
+    };
+    switch (e.type) {
+        case 'llm_judge':
+            return {
+                ...base,
+                rubrics: e.rubrics,
+                prompt: e.prompt?.template ?? null,
+                // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
+                prompt_script: e.promptScript && {
+                    command: [
+                        ...e.promptScript.command.slice(0, -1),
+                        relativeDir(root, e.promptScript.command.at(-1)),
+                    ],
+                    config: e.promptScript.config,
+                },
+            };
+        case 'code_judge':
+            return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
+        case 'composite':
+            return {
+                ...base,
+                children: e.children.map((c) => evaluatorDefinition(c, root)),
+                aggregator: aggregatorDefinition(e.aggregator, root),
+            };
+        default: {
+            // Deterministic evaluators: their typed config is all that decides the grade.
+            const { pos: _pos, minScore: _m, ...config } = e;
+            return config;
+        }
+    }
+}
+/**
+ * A case's `definition_hash` (CONTRACTS §7): the first 16 hex of sha256 over the canonical JSON
+ * of what decides its grade. Two runs whose hashes differ graded different things, so their
+ * verdicts are not comparable. `root` is the workspace root, against which directories are made
+ * relative so the hash is the same in every checkout.
+ */
+function definitionHash(c, targetName, root) {
+    const definition = {
+        input: c.inputMessages.map(messageDefinition),
+        expected_outcome: c.expectedOutcome,
+        expected_output: c.expectedMessages.map(messageDefinition),
+        reference_answer: c.referenceAnswer ?? undefined,
+        evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
+        target: targetName,
+        scoring: c.scoring,
+    };
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/shard.ts
+
+
+const MAX_SHARDS = 256;
+const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
+/** Parses `i/n`; anything else is an error that names the accepted form. */
+function parseShard(value) {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+    const index = m ? Number(m[1]) : NaN;
+    const total = m ? Number(m[2]) : NaN;
+    if (!m || index < 1 || index > total || total > MAX_SHARDS)
+        return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+    return { index, total };
+}
+const shardLabel = (s) => `shard ${s.index}/${s.total}`;
+/** Plan order: suite path, then position in the suite. Code-unit order: the same on every machine. */
+function comparePlanOrder(a, b) {
+    if (a.path !== b.path)
+        return a.path < b.path ? -1 : 1;
+    return a.position - b.position;
+}
+/** Round-robin: plan case k (0-based) belongs to shard k mod n + 1. */
+const inShard = (k, s) => k % s.total === s.index - 1;
+/** How many of `planned` cases the round-robin deals to shard `index`. */
+function shardSize(planned, s) {
+    return s.index > planned ? 0 : Math.floor((planned - s.index) / s.total) + 1;
+}
+/** `plan_hash`: over the ordered (suite path, case id, definition_hash) list of the whole plan. */
+function planHash(entries) {
+    const list = entries.map((e) => [e.suite, e.id, e.definition_hash]);
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(canonicalJson(list)).digest('hex').slice(0, 16);
+}
+
 ;// CONCATENATED MODULE: ./src/config.ts
+
 
 
 /**
@@ -19948,9 +20095,23 @@ const InputsSchema = object({
     })
         .default(1)),
     'github-timeout': config_number('github-timeout', 30, { min: 1, max: 600 }),
+    shard: preprocess(unset, schemas_string()
+        .transform((s, ctx) => {
+        const r = parseShard(s);
+        if ('error' in r) {
+            ctx.addIssue({ code: 'custom', message: r.error });
+            return NEVER;
+        }
+        return r;
+    })
+        .optional()),
+    merge: config_text(),
 })
-    .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
-    error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
+    .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
+    error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
+})
+    .refine((i) => !(i.shard && i.merge), {
+    error: 'merge: a merge runs nothing, so it takes no `shard`; give `shard` to the matrix jobs and `merge` to the job after them',
 });
 const PriceTableSchema = record(schemas_string(), object({ input: schemas_number().min(0), output: schemas_number().min(0) }));
 const INPUT_NAMES = Object.keys(InputsSchema.shape);
@@ -19999,6 +20160,8 @@ function configFromInputs(i, extra) {
         diffFile: extra.diffFile ?? null,
         baseRef: extra.baseRef ?? null,
         judgeSamples: i['judge-samples'],
+        shard: i.shard ?? null,
+        merge: splitList(i.merge),
     };
 }
 
@@ -21199,8 +21362,6 @@ function childEnv(env, withheld) {
     return out;
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/judge/cache.ts
 
 
@@ -57644,107 +57805,6 @@ async function loadInputs(config, ws, io = {}) {
     return { suites, rubric, answers, diagnostics };
 }
 
-;// CONCATENATED MODULE: ./src/suite/definition-hash.ts
-
-
-/**
- * JSON with every object's keys sorted, so equal values always give equal text whatever order
- * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
- */
-function canonicalJson(value) {
-    if (value === null || typeof value !== 'object')
-        return JSON.stringify(value) ?? 'null';
-    if (Array.isArray(value))
-        return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-    const entries = Object.entries(value)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-/** A message as it reaches a target: attachments by their workspace-relative path and text. */
-const messageDefinition = (m) => ({
-    role: m.role,
-    parts: m.parts.map((p) => p.type === 'text'
-        ? { type: 'text', text: p.text }
-        : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline }),
-    // Code judges see structured content and tool calls as written; left out (undefined) when absent,
-    // so the hash of a case without them is what it was.
-    structured: m.structured,
-    tool_calls: m.toolCalls,
-});
-/** A working directory relative to the workspace: the same on every machine and checkout. */
-const relativeDir = (root, dir) => external_node_path_default().relative(root, dir).split((external_node_path_default()).sep).join('/');
-function aggregatorDefinition(a, root) {
-    switch (a.type) {
-        case 'weighted_average':
-        case 'all_or_nothing':
-            return a;
-        case 'code_judge':
-            return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
-        case 'llm_judge':
-            return { type: a.type, prompt: a.prompt?.template ?? null };
-    }
-}
-/** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
-function evaluatorDefinition(e, root) {
-    // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
-    const base = {
-        type: e.type,
-        name: e.name,
-        weight: e.weight,
-        negate: e.negate,
-        required: e.required,
-        min_score: e.minScore,
-    };
-    switch (e.type) {
-        case 'llm_judge':
-            return {
-                ...base,
-                rubrics: e.rubrics,
-                prompt: e.prompt?.template ?? null,
-                // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
-                prompt_script: e.promptScript && {
-                    command: [
-                        ...e.promptScript.command.slice(0, -1),
-                        relativeDir(root, e.promptScript.command.at(-1)),
-                    ],
-                    config: e.promptScript.config,
-                },
-            };
-        case 'code_judge':
-            return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
-        case 'composite':
-            return {
-                ...base,
-                children: e.children.map((c) => evaluatorDefinition(c, root)),
-                aggregator: aggregatorDefinition(e.aggregator, root),
-            };
-        default: {
-            // Deterministic evaluators: their typed config is all that decides the grade.
-            const { pos: _pos, minScore: _m, ...config } = e;
-            return config;
-        }
-    }
-}
-/**
- * A case's `definition_hash` (CONTRACTS §7): the first 16 hex of sha256 over the canonical JSON
- * of what decides its grade. Two runs whose hashes differ graded different things, so their
- * verdicts are not comparable. `root` is the workspace root, against which directories are made
- * relative so the hash is the same in every checkout.
- */
-function definitionHash(c, targetName, root) {
-    const definition = {
-        input: c.inputMessages.map(messageDefinition),
-        expected_outcome: c.expectedOutcome,
-        expected_output: c.expectedMessages.map(messageDefinition),
-        reference_answer: c.referenceAnswer ?? undefined,
-        evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
-        target: targetName,
-        scoring: c.scoring,
-    };
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
-}
-
 ;// CONCATENATED MODULE: ./src/targets/agentv-providers.ts
 /** AgentV 5's mock answer when a `mock` provider sets no `response` (its own default). */
 const AGENTV_MOCK_RESPONSE = '{"answer":"Mock provider response. Configure targets.yaml to supply a custom value."}';
@@ -58254,6 +58314,8 @@ function judgeEndpoint(config, names = ACTION_SETTINGS) {
     const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
     return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
 }
+/** The judge as the results file names it. */
+const judgeInfo = (e) => e ? { model: e.model, base_url: e.baseURL } : null;
 /** Whether an evaluator (or any part of a composite) asks the LLM judge. */
 function usesLlm(e) {
     return (e.type === 'llm_judge' ||
@@ -58289,7 +58351,21 @@ function defaultJudgeEndpoint(config, needed, names = ACTION_SETTINGS) {
 
 
 
+
+
 const hasErrors = (ds) => ds.some((d) => d.severity === 'error');
+/**
+ * The plan's problems as the results file lists them (any error means nothing ran), and the
+ * warnings as logged: the log hook says they are warnings, so the line does not say it again.
+ */
+function planProblems(plan) {
+    const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
+    return {
+        errors: plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
+        warnings: warnings.map(formatDiagnostic),
+        warningLines: warnings.map(formatWithoutLevel),
+    };
+}
 /**
  * Stage 2, plan: which target answers each case and which judge grades it, decided before any
  * call. Only targets a run uses are resolved, and only when everything loaded cleanly.
@@ -58315,31 +58391,45 @@ options = {}) {
     }
     const needsJudge = (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
         loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge));
+    // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
     const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
     diagnostics.push(...judge.diagnostics);
-    const cases = targets && !hasErrors(diagnostics) ? planCases(loaded.suites, targets, ctx.ws.root) : [];
+    const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
+    const spec = config.shard ?? null;
+    const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
+    const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
+    const cases = runnable ? mine.map((o) => ({ ...o, target: runnable.forCase(o.suite, o.evalCase) })) : [];
+    const used = new Set(cases.map((c) => c.target.runner));
     return {
         suites: loaded.suites,
-        rubric: loaded.rubric,
+        rubric: spec && spec.index !== 1 ? undefined : loaded.rubric,
         cases,
-        runners: targets?.runners ?? [],
+        runners: (runnable?.runners ?? []).filter((r) => used.has(r)),
         defaultEndpoint: judge.endpoint,
         diagnostics,
+        shard: spec ? { ...spec, plan_hash: planHash(order.map(planEntry)), planned: order.length } : null,
     };
 }
-/** Every case of every suite, in suite then position order, with its target and definition hash. */
-function planCases(suites, targets, root) {
-    return suites.flatMap((suite, suiteIndex) => suite.cases.map((evalCase, caseIndex) => {
-        const target = targets.forCase(suite, evalCase);
-        return {
-            suite,
-            suiteIndex,
-            evalCase,
-            caseIndex,
-            target,
-            definitionHash: definitionHash(evalCase, target.runner.name, root),
-        };
+const planEntry = (o) => ({
+    suite: o.suite.path,
+    id: o.evalCase.id,
+    definition_hash: o.definitionHash,
+});
+/**
+ * Every case of every suite in plan order (suite path, then position), with its definition hash.
+ * The target name hashed is the one that answers the case; when targets could not be planned
+ * (the run fails anyway), the name the suites ask for, so every shard still agrees on the plan.
+ */
+function planOrder(suites, targets, override, root) {
+    const all = suites.flatMap((suite, suiteIndex) => suite.cases.map((evalCase, caseIndex) => {
+        const name = targets?.forCase(suite, evalCase).runner.name ??
+            override ??
+            evalCase.target ??
+            suite.target ??
+            'default';
+        return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }));
+    return all.sort((a, b) => comparePlanOrder({ path: a.suite.path, position: a.caseIndex }, { path: b.suite.path, position: b.caseIndex }));
 }
 
 ;// CONCATENATED MODULE: external "node:events"
@@ -58387,6 +58477,7 @@ function aggregateResults(p) {
         judge: p.judge,
         started_at: new Date(p.started).toISOString(),
         duration_ms: Date.now() - p.started,
+        ...(p.shard ? { shard: p.shard } : {}),
     };
 }
 /** The markdown rubric's own verdict, as the checker reads prior iterations. */
@@ -60690,6 +60781,157 @@ async function executeCases(plan, defaultJudge, deps) {
     return suites;
 }
 
+;// CONCATENATED MODULE: ./src/pipeline/merge.ts
+
+const label = (f) => `${shardLabel(f.results.shard)} (${f.file})`;
+const unique = (xs) => [...new Set(xs)];
+/**
+ * The merge stage (CONTRACTS §8): shard results files in, one run out, as the unsharded run
+ * would have produced it. Missing, duplicate or mismatched shards, or cases that do not add up
+ * to the plan, are errors naming the shard: the run then fails and nothing passes.
+ */
+function mergeShards(files, readErrors = []) {
+    const errors = [...readErrors];
+    const ordered = files.length > 0 ? checkShardSet(files, errors) : null;
+    if (files.length === 0)
+        errors.push('merge: no shard results files to merge');
+    const first = ordered?.[0];
+    const assembled = ordered && errors.length === 0 && !ordered.some((f) => f.results.errors.length > 0)
+        ? assembleCases(ordered, errors)
+        : { suites: [], partial: files.some((f) => f.results.partial) };
+    const starts = files.map((f) => Date.parse(f.results.started_at));
+    return {
+        suites: errors.length > 0 ? [] : assembled.suites,
+        rubric: errors.length > 0 ? null : (first?.results.rubric ?? null),
+        errors: unique([...files.flatMap((f) => f.results.errors), ...errors]),
+        warnings: unique(files.flatMap((f) => f.results.warnings)),
+        partial: assembled.partial,
+        judge: first?.results.judge ?? files.find((f) => f.results.judge)?.results.judge ?? null,
+        started: starts.length > 0 ? Math.min(...starts) : null,
+        shards: [...files].sort((a, b) => a.results.shard.index - b.results.shard.index).map(shardSummary),
+        stats: sumStats(files),
+        executed: files.some((f) => f.results.judge_stats !== undefined),
+    };
+}
+/**
+ * One total, one plan hash, each index 1..n exactly once. Returns the files in index order, or
+ * null (with the errors added) when they do not form one complete set.
+ */
+function checkShardSet(files, errors) {
+    const totals = unique(files.map((f) => String(f.results.shard.total)));
+    if (totals.length > 1) {
+        errors.push(`shard files disagree on the number of shards: ${files.map(label).join(', ')}`);
+        return null;
+    }
+    const hashes = unique(files.map((f) => f.results.shard.plan_hash));
+    if (hashes.length > 1) {
+        const groups = hashes.map((h) => `${files
+            .filter((f) => f.results.shard.plan_hash === h)
+            .map(label)
+            .join(', ')} planned ${h}`);
+        errors.push(`plan hash mismatch: ${groups.join('; ')}: the suites, targets or prompt files changed between the shard jobs; run every shard on the same commit`);
+        return null;
+    }
+    const total = Number(totals[0]);
+    const byIndex = new Map();
+    for (const f of files)
+        byIndex.set(f.results.shard.index, [...(byIndex.get(f.results.shard.index) ?? []), f]);
+    for (const [index, list] of [...byIndex].sort(([a], [b]) => a - b)) {
+        if (index > total)
+            errors.push(`${list.map(label).join(', ')}: index beyond the ${total} shards`);
+        else if (list.length > 1)
+            errors.push(`shard ${index}/${total} given ${list.length} times: ${list.map((f) => f.file).join(', ')}`);
+    }
+    for (let i = 1; i <= total; i++)
+        if (!byIndex.has(i))
+            errors.push(`shard ${i}/${total} missing`);
+    if (errors.length > 0)
+        return null;
+    return Array.from({ length: total }, (_, i) => byIndex.get(i + 1)[0]);
+}
+/** A shard's cases in plan order: suite path, then position (file order within a suite). */
+function planOrdered(f) {
+    const placed = f.results.suites.flatMap((s) => s.cases.map((result, i) => ({ path: s.path, i, result })));
+    return placed
+        .sort((a, b) => comparePlanOrder({ path: a.path, position: a.i }, { path: b.path, position: b.i }))
+        .map(({ path, result }) => ({ path, result }));
+}
+/**
+ * Deals the shards' cases back into plan order (case k came from shard k mod n + 1) and checks
+ * that they are the plan: each shard holds its share, and the rebuilt list hashes to plan_hash.
+ */
+function assembleCases(shards, errors) {
+    const { planned, total } = shards[0].results.shard;
+    const suitePaths = shards[0].results.suites.map((s) => s.path);
+    let partial = false;
+    for (const f of shards) {
+        const got = f.results.suites.reduce((n, s) => n + s.cases.length, 0);
+        const share = shardSize(planned, f.results.shard);
+        if (f.results.suites.map((s) => s.path).join('\0') !== suitePaths.join('\0'))
+            errors.push(`${label(f)} lists other suites than ${label(shards[0])}`);
+        else if (got < share && f.results.partial)
+            partial = true;
+        else if (got !== share)
+            errors.push(`${label(f)} holds ${got} cases; its share of the ${planned} planned is ${share}`);
+    }
+    const lists = shards.map(planOrdered);
+    // A cancelled shard leaves gaps the round-robin cannot deal around: order by line instead.
+    const rebuilt = partial
+        ? lists.flat().sort((a, b) => (a.result.line ?? 0) - (b.result.line ?? 0))
+        : Array.from({ length: planned }, (_, k) => lists[k % total]?.[Math.floor(k / total)]).filter((p) => p !== undefined);
+    if (errors.length === 0 && !partial)
+        checkPlanHash(rebuilt, shards, errors);
+    const suites = shards[0].results.suites.map((s) => ({
+        ...s,
+        cases: rebuilt.filter((p) => p.path === s.path).map((p) => p.result),
+    }));
+    return { suites, partial };
+}
+function checkPlanHash(rebuilt, shards, errors) {
+    const entries = rebuilt.map((p) => ({
+        suite: p.path,
+        id: p.result.id,
+        definition_hash: p.result.definition_hash ?? '',
+    }));
+    if (planHash(entries) === shards[0].results.shard.plan_hash)
+        return;
+    const seen = new Map();
+    for (const f of shards)
+        for (const p of planOrdered(f)) {
+            const key = `${p.path}#${p.result.id}`;
+            const where = shardLabel(f.results.shard);
+            if (seen.has(key))
+                errors.push(`case ${key} is in both ${seen.get(key)} and ${where}`);
+            else
+                seen.set(key, where);
+        }
+    errors.push(`the shards' cases do not add up to their plan (plan hash ${shards[0].results.shard.plan_hash}): a shard file was edited, or written by another version of rubric-eval`);
+}
+function shardSummary(f) {
+    const r = f.results;
+    return {
+        index: r.shard.index,
+        file: f.file,
+        cases: r.suites.reduce((n, s) => n + s.cases.length, 0),
+        started_at: r.started_at,
+        duration_ms: r.duration_ms,
+        judge_calls: r.usage.judge_calls,
+        http_calls: r.judge_stats?.http_calls ?? 0,
+    };
+}
+function sumStats(files) {
+    const s = files.map((f) => f.results.judge_stats);
+    const sum = (k) => s.reduce((n, x) => n + (x?.[k] ?? 0), 0);
+    return {
+        judgeCalls: sum('http_calls'),
+        retries: sum('retries'),
+        repairs: sum('repairs'),
+        rateLimited: sum('rate_limited'),
+        timeouts: sum('timeouts'),
+        peakInFlight: Math.max(0, ...s.map((x) => x?.peak_in_flight ?? 0)),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/results.ts
 /**
  * Stage 6, results: the compared results with how the judge endpoint behaved, as the outcome the
@@ -60716,7 +60958,125 @@ function tripsFailOn(verdict, failOn) {
     return failOn === 'borderline' && verdict === 'borderline';
 }
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/shard-file.ts
+
+
+
+
+const Usage = looseObject({
+    judge_calls: schemas_number().int().min(0),
+    cached_calls: schemas_number().int().min(0),
+    prompt_tokens: schemas_number().min(0),
+    completion_tokens: schemas_number().min(0),
+    cost_usd: schemas_number().nullable(),
+});
+// Only what the merge reads or recomputes from is checked; every other field is carried as is.
+const Case = looseObject({
+    id: schemas_string(),
+    definition_hash: schemas_string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
+    verdict: schemas_enum(['pass', 'borderline', 'fail', 'error']),
+    score: schemas_number().min(0).max(1),
+    gating_violations: array(schemas_string()),
+    evaluators: array(unknown()),
+    usage: Usage.optional(),
+});
+const ShardResults = looseObject({
+    version: literal(1),
+    suites: array(looseObject({ path: schemas_string(), description: schemas_string().nullable(), cases: array(Case) })),
+    rubric: looseObject({ verdict: schemas_enum(['pass', 'fail']), score: schemas_number(), usage: Usage.optional() })
+        .nullable(),
+    usage: Usage,
+    partial: schemas_boolean(),
+    errors: array(schemas_string()),
+    warnings: array(schemas_string()),
+    judge: object({ model: schemas_string(), base_url: schemas_string() }).nullable(),
+    judge_stats: looseObject({ http_calls: schemas_number().min(0) }).optional(),
+    started_at: iso_datetime(),
+    duration_ms: schemas_number().min(0),
+    shard: object({
+        index: schemas_number().int().min(1),
+        total: schemas_number().int().min(1),
+        plan_hash: schemas_string().min(1),
+        planned: schemas_number().int().min(0),
+    })
+        .optional(),
+});
+/** Expands the `merge` globs (relative to `cwd`) into files, sorted, each once. */
+async function findShardFiles(patterns, cwd) {
+    const files = new Set();
+    const errors = [];
+    for (const pattern of patterns) {
+        const matches = await glob(pattern, { cwd, absolute: true, onlyFiles: true, expandDirectories: false });
+        if (matches.length === 0)
+            errors.push(`merge: no files match '${pattern}' in ${cwd}`);
+        for (const m of matches.sort())
+            files.add(external_node_path_default().normalize(m));
+    }
+    return { files: [...files], errors };
+}
+/** Reads one shard results file; a file that is not one is an error naming the file and why. */
+function readShardFile(abs, cwd) {
+    const rel = external_node_path_default().relative(cwd, abs);
+    const file = rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? abs : rel.split((external_node_path_default()).sep).join('/');
+    let raw;
+    try {
+        raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(abs, 'utf8'));
+    }
+    catch (err) {
+        return { error: `${file}: unreadable shard results file: ${err.message.split('\n')[0]}` };
+    }
+    const r = ShardResults.safeParse(raw);
+    if (!r.success) {
+        const issue = r.error.issues[0];
+        const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+        return { error: `${file}: not a rubric-eval results file (${where}${issue.message})` };
+    }
+    if (!r.data.shard)
+        return {
+            error: `${file}: has no \`shard\` block: not a shard's results file (write it with \`shard: i/n\`)`,
+        };
+    return { file, results: r.data };
+}
+/**
+ * Every file the globs match, read; the ones that are not shard results files become errors.
+ * `exclude` is the merge's own results file: a re-run whose glob also matches it is not an error.
+ */
+async function readShardFiles(patterns, cwd, exclude = null) {
+    const found = await findShardFiles(patterns, cwd);
+    const files = [];
+    const errors = [...found.errors];
+    for (const abs of found.files) {
+        if (exclude && abs === external_node_path_default().resolve(cwd, exclude))
+            continue;
+        const r = readShardFile(abs, cwd);
+        if ('error' in r)
+            errors.push(r.error);
+        else
+            files.push(r);
+    }
+    return { files, errors };
+}
+
 ;// CONCATENATED MODULE: ./src/run.ts
+
+
 
 
 
@@ -60736,6 +61096,8 @@ const noSubject = () => Promise.reject(new Error('no subject to judge: not a pul
  * end up in the results, and an error is never a pass.
  */
 async function runEvaluation(config, io) {
+    if (config.merge && config.merge.length > 0)
+        return mergeEvaluation(config, config.merge, io);
     const started = Date.now();
     const hooks = io.hooks ?? {};
     // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.
@@ -60744,13 +61106,10 @@ async function runEvaluation(config, io) {
     const phase = hooks.phase ?? ((_n, fn) => fn());
     const ctx = createRunContext(config, io);
     const plan = await phase('Load and validate', async () => planRun(await loadInputs(config, ctx.ws, ctx), config, ctx));
-    const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-    const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
-    // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
+    const { errors, warnings, warningLines } = planProblems(plan);
     if (errors.length === 0)
-        for (const d of plan.diagnostics)
-            if (d.severity === 'warning')
-                ctx.warn(formatWithoutLevel(d));
+        for (const w of warningLines)
+            ctx.warn(w);
     // Invalid input: nothing is judged, the run fails, and the results say why.
     const executed = errors.length > 0
         ? { suites: [], rubric: null, partial: false }
@@ -60771,18 +61130,44 @@ async function runEvaluation(config, io) {
         ...executed,
         errors,
         warnings,
-        judge: plan.defaultEndpoint
-            ? { model: plan.defaultEndpoint.model, base_url: plan.defaultEndpoint.baseURL }
-            : null,
+        judge: judgeInfo(plan.defaultEndpoint),
         history: io.history ?? [],
         commit: io.commit ?? null,
         started,
+        shard: plan.shard ?? undefined,
     });
     return finishRun(compareWithBaseline(results, io.baseline ?? null), {
         diagnostics: plan.diagnostics,
         redactor: ctx.redactor,
         stats: ctx.judges.stats(),
         executed: errors.length === 0,
+    });
+}
+/**
+ * A merge, wired: shard results files replace load..execute; aggregate, compare and results are
+ * the same as for a single run. Runs no gate, target or judge.
+ */
+async function mergeEvaluation(config, globs, io) {
+    const started = Date.now();
+    const ctx = createRunContext(config, io);
+    if (config.suites.length > 0 || config.rubric)
+        ctx.warn('merge: `suites` and `rubric` are ignored; the shards ran them, the merge only combines their results');
+    const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
+    const merged = mergeShards(read.files, read.errors);
+    for (const w of merged.warnings)
+        ctx.warn(w);
+    const results = aggregateResults({
+        ...merged,
+        history: io.history ?? [],
+        commit: io.commit ?? null,
+        started: merged.started ?? started,
+    });
+    results.shards = merged.shards;
+    return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+        diagnostics: [],
+        redactor: ctx.redactor,
+        stats: merged.stats,
+        executed: merged.executed,
     });
 }
 
@@ -61180,6 +61565,7 @@ const MAIN_HELP = `rubric-eval ${run_cli_VERSION}: grade AI output with rubrics,
 Usage:
   rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
   rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
+  rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval <command> --help                    options and examples of a command
 
@@ -61210,13 +61596,32 @@ Options:
   --cwd <dir>                working directory (default: current)
   --out <file>               write the results JSON here
   --format <table|markdown|json>   (default table)
+  --shard <i/n>              run only shard i of n (round-robin over every case); needs --out;
+                             exits 0 once the results file is written: \`rubric-eval merge\` decides
   -h, --help
 
 Examples:
   rubric-eval run 'evals/**/*.yaml'
   rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
   rubric-eval run --rubric RUBRIC.md --base origin/main
-  rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md`;
+  rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md
+  rubric-eval run 'evals/**/*.yaml' --shard 2/4 --out shards/2.json`;
+const MERGE_HELP = `Usage: rubric-eval merge <results-globs...> [options]
+
+Merges the results files of the shards of one run (\`run --shard i/n --out FILE\`) into the results
+the unsharded run would have produced, then reports them like \`run\`. Runs no gate, target or
+judge. Every shard 1..n must be there exactly once, from the same plan (same suites); otherwise
+the run fails with an error naming the shard (\`shard 3/3 missing\`).
+
+Options:
+  --fail-on <fail|borderline|never>   (default fail)
+  --out <file>               write the merged results JSON here
+  --format <table|markdown|json>   (default table)
+  --cwd <dir>                where the globs resolve (default: current)
+  -h, --help
+
+Example:
+  rubric-eval merge 'shards/*.json' --out rubric-eval-results.json`;
 const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [options]
 
 Everything run checks before its first call, without running anything or calling any model:
@@ -61273,6 +61678,13 @@ const runOptions = {
     out: { type: 'string' },
     format: { type: 'string' },
     'judge-samples': { type: 'string' },
+    shard: { type: 'string' },
+};
+const mergeOptions = {
+    ...run_cli_common,
+    'fail-on': { type: 'string' },
+    out: { type: 'string' },
+    format: { type: 'string' },
 };
 class UsageError extends Error {
 }
@@ -61310,6 +61722,8 @@ async function runCli(io) {
                 return await run_cli_runCommand(rest, io);
             case 'validate':
                 return validateCommand(rest, io);
+            case 'merge':
+                return await mergeCommand(rest, io);
             case 'generate':
                 return await generateCommand(rest, io);
             default:
@@ -61331,9 +61745,9 @@ async function run_cli_runCommand(args, io) {
         io.stdout.write(`${RUN_HELP}\n`);
         return EXIT_PASS;
     }
-    const format = v.format ?? 'table';
-    if (!['table', 'markdown', 'json'].includes(format))
-        throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    const format = parseFormat(v.format);
+    if (v.shard !== undefined && !v.out)
+        throw new UsageError('--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads');
     const parsed = parseInputs({
         suites: positionals.join('\n'),
         rubric: v.rubric,
@@ -61350,10 +61764,13 @@ async function run_cli_runCommand(args, io) {
         'cache-dir': v['cache-dir'],
         'gate-timeout': v['gate-timeout'],
         'judge-samples': v['judge-samples'],
+        shard: v.shard,
     });
     if ('errors' in parsed)
         throw new UsageError(parsed.errors.join('\n'));
     const i = parsed.inputs;
+    if (i.shard && !v.out)
+        throw new UsageError('--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads');
     const cwd = external_node_path_default().resolve(io.cwd, v.cwd ?? '.');
     // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
     const replay = v['judge-replay'] ? readReplayMeta(external_node_path_default().resolve(io.cwd, v['judge-replay'])) : null;
@@ -61393,7 +61810,16 @@ async function run_cli_runCommand(args, io) {
                 : undefined,
         },
     });
-    const { results } = outcome;
+    return run_cli_report(outcome.results, config, format, io);
+}
+function parseFormat(value) {
+    const format = value ?? 'table';
+    if (format !== 'table' && format !== 'markdown' && format !== 'json')
+        throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    return format;
+}
+/** Writes the results file, prints the report, and turns the verdict into the exit code. */
+async function run_cli_report(results, config, format, io) {
     if (config.resultsFile) {
         const file = external_node_path_default().resolve(io.cwd, config.resultsFile);
         const unwritten = writeResultsOrFallback(file, results);
@@ -61408,9 +61834,40 @@ async function run_cli_runCommand(args, io) {
         io.stdout.write(renderReport(results));
     else
         io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
+    if (config.shard) {
+        // A shard that wrote its results file has done its part: the merge decides the verdict.
+        io.stderr.write(`shard ${config.shard.index}/${config.shard.total}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`);
+        return EXIT_PASS;
+    }
     if (results.errors.length > 0)
         return EXIT_USAGE;
     return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+}
+/** `merge`: shard results files in, one run out, reported exactly like `run`. */
+async function mergeCommand(args, io) {
+    const { values: v, positionals } = run_cli_parse(args, mergeOptions);
+    if (v.help) {
+        io.stdout.write(`${MERGE_HELP}\n`);
+        return EXIT_PASS;
+    }
+    if (positionals.length === 0)
+        throw new UsageError('merge needs the globs of the shard results files');
+    const format = parseFormat(v.format);
+    const parsed = parseInputs({ merge: positionals.join('\n'), 'fail-on': v['fail-on'] });
+    if ('errors' in parsed)
+        throw new UsageError(parsed.errors.join('\n'));
+    const cwd = external_node_path_default().resolve(io.cwd, v.cwd ?? '.');
+    const config = configFromInputs(parsed.inputs, {
+        workingDirectory: cwd,
+        resultsFile: v.out ?? '',
+        cacheDir: null,
+    });
+    const outcome = await runEvaluation(config, {
+        env: io.env,
+        signal: io.signal,
+        hooks: { warn: (m) => io.stderr.write(`warning: ${m}\n`) },
+    });
+    return run_cli_report(outcome.results, config, format, io);
 }
 function readReplayMeta(dir) {
     try {

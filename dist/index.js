@@ -40946,7 +40946,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4921);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7502);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6977);
 /** The action's entry point: everything happens in run(). */
 
 
@@ -40959,7 +40959,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7502:
+/***/ 6977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56964,13 +56964,13 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
         return this.check(_isoDateTime(ZodISODateTime, params));
     },
     date(params) {
-        return this.check(_isoDate(ZodISODate, params));
+        return this.check(_isoDate(schemas_ZodISODate, params));
     },
     time(params) {
-        return this.check(_isoTime(ZodISOTime, params));
+        return this.check(_isoTime(schemas_ZodISOTime, params));
     },
     duration(params) {
-        return this.check(_isoDuration(ZodISODuration, params));
+        return this.check(_isoDuration(schemas_ZodISODuration, params));
     },
 });
 function schemas_string(params) {
@@ -56984,15 +56984,15 @@ const ZodISODateTime = /*@__PURE__*/ $constructor("ZodISODateTime", (inst, def) 
     $ZodISODateTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
+const schemas_ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
     $ZodISODate.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISOTime = /*@__PURE__*/ $constructor("ZodISOTime", (inst, def) => {
+const schemas_ZodISOTime = /*@__PURE__*/ $constructor("ZodISOTime", (inst, def) => {
     $ZodISOTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODuration = /*@__PURE__*/ $constructor("ZodISODuration", (inst, def) => {
+const schemas_ZodISODuration = /*@__PURE__*/ $constructor("ZodISODuration", (inst, def) => {
     $ZodISODuration.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
@@ -58245,7 +58245,154 @@ function parseVotes(votes) {
     return total > 0 && yes <= total ? { yes, total } : null;
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/suite/definition-hash.ts
+
+
+/**
+ * JSON with every object's keys sorted, so equal values always give equal text whatever order
+ * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
+ */
+function canonicalJson(value) {
+    if (value === null || typeof value !== 'object')
+        return JSON.stringify(value) ?? 'null';
+    // Plain loops and string appends: this runs for every case of every run (10,000-case suites).
+    if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++)
+            out += `${i ? ',' : ''}${value[i] === undefined ? 'null' : canonicalJson(value[i])}`;
+        return `${out}]`;
+    }
+    const record = value;
+    let out = '{';
+    for (const key of Object.keys(record).sort()) {
+        const v = record[key];
+        if (v === undefined)
+            continue;
+        out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+    }
+    return `${out}}`;
+}
+/** A message as it reaches a target: attachments by their workspace-relative path and text. */
+const messageDefinition = (m) => ({
+    role: m.role,
+    parts: m.parts.map((p) => p.type === 'text'
+        ? { type: 'text', text: p.text }
+        : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline }),
+    // Code judges see structured content and tool calls as written; left out (undefined) when absent,
+    // so the hash of a case without them is what it was.
+    structured: m.structured,
+    tool_calls: m.toolCalls,
+});
+/** A working directory relative to the workspace: the same on every machine and checkout. */
+const relativeDir = (root, dir) => external_node_path_default().relative(root, dir).split((external_node_path_default()).sep).join('/');
+function aggregatorDefinition(a, root) {
+    switch (a.type) {
+        case 'weighted_average':
+        case 'all_or_nothing':
+            return a;
+        case 'code_judge':
+            return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
+        case 'llm_judge':
+            return { type: a.type, prompt: a.prompt?.template ?? null };
+    }
+}
+/** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
+function evaluatorDefinition(e, root) {
+    // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
+    const base = {
+        type: e.type,
+        name: e.name,
+        weight: e.weight,
+        negate: e.negate,
+        required: e.required,
+        min_score: e.minScore,
+    };
+    switch (e.type) {
+        case 'llm_judge':
+            return {
+                ...base,
+                rubrics: e.rubrics,
+                prompt: e.prompt?.template ?? null,
+                // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
+                prompt_script: e.promptScript && {
+                    command: [
+                        ...e.promptScript.command.slice(0, -1),
+                        relativeDir(root, e.promptScript.command.at(-1)),
+                    ],
+                    config: e.promptScript.config,
+                },
+            };
+        case 'code_judge':
+            return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
+        case 'composite':
+            return {
+                ...base,
+                children: e.children.map((c) => evaluatorDefinition(c, root)),
+                aggregator: aggregatorDefinition(e.aggregator, root),
+            };
+        default: {
+            // Deterministic evaluators: their typed config is all that decides the grade.
+            const { pos: _pos, minScore: _m, ...config } = e;
+            return config;
+        }
+    }
+}
+/**
+ * A case's `definition_hash` (CONTRACTS §7): the first 16 hex of sha256 over the canonical JSON
+ * of what decides its grade. Two runs whose hashes differ graded different things, so their
+ * verdicts are not comparable. `root` is the workspace root, against which directories are made
+ * relative so the hash is the same in every checkout.
+ */
+function definitionHash(c, targetName, root) {
+    const definition = {
+        input: c.inputMessages.map(messageDefinition),
+        expected_outcome: c.expectedOutcome,
+        expected_output: c.expectedMessages.map(messageDefinition),
+        reference_answer: c.referenceAnswer ?? undefined,
+        evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
+        target: targetName,
+        scoring: c.scoring,
+    };
+    return (0,external_node_crypto_.createHash)('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/shard.ts
+
+
+const MAX_SHARDS = 256;
+const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
+/** Parses `i/n`; anything else is an error that names the accepted form. */
+function parseShard(value) {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+    const index = m ? Number(m[1]) : NaN;
+    const total = m ? Number(m[2]) : NaN;
+    if (!m || index < 1 || index > total || total > MAX_SHARDS)
+        return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+    return { index, total };
+}
+const shardLabel = (s) => `shard ${s.index}/${s.total}`;
+/** Plan order: suite path, then position in the suite. Code-unit order: the same on every machine. */
+function comparePlanOrder(a, b) {
+    if (a.path !== b.path)
+        return a.path < b.path ? -1 : 1;
+    return a.position - b.position;
+}
+/** Round-robin: plan case k (0-based) belongs to shard k mod n + 1. */
+const inShard = (k, s) => k % s.total === s.index - 1;
+/** How many of `planned` cases the round-robin deals to shard `index`. */
+function shardSize(planned, s) {
+    return s.index > planned ? 0 : Math.floor((planned - s.index) / s.total) + 1;
+}
+/** `plan_hash`: over the ordered (suite path, case id, definition_hash) list of the whole plan. */
+function planHash(entries) {
+    const list = entries.map((e) => [e.suite, e.id, e.definition_hash]);
+    return (0,external_node_crypto_.createHash)('sha256').update(canonicalJson(list)).digest('hex').slice(0, 16);
+}
+
 ;// CONCATENATED MODULE: ./src/config.ts
+
 
 
 /**
@@ -58314,9 +58461,23 @@ const InputsSchema = object({
     })
         .default(1)),
     'github-timeout': config_number('github-timeout', 30, { min: 1, max: 600 }),
+    shard: preprocess(unset, schemas_string()
+        .transform((s, ctx) => {
+        const r = parseShard(s);
+        if ('error' in r) {
+            ctx.addIssue({ code: 'custom', message: r.error });
+            return NEVER;
+        }
+        return r;
+    })
+        .optional()),
+    merge: config_text(),
 })
-    .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
-    error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
+    .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
+    error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
+})
+    .refine((i) => !(i.shard && i.merge), {
+    error: 'merge: a merge runs nothing, so it takes no `shard`; give `shard` to the matrix jobs and `merge` to the job after them',
 });
 const PriceTableSchema = record(schemas_string(), object({ input: schemas_number().min(0), output: schemas_number().min(0) }));
 const INPUT_NAMES = Object.keys(InputsSchema.shape);
@@ -58365,6 +58526,8 @@ function configFromInputs(i, extra) {
         diffFile: extra.diffFile ?? null,
         baseRef: extra.baseRef ?? null,
         judgeSamples: i['judge-samples'],
+        shard: i.shard ?? null,
+        merge: splitList(i.merge),
     };
 }
 
@@ -60159,65 +60322,6 @@ function writeResultsOrFallback(file, results) {
 var process_guard = __nccwpck_require__(4921);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/diagnostics.ts
-function formatDiagnostic(d) {
-    return formatLine(d, true);
-}
-/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
-function formatWithoutLevel(d) {
-    return formatLine(d, false);
-}
-function formatLine(d, withLevel) {
-    const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-    const subject = d.subject ? ` ${d.subject}:` : '';
-    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
-    return `${where}${level}${subject} ${d.rule}: ${d.message}`;
-}
-/** Thrown when input files are invalid; carries every problem found, not just the first. */
-class ValidationError extends Error {
-    diagnostics;
-    constructor(diagnostics) {
-        const errors = diagnostics.filter((d) => d.severity === 'error');
-        super(`${errors.length} validation error${errors.length === 1 ? '' : 's'}:\n` +
-            errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n'));
-        this.name = 'ValidationError';
-        this.diagnostics = diagnostics;
-    }
-}
-/** Collects diagnostics for one file so callers need not repeat the file name. */
-class DiagnosticSink {
-    file;
-    items = [];
-    constructor(file) {
-        this.file = file;
-    }
-    error(pos, rule, message, subject) {
-        this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
-    }
-    warn(pos, rule, message, subject) {
-        this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
-    }
-    get hasErrors() {
-        return this.items.some((d) => d.severity === 'error');
-    }
-}
-const NO_POSITION = { line: 0, column: 0 };
-/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
-const ECHO_LIMIT = 120;
-/**
- * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
- * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
- */
-function excerpt(value, max = ECHO_LIMIT) {
-    if (value.length <= max)
-        return value;
-    let end = max;
-    const code = value.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--;
-    return `${value.slice(0, end)}… (${value.length - end} more characters)`;
-}
-
 ;// CONCATENATED MODULE: ./src/results.ts
 /** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
 function emptyUsage() {
@@ -60278,6 +60382,7 @@ function aggregateResults(p) {
         judge: p.judge,
         started_at: new Date(p.started).toISOString(),
         duration_ms: Date.now() - p.started,
+        ...(p.shard ? { shard: p.shard } : {}),
     };
 }
 /** The markdown rubric's own verdict, as the checker reads prior iterations. */
@@ -60312,8 +60417,6 @@ function compareWithBaseline(results, baseline = null) {
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/judge/cache.ts
 
 
@@ -75933,6 +76036,65 @@ function wireJsonSchema(schema, name) {
     return json;
 }
 
+;// CONCATENATED MODULE: ./src/diagnostics.ts
+function formatDiagnostic(d) {
+    return formatLine(d, true);
+}
+/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
+function formatWithoutLevel(d) {
+    return formatLine(d, false);
+}
+function formatLine(d, withLevel) {
+    const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
+    const subject = d.subject ? ` ${d.subject}:` : '';
+    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
+    return `${where}${level}${subject} ${d.rule}: ${d.message}`;
+}
+/** Thrown when input files are invalid; carries every problem found, not just the first. */
+class ValidationError extends Error {
+    diagnostics;
+    constructor(diagnostics) {
+        const errors = diagnostics.filter((d) => d.severity === 'error');
+        super(`${errors.length} validation error${errors.length === 1 ? '' : 's'}:\n` +
+            errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n'));
+        this.name = 'ValidationError';
+        this.diagnostics = diagnostics;
+    }
+}
+/** Collects diagnostics for one file so callers need not repeat the file name. */
+class DiagnosticSink {
+    file;
+    items = [];
+    constructor(file) {
+        this.file = file;
+    }
+    error(pos, rule, message, subject) {
+        this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
+    }
+    warn(pos, rule, message, subject) {
+        this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
+    }
+    get hasErrors() {
+        return this.items.some((d) => d.severity === 'error');
+    }
+}
+const NO_POSITION = { line: 0, column: 0 };
+/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
+const ECHO_LIMIT = 120;
+/**
+ * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
+ * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
+ */
+function excerpt(value, max = ECHO_LIMIT) {
+    if (value.length <= max)
+        return value;
+    let end = max;
+    const code = value.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${value.slice(0, end)}… (${value.length - end} more characters)`;
+}
+
 ;// CONCATENATED MODULE: ./src/suite/workspace.ts
 
 
@@ -78729,6 +78891,8 @@ function judgeEndpoint(config, names = ACTION_SETTINGS) {
     const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
     return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
 }
+/** The judge as the results file names it. */
+const judgeInfo = (e) => e ? { model: e.model, base_url: e.baseURL } : null;
 /** Whether an evaluator (or any part of a composite) asks the LLM judge. */
 function usesLlm(e) {
     return (e.type === 'llm_judge' ||
@@ -99105,105 +99269,155 @@ async function loadInputs(config, ws, io = {}) {
     return { suites, rubric, answers, diagnostics };
 }
 
-;// CONCATENATED MODULE: ./src/suite/definition-hash.ts
+;// CONCATENATED MODULE: ./src/pipeline/merge.ts
 
-
+const label = (f) => `${shardLabel(f.results.shard)} (${f.file})`;
+const unique = (xs) => [...new Set(xs)];
 /**
- * JSON with every object's keys sorted, so equal values always give equal text whatever order
- * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
+ * The merge stage (CONTRACTS §8): shard results files in, one run out, as the unsharded run
+ * would have produced it. Missing, duplicate or mismatched shards, or cases that do not add up
+ * to the plan, are errors naming the shard: the run then fails and nothing passes.
  */
-function canonicalJson(value) {
-    if (value === null || typeof value !== 'object')
-        return JSON.stringify(value) ?? 'null';
-    if (Array.isArray(value))
-        return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-    const entries = Object.entries(value)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-/** A message as it reaches a target: attachments by their workspace-relative path and text. */
-const messageDefinition = (m) => ({
-    role: m.role,
-    parts: m.parts.map((p) => p.type === 'text'
-        ? { type: 'text', text: p.text }
-        : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline }),
-    // Code judges see structured content and tool calls as written; left out (undefined) when absent,
-    // so the hash of a case without them is what it was.
-    structured: m.structured,
-    tool_calls: m.toolCalls,
-});
-/** A working directory relative to the workspace: the same on every machine and checkout. */
-const relativeDir = (root, dir) => external_node_path_default().relative(root, dir).split((external_node_path_default()).sep).join('/');
-function aggregatorDefinition(a, root) {
-    switch (a.type) {
-        case 'weighted_average':
-        case 'all_or_nothing':
-            return a;
-        case 'code_judge':
-            return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
-        case 'llm_judge':
-            return { type: a.type, prompt: a.prompt?.template ?? null };
-    }
-}
-/** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
-function evaluatorDefinition(e, root) {
-    // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
-    const base = {
-        type: e.type,
-        name: e.name,
-        weight: e.weight,
-        negate: e.negate,
-        required: e.required,
-        min_score: e.minScore,
+function mergeShards(files, readErrors = []) {
+    const errors = [...readErrors];
+    const ordered = files.length > 0 ? checkShardSet(files, errors) : null;
+    if (files.length === 0)
+        errors.push('merge: no shard results files to merge');
+    const first = ordered?.[0];
+    const assembled = ordered && errors.length === 0 && !ordered.some((f) => f.results.errors.length > 0)
+        ? assembleCases(ordered, errors)
+        : { suites: [], partial: files.some((f) => f.results.partial) };
+    const starts = files.map((f) => Date.parse(f.results.started_at));
+    return {
+        suites: errors.length > 0 ? [] : assembled.suites,
+        rubric: errors.length > 0 ? null : (first?.results.rubric ?? null),
+        errors: unique([...files.flatMap((f) => f.results.errors), ...errors]),
+        warnings: unique(files.flatMap((f) => f.results.warnings)),
+        partial: assembled.partial,
+        judge: first?.results.judge ?? files.find((f) => f.results.judge)?.results.judge ?? null,
+        started: starts.length > 0 ? Math.min(...starts) : null,
+        shards: [...files].sort((a, b) => a.results.shard.index - b.results.shard.index).map(shardSummary),
+        stats: sumStats(files),
+        executed: files.some((f) => f.results.judge_stats !== undefined),
     };
-    switch (e.type) {
-        case 'llm_judge':
-            return {
-                ...base,
-                rubrics: e.rubrics,
-                prompt: e.prompt?.template ?? null,
-                // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
-                prompt_script: e.promptScript && {
-                    command: [
-                        ...e.promptScript.command.slice(0, -1),
-                        relativeDir(root, e.promptScript.command.at(-1)),
-                    ],
-                    config: e.promptScript.config,
-                },
-            };
-        case 'code_judge':
-            return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
-        case 'composite':
-            return {
-                ...base,
-                children: e.children.map((c) => evaluatorDefinition(c, root)),
-                aggregator: aggregatorDefinition(e.aggregator, root),
-            };
-        default: {
-            // Deterministic evaluators: their typed config is all that decides the grade.
-            const { pos: _pos, minScore: _m, ...config } = e;
-            return config;
+}
+/**
+ * One total, one plan hash, each index 1..n exactly once. Returns the files in index order, or
+ * null (with the errors added) when they do not form one complete set.
+ */
+function checkShardSet(files, errors) {
+    const totals = unique(files.map((f) => String(f.results.shard.total)));
+    if (totals.length > 1) {
+        errors.push(`shard files disagree on the number of shards: ${files.map(label).join(', ')}`);
+        return null;
+    }
+    const hashes = unique(files.map((f) => f.results.shard.plan_hash));
+    if (hashes.length > 1) {
+        const groups = hashes.map((h) => `${files
+            .filter((f) => f.results.shard.plan_hash === h)
+            .map(label)
+            .join(', ')} planned ${h}`);
+        errors.push(`plan hash mismatch: ${groups.join('; ')}: the suites, targets or prompt files changed between the shard jobs; run every shard on the same commit`);
+        return null;
+    }
+    const total = Number(totals[0]);
+    const byIndex = new Map();
+    for (const f of files)
+        byIndex.set(f.results.shard.index, [...(byIndex.get(f.results.shard.index) ?? []), f]);
+    for (const [index, list] of [...byIndex].sort(([a], [b]) => a - b)) {
+        if (index > total)
+            errors.push(`${list.map(label).join(', ')}: index beyond the ${total} shards`);
+        else if (list.length > 1)
+            errors.push(`shard ${index}/${total} given ${list.length} times: ${list.map((f) => f.file).join(', ')}`);
+    }
+    for (let i = 1; i <= total; i++)
+        if (!byIndex.has(i))
+            errors.push(`shard ${i}/${total} missing`);
+    if (errors.length > 0)
+        return null;
+    return Array.from({ length: total }, (_, i) => byIndex.get(i + 1)[0]);
+}
+/** A shard's cases in plan order: suite path, then position (file order within a suite). */
+function planOrdered(f) {
+    const placed = f.results.suites.flatMap((s) => s.cases.map((result, i) => ({ path: s.path, i, result })));
+    return placed
+        .sort((a, b) => comparePlanOrder({ path: a.path, position: a.i }, { path: b.path, position: b.i }))
+        .map(({ path, result }) => ({ path, result }));
+}
+/**
+ * Deals the shards' cases back into plan order (case k came from shard k mod n + 1) and checks
+ * that they are the plan: each shard holds its share, and the rebuilt list hashes to plan_hash.
+ */
+function assembleCases(shards, errors) {
+    const { planned, total } = shards[0].results.shard;
+    const suitePaths = shards[0].results.suites.map((s) => s.path);
+    let partial = false;
+    for (const f of shards) {
+        const got = f.results.suites.reduce((n, s) => n + s.cases.length, 0);
+        const share = shardSize(planned, f.results.shard);
+        if (f.results.suites.map((s) => s.path).join('\0') !== suitePaths.join('\0'))
+            errors.push(`${label(f)} lists other suites than ${label(shards[0])}`);
+        else if (got < share && f.results.partial)
+            partial = true;
+        else if (got !== share)
+            errors.push(`${label(f)} holds ${got} cases; its share of the ${planned} planned is ${share}`);
+    }
+    const lists = shards.map(planOrdered);
+    // A cancelled shard leaves gaps the round-robin cannot deal around: order by line instead.
+    const rebuilt = partial
+        ? lists.flat().sort((a, b) => (a.result.line ?? 0) - (b.result.line ?? 0))
+        : Array.from({ length: planned }, (_, k) => lists[k % total]?.[Math.floor(k / total)]).filter((p) => p !== undefined);
+    if (errors.length === 0 && !partial)
+        checkPlanHash(rebuilt, shards, errors);
+    const suites = shards[0].results.suites.map((s) => ({
+        ...s,
+        cases: rebuilt.filter((p) => p.path === s.path).map((p) => p.result),
+    }));
+    return { suites, partial };
+}
+function checkPlanHash(rebuilt, shards, errors) {
+    const entries = rebuilt.map((p) => ({
+        suite: p.path,
+        id: p.result.id,
+        definition_hash: p.result.definition_hash ?? '',
+    }));
+    if (planHash(entries) === shards[0].results.shard.plan_hash)
+        return;
+    const seen = new Map();
+    for (const f of shards)
+        for (const p of planOrdered(f)) {
+            const key = `${p.path}#${p.result.id}`;
+            const where = shardLabel(f.results.shard);
+            if (seen.has(key))
+                errors.push(`case ${key} is in both ${seen.get(key)} and ${where}`);
+            else
+                seen.set(key, where);
         }
-    }
+    errors.push(`the shards' cases do not add up to their plan (plan hash ${shards[0].results.shard.plan_hash}): a shard file was edited, or written by another version of rubric-eval`);
 }
-/**
- * A case's `definition_hash` (CONTRACTS §7): the first 16 hex of sha256 over the canonical JSON
- * of what decides its grade. Two runs whose hashes differ graded different things, so their
- * verdicts are not comparable. `root` is the workspace root, against which directories are made
- * relative so the hash is the same in every checkout.
- */
-function definitionHash(c, targetName, root) {
-    const definition = {
-        input: c.inputMessages.map(messageDefinition),
-        expected_outcome: c.expectedOutcome,
-        expected_output: c.expectedMessages.map(messageDefinition),
-        reference_answer: c.referenceAnswer ?? undefined,
-        evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
-        target: targetName,
-        scoring: c.scoring,
+function shardSummary(f) {
+    const r = f.results;
+    return {
+        index: r.shard.index,
+        file: f.file,
+        cases: r.suites.reduce((n, s) => n + s.cases.length, 0),
+        started_at: r.started_at,
+        duration_ms: r.duration_ms,
+        judge_calls: r.usage.judge_calls,
+        http_calls: r.judge_stats?.http_calls ?? 0,
     };
-    return (0,external_node_crypto_.createHash)('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
+}
+function sumStats(files) {
+    const s = files.map((f) => f.results.judge_stats);
+    const sum = (k) => s.reduce((n, x) => n + (x?.[k] ?? 0), 0);
+    return {
+        judgeCalls: sum('http_calls'),
+        retries: sum('retries'),
+        repairs: sum('repairs'),
+        rateLimited: sum('rate_limited'),
+        timeouts: sum('timeouts'),
+        peakInFlight: Math.max(0, ...s.map((x) => x?.peak_in_flight ?? 0)),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/targets/agentv-providers.ts
@@ -99702,7 +99916,21 @@ function endpointOfTarget(def, env, timeoutMs) {
 
 
 
+
+
 const hasErrors = (ds) => ds.some((d) => d.severity === 'error');
+/**
+ * The plan's problems as the results file lists them (any error means nothing ran), and the
+ * warnings as logged: the log hook says they are warnings, so the line does not say it again.
+ */
+function planProblems(plan) {
+    const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
+    return {
+        errors: plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
+        warnings: warnings.map(formatDiagnostic),
+        warningLines: warnings.map(formatWithoutLevel),
+    };
+}
 /**
  * Stage 2, plan: which target answers each case and which judge grades it, decided before any
  * call. Only targets a run uses are resolved, and only when everything loaded cleanly.
@@ -99728,31 +99956,45 @@ options = {}) {
     }
     const needsJudge = (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
         loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge));
+    // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
     const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
     diagnostics.push(...judge.diagnostics);
-    const cases = targets && !hasErrors(diagnostics) ? planCases(loaded.suites, targets, ctx.ws.root) : [];
+    const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
+    const spec = config.shard ?? null;
+    const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
+    const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
+    const cases = runnable ? mine.map((o) => ({ ...o, target: runnable.forCase(o.suite, o.evalCase) })) : [];
+    const used = new Set(cases.map((c) => c.target.runner));
     return {
         suites: loaded.suites,
-        rubric: loaded.rubric,
+        rubric: spec && spec.index !== 1 ? undefined : loaded.rubric,
         cases,
-        runners: targets?.runners ?? [],
+        runners: (runnable?.runners ?? []).filter((r) => used.has(r)),
         defaultEndpoint: judge.endpoint,
         diagnostics,
+        shard: spec ? { ...spec, plan_hash: planHash(order.map(planEntry)), planned: order.length } : null,
     };
 }
-/** Every case of every suite, in suite then position order, with its target and definition hash. */
-function planCases(suites, targets, root) {
-    return suites.flatMap((suite, suiteIndex) => suite.cases.map((evalCase, caseIndex) => {
-        const target = targets.forCase(suite, evalCase);
-        return {
-            suite,
-            suiteIndex,
-            evalCase,
-            caseIndex,
-            target,
-            definitionHash: definitionHash(evalCase, target.runner.name, root),
-        };
+const planEntry = (o) => ({
+    suite: o.suite.path,
+    id: o.evalCase.id,
+    definition_hash: o.definitionHash,
+});
+/**
+ * Every case of every suite in plan order (suite path, then position), with its definition hash.
+ * The target name hashed is the one that answers the case; when targets could not be planned
+ * (the run fails anyway), the name the suites ask for, so every shard still agrees on the plan.
+ */
+function planOrder(suites, targets, override, root) {
+    const all = suites.flatMap((suite, suiteIndex) => suite.cases.map((evalCase, caseIndex) => {
+        const name = targets?.forCase(suite, evalCase).runner.name ??
+            override ??
+            evalCase.target ??
+            suite.target ??
+            'default';
+        return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }));
+    return all.sort((a, b) => comparePlanOrder({ path: a.suite.path, position: a.caseIndex }, { path: b.suite.path, position: b.caseIndex }));
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/results.ts
@@ -99781,7 +100023,125 @@ function tripsFailOn(verdict, failOn) {
     return failOn === 'borderline' && verdict === 'borderline';
 }
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/shard-file.ts
+
+
+
+
+const Usage = looseObject({
+    judge_calls: schemas_number().int().min(0),
+    cached_calls: schemas_number().int().min(0),
+    prompt_tokens: schemas_number().min(0),
+    completion_tokens: schemas_number().min(0),
+    cost_usd: schemas_number().nullable(),
+});
+// Only what the merge reads or recomputes from is checked; every other field is carried as is.
+const Case = looseObject({
+    id: schemas_string(),
+    definition_hash: schemas_string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
+    verdict: schemas_enum(['pass', 'borderline', 'fail', 'error']),
+    score: schemas_number().min(0).max(1),
+    gating_violations: array(schemas_string()),
+    evaluators: array(unknown()),
+    usage: Usage.optional(),
+});
+const ShardResults = looseObject({
+    version: literal(1),
+    suites: array(looseObject({ path: schemas_string(), description: schemas_string().nullable(), cases: array(Case) })),
+    rubric: looseObject({ verdict: schemas_enum(['pass', 'fail']), score: schemas_number(), usage: Usage.optional() })
+        .nullable(),
+    usage: Usage,
+    partial: schemas_boolean(),
+    errors: array(schemas_string()),
+    warnings: array(schemas_string()),
+    judge: object({ model: schemas_string(), base_url: schemas_string() }).nullable(),
+    judge_stats: looseObject({ http_calls: schemas_number().min(0) }).optional(),
+    started_at: iso_datetime(),
+    duration_ms: schemas_number().min(0),
+    shard: object({
+        index: schemas_number().int().min(1),
+        total: schemas_number().int().min(1),
+        plan_hash: schemas_string().min(1),
+        planned: schemas_number().int().min(0),
+    })
+        .optional(),
+});
+/** Expands the `merge` globs (relative to `cwd`) into files, sorted, each once. */
+async function findShardFiles(patterns, cwd) {
+    const files = new Set();
+    const errors = [];
+    for (const pattern of patterns) {
+        const matches = await glob(pattern, { cwd, absolute: true, onlyFiles: true, expandDirectories: false });
+        if (matches.length === 0)
+            errors.push(`merge: no files match '${pattern}' in ${cwd}`);
+        for (const m of matches.sort())
+            files.add(external_node_path_default().normalize(m));
+    }
+    return { files: [...files], errors };
+}
+/** Reads one shard results file; a file that is not one is an error naming the file and why. */
+function readShardFile(abs, cwd) {
+    const rel = external_node_path_default().relative(cwd, abs);
+    const file = rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? abs : rel.split((external_node_path_default()).sep).join('/');
+    let raw;
+    try {
+        raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(abs, 'utf8'));
+    }
+    catch (err) {
+        return { error: `${file}: unreadable shard results file: ${err.message.split('\n')[0]}` };
+    }
+    const r = ShardResults.safeParse(raw);
+    if (!r.success) {
+        const issue = r.error.issues[0];
+        const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+        return { error: `${file}: not a rubric-eval results file (${where}${issue.message})` };
+    }
+    if (!r.data.shard)
+        return {
+            error: `${file}: has no \`shard\` block: not a shard's results file (write it with \`shard: i/n\`)`,
+        };
+    return { file, results: r.data };
+}
+/**
+ * Every file the globs match, read; the ones that are not shard results files become errors.
+ * `exclude` is the merge's own results file: a re-run whose glob also matches it is not an error.
+ */
+async function readShardFiles(patterns, cwd, exclude = null) {
+    const found = await findShardFiles(patterns, cwd);
+    const files = [];
+    const errors = [...found.errors];
+    for (const abs of found.files) {
+        if (exclude && abs === external_node_path_default().resolve(cwd, exclude))
+            continue;
+        const r = readShardFile(abs, cwd);
+        if ('error' in r)
+            errors.push(r.error);
+        else
+            files.push(r);
+    }
+    return { files, errors };
+}
+
 ;// CONCATENATED MODULE: ./src/run.ts
+
+
 
 
 
@@ -99801,6 +100161,8 @@ const noSubject = () => Promise.reject(new Error('no subject to judge: not a pul
  * end up in the results, and an error is never a pass.
  */
 async function runEvaluation(config, io) {
+    if (config.merge && config.merge.length > 0)
+        return mergeEvaluation(config, config.merge, io);
     const started = Date.now();
     const hooks = io.hooks ?? {};
     // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.
@@ -99809,13 +100171,10 @@ async function runEvaluation(config, io) {
     const phase = hooks.phase ?? ((_n, fn) => fn());
     const ctx = createRunContext(config, io);
     const plan = await phase('Load and validate', async () => planRun(await loadInputs(config, ctx.ws, ctx), config, ctx));
-    const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-    const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
-    // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
+    const { errors, warnings, warningLines } = planProblems(plan);
     if (errors.length === 0)
-        for (const d of plan.diagnostics)
-            if (d.severity === 'warning')
-                ctx.warn(formatWithoutLevel(d));
+        for (const w of warningLines)
+            ctx.warn(w);
     // Invalid input: nothing is judged, the run fails, and the results say why.
     const executed = errors.length > 0
         ? { suites: [], rubric: null, partial: false }
@@ -99836,18 +100195,44 @@ async function runEvaluation(config, io) {
         ...executed,
         errors,
         warnings,
-        judge: plan.defaultEndpoint
-            ? { model: plan.defaultEndpoint.model, base_url: plan.defaultEndpoint.baseURL }
-            : null,
+        judge: judgeInfo(plan.defaultEndpoint),
         history: io.history ?? [],
         commit: io.commit ?? null,
         started,
+        shard: plan.shard ?? undefined,
     });
     return finishRun(compareWithBaseline(results, io.baseline ?? null), {
         diagnostics: plan.diagnostics,
         redactor: ctx.redactor,
         stats: ctx.judges.stats(),
         executed: errors.length === 0,
+    });
+}
+/**
+ * A merge, wired: shard results files replace load..execute; aggregate, compare and results are
+ * the same as for a single run. Runs no gate, target or judge.
+ */
+async function mergeEvaluation(config, globs, io) {
+    const started = Date.now();
+    const ctx = createRunContext(config, io);
+    if (config.suites.length > 0 || config.rubric)
+        ctx.warn('merge: `suites` and `rubric` are ignored; the shards ran them, the merge only combines their results');
+    const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
+    const merged = mergeShards(read.files, read.errors);
+    for (const w of merged.warnings)
+        ctx.warn(w);
+    const results = aggregateResults({
+        ...merged,
+        history: io.history ?? [],
+        commit: io.commit ?? null,
+        started: merged.started ?? started,
+    });
+    results.shards = merged.shards;
+    return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+        diagnostics: [],
+        redactor: ctx.redactor,
+        stats: merged.stats,
+        executed: merged.executed,
     });
 }
 
@@ -99911,18 +100296,7 @@ async function runAction(signal) {
     const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, getInput(name)]));
     const parsed = parseInputs(raw);
     if ('errors' in parsed) {
-        // Even now the results file says why the check failed, for steps that read it.
-        const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-        const file = external_node_path_default().resolve(workspace, raw['working-directory'] || '.', raw['results-file'] || 'rubric-eval-results.json');
-        try {
-            writeResultsFile(file, invalidInputResults(parsed.errors.map((e) => `inputs: ${e}`)));
-            setOutput('verdict', 'fail');
-            setOutput('results-file', file);
-        }
-        catch {
-            /* the failure below says it all */
-        }
-        setFailed(`invalid inputs: ${parsed.errors.join('; ')}`);
+        failInvalidInputs(raw, parsed.errors);
         return;
     }
     const i = parsed.inputs;
@@ -99976,54 +100350,91 @@ async function runAction(signal) {
     });
     const { results, redactor } = outcome;
     const hidden = run ? [runLine(run)] : [];
-    // 1. The results file: always, first. One that cannot be written fails the check.
+    // 1. The results file: always, first. One that cannot be written fails the check (a shard too:
+    // the merge cannot count it).
     const unwritten = writeResultsOrFallback(config.resultsFile, results);
     if (unwritten)
         setFailed(`could not write the results file ${config.resultsFile}: ${unwritten}`);
-    // 2. Annotations: validation errors, and every failed or errored case at its line.
-    annotate(outcome, workspace, workingDirectory);
+    // 2. Annotations: validation errors, and every failed or errored case at its line. A shard
+    // leaves the cases to the merge, and only shard 1 repeats the validation errors.
+    annotate(outcome, workspace, workingDirectory, config.shard ?? null);
     // 3. The job summary: where people look on push and on fork PRs.
     try {
         // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
-        await summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write({ overwrite: true });
+        await summary
+            .addRaw(shardNote(results) + redactor.redact(renderReport(results, { runUrl })))
+            .write({ overwrite: true });
     }
     catch (err) {
         warning(`could not write the job summary: ${describeError(err)}`);
     }
-    // 4. The PR comment.
+    // 4. The PR comment: never from a shard (the merge posts it).
     let commentUrl = '';
-    if (pr && commentMode !== 'off') {
-        if (!surface)
-            warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
-        else {
-            const body = redactor.redact(renderReport(results, {
-                runUrl,
-                sticky: true,
-                hiddenLines: hidden,
-                fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
-            }));
-            commentUrl = await postReport(surface, body, signal);
-            if (commentUrl)
-                info(`PR comment: ${commentUrl}`);
-        }
-    }
+    if (config.shard)
+        info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
+    else if (pr && commentMode !== 'off')
+        commentUrl = await commentOn(surface, results, redactor, { runUrl, hidden, signal });
     // 5. Outputs.
+    setOutputs(results, config.resultsFile, commentUrl);
+    info(`verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`);
+    // A shard's verdict is decided by the merge (an unwritten results file has failed it above).
+    if (config.shard)
+        return;
+    if (tripsFailOn(results.verdict, config.failOn))
+        setFailed(failureReason(results, config.failOn));
+}
+/** The PR comment, when there is a surface to post it on; returns its URL, or '' when none was posted. */
+async function commentOn(surface, results, redactor, o) {
+    if (!surface) {
+        warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+        return '';
+    }
+    const body = redactor.redact(renderReport(results, {
+        runUrl: o.runUrl,
+        sticky: true,
+        hiddenLines: o.hidden,
+        fullReportHint: o.runUrl ? `The full report is in the [job summary](${o.runUrl}).` : undefined,
+    }));
+    const url = await postReport(surface, body, o.signal);
+    if (url)
+        info(`PR comment: ${url}`);
+    return url;
+}
+/** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
+function failInvalidInputs(raw, errors) {
+    const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+    const file = external_node_path_default().resolve(workspace, raw['working-directory'] || '.', raw['results-file'] || 'rubric-eval-results.json');
+    try {
+        writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));
+        setOutput('verdict', 'fail');
+        setOutput('results-file', file);
+    }
+    catch {
+        /* the failure below says it all */
+    }
+    setFailed(`invalid inputs: ${errors.join('; ')}`);
+}
+/** A shard's summary shows a part of a run: say so before anyone reads its verdict as the run's. */
+function shardNote(r) {
+    if (!r.shard)
+        return '';
+    const ran = r.suites.reduce((n, s) => n + s.cases.length, 0);
+    return `> **Shard ${r.shard.index}/${r.shard.total}**: ${ran} of the ${r.shard.planned} planned cases. The merge job reports the whole run and decides the check.\n\n`;
+}
+function setOutputs(results, resultsFile, commentUrl) {
     setOutput('verdict', results.verdict);
     setOutput('score', results.score.toFixed(4));
     setOutput('passed', String(results.counts.pass));
     setOutput('borderline', String(results.counts.borderline));
     setOutput('failed', String(results.counts.fail + results.counts.error));
-    setOutput('results-file', config.resultsFile);
+    setOutput('results-file', resultsFile);
     setOutput('comment-url', commentUrl);
-    info(`verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`);
-    if (tripsFailOn(results.verdict, config.failOn))
-        setFailed(failureReason(results, config.failOn));
 }
 function failureReason(r, failOn) {
     if (r.partial)
-        return 'rubric-eval was cancelled; the partial results fail the check';
+        return `rubric-eval: ${r.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
     if (r.errors.length > 0)
-        return `rubric-eval: invalid input (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
+        return `rubric-eval: ${r.shards ? 'the shards do not make one valid run' : 'invalid input'} (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
     const bits = [];
     if (r.counts.fail)
         bits.push(`${r.counts.fail} failed`);
@@ -100035,12 +100446,13 @@ function failureReason(r, failOn) {
         bits.push(`rubric ${r.rubric.path} failed`);
     return `rubric-eval: ${r.verdict} (score ${r.score.toFixed(2)}): ${bits.join(', ') || 'nothing was evaluated'}`;
 }
-function annotate(outcome, workspace, workingDirectory) {
+function annotate(outcome, workspace, workingDirectory, shard) {
     const rel = (p) => {
         const abs = external_node_path_default().resolve(workingDirectory, p);
         return external_node_path_default().relative(workspace, abs).split((external_node_path_default()).sep).join('/');
     };
-    for (const d of outcome.diagnostics) {
+    const diagnostics = shard && shard.index !== 1 ? [] : outcome.diagnostics;
+    for (const d of diagnostics) {
         if (d.file === 'inputs' || d.line === 0)
             continue;
         const props = {
@@ -100056,8 +100468,8 @@ function annotate(outcome, workspace, workingDirectory) {
             warning(message, props);
     }
     // GitHub keeps 10 error annotations per step: cases get what the input errors left.
-    const used = outcome.diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
-    for (const a of caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
+    const used = diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
+    for (const a of shard ? [] : caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
         error(outcome.redactor.redact(a.message), a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title });
     }
 }
