@@ -1,7 +1,10 @@
 import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
+import { type BaselineFinder } from './baseline/load.js';
+import { configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
+import { checkFailures, failureMessage } from './fail-on.js';
+import { findBaselineArtifact } from './github/baseline-artifact.js';
 import {
   createOctokit,
   findStickyComment,
@@ -14,10 +17,10 @@ import {
 } from './github/client.js';
 import { type Subject } from './judge/prompts.js';
 import { parseHistory } from './report/history.js';
+import { changeCounts } from './report/baseline.js';
 import { renderReport } from './report/markdown.js';
 import { invalidInputResults, writeResultsFile } from './report/results-file.js';
-import { type RunResults } from './results.js';
-import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
+import { runEvaluation, type RunOutcome } from './run.js';
 import { lastCommitSubject } from './subject.js';
 
 interface PullRequestEvent {
@@ -25,6 +28,7 @@ interface PullRequestEvent {
   title: string;
   body: string | null;
   head: { sha: string };
+  base?: { sha?: string; ref?: string };
 }
 
 function readEvent(): { name: string; pullRequest: PullRequestEvent | null } {
@@ -125,11 +129,31 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return lastCommitSubject(workingDirectory);
   };
 
+  // `baseline: auto`: the base branch's artifact, fetched while the cases run.
+  let baseline: BaselineFinder | undefined;
+  if (pr && config.baseline.mode === 'auto') {
+    const artifact = config.baseline.artifact;
+    const found =
+      octokit && repo
+        ? findBaselineArtifact(octokit, repo, {
+            name: artifact,
+            baseSha: pr.base?.sha ?? null,
+            baseRef: pr.base?.ref ?? null,
+            resultsFileName: path.basename(config.resultsFile),
+            serverUrl: process.env.GITHUB_SERVER_URL ?? null,
+          }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describe(err)}` }))
+        : Promise.resolve({
+            warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
+          });
+    baseline = () => found;
+  }
+
   const outcome: RunOutcome = await runEvaluation(config, {
     env: process.env,
     signal,
     subject,
     history,
+    baseline,
     commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
     hooks: {
       info: (m) => core.info(m),
@@ -193,19 +217,12 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.info(
     `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
   );
-  if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
-}
-
-function failureReason(r: RunResults, failOn: Config['failOn']): string {
-  if (r.partial) return 'rubric-eval was cancelled; the partial results fail the check';
-  if (r.errors.length > 0)
-    return `rubric-eval: invalid input (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
-  const bits: string[] = [];
-  if (r.counts.fail) bits.push(`${r.counts.fail} failed`);
-  if (r.counts.error) bits.push(`${r.counts.error} errored`);
-  if (failOn === 'borderline' && r.counts.borderline) bits.push(`${r.counts.borderline} borderline`);
-  if (r.rubric?.verdict === 'fail') bits.push(`rubric ${r.rubric.path} failed`);
-  return `rubric-eval: ${r.verdict} (score ${r.score.toFixed(2)}): ${bits.join(', ') || 'nothing was evaluated'}`;
+  if (results.baseline)
+    core.info(
+      `vs base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}: ${changeCounts(results)}`,
+    );
+  if (checkFailures(results, config.failOn).length > 0)
+    core.setFailed(failureMessage(results, config.failOn));
 }
 
 function annotate(outcome: RunOutcome, workspace: string, workingDirectory: string): void {

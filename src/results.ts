@@ -57,6 +57,36 @@ export interface CaseResult {
   error?: string;
   duration_ms: number;
   usage?: Usage;
+  /** This case against the base branch's results; null when the run has no baseline (§7). */
+  baseline?: CaseBaseline | null;
+}
+
+/** What a case did relative to the baseline, in the order of precedence of CONTRACTS §7. */
+export const CHANGES = ['new', 'redefined', 'broken', 'fixed', 'regressed', 'improved', 'same'] as const;
+export type Change = (typeof CHANGES)[number];
+
+/** The case in the baseline (null verdict and score for a `new` case) and the change. */
+export interface CaseBaseline {
+  verdict: CaseVerdict | null;
+  score: number | null;
+  change: Change;
+}
+
+export interface RunBaseline {
+  source: 'artifact' | 'file';
+  /** The base commit the baseline was made on, when known. */
+  commit: string | null;
+  run_id: number | null;
+  /** The base workflow run's page, when known (the comment links the short sha to it). */
+  run_url: string | null;
+  artifact_id: number | null;
+  created_at: string | null;
+  /** The file the baseline was read from (a path, or the name inside the artifact). */
+  file: string | null;
+  margin: number;
+  changes: Record<Change | 'removed', number>;
+  /** Cases of the baseline that this run no longer has, as `suite#id`. */
+  removed: string[];
 }
 
 export interface SuiteResult {
@@ -155,6 +185,10 @@ export interface RunResults {
   };
   started_at: string;
   duration_ms: number;
+  /** The comparison with the base branch's results (CONTRACTS §7); null without one. */
+  baseline?: RunBaseline | null;
+  /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
+  baseline_note?: string | null;
 }
 
 export function emptyUsage(): Usage {

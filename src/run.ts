@@ -1,6 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
+import { type BaselineFinder } from './baseline/load.js';
+import { compareStage } from './baseline/stage.js';
 import { type Config } from './config.js';
 import { type Diagnostic, formatDiagnostic } from './diagnostics.js';
 import { type CandidateAnswer } from './evaluators/context.js';
@@ -60,6 +62,8 @@ export interface RunIO {
   history?: HistoryEntry[];
   commit?: string | null;
   hooks?: RunHooks;
+  /** How the adapter finds the baseline for `baseline: auto` (the base branch's artifact). */
+  baseline?: BaselineFinder;
 }
 
 export interface RunOutcome {
@@ -359,7 +363,8 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     timeouts: s.timeouts,
     peak_in_flight: s.peakInFlight,
   };
-  return { results, diagnostics, redactor, stats: s };
+  const compared = await compareStage(results, config, { ws, finder: io.baseline, warn });
+  return { results: compared, diagnostics, redactor, stats: s };
 }
 
 async function runCase(

@@ -2,6 +2,7 @@
 // real Link-header pagination), pull request metadata, diff and files. Failures can be scripted
 // per route (e.g. 502 twice, or 403 for a read-only fork token).
 import http from 'node:http';
+import { startArtifacts } from './github-artifacts.mjs';
 
 export async function startGitHubServer(options = {}) {
   const state = {
@@ -17,6 +18,11 @@ export async function startGitHubServer(options = {}) {
     diff: '',
     files: [],
   };
+
+  // ---- Actions artifacts (github-artifacts.mjs) ----
+  const artifacts = await startArtifacts(options.artifacts ?? []);
+  state.artifacts = artifacts.state;
+  // ---- end of artifacts ----
 
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -91,6 +97,7 @@ export async function startGitHubServer(options = {}) {
           head: { sha: 'abc1234' },
         });
       }
+      if (artifacts.handle(req, url, res, json)) return;
       json(res, 404, { message: `Not Found: ${req.method} ${url.pathname}` });
     });
   });
@@ -110,7 +117,14 @@ export async function startGitHubServer(options = {}) {
   }
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}`, state, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    state,
+    close: async () => {
+      await new Promise((r) => server.close(() => r()));
+      await artifacts.close();
+    },
+  };
 }
 
 function safeJson(s) {

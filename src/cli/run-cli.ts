@@ -7,13 +7,16 @@ import { writeResultsFile, writeResultsStream } from '../report/results-file.js'
 import { renderReport } from '../report/markdown.js';
 import { colours, plain, renderTerminal } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
-import { runEvaluation, tripsFailOn } from '../run.js';
+import { readUserBaseline } from '../baseline/load.js';
+import { checkFailures } from '../fail-on.js';
+import { runEvaluation } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
 import { findSuiteFiles, loadSuites } from '../suite/discover.js';
 import { rubricFromInput } from '../suite/markdown-rubric.js';
 import { Workspace } from '../suite/workspace.js';
 import { generateRubrics } from './generate.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
+import { compareCommand } from './compare.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
 export { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE };
 
@@ -25,6 +28,7 @@ Usage:
   rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
   rubric-eval validate <suite-globs...>           load and validate only (no model calls)
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
+  rubric-eval compare <base.json> <head.json>     what changed between two results files
   rubric-eval <command> --help                    options and examples of a command
 
 Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
@@ -45,7 +49,9 @@ Options:
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
-  --fail-on <fail|borderline|never>   (default fail)
+  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
+  --baseline <file>          compare every case with this results file (the base branch's run)
+  --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)
@@ -59,6 +65,7 @@ Examples:
   rubric-eval run 'evals/**/*.yaml'
   rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
   rubric-eval run --rubric RUBRIC.md --base origin/main
+  rubric-eval run 'evals/*.yaml' --baseline main-results.json --fail-on regression
   rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md`;
 
 const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [--rubric <file>] [--cwd <dir>]
@@ -109,9 +116,9 @@ const runOptions = {
   base: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
+  baseline: { type: 'string' },
+  'regression-margin': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
-
-class UsageError extends Error {}
 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
@@ -143,6 +150,8 @@ export async function runCli(io: CliIO): Promise<number> {
         return validateCommand(rest, io);
       case 'generate':
         return await generateCommand(rest, io);
+      case 'compare':
+        return await compareCommand(rest, io);
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
@@ -180,9 +189,11 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'fail-on': v['fail-on'],
     'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
+    'regression-margin': v['regression-margin'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
+  const margin = i['regression-margin'];
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
   const replay = v['judge-replay'] ? readReplayMeta(path.resolve(io.cwd, v['judge-replay'])) : null;
@@ -193,6 +204,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
     diffFile: v.diff ?? null,
     baseRef: v.base ?? null,
+    // The CLI's baseline is the file the user names (read as given, like --out), or none.
+    baseline: v.baseline ? { mode: 'auto', artifact: '', margin } : { mode: 'off', margin },
     judge: replay ? { model: replay.model, baseURL: replay.base_url, apiKey: null } : {},
   });
   const subject = (): Promise<Subject> => {
@@ -208,10 +221,12 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stderr.write(
       `rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`,
     );
+  const baselineFile = v.baseline;
   const outcome = await runEvaluation(config, {
     env: io.env,
     signal: io.signal,
     subject,
+    baseline: baselineFile ? () => Promise.resolve(readUserBaseline(baselineFile, io.cwd)) : undefined,
     hooks: {
       warn: (m) => io.stderr.write(`warning: ${m}\n`),
       info: (m) => (format === 'table' ? io.stderr.write(`${m}\n`) : undefined),
@@ -231,7 +246,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
   if (results.errors.length > 0) return EXIT_USAGE;
-  return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+  return checkFailures(results, config.failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
 }
 
 function readReplayMeta(dir: string): { base_url: string; model: string } {

@@ -1,0 +1,32 @@
+import { type Config } from '../config.js';
+import { type RunResults } from '../results.js';
+import { type Workspace } from '../suite/workspace.js';
+import { compareWithBaseline } from './compare.js';
+import { type BaselineFinder, loadBaseline } from './load.js';
+
+/**
+ * The compare stage: the run's results with each case compared with the baseline, or with the
+ * reason there is none. A lookup that fails is a warning and the run goes on as without a
+ * baseline; `fail-on: regression` then judges as `fail`, and the report says so in one line.
+ */
+export async function compareStage(
+  results: RunResults,
+  config: Pick<Config, 'baseline' | 'failOn'>,
+  deps: { ws: Workspace; finder?: BaselineFinder; warn?: (m: string) => void },
+): Promise<RunResults> {
+  // Invalid input judged nothing: every base case would read as removed.
+  if (results.errors.length > 0) return { ...results, baseline: null, baseline_note: null };
+  const loaded = await loadBaseline(config.baseline, deps.ws, deps.finder);
+  if (loaded && 'results' in loaded)
+    return compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
+  const reason = loaded?.missing ?? 'none was asked for';
+  if (loaded?.warn) deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
+  const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;
+  const note =
+    config.failOn === 'regression'
+      ? `No baseline (${reason}): \`fail-on: regression\` judges this run as \`fail\`.`
+      : loaded?.warn
+        ? `No baseline (${reason}).`
+        : null;
+  return { ...results, warnings, baseline: null, baseline_note: note };
+}
