@@ -46,6 +46,8 @@ export interface EvaluatorResult {
 
 export interface CaseResult {
   id: string;
+  /** What decided the grade, hashed (CONTRACTS §7): equal hashes graded the same definition. */
+  definition_hash?: string;
   /** Line of the case in its suite file (for annotations). */
   line?: number;
   verdict: CaseVerdict;

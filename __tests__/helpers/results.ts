@@ -19,7 +19,7 @@ export function resultsOf(rows: Row[], over: Partial<RunResults> = {}): RunResul
       answer: null,
       duration_ms: 1,
       ...(hash ? { definition_hash: hash } : {}),
-    } as CaseResult);
+    });
     suites.set(suite, list);
   }
   return {

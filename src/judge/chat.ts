@@ -3,6 +3,7 @@ import { type Usage } from '../results.js';
 import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
+import { type Fetch, Transport } from './transport.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
 export interface EndpointConfig {
@@ -62,7 +63,7 @@ export function rejectedParameter(err: unknown): OptionalParam | null {
   return null;
 }
 
-export function createClient(ep: EndpointConfig): OpenAI {
+export function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
   // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
   if (ep.azure) {
     return new AzureOpenAI({
@@ -72,6 +73,7 @@ export function createClient(ep: EndpointConfig): OpenAI {
       apiVersion: ep.azure.apiVersion,
       maxRetries: 0,
       timeout: ep.timeoutMs,
+      fetch,
     });
   }
   return new OpenAI({
@@ -79,6 +81,7 @@ export function createClient(ep: EndpointConfig): OpenAI {
     apiKey: ep.apiKey || 'none',
     maxRetries: 0,
     timeout: ep.timeoutMs,
+    fetch,
   });
 }
 
@@ -90,6 +93,7 @@ export function createClient(ep: EndpointConfig): OpenAI {
  */
 export class ChatCaller {
   private readonly client: OpenAI;
+  private readonly transport: Transport;
   private format: ResponseFormatLevel = 'json_schema';
   private sendTemperature = true;
   private sendSeed = true;
@@ -103,7 +107,8 @@ export class ChatCaller {
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
   ) {
-    this.client = createClient(endpoint);
+    this.transport = new Transport(limiter.max);
+    this.client = createClient(endpoint, this.transport.fetch);
   }
 
   get responseFormat(): ResponseFormatLevel {

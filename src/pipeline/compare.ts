@@ -1,12 +1,12 @@
+import { compareWithBaseline } from '../baseline/compare.js';
+import { type BaselineFinder, loadBaseline } from '../baseline/load.js';
 import { type Config } from '../config.js';
 import { type RunResults } from '../results.js';
 import { type Workspace } from '../suite/workspace.js';
-import { compareWithBaseline } from './compare.js';
-import { type BaselineFinder, loadBaseline } from './load.js';
 
 /**
- * The compare stage: the run's results with each case compared with the baseline, or with the
- * reason there is none. A lookup that fails is a warning and the run goes on as without a
+ * Stage 5, compare: the aggregated results with each case compared with the baseline
+ * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that fails is a warning and the run goes on as without a
  * baseline; `fail-on: regression` then judges as `fail`, and the report says so in one line.
  */
 export async function compareStage(

@@ -1,0 +1,276 @@
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import OpenAI from 'openai';
+import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { ChatCaller } from '../../src/judge/chat.js';
+import { AdaptiveLimiter } from '../../src/judge/limiter.js';
+import { Transport } from '../../src/judge/transport.js';
+import { runCli } from '../helpers/cli.js';
+import { makeFixtureRepo } from '../helpers/fixture-repo.js';
+import { tmpDir } from '../helpers/judge.js';
+
+const closers: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+function listen(server: net.Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
+}
+
+/** A loopback HTTP server whose handler the test scripts. */
+async function scriptedServer(
+  handler: http.RequestListener,
+): Promise<{ url: string; sockets: () => number }> {
+  const server = http.createServer(handler);
+  let open = 0;
+  server.on('connection', (s) => {
+    open++;
+    s.on('close', () => open--);
+  });
+  const port = await listen(server);
+  closers.push(() => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  });
+  return { url: `http://127.0.0.1:${port}`, sockets: () => open };
+}
+
+describe('Transport', () => {
+  test('a POST is one buffered request; the answer serves status, headers, text and json', async () => {
+    const seen: { method?: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
+    const srv = await scriptedServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ method: req.method, body, headers: req.headers });
+        res.writeHead(201, { 'content-type': 'application/json', 'x-request-id': 'req-1' });
+        res.end(JSON.stringify({ ok: true, echo: body }));
+      });
+    });
+    const t = new Transport(2);
+    closers.push(() => t.close());
+    const res = await t.fetch(`${srv.url}/v1/x`, {
+      method: 'post',
+      headers: new Headers({ authorization: 'Bearer k', 'content-type': 'application/json' }),
+      body: '{"a":"é"}',
+    });
+    expect(res.status).toBe(201);
+    expect(res.ok).toBe(true);
+    expect(res.headers.get('x-request-id')).toBe('req-1');
+    expect(await res.json()).toEqual({ ok: true, echo: '{"a":"é"}' });
+    await expect(res.text()).rejects.toThrow(/already been read/);
+    expect(seen[0]).toMatchObject({ method: 'POST', body: '{"a":"é"}' });
+    expect(seen[0]!.headers['content-length']).toBe(String(Buffer.byteLength('{"a":"é"}')));
+    expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  test('compressed answers are decoded; 204 has no body', async () => {
+    const srv = await scriptedServer((req, res) => {
+      if (req.url === '/empty') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ zipped: true })));
+    });
+    const t = new Transport(2);
+    closers.push(() => t.close());
+    const res = await t.fetch(`${srv.url}/z`);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.json()).toEqual({ zipped: true });
+    expect((await t.fetch(`${srv.url}/empty`)).status).toBe(204);
+  });
+
+  test('keep-alive: sequential calls reuse one socket', async () => {
+    const srv = await scriptedServer((_req, res) => res.end('ok'));
+    const t = new Transport(4);
+    closers.push(() => t.close());
+    for (let i = 0; i < 5; i++) expect(await (await t.fetch(`${srv.url}/`)).text()).toBe('ok');
+    expect(srv.sockets()).toBe(1);
+  });
+
+  test('an aborted call rejects as an AbortError and frees its socket for the next call', async () => {
+    let first = true;
+    const srv = await scriptedServer((_req, res) => {
+      if (first) {
+        first = false;
+        return; // never answers
+      }
+      res.end('second');
+    });
+    const t = new Transport(1); // one socket: the second call can only run if the first freed it
+    closers.push(() => t.close());
+    const ac = new AbortController();
+    const hung = t.fetch(`${srv.url}/hang`, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    await expect(hung).rejects.toMatchObject({ name: 'AbortError' });
+    const next = await t.fetch(`${srv.url}/next`, { signal: AbortSignal.timeout(2000) });
+    expect(await next.text()).toBe('second');
+  });
+
+  test('a redirect to another origin is followed without the credentials', async () => {
+    const target = await scriptedServer((req, res) =>
+      res.end(JSON.stringify({ auth: req.headers.authorization ?? null })),
+    );
+    const origin = await scriptedServer((_req, res) => {
+      res.writeHead(307, { location: `${target.url}/landing` });
+      res.end();
+    });
+    const t = new Transport(2);
+    closers.push(() => t.close());
+    const res = await t.fetch(`${origin.url}/start`, { headers: { authorization: 'Bearer secret' } });
+    expect(await res.json()).toEqual({ auth: null });
+  });
+
+  test("the openai client's error types and retry headers work through it", async () => {
+    const srv = await scriptedServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '1500' });
+      res.end(JSON.stringify({ error: { message: 'slow down' } }));
+    });
+    const t = new Transport(2);
+    closers.push(() => t.close());
+    const client = new OpenAI({ baseURL: srv.url, apiKey: 'k', maxRetries: 0, fetch: t.fetch });
+    const err = await client.chat.completions.create({ model: 'm', messages: [] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after-ms')).toBe('1500');
+  });
+});
+
+test('a judge attempt that times out frees its socket: with one socket, the retry still goes through', async () => {
+  const judge = await startOpenAIServer({ script: [{ hang: true }] });
+  closers.push(() => judge.close());
+  const chat = new ChatCaller(
+    { baseURL: judge.url, apiKey: 'k', model: 'm', azure: null, timeoutMs: 300 },
+    new AdaptiveLimiter(1),
+    { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20, maxRetryAfterMs: 1000 },
+  );
+  const res = await chat.create({ messages: [{ role: 'user', content: 'hi' }] });
+  expect(res.content).toContain('hi');
+  expect(chat.stats).toMatchObject({ calls: 2, timeouts: 1 });
+});
+
+/** A self-signed certificate for `localhost`, made with the system's openssl. */
+function selfSigned(dir: string): { key: string; cert: string; certFile: string } {
+  const key = path.join(dir, 'key.pem');
+  const certFile = path.join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      key,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+}
+
+/** TLS in front of the fake judge, so the judge URL is https:// as behind a corporate proxy. */
+async function tlsFront(judge: FakeOpenAI, key: string, cert: string): Promise<number> {
+  const target = new URL(judge.url);
+  const server = tls.createServer({ key, cert }, (sock) => {
+    const up = net.connect(Number(target.port), '127.0.0.1');
+    sock.pipe(up).pipe(sock);
+    up.on('error', () => sock.destroy());
+    sock.on('error', () => up.destroy());
+  });
+  const port = await listen(server);
+  closers.push(() => new Promise((r) => server.close(r)));
+  return port;
+}
+
+/** A loopback CONNECT proxy that counts the tunnels it opens. */
+async function connectProxy(): Promise<{ url: string; tunnels: () => number }> {
+  let tunnels = 0;
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(405);
+    res.end();
+  });
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    tunnels++;
+    const [host, port] = (req.url ?? '').split(':');
+    const up = net.connect(Number(port), host === 'localhost' ? '127.0.0.1' : host!, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      up.write(head);
+      up.pipe(client).pipe(up);
+    });
+    for (const s of [client, up]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+  });
+  const port = await listen(server);
+  closers.push(() => {
+    for (const s of sockets) s.destroy();
+    return new Promise((r) => server.close(r));
+  });
+  return { url: `http://127.0.0.1:${port}`, tunnels: () => tunnels };
+}
+
+describe('the CLI behind a proxy (dist/cli.js)', () => {
+  async function setup() {
+    const dir = tmpDir('re-proxy-');
+    const { key, cert, certFile } = selfSigned(dir);
+    const judge = await startOpenAIServer();
+    closers.push(() => judge.close());
+    const port = await tlsFront(judge, key, cert);
+    const proxy = await connectProxy();
+    const repo = makeFixtureRepo({});
+    const args = [
+      'run',
+      'evals/*.yaml',
+      '--judge-base-url',
+      `https://localhost:${port}/v1`,
+      '--no-cache',
+      '--concurrency',
+      '2',
+    ];
+    const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-proxy-test-000000', NODE_EXTRA_CA_CERTS: certFile };
+    return { judge, proxy, repo, args, env };
+  }
+
+  test('HTTPS_PROXY: every judge call goes through CONNECT tunnels, reused (keep-alive)', async () => {
+    const { judge, proxy, repo, args, env } = await setup();
+    const r = await runCli(args, { cwd: repo, env: { ...env, HTTPS_PROXY: proxy.url } });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(judge.state.served).toBeGreaterThan(0);
+    expect(proxy.tunnels()).toBeGreaterThanOrEqual(1);
+    expect(proxy.tunnels()).toBeLessThanOrEqual(2); // at most one per socket, sockets <= concurrency
+  });
+
+  test('NO_PROXY: the judge host is reached directly, no tunnel', async () => {
+    const { judge, proxy, repo, args, env } = await setup();
+    const r = await runCli(args, {
+      cwd: repo,
+      env: { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost' },
+    });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(judge.state.served).toBeGreaterThan(0);
+    expect(proxy.tunnels()).toBe(0);
+  });
+});

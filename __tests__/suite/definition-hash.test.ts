@@ -1,0 +1,113 @@
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, definitionHash } from '../../src/suite/definition-hash.js';
+import { findSuiteFiles, loadSuites } from '../../src/suite/discover.js';
+import { Workspace } from '../../src/suite/workspace.js';
+import { tmpDir } from '../helpers/judge.js';
+import { CORPUS, corpusTest } from '../helpers/paths.js';
+
+const SUITE = `evalcases:
+  - id: judged
+    expected_outcome: Names Paris
+    input: What is the capital of France?
+    expected_output: Paris.
+    rubrics:
+      - id: names-paris
+        expected_outcome: Says Paris
+        required: true
+      - Is one sentence
+  - id: prompted
+    expected_outcome: Explains
+    input: Explain quicksort.
+    execution:
+      evaluators:
+        - name: custom
+          type: llm_judge
+          prompt: ./prompts/judge.md
+        - name: keywords
+          type: code_judge
+          script: node check.js
+`;
+
+function repo(files: Record<string, string> = {}): string {
+  const root = tmpDir('re-defhash-');
+  mkdirSync(path.join(root, 'evals/prompts'), { recursive: true });
+  const all = { 'evals/s.yaml': SUITE, 'evals/prompts/judge.md': 'Grade {{candidate_answer}}.', ...files };
+  for (const [rel, text] of Object.entries(all)) writeFileSync(path.join(root, rel), text);
+  return root;
+}
+
+/** Loads the suites under `root` as a run does and hashes each case: `suite#id` → hash. */
+async function hashes(
+  root: string,
+  pattern = 'evals/*.yaml',
+  target = 'default',
+): Promise<Record<string, string>> {
+  const ws = new Workspace(root);
+  const found = await findSuiteFiles([pattern], root);
+  const { suites, diagnostics } = loadSuites(found.files, ws);
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return Object.fromEntries(
+    suites.flatMap((s) => s.cases.map((c) => [`${s.path}#${c.id}`, definitionHash(c, target, ws.root)])),
+  );
+}
+
+describe('definition_hash', () => {
+  test('canonical JSON sorts keys at every depth and drops undefined members', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined, x: 'é' }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"x":"é","z":1}]},"b":1}',
+    );
+    expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
+  });
+
+  test('the same suite gives the same hashes across loads and working directories', async () => {
+    const first = await hashes(repo());
+    expect(Object.values(first)).toHaveLength(2);
+    for (const h of Object.values(first)) expect(h).toMatch(/^[0-9a-f]{16}$/);
+    expect(await hashes(repo())).toEqual(first);
+    // A checkout in a deeper directory, run from there.
+    const nested = path.join(tmpDir('re-defhash-nest-'), 'a/b/checkout');
+    cpSync(repo(), nested, { recursive: true });
+    expect(await hashes(nested)).toEqual(first);
+  });
+
+  test('a changed rubric, expected outcome, input, target or prompt text changes it; a renamed prompt file does not', async () => {
+    const base = await hashes(repo());
+    const changed = async (files: Record<string, string>, target?: string) =>
+      hashes(repo(files), undefined, target);
+    const rubric = await changed({ 'evals/s.yaml': SUITE.replace('required: true', 'required: false') });
+    expect(rubric['evals/s.yaml#judged']).not.toBe(base['evals/s.yaml#judged']);
+    expect(rubric['evals/s.yaml#prompted']).toBe(base['evals/s.yaml#prompted']);
+    const outcome = await changed({ 'evals/s.yaml': SUITE.replace('Names Paris', 'Names Paris.') });
+    expect(outcome['evals/s.yaml#judged']).not.toBe(base['evals/s.yaml#judged']);
+    const input = await changed({ 'evals/s.yaml': SUITE.replace('of France?', 'of France') });
+    expect(input['evals/s.yaml#judged']).not.toBe(base['evals/s.yaml#judged']);
+    const target = await changed({}, 'other');
+    expect(target['evals/s.yaml#judged']).not.toBe(base['evals/s.yaml#judged']);
+    const promptText = await changed({ 'evals/prompts/judge.md': 'Grade {{candidate_answer}} strictly.' });
+    expect(promptText['evals/s.yaml#prompted']).not.toBe(base['evals/s.yaml#prompted']);
+    expect(promptText['evals/s.yaml#judged']).toBe(base['evals/s.yaml#judged']);
+    const moved = await changed({
+      'evals/s.yaml': SUITE.replace('./prompts/judge.md', './prompts/renamed.md'),
+      'evals/prompts/renamed.md': readFileSync(path.join(repo(), 'evals/prompts/judge.md'), 'utf8'),
+    });
+    expect(moved).toEqual(base);
+  });
+
+  test('key order and comments in the YAML do not change it', async () => {
+    const reordered = SUITE.replace(
+      '    expected_outcome: Names Paris\n    input: What is the capital of France?\n',
+      '    # the question\n    input: What is the capital of France?\n    expected_outcome: Names Paris\n',
+    );
+    expect(await hashes(repo({ 'evals/s.yaml': reordered }))).toEqual(await hashes(repo()));
+  });
+
+  corpusTest('every corpus case hashes the same in two copies of the corpus', async () => {
+    const copies = [tmpDir('re-defhash-c1-'), path.join(tmpDir('re-defhash-c2-'), 'x')];
+    for (const dir of copies) cpSync(path.join(CORPUS, 'agentv'), dir, { recursive: true });
+    const [a, b] = await Promise.all(copies.map((dir) => hashes(dir, '*/evals/*.yaml')));
+    expect(Object.keys(a!).length).toBeGreaterThan(10);
+    expect(b).toEqual(a);
+    expect(new Set(Object.values(a!)).size).toBe(Object.keys(a!).length);
+  });
+});

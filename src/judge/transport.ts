@@ -1,0 +1,239 @@
+import http from 'node:http';
+import https from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { HttpProxyAgent } from 'http-proxy-agent';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { getProxyForUrl } from 'proxy-from-env';
+
+/** The `fetch` the `openai` client is given: same signature, a leaner path underneath. */
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const MAX_REDIRECTS = 5;
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+// Credentials never follow a redirect to another origin.
+const CREDENTIAL_HEADERS = ['authorization', 'api-key', 'cookie', 'proxy-authorization'];
+
+/**
+ * A keep-alive `node:http`/`node:https` transport for model calls. The judge sends thousands of
+ * small JSON requests; `fetch` (undici) builds web streams, tees and transfers for each of them,
+ * which at 10,000 cases cost more CPU and memory than the rest of the engine. Here a request is
+ * one write of a buffer and a response is read as one buffer. Proxies follow the runner's
+ * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`; TLS is Node's, with its CA store and `NODE_EXTRA_CA_CERTS`.
+ * Anything that is not a plain buffered request (streams, forms) goes to the global `fetch`.
+ */
+export class Transport {
+  private readonly agents = new Map<string, http.Agent>();
+
+  constructor(private readonly maxSockets: number) {}
+
+  readonly fetch: Fetch = async (input, init = {}) => {
+    const body = init.body;
+    const plain = body == null || typeof body === 'string' || body instanceof Uint8Array;
+    if (!plain || !(typeof input === 'string' || input instanceof URL)) return globalThis.fetch(input, init);
+    let url = new URL(input);
+    let method = (init.method ?? 'GET').toUpperCase();
+    let payload: string | Uint8Array | undefined = body ?? undefined;
+    const headers = headerRecord(init.headers);
+    for (let hop = 0; ; hop++) {
+      const res = await this.send(url, method, headers, payload, init.signal ?? undefined);
+      const location = res.headers.location;
+      if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || !location || hop >= MAX_REDIRECTS) return res.response;
+      const next = new URL(location, url);
+      if (next.origin !== url.origin) for (const h of CREDENTIAL_HEADERS) delete headers[h];
+      if (
+        res.statusCode === 303 ||
+        ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
+      ) {
+        method = 'GET';
+        payload = undefined;
+        delete headers['content-type'];
+      }
+      url = next;
+    }
+  };
+
+  /** Closes idle keep-alive sockets so the process can exit. */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  private send(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; statusCode: number | undefined; headers: http.IncomingHttpHeaders }> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError(signal));
+      const secure = url.protocol === 'https:';
+      const outgoing = { ...headers };
+      if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
+      outgoing['accept-encoding'] ??= 'gzip, deflate, br';
+      const req = (secure ? https : http).request(url, {
+        method,
+        headers: outgoing,
+        agent: this.agentFor(url),
+      });
+      const onAbort = () => req.destroy(abortError(signal!));
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (err) => {
+        done();
+        reject(err);
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (err) => {
+          done();
+          reject(err);
+        });
+        res.on('end', () => {
+          done();
+          try {
+            resolve({
+              response: toResponse(res, method, chunks, url),
+              statusCode: res.statusCode,
+              headers: res.headers,
+            });
+          } catch (err) {
+            reject(err);
+          }
+        });
+      });
+      req.end(body);
+    });
+  }
+
+  private agentFor(url: URL): http.Agent {
+    // The proxy decision depends on the origin only (NO_PROXY matches host and port): once each.
+    let agent = this.agents.get(url.origin);
+    if (!agent) {
+      const proxy = getProxyForUrl(url.href);
+      const options = { keepAlive: true, maxSockets: this.maxSockets, scheduling: 'lifo' as const };
+      if (!proxy) agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      else if (url.protocol === 'https:') agent = new HttpsProxyAgent(proxy, options);
+      else agent = new HttpProxyAgent(proxy, options);
+      this.agents.set(url.origin, agent);
+    }
+    return agent;
+  }
+}
+
+function headerRecord(init: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!init) return out;
+  const entries =
+    init instanceof Headers ? init.entries() : Array.isArray(init) ? init : Object.entries(init);
+  for (const [k, v] of entries) if (v !== undefined) out[k.toLowerCase()] = String(v);
+  return out;
+}
+
+function decode(encoding: string | undefined, raw: Buffer): { body: Buffer; decoded: boolean } {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return { body: gunzipSync(raw), decoded: true };
+    case 'deflate':
+      return { body: inflateSync(raw), decoded: true };
+    case 'br':
+      return { body: brotliDecompressSync(raw), decoded: true };
+    default:
+      return { body: raw, decoded: false };
+  }
+}
+
+function toResponse(res: http.IncomingMessage, method: string, chunks: Buffer[], url: URL): Response {
+  const status = res.statusCode ?? 502;
+  const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const { body, decoded } = raw.length
+    ? decode(res.headers['content-encoding'], raw)
+    : { body: raw, decoded: false };
+  const headers = new Headers();
+  const pairs = res.rawHeaders;
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const name = pairs[i]!.toLowerCase();
+    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
+    headers.append(name, pairs[i + 1]!);
+  }
+  const empty = NULL_BODY_STATUS.has(status) || method === 'HEAD';
+  return new BufferedResponse(
+    status,
+    res.statusMessage ?? '',
+    headers,
+    empty ? Buffer.alloc(0) : body,
+    url.href,
+  ) as unknown as Response;
+}
+
+/**
+ * A `Response` whose body is already in memory. Undici's `Response` wraps every body in a web
+ * stream (with a transferable controller) only for the client to read it back whole; the `openai`
+ * client needs status, headers and `json()`/`text()`, which this serves from the buffer. `body`
+ * is null: nothing here streams.
+ */
+class BufferedResponse {
+  readonly body = null;
+  readonly redirected = false;
+  readonly type = 'basic';
+  bodyUsed = false;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    private readonly buffer: Buffer,
+    readonly url: string,
+  ) {}
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  private consume(): Buffer {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.bodyUsed = true;
+    return this.buffer;
+  }
+
+  async text(): Promise<string> {
+    return this.consume().toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.consume();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  clone(): BufferedResponse {
+    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed');
+    return new BufferedResponse(
+      this.status,
+      this.statusText,
+      new Headers(this.headers),
+      this.buffer,
+      this.url,
+    );
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return new DOMException('This operation was aborted', 'AbortError');
+}

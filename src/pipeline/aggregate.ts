@@ -1,0 +1,84 @@
+import {
+  addUsage,
+  emptyUsage,
+  type HistoryEntry,
+  type RubricResult,
+  type RunResults,
+  type SuiteResult,
+} from '../results.js';
+import { aggregateRun, formatRubricCounts } from '../rubric/scoring.js';
+
+export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+export interface AggregateInput {
+  suites: SuiteResult[];
+  rubric: RubricResult | null;
+  /** Problems that stopped the run (formatted); any makes the run fail. */
+  errors: string[];
+  warnings: string[];
+  partial: boolean;
+  judge: RunResults['judge'];
+  /** Earlier runs on this pull request, oldest first. */
+  history: readonly HistoryEntry[];
+  commit: string | null;
+  /** When the run started (ms since the epoch). */
+  started: number;
+}
+
+/**
+ * Stage 4, aggregate: case results and the rubric into the run's verdict, score, counts, usage
+ * and its history entry. Pure apart from the clock; an error or a cancelled run is never a pass.
+ */
+export function aggregateResults(p: AggregateInput): RunResults {
+  const cases = p.suites.flatMap((s) => s.cases);
+  const agg = aggregateRun(cases, p.rubric);
+  const verdict = p.errors.length > 0 || p.partial ? 'fail' : agg.verdict;
+  const usage = emptyUsage();
+  for (const c of cases) addUsage(usage, c.usage);
+  addUsage(usage, p.rubric?.usage);
+  const entry: HistoryEntry = {
+    iteration: p.history.length,
+    commit: p.commit,
+    verdict,
+    score: round4(agg.score),
+    counts: p.rubric
+      ? formatRubricCounts(p.rubric.counts)
+      : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
+    feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
+    rubric_hash: p.rubric?.hash ?? null,
+    rubric_verdict: rubricVerdict(p.rubric),
+    at: new Date().toISOString(),
+  };
+  return {
+    version: 1,
+    verdict,
+    score: round4(agg.score),
+    counts: agg.counts,
+    suites: p.suites,
+    rubric: p.rubric,
+    usage,
+    partial: p.partial,
+    errors: p.errors,
+    warnings: p.warnings,
+    history: [...p.history, entry],
+    judge: p.judge,
+    started_at: new Date(p.started).toISOString(),
+    duration_ms: Date.now() - p.started,
+  };
+}
+
+/** The markdown rubric's own verdict, as the checker reads prior iterations. */
+function rubricVerdict(rubric: RubricResult | null): HistoryEntry['rubric_verdict'] {
+  if (!rubric) return null;
+  if (rubric.judge_verdict === 'terminate') return 'terminate';
+  return rubric.verdict === 'pass' ? 'accept' : 'retry';
+}
+
+function firstFailure(suites: readonly SuiteResult[], errors: readonly string[]): string | null {
+  if (errors.length > 0) return errors[0]!;
+  for (const s of suites)
+    for (const c of s.cases)
+      if (c.verdict === 'fail' || c.verdict === 'error')
+        return `${c.id}: ${c.error ?? c.gating_violations[0] ?? `score ${c.score.toFixed(2)}`}`;
+  return null;
+}

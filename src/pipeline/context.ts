@@ -1,0 +1,112 @@
+import os from 'node:os';
+import path from 'node:path';
+import { type Config } from '../config.js';
+import { type ExecDeps } from '../evaluators/deps.js';
+import { childEnv, Redactor, secretsFromEnv } from '../exec/redact.js';
+import { JudgeCache } from '../judge/cache.js';
+import { type EndpointConfig } from '../judge/chat.js';
+import { Judge, type JudgeOptions } from '../judge/judge.js';
+import { AdaptiveLimiter } from '../judge/limiter.js';
+import { DEFAULT_PRICES } from '../judge/pricing.js';
+import { Workspace } from '../suite/workspace.js';
+import { type RunnerDeps } from '../targets/providers.js';
+
+export interface RunStats {
+  judgeCalls: number;
+  retries: number;
+  repairs: number;
+  rateLimited: number;
+  timeouts: number;
+  peakInFlight: number;
+}
+
+/** One judge per endpoint, sharing the run's limiter and cache; counts what they did. */
+export class JudgePool {
+  private readonly judges = new Map<string, Judge>();
+
+  constructor(
+    private readonly limiter: AdaptiveLimiter,
+    private readonly options: Omit<JudgeOptions, 'limiter'>,
+  ) {}
+
+  for(endpoint: EndpointConfig): Judge {
+    const key = JSON.stringify(endpoint);
+    let j = this.judges.get(key);
+    if (!j) {
+      j = new Judge(endpoint, { ...this.options, limiter: this.limiter });
+      this.judges.set(key, j);
+    }
+    return j;
+  }
+
+  stats(): RunStats {
+    const all = [...this.judges.values()];
+    return {
+      judgeCalls: all.reduce((s, j) => s + j.chat.stats.calls, 0),
+      retries: all.reduce((s, j) => s + j.chat.stats.retries, 0),
+      repairs: all.reduce((s, j) => s + j.stats.repairs, 0),
+      rateLimited: all.reduce((s, j) => s + j.chat.stats.rateLimited, 0),
+      timeouts: all.reduce((s, j) => s + j.chat.stats.timeouts, 0),
+      peakInFlight: this.limiter.peak,
+    };
+  }
+}
+
+/** The machinery every stage shares: where files resolve, secrets, limits, judges, logging. */
+export interface RunContext {
+  ws: Workspace;
+  redactor: Redactor;
+  limiter: AdaptiveLimiter;
+  exec: ExecDeps;
+  judges: JudgePool;
+  /** What target runners need (model calls share the judge's limiter). */
+  runnerDeps: RunnerDeps;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal | undefined;
+  /** Logging goes through the redactor: a gate command may itself contain a secret. */
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+export function createRunContext(
+  config: Config,
+  io: {
+    env: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    hooks?: { info?(m: string): void; warn?(m: string): void };
+  },
+): RunContext {
+  const ws = new Workspace(config.workingDirectory);
+  const withheld = [config.judge.apiKey, config.judge.githubToken].filter((s): s is string => !!s);
+  const redactor = new Redactor([...withheld, ...secretsFromEnv(io.env)]);
+  const limiter = new AdaptiveLimiter(config.concurrency);
+  const exec: ExecDeps = {
+    processLimiter: new AdaptiveLimiter(Math.max(2, os.availableParallelism?.() ?? os.cpus().length)),
+    redactor,
+    childEnv: childEnv(io.env, withheld),
+    commandTimeoutMs: config.gateTimeoutMs,
+    signal: io.signal,
+  };
+  const warn = (m: string) => io.hooks?.warn?.(redactor.redact(m));
+  const info = (m: string) => io.hooks?.info?.(redactor.redact(m));
+  const cache = new JudgeCache(
+    config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
+    config.cacheDir ? config.cacheMode : 'off',
+  );
+  const judges = new JudgePool(limiter, {
+    cache,
+    prices: { ...DEFAULT_PRICES, ...config.judge.prices },
+    signal: io.signal,
+    warn,
+  });
+  const runnerDeps: RunnerDeps = {
+    limiter,
+    redactor,
+    childEnv: exec.childEnv,
+    modelTimeoutMs: config.judge.timeoutMs,
+    commandTimeoutMs: config.gateTimeoutMs,
+    signal: io.signal,
+    warn,
+  };
+  return { ws, redactor, limiter, exec, judges, runnerDeps, env: io.env, signal: io.signal, warn, info };
+}

@@ -1,0 +1,62 @@
+import { type CandidateAnswer } from '../evaluators/context.js';
+import { type ExecDeps } from '../evaluators/deps.js';
+import { runEvaluators } from '../evaluators/evaluate.js';
+import { type Judge } from '../judge/judge.js';
+import { CancelledError } from '../judge/limiter.js';
+import { addUsage, type CaseResult, emptyUsage } from '../results.js';
+import { aggregateCase } from '../rubric/scoring.js';
+import { usesLlm } from './judge-endpoint.js';
+import { type PlannedCase } from './plan.js';
+
+/**
+ * One case: the target's answer, then its evaluators. Returns undefined when the run was
+ * cancelled mid-case (not a finished case); every other failure is an `error` case with the reason.
+ */
+export async function executeCase(
+  planned: PlannedCase,
+  healthError: string | null,
+  judge: Judge | null,
+  exec: ExecDeps,
+  signal: AbortSignal | undefined,
+): Promise<CaseResult | undefined> {
+  const { evalCase: c, target } = planned;
+  const started = Date.now();
+  const base = {
+    id: c.id,
+    definition_hash: planned.definitionHash,
+    line: c.pos.line,
+    target: target.runner.name,
+    gating_violations: [] as string[],
+  };
+  const errorCase = (message: string, answer: string | null = null): CaseResult => ({
+    ...base,
+    verdict: 'error',
+    score: 0,
+    evaluators: [],
+    answer,
+    error: message,
+    duration_ms: Date.now() - started,
+  });
+  if (healthError) return errorCase(healthError);
+  let answer: CandidateAnswer;
+  try {
+    const a = await target.runner.answer(c, 1);
+    answer = { text: a.text, outputMessages: a.outputMessages };
+  } catch (err) {
+    if (signal?.aborted || err instanceof CancelledError) return undefined;
+    return errorCase((err as Error).message);
+  }
+  try {
+    if (!judge && c.evaluators.some(usesLlm))
+      return errorCase('no judge configured for an llm_judge evaluator', answer.text);
+    const evaluators = await runEvaluators(c.evaluators, { evalCase: c, answer, judge: judge!, exec });
+    if (signal?.aborted) return undefined;
+    const agg = aggregateCase(evaluators);
+    const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
+    return { ...base, ...agg, evaluators, answer: answer.text, duration_ms: Date.now() - started, usage };
+  } catch (err) {
+    if (signal?.aborted) return undefined;
+    // A bug of ours must not pass a case: it is an error with the reason.
+    return errorCase(`internal error: ${(err as Error).stack ?? String(err)}`, answer.text);
+  }
+}

@@ -1,0 +1,137 @@
+import { type ExecDeps } from '../evaluators/deps.js';
+import { type Redactor } from '../exec/redact.js';
+import { type Judge } from '../judge/judge.js';
+import { type Subject } from '../judge/prompts.js';
+import { type CaseResult, type HistoryEntry, type RubricResult, type SuiteResult } from '../results.js';
+import { runMarkdownRubric } from '../rubric-check.js';
+import { type TargetRunner } from '../targets/providers.js';
+import { type JudgePool } from './context.js';
+import { executeCase } from './execute-case.js';
+import { type RunPlan } from './plan.js';
+
+export interface Progress {
+  done: number;
+  total: number;
+  suite: string;
+  caseId: string;
+  verdict: CaseResult['verdict'];
+  score: number;
+}
+
+/** What execute needs from the run: the only stage that calls targets, gates and the judge. */
+export interface ExecuteDeps {
+  cwd: string;
+  exec: ExecDeps;
+  judges: JudgePool;
+  redactor: Redactor;
+  concurrency: number;
+  signal: AbortSignal | undefined;
+  /** What the markdown rubric judges. */
+  subject: () => Promise<Subject>;
+  history: readonly HistoryEntry[];
+  info(message: string): void;
+  warn(message: string): void;
+  progress?(p: Progress): void;
+}
+
+export interface Executed {
+  /** One entry per planned suite, in plan order, holding the cases that finished. */
+  suites: SuiteResult[];
+  rubric: RubricResult | null;
+  /** True when the run was cancelled: some planned cases are missing. */
+  partial: boolean;
+}
+
+/**
+ * Stage 3, execute: the markdown rubric's gates and checker alongside the cases. Results are
+ * redacted as each piece finishes: small pieces, never the whole run at once.
+ */
+export async function executePlan(plan: RunPlan, deps: ExecuteDeps): Promise<Executed> {
+  const defaultJudge = plan.defaultEndpoint ? deps.judges.for(plan.defaultEndpoint) : null;
+  const [rubric, suites] = await Promise.all([
+    executeRubric(plan, defaultJudge, deps),
+    executeCases(plan, defaultJudge, deps),
+  ]);
+  return {
+    suites,
+    rubric: rubric ? deps.redactor.redactDeep(rubric) : null,
+    partial: deps.signal?.aborted ?? false,
+  };
+}
+
+function executeRubric(plan: RunPlan, judge: Judge | null, deps: ExecuteDeps): Promise<RubricResult | null> {
+  if (!plan.rubric) return Promise.resolve(null);
+  return runMarkdownRubric(plan.rubric, {
+    cwd: deps.cwd,
+    exec: deps.exec,
+    judge,
+    subject: deps.subject,
+    history: deps.history,
+    onGate: (g, i, n) =>
+      deps.info(
+        `gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`,
+      ),
+  });
+}
+
+/** Health-checks each runner once: a target that is down errors its cases instead of each timing out. */
+async function healthChecks(runners: readonly TargetRunner[], warn: (m: string) => void) {
+  const health = new Map<TargetRunner, string | null>();
+  for (const runner of runners) {
+    try {
+      await runner.healthcheck();
+      health.set(runner, null);
+    } catch (err) {
+      health.set(runner, (err as Error).message);
+      warn(`healthcheck failed: ${(err as Error).message}`);
+    }
+  }
+  return health;
+}
+
+async function executeCases(
+  plan: RunPlan,
+  defaultJudge: Judge | null,
+  deps: ExecuteDeps,
+): Promise<SuiteResult[]> {
+  const suites: SuiteResult[] = plan.suites.map((s) => ({
+    path: s.path,
+    description: s.description,
+    cases: [],
+  }));
+  if (plan.cases.length === 0) return suites;
+  const health = await healthChecks(plan.runners, deps.warn);
+  const slots = new Map<(typeof plan.cases)[number], CaseResult>();
+  const work = plan.cases;
+  let next = 0;
+  let done = 0;
+  // Workers pull cases one at a time: prompts are built as calls are made, not all up front.
+  const workers = Math.min(work.length, Math.max(4, deps.concurrency * 2));
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < work.length && !deps.signal?.aborted) {
+        const item = work[next++]!;
+        const judge = item.target.judge ? deps.judges.for(item.target.judge) : defaultJudge;
+        const healthError = health.get(item.target.runner) ?? null;
+        const result = await executeCase(item, healthError, judge, deps.exec, deps.signal);
+        if (!result) continue; // cancelled mid-case: not a finished case
+        slots.set(item, deps.redactor.redactDeep(result));
+        done++;
+        deps.progress?.({
+          done,
+          total: work.length,
+          suite: item.suite.path,
+          caseId: item.evalCase.id,
+          verdict: result.verdict,
+          score: result.score,
+        });
+      }
+    }),
+  );
+  // Results keep plan order whatever order the workers finished in.
+  for (const item of work) {
+    const r = slots.get(item);
+    if (r) suites[item.suiteIndex]!.cases.push(r);
+  }
+  return suites;
+}

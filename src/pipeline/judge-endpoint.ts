@@ -1,0 +1,57 @@
+import { type Config } from '../config.js';
+import { type Diagnostic } from '../diagnostics.js';
+import { type EndpointConfig } from '../judge/chat.js';
+import { type EvaluatorConfig } from '../suite/types.js';
+
+export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
+export const OPENAI_URL = 'https://api.openai.com/v1';
+
+/** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
+export function judgeEndpoint(config: Config): { endpoint: EndpointConfig } | { error: string } {
+  const j = config.judge;
+  const baseURL = j.baseURL ?? (j.apiKey ? OPENAI_URL : GITHUB_MODELS_URL);
+  const isGitHubModels = baseURL.replace(/\/+$/, '') === GITHUB_MODELS_URL;
+  const apiKey = j.apiKey ?? (isGitHubModels ? j.githubToken : null) ?? '';
+  if (isGitHubModels && !apiKey) {
+    return {
+      error:
+        'no judge credentials: set `judge-api-key` (with `judge-base-url` for a non-OpenAI endpoint), or give `github-token` with `permissions: models: read` to judge with GitHub Models',
+    };
+  }
+  const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
+  return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
+}
+
+/** Whether an evaluator (or any part of a composite) asks the LLM judge. */
+export function usesLlm(e: EvaluatorConfig): boolean {
+  return (
+    e.type === 'llm_judge' ||
+    (e.type === 'composite' && (e.aggregator.type === 'llm_judge' || e.children.some(usesLlm)))
+  );
+}
+
+/**
+ * The default judge, when anything needs it: missing credentials are an input error found before
+ * any call. A replayed judge needs no key (its answers come from the recorded cache).
+ */
+export function defaultJudgeEndpoint(
+  config: Config,
+  needed: boolean,
+): { endpoint: EndpointConfig | null; diagnostics: Diagnostic[] } {
+  if (!needed) return { endpoint: null, diagnostics: [] };
+  if (config.cacheMode === 'replay') {
+    const r = judgeEndpoint({
+      ...config,
+      judge: { ...config.judge, apiKey: config.judge.apiKey ?? 'replay' },
+    });
+    return { endpoint: 'endpoint' in r ? r.endpoint : null, diagnostics: [] };
+  }
+  const r = judgeEndpoint(config);
+  if ('endpoint' in r) return { endpoint: r.endpoint, diagnostics: [] };
+  return {
+    endpoint: null,
+    diagnostics: [
+      { severity: 'error', file: 'inputs', line: 0, column: 0, rule: 'judge-credentials', message: r.error },
+    ],
+  };
+}

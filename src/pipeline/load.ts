@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { type Config } from '../config.js';
+import { type Diagnostic } from '../diagnostics.js';
+import { findSuiteFiles, loadSuites } from '../suite/discover.js';
+import { type MarkdownRubric, rubricFromInput } from '../suite/markdown-rubric.js';
+import { type EvalSuite } from '../suite/types.js';
+import { type Workspace } from '../suite/workspace.js';
+import { loadAnswersFile } from '../targets/answers-file.js';
+import { type TargetRunner } from '../targets/providers.js';
+
+/** Everything the run reads from disk, validated: what the later stages work from. */
+export interface LoadedInputs {
+  suites: EvalSuite[];
+  rubric: MarkdownRubric | undefined;
+  /** Recorded answers used instead of any target. */
+  answers: TargetRunner | null;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Stage 1, load and validate: every suite, the markdown rubric and the answers file, collecting
+ * all problems of all files before anyone decides to stop (no model is called while any is invalid).
+ */
+export async function loadInputs(
+  config: Pick<Config, 'suites' | 'rubric' | 'answersFile'>,
+  ws: Workspace,
+): Promise<LoadedInputs> {
+  const diagnostics: Diagnostic[] = [];
+  let suites: EvalSuite[] = [];
+  if (config.suites.length > 0) {
+    const found = await findSuiteFiles(config.suites, ws.root);
+    diagnostics.push(...found.diagnostics);
+    const r = loadSuites(found.files, ws);
+    diagnostics.push(...r.diagnostics);
+    suites = r.suites;
+  }
+  let rubric: MarkdownRubric | undefined;
+  if (config.rubric) {
+    const r = rubricFromInput(config.rubric, ws, ws.root);
+    diagnostics.push(...r.diagnostics);
+    rubric = r.rubric;
+  }
+  let answers: TargetRunner | null = null;
+  if (config.answersFile) {
+    const r = loadAnswersFile(path.resolve(ws.root, config.answersFile), ws);
+    diagnostics.push(...r.diagnostics);
+    answers = r.runner ?? null;
+  }
+  return { suites, rubric, answers, diagnostics };
+}

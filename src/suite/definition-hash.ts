@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Message } from './types.js';
+
+/**
+ * JSON with every object's keys sorted, so equal values always give equal text whatever order
+ * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** A message as it reaches a target: attachments by their workspace-relative path and text. */
+const messageDefinition = (m: Message) => ({
+  role: m.role,
+  parts: m.parts.map((p) =>
+    p.type === 'text'
+      ? { type: 'text', text: p.text }
+      : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline },
+  ),
+});
+
+/** A working directory relative to the workspace: the same on every machine and checkout. */
+const relativeDir = (root: string, dir: string) => path.relative(root, dir).split(path.sep).join('/');
+
+function aggregatorDefinition(a: AggregatorConfig, root: string): unknown {
+  switch (a.type) {
+    case 'weighted_average':
+      return a;
+    case 'code_judge':
+      return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
+    case 'llm_judge':
+      return { type: a.type, prompt: a.prompt?.template ?? null };
+  }
+}
+
+/** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
+function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
+  const base = { type: e.type, name: e.name, weight: e.weight };
+  switch (e.type) {
+    case 'llm_judge':
+      return { ...base, rubrics: e.rubrics, prompt: e.prompt?.template ?? null };
+    case 'code_judge':
+      return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
+    case 'composite':
+      return {
+        ...base,
+        children: e.children.map((c) => evaluatorDefinition(c, root)),
+        aggregator: aggregatorDefinition(e.aggregator, root),
+      };
+  }
+}
+
+/**
+ * A case's `definition_hash` (CONTRACTS §7): the first 16 hex of sha256 over the canonical JSON
+ * of what decides its grade. Two runs whose hashes differ graded different things, so their
+ * verdicts are not comparable. `root` is the workspace root, against which directories are made
+ * relative so the hash is the same in every checkout.
+ */
+export function definitionHash(c: EvalCase, targetName: string | null, root: string): string {
+  const definition = {
+    input: c.inputMessages.map(messageDefinition),
+    expected_outcome: c.expectedOutcome,
+    expected_output: c.expectedMessages.map(messageDefinition),
+    evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
+    target: targetName,
+  };
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
+}
