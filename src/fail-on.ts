@@ -1,4 +1,5 @@
 import { type FAIL_ON } from './config.js';
+import { tripsFailOn } from './pipeline/results.js';
 import { type RunResults } from './results.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
@@ -16,7 +17,8 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (results.errors.length > 0)
     return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
   if (failOn === 'regression' && results.baseline) return regressions(results);
-  if (results.verdict === 'pass' || (results.verdict === 'borderline' && failOn !== 'borderline')) return [];
+  // Every other case is the absolute rule; `regression` without a baseline is `fail`.
+  if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn)) return [];
   const c = results.counts;
   const bits: string[] = [];
   if (c.fail) bits.push(`${c.fail} failed`);
