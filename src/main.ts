@@ -141,6 +141,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
             baseRef: pr.base?.ref ?? null,
             resultsFileName: path.basename(config.resultsFile),
             serverUrl: process.env.GITHUB_SERVER_URL ?? null,
+            signal,
           }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describe(err)}` }))
         : Promise.resolve({
             warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',

@@ -83,7 +83,12 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     commit: io.commit ?? null,
     started,
   });
-  const compared = await compareStage(results, config, { ws: ctx.ws, finder: io.baseline, warn: ctx.warn });
+  const compared = await compareStage(results, config, {
+    ws: ctx.ws,
+    finder: io.baseline,
+    warn: ctx.warn,
+    signal: io.signal,
+  });
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,

@@ -77,6 +77,21 @@ describe('compare stage', () => {
     );
   });
 
+  test('a cancelled run does not wait for a lookup still under way', async () => {
+    const d = setup();
+    const controller = new AbortController();
+    const auto: BaselineConfig = { mode: 'auto', artifact: 'rubric-eval-results', margin: 0.1 };
+    const pending = compareStage(resultsOf(HEAD, { partial: true }), cfg(auto), {
+      ...d,
+      finder: () => new Promise(() => undefined),
+      signal: controller.signal,
+    });
+    controller.abort();
+    const r = await pending;
+    expect(r.baseline).toBeNull();
+    expect(r.partial).toBe(true);
+  });
+
   test('invalid input is not compared: every base case would read as removed', async () => {
     const d = setup({ 'main.json': JSON.stringify(resultsOf(HEAD)) });
     const r = await compareStage(

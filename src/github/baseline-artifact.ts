@@ -15,6 +15,8 @@ export interface ArtifactQuery {
   serverUrl: string | null;
   maxPages?: number;
   timeoutMs?: number;
+  /** The run's cancellation: a cancelled run stops looking. */
+  signal?: AbortSignal;
 }
 
 interface Artifact {
@@ -43,7 +45,8 @@ export async function findBaselineArtifact(
   repo: Repo,
   q: ArtifactQuery,
 ): Promise<FoundBaseline> {
-  const signal = AbortSignal.timeout(q.timeoutMs ?? 120_000);
+  const timeout = AbortSignal.timeout(q.timeoutMs ?? 120_000);
+  const signal = q.signal ? AbortSignal.any([timeout, q.signal]) : timeout;
   let artifacts: Artifact[];
   try {
     artifacts = await listArtifacts(octokit, repo, q.name, q.maxPages ?? MAX_ARTIFACT_PAGES, signal);

@@ -12,11 +12,14 @@ import { type Workspace } from '../suite/workspace.js';
 export async function compareStage(
   results: RunResults,
   config: Pick<Config, 'baseline' | 'failOn'>,
-  deps: { ws: Workspace; finder?: BaselineFinder; warn?: (m: string) => void },
+  deps: { ws: Workspace; finder?: BaselineFinder; warn?: (m: string) => void; signal?: AbortSignal },
 ): Promise<RunResults> {
   // Invalid input judged nothing: every base case would read as removed.
   if (results.errors.length > 0) return { ...results, baseline: null, baseline_note: null };
-  const loaded = await loadBaseline(config.baseline, deps.ws, deps.finder);
+  // A cancelled run must exit within seconds: it does not wait for a download still under way.
+  if (deps.signal?.aborted) return { ...results, baseline: null, baseline_note: null };
+  const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
+  if (loaded === ABORTED) return { ...results, baseline: null, baseline_note: null };
   if (loaded && 'results' in loaded)
     return compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
   const reason = loaded?.missing ?? 'none was asked for';
@@ -29,4 +32,15 @@ export async function compareStage(
         ? `No baseline (${reason}).`
         : null;
   return { ...results, warnings, baseline: null, baseline_note: note };
+}
+
+const ABORTED = Symbol('aborted');
+
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (!signal) return p;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
