@@ -6,8 +6,9 @@ import { type Workspace } from '../suite/workspace.js';
 
 /**
  * Stage 5, compare: the aggregated results with each case compared with the baseline
- * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that fails is a warning and the run goes on as without a
- * baseline; `fail-on: regression` then judges as `fail`, and the report says so in one line.
+ * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that
+ * fails is a warning and the run goes on as without a baseline; `fail-on: regression` then
+ * judges as `fail`, and the report says so in one line.
  */
 export async function compareStage(
   results: RunResults,
@@ -15,23 +16,31 @@ export async function compareStage(
   deps: { ws: Workspace; finder?: BaselineFinder; warn?: (m: string) => void; signal?: AbortSignal },
 ): Promise<RunResults> {
   // Invalid input judged nothing: every base case would read as removed.
-  if (results.errors.length > 0) return { ...results, baseline: null, baseline_note: null };
+  if (results.errors.length > 0) return withoutBaseline(results, null);
   // A cancelled run must exit within seconds: it does not wait for a download still under way.
-  if (deps.signal?.aborted) return { ...results, baseline: null, baseline_note: null };
+  if (deps.signal?.aborted) return withoutBaseline(results, null);
   const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
-  if (loaded === ABORTED) return { ...results, baseline: null, baseline_note: null };
+  if (loaded === ABORTED) return withoutBaseline(results, null);
   if (loaded && 'results' in loaded)
     return compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
   const reason = loaded?.missing ?? 'none was asked for';
   if (loaded?.warn) deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
   const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;
-  const note =
-    config.failOn === 'regression'
-      ? `No baseline (${reason}): \`fail-on: regression\` judges this run as \`fail\`.`
-      : loaded?.warn
-        ? `No baseline (${reason}).`
-        : null;
-  return { ...results, warnings, baseline: null, baseline_note: note };
+  return withoutBaseline({ ...results, warnings }, note(reason, loaded?.warn ?? false, config.failOn));
+}
+
+function note(reason: string, warned: boolean, failOn: Config['failOn']): string | null {
+  return failOn === 'regression'
+    ? `No baseline (${reason}): \`fail-on: regression\` judges this run as \`fail\`.`
+    : warned
+      ? `No baseline (${reason}).`
+      : null;
+}
+
+/** Every case says it has no baseline (`baseline: null`, CONTRACTS §7), and so does the run. */
+function withoutBaseline(results: RunResults, baselineNote: string | null): RunResults {
+  const suites = results.suites.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, baseline: null })) }));
+  return { ...results, suites, baseline: null, baseline_note: baselineNote };
 }
 
 const ABORTED = Symbol('aborted');
