@@ -16,7 +16,7 @@ export function changeCounts(results: RunResults): string {
   for (const s of results.suites) for (const c of s.cases) if (isStillFailing(c)) still++;
   const bits: string[] = [];
   for (const k of CHANGE_ORDER) {
-    if (k === 'new') if (still) bits.push(`${still} still failing`);
+    if (k === 'new' && still) bits.push(`${still} still failing`);
     if (b.changes[k]) bits.push(`${b.changes[k]} ${k}`);
   }
   return bits.join(' · ') || 'no change';
