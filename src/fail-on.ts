@@ -47,6 +47,19 @@ function regressions(results: RunResults): string[] {
   return bits;
 }
 
+/**
+ * Under `fail-on: regression` the run's verdict and the check can differ (a case failing on both
+ * sides fails the verdict, not the check): the comparison records which, for the report.
+ */
+export function withRegressionCheck(results: RunResults, failOn: FailOn): RunResults {
+  if (failOn !== 'regression' || !results.baseline) return results;
+  const reasons = checkFailures(results, failOn);
+  return {
+    ...results,
+    baseline: { ...results.baseline, check: { fail_on: failOn, fails: reasons.length > 0, reasons } },
+  };
+}
+
 /** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */
 export function failureMessage(results: RunResults, failOn: FailOn): string {
   const reasons = checkFailures(results, failOn);

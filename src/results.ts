@@ -89,6 +89,8 @@ export interface RunBaseline {
   changes: Record<Change | 'removed', number>;
   /** Cases of the baseline that this run no longer has, as `suite#id`. */
   removed: string[];
+  /** Under `fail-on: regression`: whether the check fails, and on what (the comment says so). */
+  check?: { fail_on: 'regression'; fails: boolean; reasons: string[] };
 }
 
 export interface SuiteResult {

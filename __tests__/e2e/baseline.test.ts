@@ -205,6 +205,11 @@ test('the right artifact among others; every kind of change; fail-on regression 
     margin: 0.1,
     changes: { same: 3, improved: 1, regressed: 1, fixed: 1, broken: 1, new: 1, redefined: 1, removed: 1 },
     removed: ['evals/qa.yaml#dropped'],
+    check: {
+      fail_on: 'regression',
+      fails: true,
+      reasons: ['1 broken', '1 regressed', '1 new or redefined failing'],
+    },
   });
   // Two pages listed, one zip asked for, and the storage host never saw the token.
   const lists = github.state.requests.filter((q) => q.path === '/repos/octo/repo/actions/artifacts');
@@ -222,7 +227,7 @@ test('the right artifact among others; every kind of change; fail-on regression 
   const comment = github.state.comments[0]!.body;
   expect(comment.split('\n')[2]).toMatch(/^## ❌ rubric-eval/);
   expect(comment.split('\n')[4]).toBe(
-    `vs base [b0b0b0b](https://github.com/octo/repo/actions/runs/${expected.workflow_run.id}): 1 broken · 1 regressed · 1 fixed · 1 improved · 1 still failing · 1 new · 1 redefined · 1 removed`,
+    `vs base [b0b0b0b](https://github.com/octo/repo/actions/runs/${expected.workflow_run.id}): 1 broken · 1 regressed · 1 fixed · 1 improved · 1 still failing · 1 new · 1 redefined · 1 removed — \`fail-on: regression\` fails the check: 1 broken, 1 regressed, 1 new or redefined failing`,
   );
   expect(comment).toContain('| ❌ | `breaks` | 0.30 ▼0.60 | broken |');
   expect(run.summary).toContain(comment.split('\n')[4]);
@@ -248,7 +253,9 @@ test('fail-on regression passes when only failures already on the base remain', 
   expect(run.code).toBe(0);
   expect(readResults(ws).baseline!.changes).toMatchObject({ same: 2 });
   expect(github.state.comments[0]!.body).toContain('vs base [b0b0b0b](');
-  expect(github.state.comments[0]!.body).toContain(': 1 still failing\n');
+  expect(github.state.comments[0]!.body).toContain(
+    ': 1 still failing — `fail-on: regression` passes the check: nothing got worse\n',
+  );
 }, 120_000);
 
 test('a 403 on the artifact list: a warning naming actions: read, and the absolute verdict decides', async () => {

@@ -1,5 +1,6 @@
 import { compareWithBaseline } from '../../src/baseline/compare.js';
 import { parseBaselineResults } from '../../src/baseline/read-results.js';
+import { withRegressionCheck } from '../../src/fail-on.js';
 import { baselineLine, scoreWithDelta } from '../../src/report/baseline.js';
 import { COMMENT_LIMIT, renderReport } from '../../src/report/markdown.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -101,6 +102,22 @@ test('a file baseline names the file; the sha is only shown when it is one', () 
   expect(baselineLine(fromFile)).toMatch(/^vs base `main\.json`: 1 broken/);
   const hostile = { ...r, baseline: { ...r.baseline!, commit: '<img src=x> @here', run_url: null } };
   expect(baselineLine(hostile)).toMatch(/^vs base branch: /);
+});
+
+test('under fail-on regression the line says whether the check passes, whatever the verdict', () => {
+  const failing = withRegressionCheck(compared(HEAD, BASE), 'regression');
+  expect(failing.verdict).toBe('fail');
+  expect(baselineLine(failing)).toMatch(
+    /: 1 broken · 1 regressed · 1 fixed · 2 still failing · 1 new · 1 removed — `fail-on: regression` fails the check: 1 broken, 1 regressed, 1 new or redefined failing$/,
+  );
+  const still: Row[] = [['evals/qa.yaml', 'old-trouble', 'fail', 0.2, 'h']];
+  const inherited = withRegressionCheck(compared(still, still), 'regression');
+  expect(inherited.verdict).toBe('fail');
+  expect(baselineLine(inherited)).toMatch(
+    /: 1 still failing — `fail-on: regression` passes the check: nothing got worse$/,
+  );
+  // Other fail-on values: the comparison is shown, the line claims nothing about the check.
+  expect(withRegressionCheck(compared(still, still), 'fail').baseline!.check).toBeUndefined();
 });
 
 test('2,000 cases with a baseline: the comment stays under 65,536 characters, broken cases still first', () => {

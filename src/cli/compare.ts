@@ -5,7 +5,7 @@ import { compareWithBaseline } from '../baseline/compare.js';
 import { fileOrigin } from '../baseline/load.js';
 import { parseBaselineResults } from '../baseline/read-results.js';
 import { FAIL_ON } from '../config.js';
-import { checkFailures, type FailOn } from '../fail-on.js';
+import { checkFailures, type FailOn, withRegressionCheck } from '../fail-on.js';
 import { renderReport } from '../report/markdown.js';
 import { writeResultsStream } from '../report/results-file.js';
 import { colours, plain, renderTerminal } from '../report/terminal.js';
@@ -68,7 +68,10 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   const base = parseBaselineResults(readText(baseFile, io.cwd), baseFile);
   if ('error' in base) throw new UsageError(base.error);
   const head = readHead(headFile, io.cwd);
-  const compared = compareWithBaseline(head, base.results, fileOrigin(baseFile), margin);
+  const compared = withRegressionCheck(
+    compareWithBaseline(head, base.results, fileOrigin(baseFile), margin),
+    failOn,
+  );
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, compared);
   else if (format === 'markdown') io.stdout.write(renderReport(compared));
   else io.stdout.write(renderTerminal(compared, io.stdout.isTTY ? colours : plain));

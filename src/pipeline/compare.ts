@@ -1,6 +1,7 @@
 import { compareWithBaseline } from '../baseline/compare.js';
 import { type BaselineFinder, loadBaseline } from '../baseline/load.js';
 import { type Config } from '../config.js';
+import { withRegressionCheck } from '../fail-on.js';
 import { type RunResults } from '../results.js';
 import { type Workspace } from '../suite/workspace.js';
 
@@ -22,7 +23,10 @@ export async function compareStage(
   const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
   if (loaded === ABORTED) return withoutBaseline(results, null);
   if (loaded && 'results' in loaded)
-    return compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
+    return withRegressionCheck(
+      compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin),
+      config.failOn,
+    );
   const reason = loaded?.missing ?? 'none was asked for';
   if (loaded?.warn) deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
   const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;

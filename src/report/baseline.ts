@@ -31,9 +31,17 @@ function baseRef(b: RunBaseline): string {
 
 /** The comment's second line: what this pull request changed against the base; or why no base. */
 export function baselineLine(results: RunResults): string | null {
-  if (results.baseline) return `vs base ${baseRef(results.baseline)}: ${changeCounts(results)}`;
+  const b = results.baseline;
+  if (b) return `vs base ${baseRef(b)}: ${changeCounts(results)}${b.check ? checkNote(b.check) : ''}`;
   if (results.baseline_note) return `_${cell(results.baseline_note, 400)}_`;
   return null;
+}
+
+/** The verdict can fail while the check passes: say which the reviewer is looking at. */
+function checkNote(check: NonNullable<RunBaseline['check']>): string {
+  return check.fails
+    ? ` — \`fail-on: regression\` fails the check: ${cell(check.reasons.join(', '), 300)}`
+    : ' — `fail-on: regression` passes the check: nothing got worse';
 }
 
 /** `0.60 ▼0.30`: the score with its move since the base, when it moved by a visible amount. */
