@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type BaselineFinder } from './baseline/load.js';
-import { configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
+import { type BaselineFinder, type FoundBaseline } from './baseline/load.js';
+import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
 import { checkFailures, failureMessage } from './fail-on.js';
 import { findBaselineArtifact } from './github/baseline-artifact.js';
 import {
@@ -129,25 +129,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return lastCommitSubject(workingDirectory);
   };
 
-  // `baseline: auto`: the base branch's artifact, fetched while the cases run.
-  let baseline: BaselineFinder | undefined;
-  if (pr && config.baseline.mode === 'auto') {
-    const artifact = config.baseline.artifact;
-    const found =
-      octokit && repo
-        ? findBaselineArtifact(octokit, repo, {
-            name: artifact,
-            baseSha: pr.base?.sha ?? null,
-            baseRef: pr.base?.ref ?? null,
-            resultsFileName: path.basename(config.resultsFile),
-            serverUrl: process.env.GITHUB_SERVER_URL ?? null,
-            signal,
-          }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describe(err)}` }))
-        : Promise.resolve({
-            warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
-          });
-    baseline = () => found;
-  }
+  const baseline = pr ? startBaselineLookup(config, pr, octokit, repo, signal) : undefined;
 
   const outcome: RunOutcome = await runEvaluation(config, {
     env: process.env,
@@ -224,6 +206,34 @@ async function runAction(signal: AbortSignal): Promise<void> {
     );
   if (checkFailures(results, config.failOn).length > 0)
     core.setFailed(failureMessage(results, config.failOn));
+}
+
+/**
+ * `baseline: auto` on a pull request: the base branch's artifact, looked up while the cases run.
+ * The lookup never throws; whatever it finds (or why not) waits for the compare stage.
+ */
+function startBaselineLookup(
+  config: Config,
+  pr: PullRequestEvent,
+  octokit: Octokit | null,
+  repo: Repo | null,
+  signal: AbortSignal,
+): BaselineFinder | undefined {
+  if (config.baseline.mode !== 'auto') return undefined;
+  const found: Promise<FoundBaseline> =
+    octokit && repo
+      ? findBaselineArtifact(octokit, repo, {
+          name: config.baseline.artifact,
+          baseSha: pr.base?.sha ?? null,
+          baseRef: pr.base?.ref ?? null,
+          resultsFileName: path.basename(config.resultsFile),
+          serverUrl: process.env.GITHUB_SERVER_URL ?? null,
+          signal,
+        }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describe(err)}` }))
+      : Promise.resolve({
+          warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
+        });
+  return () => found;
 }
 
 function annotate(outcome: RunOutcome, workspace: string, workingDirectory: string): void {
