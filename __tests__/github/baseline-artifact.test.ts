@@ -122,7 +122,7 @@ test('pagination stops at 10 pages: an artifact past them is not found', async (
   list.push(artifact({ sha: BASE_SHA }));
   const found = await lookup(list);
   expect(found).toEqual({
-    warning: `no rubric-eval-results artifact from base commit bbbbbbb or branch main among 1000 listed; upload the results file with actions/upload-artifact on push to the base branch`,
+    warning: `no rubric-eval-results artifact from base commit bbbbbbb or branch main among 1000 listed; upload the results file with actions/upload-artifact on push to the base branch, or set \`baseline: off\``,
   });
   expect(github.state.requests.filter((r) => r.path.endsWith('/actions/artifacts'))).toHaveLength(10);
 });

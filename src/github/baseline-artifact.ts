@@ -141,7 +141,7 @@ export function pickArtifact(
       warning: `the newest ${q.name} artifact for ${where} (#${expired.id}) has expired; run the base branch's workflow again to make a new one`,
     };
   return {
-    warning: `no ${q.name} artifact from ${where || 'the base branch'} among ${artifacts.length} listed; upload the results file with actions/upload-artifact on push to the base branch`,
+    warning: `no ${q.name} artifact from ${where || 'the base branch'} among ${artifacts.length} listed; upload the results file with actions/upload-artifact on push to the base branch, or set \`baseline: off\``,
   };
 }
 
