@@ -2,7 +2,16 @@
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';
-export type EvaluatorType = 'llm_judge' | 'code_judge' | 'composite';
+export type EvaluatorType =
+  | 'llm_judge'
+  | 'code_judge'
+  | 'composite'
+  | 'field_accuracy'
+  | 'latency'
+  | 'cost'
+  | 'token_usage'
+  | 'tool_trajectory'
+  | 'execution_metrics';
 
 export interface CheckResult {
   id: string;

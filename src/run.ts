@@ -53,7 +53,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   const phase = hooks.phase ?? (<T>(_n: string, fn: () => Promise<T>) => fn());
   const ctx = createRunContext(config, io);
   const plan = await phase('Load and validate', async () =>
-    planRun(await loadInputs(config, ctx.ws), config, ctx),
+    planRun(await loadInputs(config, ctx.ws, ctx), config, ctx),
   );
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);

@@ -26,6 +26,8 @@ export function startGitHubServer(options?: {
   failures?: { method: string; path: RegExp; status: number; times: number; message?: string }[];
   artifacts?: FakeArtifact[];
   pullRequest?: { number: number; title: string; body: string; diff: string; files: unknown[] };
+  /** Repository contents served raw: {'owner/repo@ref:path': text}. */
+  files?: Record<string, string>;
 }): Promise<FakeGitHub>;
 export interface FakeArtifact {
   id: number;

@@ -97,6 +97,22 @@ export async function startGitHubServer(options = {}) {
           head: { sha: 'abc1234' },
         });
       }
+      // Repository contents, raw: options.files is {'owner/repo@ref:path': text}; ETags as GitHub sends them.
+      if ((m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(url.pathname)) && req.method === 'GET') {
+        const key = `${m[1]}/${m[2]}@${url.searchParams.get('ref')}:${decodeURIComponent(m[3])}`;
+        const text = (options.files ?? {})[key];
+        if (text !== undefined) {
+          const etag = `"${Buffer.from(key + text)
+            .toString('base64url')
+            .slice(-20)}"`;
+          if (req.headers['if-none-match'] === etag) {
+            res.writeHead(304, { etag });
+            return res.end();
+          }
+          res.writeHead(200, { 'content-type': 'application/vnd.github.raw', etag });
+          return res.end(text);
+        }
+      }
       if (artifacts.handle(req, url, res, json)) return;
       json(res, 404, { message: `Not Found: ${req.method} ${url.pathname}` });
     });

@@ -94,6 +94,30 @@ describe('definition_hash', () => {
     expect(moved).toEqual(base);
   });
 
+  test("a deterministic evaluator's config, a prompt script's config and reference_answer change it", async () => {
+    const extra = `  - id: fields
+    input: Extract
+    reference_answer: INV-1
+    execution:
+      evaluators:
+        - name: f
+          type: field_accuracy
+          fields: [{ path: id, match: exact }]
+        - name: p
+          type: llm_judge
+          prompt: { script: [node, ../judge.mjs], config: { strict: true } }
+`;
+    const files = (suite: string) => ({ 'evals/s.yaml': SUITE + suite, 'judge.mjs': '' });
+    const key = 'evals/s.yaml#fields';
+    const base = (await hashes(repo(files(extra))))[key];
+    for (const changed of [
+      extra.replace('match: exact', 'match: date'),
+      extra.replace('strict: true', 'strict: false'),
+      extra.replace('reference_answer: INV-1', 'reference_answer: INV-2'),
+    ])
+      expect((await hashes(repo(files(changed))))[key]).not.toBe(base);
+  });
+
   test('key order and comments in the YAML do not change it', async () => {
     const reordered = SUITE.replace(
       '    expected_outcome: Names Paris\n    input: What is the capital of France?\n',

@@ -18,6 +18,33 @@ corpusTest.each(['basic', 'rubric', 'composite', 'local-cli', 'code-judge-sdk'])
   },
 );
 
+corpusTest.each([
+  'features/batch-cli/evals/dataset.yaml',
+  'features/document-extraction/evals/dataset-confusion-metrics.yaml',
+  'features/document-extraction/evals/dataset-field-accuracy.yaml',
+  'features/execution-metrics/evals/dataset.yaml',
+  'features/git-url-references/evals/dataset.yaml',
+  'features/latency-assertions/evals/dataset.yaml',
+  'features/prompt-template-sdk/evals/dataset.yaml',
+  'features/tool-trajectory-advanced/evals/trace-file-demo.yaml',
+  'features/tool-trajectory-simple/evals/dataset.yaml',
+  'showcase/tool-evaluation-plugins/tool-eval-demo.yaml',
+])('corpus agentv-examples/%s validates against the JSON Schema', (file) => {
+  const ok = validate(parse(readFileSync(path.join(CORPUS, 'agentv-examples', file), 'utf8')));
+  expect(validate.errors ?? []).toEqual([]);
+  expect(ok).toBe(true);
+});
+
+test("the schema knows each evaluator type's keys", () => {
+  const suite = (evaluator: Record<string, unknown>) => ({
+    evalcases: [{ id: 'x', input: 'hi', execution: { evaluators: [{ name: 'e', ...evaluator }] } }],
+  });
+  expect(validate(suite({ type: 'latency', threshold: 100 }))).toBe(true);
+  expect(validate(suite({ type: 'latency' }))).toBe(false);
+  expect(validate(suite({ type: 'field_accuracy', fields: [{ path: 'a', match: 'fuzzy' }] }))).toBe(false);
+  expect(validate(suite({ type: 'tool_trajectory', mode: 'sideways' }))).toBe(false);
+});
+
 test('the example suites validate too', () => {
   for (const file of ['examples/evals/support.yaml']) {
     const ok = validate(parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')));

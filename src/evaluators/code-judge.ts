@@ -21,7 +21,7 @@ export function codeJudgeInput(
   return {
     question: renderContent(c.inputMessages.filter((m) => m.role === 'user').flatMap((m) => m.parts)),
     expected_outcome: c.expectedOutcome,
-    reference_answer: reference ? renderContent(reference.parts) : '',
+    reference_answer: c.referenceAnswer ?? (reference ? renderContent(reference.parts) : ''),
     candidate_answer: answer.text,
     input_messages: messages(c.inputMessages),
     expected_messages: messages(c.expectedMessages),

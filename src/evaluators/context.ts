@@ -1,12 +1,41 @@
 import { type CaseContext } from '../judge/prompts.js';
 import { renderContent, renderQuestion, renderReferenceAnswer } from '../suite/messages.js';
 import { type EvalCase, type Message } from '../suite/types.js';
+import { type TargetAnswer } from '../targets/providers.js';
+import { type TokenUsage } from './trace.js';
 
 /** The candidate's answer as a target produced it. */
 export interface CandidateAnswer {
   text: string;
   /** Full output messages when the target gave them (CLI targets may). */
   outputMessages: unknown[] | null;
+  /** The target call's metrics, when known: `duration_ms` as reported, else as measured. */
+  durationMs: number | null;
+  tokenUsage: TokenUsage | null;
+  costUsd: number | null;
+}
+
+/** An answer with nothing but its text (tests, recorded answers). */
+export function textAnswer(text: string): CandidateAnswer {
+  return { text, outputMessages: null, durationMs: null, tokenUsage: null, costUsd: null };
+}
+
+/** What the evaluators see of a target's answer. */
+export function candidateFromTarget(a: TargetAnswer): CandidateAnswer {
+  return {
+    text: a.text,
+    outputMessages: a.outputMessages,
+    durationMs: a.durationMs,
+    tokenUsage:
+      a.promptTokens !== null || a.completionTokens !== null
+        ? {
+            input: a.promptTokens ?? 0,
+            output: a.completionTokens ?? 0,
+            ...(a.cachedTokens != null ? { cached: a.cachedTokens } : {}),
+          }
+        : null,
+    costUsd: a.costUsd,
+  };
 }
 
 function messagesJson(messages: readonly Message[]): string {
@@ -18,7 +47,7 @@ export function caseContext(c: EvalCase, answer: CandidateAnswer): CaseContext {
   return {
     question: renderQuestion(c.inputMessages),
     expectedOutcome: c.expectedOutcome,
-    referenceAnswer: renderReferenceAnswer(c.expectedMessages),
+    referenceAnswer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
     candidateAnswer: answer.text,
     inputMessagesJson: messagesJson(c.inputMessages),
     expectedMessagesJson: messagesJson(c.expectedMessages),

@@ -2,11 +2,27 @@ import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult } from '../results.js';
 import { evaluatorVerdict, weightedMean } from '../rubric/scoring.js';
-import { type CompositeConfig, type EvalCase, type EvaluatorConfig } from '../suite/types.js';
+import {
+  type CompositeConfig,
+  type DeterministicConfig,
+  type EvalCase,
+  type EvaluatorConfig,
+  type LlmJudgeConfig,
+} from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
 import { type ExecDeps } from './deps.js';
+import { scoreCost } from './cost.js';
+import { scoreExecutionMetrics } from './execution-metrics.js';
+import { expectedObject } from './expected-object.js';
+import { scoreFieldAccuracy } from './field-accuracy.js';
+import { scoreLatency } from './latency.js';
 import { runLlmJudge } from './llm-judge.js';
+import { renderPromptScript } from './prompt-script.js';
+import { type Score } from './score.js';
+import { scoreTokenUsage } from './token-usage.js';
+import { scoreToolTrajectory } from './tool-trajectory.js';
+import { traceOf } from './trace.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -15,16 +31,71 @@ export interface EvaluationEnv {
   exec: ExecDeps;
 }
 
+type Runner<T extends EvaluatorConfig['type']> = (
+  config: Extract<EvaluatorConfig, { type: T }>,
+  env: EvaluationEnv,
+) => Promise<EvaluatorResult>;
+
+/** The evaluators by type: each type's scoring lives in its own module. */
+export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
+  llm_judge: runLlmJudgeEvaluator,
+  code_judge: async (config, env) => runCodeJudge(config, env.evalCase, env.answer, env.exec),
+  composite: (config, env) => runComposite(config, env),
+  field_accuracy: async (config, env) =>
+    deterministicResult(
+      config,
+      scoreFieldAccuracy(config, env.answer.text, expectedObject(env.evalCase.expectedMessages)),
+    ),
+  latency: async (config, env) => deterministicResult(config, scoreLatency(config, env.answer.durationMs)),
+  cost: async (config, env) => deterministicResult(config, scoreCost(config, env.answer.costUsd)),
+  token_usage: async (config, env) =>
+    deterministicResult(config, scoreTokenUsage(config, env.answer.tokenUsage)),
+  tool_trajectory: async (config, env) =>
+    deterministicResult(config, scoreToolTrajectory(config, traceOf(env.answer))),
+  execution_metrics: async (config, env) =>
+    deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+};
+
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
-export async function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
-  switch (config.type) {
-    case 'llm_judge':
-      return runLlmJudge(config, caseContext(env.evalCase, env.answer), env.judge);
-    case 'code_judge':
-      return runCodeJudge(config, env.evalCase, env.answer, env.exec);
-    case 'composite':
-      return runComposite(config, env);
+export function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
+  const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
+  return run(config, env);
+}
+
+function deterministicResult(config: DeterministicConfig, s: Score): EvaluatorResult {
+  return {
+    name: config.name,
+    type: config.type,
+    weight: config.weight,
+    score: s.score,
+    verdict: s.verdict,
+    hits: s.hits,
+    misses: s.misses,
+    reasoning: s.reasoning,
+    gating_violations: [],
+  };
+}
+
+/** An llm_judge; with a prompt script, the script writes the prompt first (its failure is an error). */
+async function runLlmJudgeEvaluator(config: LlmJudgeConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
+  const ctx = caseContext(env.evalCase, env.answer);
+  if (!config.promptScript) return runLlmJudge(config, ctx, env.judge);
+  let template: string;
+  try {
+    template = await renderPromptScript(config.promptScript, env.evalCase, env.answer, env.exec);
+  } catch (err) {
+    return {
+      name: config.name,
+      type: 'llm_judge',
+      weight: config.weight,
+      score: 0,
+      verdict: 'error',
+      error: (err as Error).message,
+      gating_violations: [],
+    };
   }
+  const path = config.promptScript.command.join(' ');
+  return runLlmJudge({ ...config, rubrics: null, prompt: { path, template } }, ctx, env.judge);
 }
 
 /** Every evaluator of a case, concurrently; results in the order they were declared. */

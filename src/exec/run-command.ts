@@ -146,9 +146,26 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
 
 /** One line about how a command ended, for misses and reports. */
 export function describeExit(r: CommandResult, timeoutMs: number): string {
+  const missing = missingProgram(r);
+  if (missing)
+    return `${r.spawnError ? 'could not start' : `exit code ${r.exitCode}`}: '${missing}' was not found on PATH (the command needs it installed on the runner)`;
   if (r.spawnError) return `could not start: ${r.spawnError}`;
   if (r.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
   if (r.cancelled) return 'cancelled';
   if (r.signal) return `killed by ${r.signal}`;
   return `exit code ${r.exitCode}`;
+}
+
+/**
+ * The program a command needed but the machine lacks (`bun`, `uv`, ...): from the spawn error of
+ * an argv command, or the shell's 127 "command not found" of a command string. Null otherwise.
+ */
+export function missingProgram(r: CommandResult): string | null {
+  const spawned = r.spawnError ? /^spawn (\S+) ENOENT/.exec(r.spawnError) : null;
+  if (spawned) return spawned[1]!;
+  if (r.exitCode !== 127) return null;
+  const said = /(?:^|\n)(?:\S*sh: )?(?:line \d+: |\d+: )?(\S+): (?:command )?not found/.exec(
+    r.stderrTail || r.output,
+  );
+  return said ? said[1]! : null;
 }

@@ -1,4 +1,4 @@
-import { type CandidateAnswer } from '../evaluators/context.js';
+import { type CandidateAnswer, candidateFromTarget } from '../evaluators/context.js';
 import { type ExecDeps } from '../evaluators/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type Judge } from '../judge/judge.js';
@@ -41,7 +41,7 @@ export async function executeCase(
   let answer: CandidateAnswer;
   try {
     const a = await target.runner.answer(c, 1);
-    answer = { text: a.text, outputMessages: a.outputMessages };
+    answer = candidateFromTarget(a);
   } catch (err) {
     if (signal?.aborted || err instanceof CancelledError) return undefined;
     return errorCase((err as Error).message);

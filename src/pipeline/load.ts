@@ -3,6 +3,7 @@ import { type Config } from '../config.js';
 import { type Diagnostic } from '../diagnostics.js';
 import { findSuiteFiles, loadSuites } from '../suite/discover.js';
 import { type MarkdownRubric, rubricFromInput } from '../suite/markdown-rubric.js';
+import { fetchRemoteFiles } from '../suite/remote-files.js';
 import { type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../suite/workspace.js';
 import { loadAnswersFile } from '../targets/answers-file.js';
@@ -22,8 +23,9 @@ export interface LoadedInputs {
  * all problems of all files before anyone decides to stop (no model is called while any is invalid).
  */
 export async function loadInputs(
-  config: Pick<Config, 'suites' | 'rubric' | 'answersFile'>,
+  config: Pick<Config, 'suites' | 'rubric' | 'answersFile'> & Partial<Pick<Config, 'judge' | 'cacheDir'>>,
   ws: Workspace,
+  io: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; warn?(message: string): void } = {},
 ): Promise<LoadedInputs> {
   const diagnostics: Diagnostic[] = [];
   let suites: EvalSuite[] = [];
@@ -33,6 +35,16 @@ export async function loadInputs(
     const r = loadSuites(found.files, ws);
     diagnostics.push(...r.diagnostics);
     suites = r.suites;
+    // Files given as GitHub URLs: fetched now, so a run never starts with one missing.
+    diagnostics.push(
+      ...(await fetchRemoteFiles(suites, {
+        apiUrl: io.env?.GITHUB_API_URL || 'https://api.github.com',
+        token: config.judge?.githubToken ?? null,
+        cacheDir: config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
+        signal: io.signal,
+        warn: io.warn,
+      })),
+    );
   }
   let rubric: MarkdownRubric | undefined;
   if (config.rubric) {

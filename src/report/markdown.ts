@@ -83,7 +83,7 @@ export function whyNot(c: CaseResult): string[] {
           `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`,
         );
     }
-    if (e.mode === 'freeform' || e.mode === 'prompt' || e.type === 'code_judge') {
+    if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
       if (e.verdict !== 'pass') for (const m of e.misses ?? []) lines.push(`${e.name}: ${m}`);
     }
   }

@@ -45,7 +45,19 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
   const base = { type: e.type, name: e.name, weight: e.weight };
   switch (e.type) {
     case 'llm_judge':
-      return { ...base, rubrics: e.rubrics, prompt: e.prompt?.template ?? null };
+      return {
+        ...base,
+        rubrics: e.rubrics,
+        prompt: e.prompt?.template ?? null,
+        // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
+        prompt_script: e.promptScript && {
+          command: [
+            ...e.promptScript.command.slice(0, -1),
+            relativeDir(root, e.promptScript.command.at(-1)!),
+          ],
+          config: e.promptScript.config,
+        },
+      };
     case 'code_judge':
       return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
     case 'composite':
@@ -54,6 +66,11 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
         children: e.children.map((c) => evaluatorDefinition(c, root)),
         aggregator: aggregatorDefinition(e.aggregator, root),
       };
+    default: {
+      // Deterministic evaluators: their typed config is all that decides the grade.
+      const { pos: _pos, ...config } = e;
+      return config;
+    }
   }
 }
 
@@ -68,6 +85,7 @@ export function definitionHash(c: EvalCase, targetName: string | null, root: str
     input: c.inputMessages.map(messageDefinition),
     expected_outcome: c.expectedOutcome,
     expected_output: c.expectedMessages.map(messageDefinition),
+    reference_answer: c.referenceAnswer ?? undefined,
     evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
     target: targetName,
   };

@@ -2,6 +2,13 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
 import { parseRubricList } from '../rubric/rubric-items.js';
+import {
+  type ConfigNote,
+  deterministicConfig,
+  type DeterministicType,
+  isDeterministicType,
+} from './deterministic-configs.js';
+import { parseGitHubBlobUrl } from './github-url.js';
 import { isGuidelineFile, textMessage } from './messages.js';
 import {
   EvalCaseSchema,
@@ -17,7 +24,9 @@ import {
   type EvalCase,
   type EvalSuite,
   type EvaluatorConfig,
+  type FileAttachment,
   type Message,
+  type PromptScript,
   type PromptTemplate,
 } from './types.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
@@ -260,12 +269,9 @@ class SuiteLoader {
         });
       }
     }
-    const caseEvaluators = raw.execution?.evaluators as RawEvaluator[] | undefined;
-    if (caseEvaluators) {
-      evaluators.push(...this.loadEvaluators(caseEvaluators, [...base, 'execution', 'evaluators'], subject));
-    } else if (suiteEvaluators) {
-      evaluators.push(...this.loadEvaluators(suiteEvaluators, ['execution', 'evaluators'], subject));
-    }
+    // AgentV's priority: the case's execution.evaluators, the case's own `evaluators:`, then the suite's.
+    const chosen = chooseEvaluators(raw, base, suiteEvaluators);
+    if (chosen) evaluators.push(...this.loadEvaluators(chosen.list, chosen.at, subject));
     this.checkUniqueNames(evaluators, subject);
     if (evaluators.length === 0) {
       evaluators.push({
@@ -288,6 +294,7 @@ class SuiteLoader {
       inputMessages,
       expectedMessages,
       conversationId: raw.conversation_id ?? null,
+      referenceAnswer: raw.reference_answer ?? null,
       target: raw.execution?.target ?? null,
       evaluators,
     };
@@ -343,6 +350,11 @@ class SuiteLoader {
         parts.push({ type: 'text', text: part.value });
         return;
       }
+      if (/^https?:\/\//i.test(part.value)) {
+        const file = this.remoteReference(part.value, [...at, i, 'value'], subject);
+        if (file) parts.push({ type: 'file', file });
+        return;
+      }
       const text = this.readReference(part.value, [...at, i, 'value'], subject);
       if (text) {
         parts.push({
@@ -357,6 +369,21 @@ class SuiteLoader {
       }
     });
     return parts;
+  }
+
+  /** A file given as a URL: only GitHub blob URLs, fetched through the API before the run. */
+  private remoteReference(value: string, at: PathSegment[], subject: string): FileAttachment | undefined {
+    const ref = parseGitHubBlobUrl(value);
+    if (!ref) {
+      this.sink.error(
+        this.doc.locate(at),
+        'remote-file',
+        `'${value}' is not a GitHub file URL (https://github.com/{owner}/{repo}/blob/{ref}/{path}); other hosts are not fetched`,
+        subject,
+      );
+      return undefined;
+    }
+    return { path: value, absPath: '', text: '', guideline: isGuidelineFile(ref.refAndPath), remote: ref };
   }
 
   private readReference(
@@ -383,6 +410,22 @@ class SuiteLoader {
     if (value === undefined) return null;
     const read = this.readReference(value, at, subject);
     return read ? { path: this.ws.display(read.absPath), template: read.text } : null;
+  }
+
+  /** `prompt: {script: [argv], config?}`: the script's file (the last argv item) must exist. */
+  private loadPromptScript(
+    value: { script: string[]; config?: Record<string, unknown> },
+    at: PathSegment[],
+    subject: string,
+  ): PromptScript | undefined {
+    const argv = value.script;
+    const file = this.readReference(argv[argv.length - 1]!, [...at, 'script', argv.length - 1], subject);
+    if (!file) return undefined;
+    return {
+      command: [...argv.slice(0, -1), file.absPath],
+      cwd: path.dirname(file.absPath),
+      config: value.config ?? null,
+    };
   }
 
   private resolveCwd(value: string | undefined, at: PathSegment[], subject: string): string {
@@ -427,7 +470,13 @@ class SuiteLoader {
         subject,
       );
     }
-    const type = raw.type.replace('-', '_') as 'llm_judge' | 'code_judge' | 'composite';
+    const type = raw.type.replace('-', '_') as 'llm_judge' | 'code_judge' | 'composite' | DeterministicType;
+    if (isDeterministicType(type)) {
+      const notes: ConfigNote[] = [];
+      const config = deterministicConfig(type, raw, { name: raw.name, weight, pos }, notes);
+      for (const n of notes) sink.warn(doc.locateKey([...at, ...n.at]), 'not-compared', n.message, subject);
+      return config;
+    }
     switch (type) {
       case 'llm_judge': {
         const rubrics = raw.rubrics
@@ -437,6 +486,11 @@ class SuiteLoader {
               locateKey: (p) => doc.locateKey([...at, 'rubrics', ...p]),
             }) ?? null)
           : null;
+        if (raw.prompt !== undefined && typeof raw.prompt !== 'string') {
+          const promptScript = this.loadPromptScript(raw.prompt, [...at, 'prompt'], subject);
+          if (!promptScript) return undefined;
+          return { type, name: raw.name, weight, rubrics, prompt: null, promptScript, pos };
+        }
         const prompt = this.loadPrompt(raw.prompt, [...at, 'prompt'], subject);
         if (rubrics && prompt) {
           sink.warn(
@@ -550,6 +604,19 @@ class SuiteLoader {
         );
     }
   }
+}
+
+/** Which evaluator list a case uses, and where it is written. */
+function chooseEvaluators(
+  raw: RawCase,
+  base: PathSegment[],
+  suiteEvaluators: RawEvaluator[] | null,
+): { list: RawEvaluator[]; at: PathSegment[] } | null {
+  const fromExecution = raw.execution?.evaluators as RawEvaluator[] | undefined;
+  if (fromExecution) return { list: fromExecution, at: [...base, 'execution', 'evaluators'] };
+  if (raw.evaluators) return { list: raw.evaluators, at: [...base, 'evaluators'] };
+  if (suiteEvaluators) return { list: suiteEvaluators, at: ['execution', 'evaluators'] };
+  return null;
 }
 
 function str(v: unknown): string | null {

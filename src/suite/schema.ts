@@ -83,7 +83,19 @@ const Script = z.union([NonEmptyText, z.array(z.string()).min(1)], {
   error: 'script must be a command string or a non-empty argv list',
 });
 
-const EVALUATOR_TYPES = ['llm_judge', 'llm-judge', 'code_judge', 'code-judge', 'composite'] as const;
+const EVALUATOR_TYPES = [
+  'llm_judge',
+  'llm-judge',
+  'code_judge',
+  'code-judge',
+  'composite',
+  'field_accuracy',
+  'latency',
+  'cost',
+  'token_usage',
+  'tool_trajectory',
+  'execution_metrics',
+] as const;
 const AGGREGATOR_TYPES = ['weighted_average', 'code_judge', 'code-judge', 'llm_judge', 'llm-judge'] as const;
 
 export const AggregatorSchema = z.looseObject({
@@ -95,12 +107,168 @@ export const AggregatorSchema = z.looseObject({
   prompt: z.string().optional(),
 });
 
+const NonNegative = (what: string) =>
+  z.number({ error: `${what} must be a number` }).min(0, { error: `${what} must be >= 0` });
+
+/** Keys every evaluator has, whatever its type. */
+const evaluatorBase = {
+  name: NonEmptyText,
+  weight: Weight.optional(),
+};
+
+export const PromptScriptSchema = z
+  .looseObject({
+    script: z.array(z.string(), { error: 'prompt.script must be an argv list' }).min(1),
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({
+    id: 'PromptScript',
+    description:
+      'A script that receives the case (JSON on stdin, snake_case) and prints the judge prompt (AgentV prompt templates).',
+  });
+
+export const LlmJudgeEvaluatorSchema = z.looseObject({
+  ...evaluatorBase,
+  type: z.enum(['llm_judge', 'llm-judge']),
+  rubrics: RubricListSchema.optional(),
+  prompt: z
+    .union([z.string(), PromptScriptSchema], {
+      error: 'prompt must be a prompt file path or {script: [argv], config?}',
+    })
+    .optional()
+    .meta({ description: 'Prompt template file, or a prompt script object.' }),
+  config: z.record(z.string(), z.unknown()).optional(),
+  model: z.string().optional(),
+});
+
+export const CodeJudgeEvaluatorSchema = z.looseObject({
+  ...evaluatorBase,
+  type: z.enum(['code_judge', 'code-judge']),
+  script: Script.optional(),
+  path: Script.optional(),
+  cwd: z.string().optional(),
+});
+
+export const FieldSpecSchema = z
+  .looseObject({
+    path: NonEmptyText.meta({ description: 'Dot path with [i] indexes, e.g. line_items[0].amount.' }),
+    match: z.enum(['exact', 'numeric_tolerance', 'date'], {
+      error: 'match must be one of exact, numeric_tolerance, date (for fuzzy matching use a code_judge)',
+    }),
+    required: z.boolean({ error: 'required must be true or false' }).optional(),
+    weight: Weight.optional(),
+    tolerance: NonNegative('tolerance').optional(),
+    relative: z.boolean({ error: 'relative must be true or false' }).optional(),
+    formats: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'FieldSpec' });
+
+export const FieldAccuracyEvaluatorSchema = z.looseObject({
+  ...evaluatorBase,
+  type: z.literal('field_accuracy'),
+  fields: z.array(FieldSpecSchema, { error: 'fields must be a list of {path, match, ...}' }).min(1, {
+    error: 'fields must not be empty',
+  }),
+  aggregation: z
+    .enum(['weighted_average', 'all_or_nothing'], {
+      error: 'aggregation must be weighted_average or all_or_nothing',
+    })
+    .optional(),
+});
+
+export const LatencyEvaluatorSchema = z.looseObject({
+  ...evaluatorBase,
+  type: z.literal('latency'),
+  threshold: NonNegative('threshold').meta({
+    description: 'Most milliseconds the target call may take (inclusive).',
+  }),
+});
+
+export const CostEvaluatorSchema = z.looseObject({
+  ...evaluatorBase,
+  type: z.literal('cost'),
+  budget: NonNegative('budget').meta({ description: 'Most USD the target call may cost (inclusive).' }),
+});
+
+export const TokenUsageEvaluatorSchema = z
+  .looseObject({
+    ...evaluatorBase,
+    type: z.literal('token_usage'),
+    max_total: NonNegative('max_total').optional(),
+    max_input: NonNegative('max_input').optional(),
+    max_output: NonNegative('max_output').optional(),
+  })
+  .refine((e) => e.max_total !== undefined || e.max_input !== undefined || e.max_output !== undefined, {
+    error: 'a token_usage evaluator needs at least one of max_total, max_input, max_output',
+  });
+
+export const ToolCallExpectationSchema = z
+  .looseObject({
+    tool: NonEmptyText,
+    args: z
+      .union([z.literal('any'), z.record(z.string(), z.unknown())], {
+        error: "args must be an object (keys compared) or 'any'",
+      })
+      .optional(),
+    max_duration_ms: NonNegative('max_duration_ms').optional(),
+    input: z.unknown().optional().meta({ description: 'Not compared (AgentV v2.6.1 compares only args).' }),
+    output: z.unknown().optional().meta({ description: 'Not compared (AgentV v2.6.1 compares only args).' }),
+  })
+  .meta({ id: 'ToolCallExpectation' });
+
+export const ToolTrajectoryEvaluatorSchema = z
+  .looseObject({
+    ...evaluatorBase,
+    type: z.literal('tool_trajectory'),
+    mode: z.enum(['any_order', 'in_order', 'exact'], { error: 'mode must be any_order, in_order or exact' }),
+    minimums: z.record(z.string(), NonNegative('a minimum')).optional(),
+    expected: z
+      .array(ToolCallExpectationSchema, { error: 'expected must be a list of {tool, args?}' })
+      .optional(),
+  })
+  .refine((e) => e.mode !== 'any_order' || e.minimums !== undefined, {
+    error: 'mode any_order needs `minimums` ({tool: count})',
+    path: ['minimums'],
+  })
+  .refine((e) => e.mode === 'any_order' || e.expected !== undefined, {
+    error: 'modes in_order and exact need `expected` (a list of {tool, args?})',
+    path: ['expected'],
+  });
+
+export const ExecutionMetricsEvaluatorSchema = z
+  .looseObject({
+    ...evaluatorBase,
+    type: z.literal('execution_metrics'),
+    max_tool_calls: NonNegative('max_tool_calls').optional(),
+    max_llm_calls: NonNegative('max_llm_calls').optional(),
+    max_tokens: NonNegative('max_tokens').optional(),
+    max_cost_usd: NonNegative('max_cost_usd').optional(),
+    max_duration_ms: NonNegative('max_duration_ms').optional(),
+    target_exploration_ratio: NonNegative('target_exploration_ratio').optional(),
+    exploration_tolerance: NonNegative('exploration_tolerance').optional(),
+  })
+  .refine(
+    (e) =>
+      [
+        e.max_tool_calls,
+        e.max_llm_calls,
+        e.max_tokens,
+        e.max_cost_usd,
+        e.max_duration_ms,
+        e.target_exploration_ratio,
+      ].some((v) => v !== undefined),
+    {
+      error:
+        'an execution_metrics evaluator needs at least one threshold (max_tool_calls, max_llm_calls, max_tokens, max_cost_usd, max_duration_ms or target_exploration_ratio)',
+    },
+  );
+
 export interface RawEvaluator {
   name: string;
   type: (typeof EVALUATOR_TYPES)[number];
   weight?: number;
   rubrics?: unknown[];
-  prompt?: string;
+  prompt?: string | z.infer<typeof PromptScriptSchema>;
   script?: string | string[];
   path?: string | string[];
   cwd?: string;
@@ -109,22 +277,50 @@ export interface RawEvaluator {
   [key: string]: unknown;
 }
 
+export const CompositeEvaluatorSchema = z.looseObject({
+  ...evaluatorBase,
+  type: z.literal('composite'),
+  evaluators: z.array(z.lazy(() => EvaluatorSchema)).optional(),
+  aggregator: AggregatorSchema.optional(),
+});
+
+/** Each evaluator type's own schema, so every type's known keys can be derived from it. */
+export const EVALUATOR_SCHEMAS = {
+  llm_judge: LlmJudgeEvaluatorSchema,
+  code_judge: CodeJudgeEvaluatorSchema,
+  composite: CompositeEvaluatorSchema,
+  field_accuracy: FieldAccuracyEvaluatorSchema,
+  latency: LatencyEvaluatorSchema,
+  cost: CostEvaluatorSchema,
+  token_usage: TokenUsageEvaluatorSchema,
+  tool_trajectory: ToolTrajectoryEvaluatorSchema,
+  execution_metrics: ExecutionMetricsEvaluatorSchema,
+} as const;
+
 export const EvaluatorSchema: z.ZodType<RawEvaluator> = z
-  .lazy(() =>
-    z.looseObject({
-      name: NonEmptyText,
-      type: z.enum(EVALUATOR_TYPES, { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` }),
-      weight: Weight.optional(),
-      rubrics: RubricListSchema.optional(),
-      prompt: z.string().optional().meta({ description: 'Prompt template file (llm_judge).' }),
-      script: Script.optional(),
-      path: Script.optional(),
-      cwd: z.string().optional(),
-      evaluators: z.array(EvaluatorSchema).optional(),
-      aggregator: AggregatorSchema.optional(),
-    }),
+  .lazy(
+    () =>
+      z.discriminatedUnion(
+        'type',
+        [
+          LlmJudgeEvaluatorSchema,
+          CodeJudgeEvaluatorSchema,
+          CompositeEvaluatorSchema,
+          FieldAccuracyEvaluatorSchema,
+          LatencyEvaluatorSchema,
+          CostEvaluatorSchema,
+          TokenUsageEvaluatorSchema,
+          ToolTrajectoryEvaluatorSchema,
+          ExecutionMetricsEvaluatorSchema,
+        ],
+        { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` },
+      ) as unknown as z.ZodType<RawEvaluator>,
   )
-  .meta({ id: 'Evaluator', description: 'llm_judge, code_judge or composite evaluator.' });
+  .meta({
+    id: 'Evaluator',
+    description:
+      'llm_judge, code_judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory or execution_metrics evaluator.',
+  });
 
 export const ExecutionSchema = z.looseObject({
   target: z.string().optional(),
@@ -142,8 +338,16 @@ export const EvalCaseSchema = z
     expected_messages: ExpectedMessages.optional(),
     expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
     conversation_id: z.string().optional(),
+    description: z.string().optional(),
+    reference_answer: z.string().optional().meta({
+      description: 'The reference answer judges see; default: the last expected assistant message.',
+    }),
     rubrics: RubricListSchema.optional(),
     execution: ExecutionSchema.optional(),
+    evaluators: z
+      .array(EvaluatorSchema, { error: 'evaluators must be a list' })
+      .optional()
+      .meta({ description: "The case's evaluators when its execution.evaluators is not given (AgentV)." }),
   })
   .meta({
     id: 'EvalCase',

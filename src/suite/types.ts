@@ -3,10 +3,13 @@ import { type RubricSet } from '../rubric/types.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
-  /** Path relative to the workspace root, with forward slashes. */
+  /** Path relative to the workspace root, with forward slashes (a GitHub URL for a remote file). */
   path: string;
+  /** Local file; for a remote file, its cached copy once fetched (empty until then). */
   absPath: string;
   text: string;
+  /** A file given as a GitHub URL: fetched through the API before the run (see suite/remote-files.ts). */
+  remote?: GitHubFileRef;
   /** Instruction files (`*.instructions.md`, `*.prompt.md`, `SKILL.md`) are guidelines in AgentV's terms. */
   guideline: boolean;
 }
@@ -16,6 +19,15 @@ export type ContentPart = { type: 'text'; text: string } | { type: 'file'; file:
 export interface Message {
   role: string;
   parts: ContentPart[];
+}
+
+/** `https://github.com/{owner}/{repo}/blob/{ref...}/{path}`; the ref may hold slashes. */
+export interface GitHubFileRef {
+  url: string;
+  owner: string;
+  repo: string;
+  /** Everything after `blob/`: where the ref ends and the path begins is found by asking the API. */
+  refAndPath: string;
 }
 
 export interface PromptTemplate {
@@ -34,7 +46,87 @@ export interface LlmJudgeConfig extends EvaluatorBase {
   type: 'llm_judge';
   rubrics: RubricSet | null;
   prompt: PromptTemplate | null;
+  /** A script that prints the prompt (AgentV prompt templates); used instead of `prompt`. */
+  promptScript?: PromptScript | null;
 }
+
+export interface PromptScript {
+  /** argv; its last element resolved to an absolute path. */
+  command: string[];
+  cwd: string;
+  /** Passed to the script as `config`. */
+  config: Record<string, unknown> | null;
+}
+
+export type FieldMatch = 'exact' | 'numeric_tolerance' | 'date';
+
+export interface FieldSpec {
+  path: string;
+  match: FieldMatch;
+  /** Default true (AgentV): a missing required field scores 0, a missing optional one is left out. */
+  required: boolean;
+  weight: number;
+  tolerance: number;
+  relative: boolean;
+  formats: string[] | null;
+}
+
+export interface FieldAccuracyConfig extends EvaluatorBase {
+  type: 'field_accuracy';
+  fields: FieldSpec[];
+  aggregation: 'weighted_average' | 'all_or_nothing';
+}
+
+export interface LatencyConfig extends EvaluatorBase {
+  type: 'latency';
+  thresholdMs: number;
+}
+
+export interface CostConfig extends EvaluatorBase {
+  type: 'cost';
+  budgetUsd: number;
+}
+
+export interface TokenUsageConfig extends EvaluatorBase {
+  type: 'token_usage';
+  maxTotal: number | null;
+  maxInput: number | null;
+  maxOutput: number | null;
+}
+
+export interface ToolCallExpectation {
+  tool: string;
+  /** Keys compared by deep equality; 'any' or absent skips the comparison. */
+  args: 'any' | Record<string, unknown> | null;
+  maxDurationMs: number | null;
+}
+
+export interface ToolTrajectoryConfig extends EvaluatorBase {
+  type: 'tool_trajectory';
+  mode: 'any_order' | 'in_order' | 'exact';
+  minimums: Record<string, number>;
+  expected: ToolCallExpectation[];
+}
+
+export interface ExecutionMetricsConfig extends EvaluatorBase {
+  type: 'execution_metrics';
+  maxToolCalls: number | null;
+  maxLlmCalls: number | null;
+  maxTokens: number | null;
+  maxCostUsd: number | null;
+  maxDurationMs: number | null;
+  targetExplorationRatio: number | null;
+  explorationTolerance: number;
+}
+
+/** Evaluators that score the answer and its trace without a model or a process. */
+export type DeterministicConfig =
+  | FieldAccuracyConfig
+  | LatencyConfig
+  | CostConfig
+  | TokenUsageConfig
+  | ToolTrajectoryConfig
+  | ExecutionMetricsConfig;
 
 export interface CodeJudgeConfig extends EvaluatorBase {
   type: 'code_judge';
@@ -56,7 +148,7 @@ export interface CompositeConfig extends EvaluatorBase {
   aggregator: AggregatorConfig;
 }
 
-export type EvaluatorConfig = LlmJudgeConfig | CodeJudgeConfig | CompositeConfig;
+export type EvaluatorConfig = LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig;
 
 export interface EvalCase {
   id: string;
@@ -67,6 +159,8 @@ export interface EvalCase {
   inputMessages: Message[];
   expectedMessages: Message[];
   conversationId: string | null;
+  /** The case's own `reference_answer`, else null (the last expected assistant message is used). */
+  referenceAnswer?: string | null;
   /** Target named by the case's `execution.target`, if any. */
   target: string | null;
   evaluators: EvaluatorConfig[];

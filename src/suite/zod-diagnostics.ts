@@ -5,6 +5,9 @@ import { type PathSegment, type SourceDocument } from './yaml-source.js';
 /** Rule names for structural problems, so messages read like the semantic ones. */
 function ruleOf(issue: z.core.$ZodIssue, missing: boolean): string {
   if (missing) return 'required';
+  // An evaluator `type` that names no known evaluator: a bad value, like an enum's.
+  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
+    return 'enum';
   switch (issue.code) {
     case 'invalid_type':
     case 'invalid_union':

@@ -4,6 +4,7 @@ import { type Diagnostic } from '../diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../suite/workspace.js';
+import { batchCliRunner } from './cli-batch.js';
 import {
   AZURE_DEFAULT_API_VERSION,
   AzureSettings,
@@ -111,7 +112,10 @@ export function planTargets(
       const key = `${file.file}\0${name}`;
       if (!resolved.has(key)) resolved.set(key, resolveTarget(def, file, opts, diagnostics));
       const target = resolved.get(key);
-      if (target) assignments.set(caseKey(suite, c), target);
+      if (target) {
+        assignments.set(caseKey(suite, c), target);
+        target.runner.enlist?.(c);
+      }
     }
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { plan: undefined, diagnostics };
@@ -226,7 +230,9 @@ function createRunner(
     }
     case 'cli': {
       const s = validated(CliSettings, values, def, diagnostics);
-      return s ? cliRunner(def.name, s, path.dirname(def.file), opts.deps) : null;
+      if (!s) return null;
+      const make = s.provider_batching ? batchCliRunner : cliRunner;
+      return make(def.name, s, path.dirname(def.file), opts.deps);
     }
     default: {
       const endpoint = endpointFromValues(def, values, opts, diagnostics);

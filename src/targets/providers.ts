@@ -10,14 +10,19 @@ import { type ChatMessage } from '../judge/prompts.js';
 import { type RetryPolicy } from '../judge/retry.js';
 import { filesOf, renderContent } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
+import { parseCliOutput } from './cli-output.js';
+
+export { parseCliOutput };
 
 export interface TargetAnswer {
   text: string;
   outputMessages: unknown[] | null;
   promptTokens: number | null;
   completionTokens: number | null;
+  cachedTokens?: number | null;
   costUsd: number | null;
-  durationMs: number;
+  /** The call's duration as the target reported it, else as measured; null when nothing ran. */
+  durationMs: number | null;
 }
 
 export interface TargetRunner {
@@ -25,6 +30,8 @@ export interface TargetRunner {
   provider: string;
   healthcheck(): Promise<void>;
   answer(c: EvalCase, attempt: number): Promise<TargetAnswer>;
+  /** Batching targets learn their cases up front: they answer all of them in one run. */
+  enlist?(c: EvalCase): void;
 }
 
 /** A target could not answer a case: the case is `error`, the other cases go on. */
@@ -67,6 +74,9 @@ export const CliSettings = z.looseObject({
   cwd: z.string().optional(),
   timeout_seconds: z.number({ error: 'timeout_seconds must be a number' }).positive().optional(),
   healthcheck: HealthcheckSettings.optional(),
+  provider_batching: z.boolean({ error: 'provider_batching must be true or false' }).optional().meta({
+    description: 'Run the command once for all cases; it writes JSONL records with `id` to {OUTPUT_FILE}.',
+  }),
 });
 
 export const OpenAISettings = z.looseObject({
@@ -116,7 +126,7 @@ export function fixedAnswer(text: string): TargetAnswer {
     promptTokens: null,
     completionTokens: null,
     costUsd: null,
-    durationMs: 0,
+    durationMs: null,
   };
 }
 
@@ -153,46 +163,6 @@ export function renderCommandTemplate(
     .replace(/\{EVAL_ID\}/g, shellQuote(values.evalId))
     .replace(/\{ATTEMPT\}/g, shellQuote(String(values.attempt)))
     .replace(/\{OUTPUT_FILE\}/g, shellQuote(values.outputFile));
-}
-
-/** What a CLI target wrote: JSON `{text}` / `{output_messages}` with optional usage, else plain text. */
-export function parseCliOutput(raw: string): Omit<TargetAnswer, 'durationMs'> {
-  const trimmed = raw.trim();
-  try {
-    const data = JSON.parse(trimmed) as Record<string, unknown>;
-    if (
-      data &&
-      typeof data === 'object' &&
-      !Array.isArray(data) &&
-      (typeof data.text === 'string' || Array.isArray(data.output_messages))
-    ) {
-      const messages = Array.isArray(data.output_messages) ? data.output_messages : null;
-      let text = typeof data.text === 'string' ? data.text : '';
-      if (!text && messages) {
-        const last = [...messages].reverse().find((m) => (m as { role?: string }).role === 'assistant') as
-          { content?: unknown } | undefined;
-        text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-      }
-      const usage = (data.token_usage ?? {}) as Record<string, unknown>;
-      const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-      return {
-        text,
-        outputMessages: messages,
-        promptTokens: num(usage.input ?? usage.prompt_tokens ?? usage.input_tokens),
-        completionTokens: num(usage.output ?? usage.completion_tokens ?? usage.output_tokens),
-        costUsd: num(data.cost_usd),
-      };
-    }
-  } catch {
-    /* not JSON: the text is the answer */
-  }
-  return {
-    text: raw.replace(/\n$/, ''),
-    outputMessages: null,
-    promptTokens: null,
-    completionTokens: null,
-    costUsd: null,
-  };
 }
 
 export function cliRunner(
@@ -250,7 +220,8 @@ export function cliRunner(
             );
           }
         } else raw = r.stdout;
-        return { ...parseCliOutput(raw), durationMs: r.durationMs };
+        const parsed = parseCliOutput(raw);
+        return { ...parsed, durationMs: parsed.durationMs ?? r.durationMs };
       } finally {
         rmSync(scratch, { recursive: true, force: true });
       }
