@@ -125,8 +125,8 @@ export function pickArtifact(
     (q.baseSha !== null && a.workflow_run?.head_sha === q.baseSha) ||
     (q.baseRef !== null && a.workflow_run?.head_branch === q.baseRef);
   const live = (a: Artifact) => !a.expired && !(a.expires_at && Date.parse(a.expires_at) <= now);
-  const newest = (list: Artifact[]) =>
-    list.sort((x, y) => Date.parse(y.created_at ?? '') - Date.parse(x.created_at ?? ''))[0];
+  const time = (a: Artifact) => Date.parse(a.created_at ?? '') || 0;
+  const newest = (list: Artifact[]) => list.sort((x, y) => time(y) - time(x))[0];
   const usable = ours.filter(live);
   const found =
     newest(usable.filter((a) => q.baseSha !== null && a.workflow_run?.head_sha === q.baseSha)) ??
