@@ -225,7 +225,9 @@ test('invalid inputs name the input and the accepted values', async () => {
     apiUrl: github.url,
   });
   expect(run.code).toBe(1);
-  expect(run.stdout).toContain("fail-on: must be one of fail, borderline, regression, never (got 'sometimes')");
+  expect(run.stdout).toContain(
+    "fail-on: must be one of fail, borderline, regression, never (got 'sometimes')",
+  );
   expect(run.stdout).toContain('concurrency: must be an integer from 1 to 256');
   // The results file still says why.
   const r = results(workspace);
