@@ -135,7 +135,8 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
         // The reasons are what a reviewer came for: shown open while they are few.
         const open = failing.length <= 10 ? ' open' : '';
         parts.push(
-          `<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`,
+          // With a baseline the list also holds regressed cases that still pass.
+          `<details${open}><summary>${withBase ? 'What they miss' : 'Why they did not pass'}</summary>\n\n${why.join('\n\n')}\n\n</details>`,
         );
       }
     }
