@@ -44,6 +44,23 @@ const HEAD: Row[] = [
 
 test('the comment with a baseline (snapshot): the vs base line, deltas, broken first, still failing folded', () => {
   const r = compared(HEAD, BASE);
+  // The broken case with the check it now misses: its reason is shown open, first.
+  const broken = r.suites[0]!.cases.find((c) => c.id === 'broke-it')!;
+  broken.gating_violations = ['cites-policy: required item not satisfied'];
+  broken.evaluators = [
+    {
+      name: 'rubric',
+      type: 'llm_judge',
+      weight: 1,
+      mode: 'checklist',
+      score: 0.6,
+      verdict: 'fail',
+      gating_violations: broken.gating_violations,
+      checks: [
+        { id: 'cites-policy', satisfied: false, weight: 1, required: true, reasoning: 'No policy is cited.' },
+      ],
+    },
+  ];
   const text = renderReport(r, { sticky: true });
   expect(text).toMatchSnapshot();
   const lines = text.split('\n');
