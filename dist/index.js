@@ -35143,7 +35143,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(990);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9842);
 /** The action's entry point: everything happens in run(). */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35153,7 +35153,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 990:
+/***/ 9842:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41557,11 +41557,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -41572,7 +41572,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -41585,15 +41585,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -41627,7 +41627,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -42198,16 +42198,16 @@ const $ZodEnum = /*@__PURE__*/ $constructor("$ZodEnum", (inst, def) => {
         return payload;
     };
 });
-const $ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodLiteral", (inst, def) => {
+const $ZodLiteral = /*@__PURE__*/ $constructor("$ZodLiteral", (inst, def) => {
     $ZodType.init(inst, def);
     const values = new Set(def.values);
     inst._zod.values = values;
-    util.defineLazyInternal(inst, "pattern", (zod) => {
+    defineLazyInternal(inst, "pattern", (zod) => {
         const vals = zod.def.values;
         // unmatchable fallback, RE2-safe: an empty alternation would compile to /^()$/, which matches ""
         return new RegExp(vals.length
             ? `^(${vals
-                .map((o) => typeof o === "string" ? util.escapeRegex(o) : o ? util.escapeRegex(o.toString()) : String(o))
+                .map((o) => typeof o === "string" ? escapeRegex(o) : o ? escapeRegex(o.toString()) : String(o))
                 .join("|")})$`
             : "^[^\\s\\S]$");
     });
@@ -42224,7 +42224,7 @@ const $ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         });
         return payload;
     };
-})));
+});
 const $ZodFile = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodFile", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, _ctx) => {
@@ -47067,17 +47067,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -47271,10 +47271,10 @@ function nativeEnum(entries, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodLiteral", (inst, def) => {
-    core.$ZodLiteral.init(inst, def);
+const ZodLiteral = /*@__PURE__*/ $constructor("ZodLiteral", (inst, def) => {
+    $ZodLiteral.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.literalProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => literalProcessor(inst, ctx, json, params);
     inst.values = new Set(def.values);
     Object.defineProperty(inst, "value", {
         get() {
@@ -47284,12 +47284,12 @@ const ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && 
             return def.values[0];
         },
     });
-})));
+});
 function literal(value, params) {
     return new ZodLiteral({
         type: "literal",
         values: Array.isArray(value) ? value : [value],
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodFile = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodFile", (inst, def) => {
@@ -53480,7 +53480,7 @@ function whyNot(c) {
             if (failed)
                 lines.push(`${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`);
         }
-        if (e.mode === 'freeform' || e.mode === 'prompt' || e.type === 'code_judge') {
+        if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
             if (e.verdict !== 'pass')
                 for (const m of e.misses ?? [])
                     lines.push(`${e.name}: ${m}`);
@@ -69674,6 +69674,9 @@ function runCommand(spec) {
 }
 /** One line about how a command ended, for misses and reports. */
 function describeExit(r, timeoutMs) {
+    const missing = missingProgram(r);
+    if (missing)
+        return `${r.spawnError ? 'could not start' : `exit code ${r.exitCode}`}: '${missing}' was not found on PATH (the command needs it installed on the runner)`;
     if (r.spawnError)
         return `could not start: ${r.spawnError}`;
     if (r.timedOut)
@@ -69683,6 +69686,19 @@ function describeExit(r, timeoutMs) {
     if (r.signal)
         return `killed by ${r.signal}`;
     return `exit code ${r.exitCode}`;
+}
+/**
+ * The program a command needed but the machine lacks (`bun`, `uv`, ...): from the spawn error of
+ * an argv command, or the shell's 127 "command not found" of a command string. Null otherwise.
+ */
+function missingProgram(r) {
+    const spawned = r.spawnError ? /^spawn (\S+) ENOENT/.exec(r.spawnError) : null;
+    if (spawned)
+        return spawned[1];
+    if (r.exitCode !== 127)
+        return null;
+    const said = /(?:^|\n)(?:\S*sh: )?(?:line \d+: |\d+: )?(\S+): (?:command )?not found/.exec(r.stderrTail || r.output);
+    return said ? said[1] : null;
 }
 
 ;// CONCATENATED MODULE: ./src/judge/fence.ts
@@ -70185,6 +70201,44 @@ function toPosix(p) {
     return p.split(path.sep).join('/');
 }
 
+;// CONCATENATED MODULE: ./src/evaluators/context.ts
+
+/** An answer with nothing but its text (tests, recorded answers). */
+function textAnswer(text) {
+    return { text, outputMessages: null, durationMs: null, tokenUsage: null, costUsd: null };
+}
+/** What the evaluators see of a target's answer. */
+function candidateFromTarget(a) {
+    return {
+        text: a.text,
+        outputMessages: a.outputMessages,
+        durationMs: a.durationMs,
+        tokenUsage: a.promptTokens !== null || a.completionTokens !== null
+            ? {
+                input: a.promptTokens ?? 0,
+                output: a.completionTokens ?? 0,
+                ...(a.cachedTokens != null ? { cached: a.cachedTokens } : {}),
+            }
+            : null,
+        costUsd: a.costUsd,
+    };
+}
+function messagesJson(messages) {
+    return JSON.stringify(messages.map((m) => ({ role: m.role, content: renderContent(m.parts) })));
+}
+/** Everything a prompt or code judge may need about one case and its answer. */
+function caseContext(c, answer) {
+    return {
+        question: renderQuestion(c.inputMessages),
+        expectedOutcome: c.expectedOutcome,
+        referenceAnswer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
+        candidateAnswer: answer.text,
+        inputMessagesJson: messagesJson(c.inputMessages),
+        expectedMessagesJson: messagesJson(c.expectedMessages),
+        outputMessagesJson: JSON.stringify(answer.outputMessages ?? [{ role: 'assistant', content: answer.text }]),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/evaluators/code-judge.ts
 
 
@@ -70198,7 +70252,7 @@ function codeJudgeInput(c, answer, config) {
     return {
         question: renderContent(c.inputMessages.filter((m) => m.role === 'user').flatMap((m) => m.parts)),
         expected_outcome: c.expectedOutcome,
-        reference_answer: reference ? renderContent(reference.parts) : '',
+        reference_answer: c.referenceAnswer ?? (reference ? renderContent(reference.parts) : ''),
         candidate_answer: answer.text,
         input_messages: messages(c.inputMessages),
         expected_messages: messages(c.expectedMessages),
@@ -70272,22 +70326,385 @@ async function runCodeJudge(config, c, answer, deps) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/evaluators/context.ts
+;// CONCATENATED MODULE: ./src/evaluators/score.ts
 
-function messagesJson(messages) {
-    return JSON.stringify(messages.map((m) => ({ role: m.role, content: renderContent(m.parts) })));
+function scored(score, hits, misses, reasoning = null) {
+    return { score, verdict: verdictForScore(score), hits, misses, reasoning };
 }
-/** Everything a prompt or code judge may need about one case and its answer. */
-function caseContext(c, answer) {
-    return {
-        question: renderQuestion(c.inputMessages),
-        expectedOutcome: c.expectedOutcome,
-        referenceAnswer: renderReferenceAnswer(c.expectedMessages),
-        candidateAnswer: answer.text,
-        inputMessagesJson: messagesJson(c.inputMessages),
-        expectedMessagesJson: messagesJson(c.expectedMessages),
-        outputMessagesJson: JSON.stringify(answer.outputMessages ?? [{ role: 'assistant', content: answer.text }]),
-    };
+/** A check that could not be made (no trace, no metric): 0, with the reason as the miss. */
+function unavailable(miss, reasoning = null) {
+    return { score: 0, verdict: 'fail', hits: [], misses: [miss], reasoning };
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/cost.ts
+
+const usd = (n) => `$${n.toFixed(4)}`;
+/** AgentV's `cost`: the target call's `cost_usd` against `budget`; equal passes. */
+function scoreCost(config, costUsd) {
+    const budget = config.budgetUsd;
+    if (costUsd === null)
+        return unavailable('No cost data available in trace', 'Execution cost not reported by provider');
+    const ok = costUsd <= budget;
+    return scored(ok ? 1 : 0, ok ? [`Cost ${usd(costUsd)} <= ${usd(budget)} budget`] : [], ok ? [] : [`Cost ${usd(costUsd)} > ${usd(budget)} budget`], `Execution cost ${usd(costUsd)} (budget: ${usd(budget)})`);
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/execution-metrics.ts
+
+
+/** Tools AgentV counts as exploration (read-only) for the exploration ratio. */
+const EXPLORATION_TOOLS = [
+    'read',
+    'grep',
+    'glob',
+    'search',
+    'list',
+    'Read',
+    'Grep',
+    'Glob',
+    'WebSearch',
+    'WebFetch',
+];
+/**
+ * AgentV's `execution_metrics`: every threshold given is one check (`<=` passes; the
+ * exploration ratio within `exploration_tolerance` of its target); a metric the target did not
+ * report is a miss. Score = checks passed / checks made.
+ */
+function scoreExecutionMetrics(t, trace) {
+    if (!trace)
+        return unavailable('No trace summary available', 'Execution metrics not available - no trace summary provided');
+    const hits = [];
+    const misses = [];
+    const actual = [];
+    const toolCalls = trace.toolCalls.length;
+    const tokens = trace.tokenUsage ? trace.tokenUsage.input + trace.tokenUsage.output : null;
+    const ms = (n) => `${n}ms`;
+    const limits = [
+        { key: 'tool_calls', what: 'Tool calls', max: t.maxToolCalls, value: toolCalls, show: String, none: '' },
+        {
+            key: 'llm_calls',
+            what: 'LLM calls',
+            max: t.maxLlmCalls,
+            value: trace.llmCallCount,
+            show: String,
+            none: 'LLM call count data not available',
+        },
+        {
+            key: 'tokens',
+            what: 'Total tokens',
+            max: t.maxTokens,
+            value: tokens,
+            show: String,
+            none: 'Token usage data not available',
+        },
+        {
+            key: 'cost',
+            what: 'Cost',
+            max: t.maxCostUsd,
+            value: trace.costUsd,
+            show: usd,
+            none: 'Cost data not available',
+        },
+        {
+            key: 'duration',
+            what: 'Duration',
+            max: t.maxDurationMs,
+            value: trace.durationMs,
+            show: ms,
+            none: 'Duration data not available',
+        },
+    ];
+    for (const l of limits) {
+        if (l.max === null)
+            continue;
+        if (l.value === null) {
+            misses.push(l.none);
+            continue;
+        }
+        actual.push(`${l.key}=${l.show(l.value)}`);
+        const ok = l.value <= l.max;
+        (ok ? hits : misses).push(`${l.what} ${l.show(l.value)} ${ok ? '<=' : '>'} ${l.show(l.max)} max`);
+    }
+    if (t.targetExplorationRatio !== null) {
+        const target = t.targetExplorationRatio;
+        if (toolCalls === 0)
+            misses.push('Exploration ratio not available (no tool calls)');
+        else {
+            const explored = EXPLORATION_TOOLS.reduce((s, name) => s + (trace.toolCallsByName[name] ?? 0), 0);
+            const ratio = explored / toolCalls;
+            const diff = Math.abs(ratio - target);
+            actual.push(`exploration_ratio=${ratio.toFixed(2)}`);
+            if (diff <= t.explorationTolerance)
+                hits.push(`Exploration ratio ${ratio.toFixed(2)} within tolerance of target ${target}`);
+            else
+                misses.push(`Exploration ratio ${ratio.toFixed(2)} outside tolerance of target ${target} (diff: ${diff.toFixed(2)}, tolerance: ${t.explorationTolerance})`);
+        }
+    }
+    const checks = hits.length + misses.length;
+    return scored(checks > 0 ? hits.length / checks : 0, hits, misses, actual.length > 0 ? `execution_metrics ${actual.join(', ')}` : 'No metrics evaluated');
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/deep-equal.ts
+/** Structural equality of JSON values: same keys (any order), same array order. */
+function deepEqual(a, b) {
+    if (a === b)
+        return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object')
+        return false;
+    if (Array.isArray(a) !== Array.isArray(b))
+        return false;
+    if (Array.isArray(a) && Array.isArray(b))
+        return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+    const ao = a;
+    const bo = b;
+    const keys = Object.keys(ao);
+    return (keys.length === Object.keys(bo).length &&
+        keys.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k])));
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/field-accuracy.ts
+
+
+
+/**
+ * AgentV's `field_accuracy`: each field, found by path in the candidate's JSON and in the
+ * expected output, is compared by its `match`; the score is the weighted average of the fields
+ * (or 1/0 for `all_or_nothing`). Pure: the caller passes the candidate text and the expected
+ * object (the last expected assistant message that is JSON).
+ */
+function scoreFieldAccuracy(config, candidateText, expected) {
+    const candidate = parseJsonObject(candidateText);
+    if (!candidate)
+        return {
+            ...scored(0, [], ['Failed to parse candidate answer as JSON']),
+            reasoning: 'Candidate answer is not valid JSON',
+        };
+    if (!expected)
+        return {
+            ...scored(0, [], ['No expected data found in expected_messages']),
+            reasoning: 'Could not extract expected data from expected_messages',
+        };
+    const results = config.fields.map((f) => compareField(f, candidate, expected));
+    const hits = results.filter((r) => r.hit).map((r) => r.message);
+    const misses = results.filter((r) => !r.hit).map((r) => r.message);
+    let score;
+    if (config.aggregation === 'all_or_nothing')
+        score = misses.length === 0 ? 1 : 0;
+    else {
+        const total = results.reduce((s, r) => s + r.weight, 0);
+        score =
+            total === 0
+                ? results.length === 0
+                    ? 1
+                    : 0
+                : results.reduce((s, r) => s + r.score * r.weight, 0) / total;
+    }
+    // AgentV keeps at most four of each.
+    return scored(clamp01(score), hits.slice(0, 4), misses.slice(0, 4), `${hits.length}/${results.length} fields matched`);
+}
+/**
+ * The candidate as JSON the way AgentV reads it: code fences dropped, then the outermost
+ * `{...}` span, so prose around a JSON object is tolerated. Null when that is not an object.
+ */
+function parseJsonObject(text) {
+    const cleaned = text.replace(/```json\n?|```/g, '').trim();
+    const start = cleaned.indexOf('{');
+    const end = cleaned.lastIndexOf('}');
+    const blob = start >= 0 && end > start ? cleaned.slice(start, end + 1) : cleaned;
+    try {
+        const v = JSON.parse(blob);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** `a.b[0].c` → the value, or undefined when any step is missing. */
+function resolvePath(obj, path) {
+    const parts = path.split(/\.|\[|\]/).filter((p) => p.length > 0);
+    if (parts.length === 0)
+        return undefined;
+    let current = obj;
+    for (const part of parts) {
+        if (current === null || typeof current !== 'object')
+            return undefined;
+        current =
+            /^\d+$/.test(part) && Array.isArray(current)
+                ? current[Number(part)]
+                : current[part];
+    }
+    return current;
+}
+function compareField(f, candidate, expected) {
+    const got = resolvePath(candidate, f.path);
+    const want = resolvePath(expected, f.path);
+    const hit = (message) => ({ score: 1, weight: f.weight, hit: true, message });
+    const miss = (message) => ({ score: 0, weight: f.weight, hit: false, message });
+    // As AgentV: nothing expected counts as a match, at the field's full weight.
+    if (want === undefined)
+        return hit(`${f.path}: no expected value`);
+    if (got === undefined) {
+        if (f.required)
+            return miss(`${f.path} (required, missing)`);
+        return { score: 1, weight: 0, hit: true, message: `${f.path}: optional field missing` };
+    }
+    switch (f.match) {
+        case 'exact':
+            if (deepEqual(got, want))
+                return hit(f.path);
+            if (typeof got !== typeof want)
+                return miss(`${f.path} (type mismatch: got ${typeof got}, expected ${typeof want})`);
+            return miss(`${f.path} (value mismatch)`);
+        case 'numeric_tolerance':
+            return compareNumbers(f, got, want, hit, miss);
+        case 'date':
+            return compareDates(f, got, want, hit, miss);
+    }
+}
+function toNumber(v) {
+    if (typeof v === 'number')
+        return v;
+    if (typeof v === 'string') {
+        const n = Number.parseFloat(v);
+        return Number.isNaN(n) ? null : n;
+    }
+    return null;
+}
+function compareNumbers(f, got, want, hit, miss) {
+    const a = toNumber(got);
+    const b = toNumber(want);
+    if (a === null || b === null)
+        return miss(`${f.path} (non-numeric value)`);
+    if (!Number.isFinite(a) || !Number.isFinite(b))
+        return miss(`${f.path} (invalid numeric value)`);
+    const diff = Math.abs(a - b);
+    // Relative to the expected value; against 0 the absolute difference is used.
+    const measured = f.relative && b !== 0 ? diff / Math.abs(b) : diff;
+    if (measured <= f.tolerance)
+        return hit(`${f.path} (within tolerance: diff=${diff.toFixed(2)})`);
+    return miss(`${f.path} (outside tolerance: diff=${diff.toFixed(2)}, tolerance=${f.tolerance})`);
+}
+function compareDates(f, got, want, hit, miss) {
+    const formats = f.formats ?? DEFAULT_DATE_FORMATS;
+    const a = parseDate(String(got), formats);
+    const b = parseDate(String(want), formats);
+    if (!a)
+        return miss(`${f.path} (unparseable candidate date)`);
+    if (!b)
+        return miss(`${f.path} (unparseable expected date)`);
+    if (a.y === b.y && a.m === b.m && a.d === b.d)
+        return hit(f.path);
+    return miss(`${f.path} (date mismatch: got ${iso(a)}, expected ${iso(b)})`);
+}
+const DEFAULT_DATE_FORMATS = [
+    'YYYY-MM-DDTHH:mm:ssZ',
+    'YYYY-MM-DDTHH:mm:ss',
+    'YYYY-MM-DD',
+    'DD-MMM-YYYY',
+    'MM/DD/YYYY',
+    'DD/MM/YYYY',
+    'MM-DD-YYYY',
+    'DD-MM-YYYY',
+];
+const MONTHS = {
+    jan: 0,
+    january: 0,
+    feb: 1,
+    february: 1,
+    mar: 2,
+    march: 2,
+    apr: 3,
+    april: 3,
+    may: 4,
+    jun: 5,
+    june: 5,
+    jul: 6,
+    july: 6,
+    aug: 7,
+    august: 7,
+    sep: 8,
+    sept: 8,
+    september: 8,
+    oct: 9,
+    october: 9,
+    nov: 10,
+    november: 10,
+    dec: 11,
+    december: 11,
+};
+const iso = (v) => `${String(v.y).padStart(4, '0')}-${String(v.m + 1).padStart(2, '0')}-${String(v.d).padStart(2, '0')}`;
+/** A calendar date normalised through `Date` (so 31 April rolls over, as AgentV's does). */
+function ymd(y, m, d) {
+    const dt = new Date(Date.UTC(y, m, d));
+    return { y: dt.getUTCFullYear(), m: dt.getUTCMonth(), d: dt.getUTCDate() };
+}
+/**
+ * AgentV's date reading: ISO first, then `DD-MMM-YYYY`, then `NN/NN/YYYY` (or dashes) read as
+ * US or EU by the formats given, or by which number cannot be a month, US when ambiguous.
+ */
+function parseDate(text, formats) {
+    const t = text.trim();
+    if (!t)
+        return null;
+    const isoMatch = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(t);
+    if (isoMatch) {
+        const native = new Date(t);
+        if (!Number.isNaN(native.getTime()))
+            return ymd(+isoMatch[1], +isoMatch[2] - 1, +isoMatch[3]);
+    }
+    const named = /^(\d{1,2})-([A-Za-z]{3,9})-(\d{4})$/.exec(t);
+    if (named) {
+        const month = MONTHS[named[2].toLowerCase()];
+        if (month !== undefined)
+            return ymd(+named[3], month, +named[1]);
+    }
+    const numeric = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/.exec(t);
+    if (numeric) {
+        const [a, b, y] = [+numeric[1], +numeric[2], +numeric[3]];
+        const us = formats.some((f) => f.includes('MM/DD') || f.includes('MM-DD'));
+        const eu = formats.some((f) => f.includes('DD/MM') || f.includes('DD-MM'));
+        const valid = (m, d) => m >= 1 && m <= 12 && d >= 1 && d <= 31;
+        if (us && !eu)
+            return valid(a, b) ? ymd(y, a - 1, b) : null;
+        if (eu && !us)
+            return valid(b, a) ? ymd(y, b - 1, a) : null;
+        if (a > 12 && b <= 12)
+            return ymd(y, b - 1, a);
+        if (b > 12 && a <= 12)
+            return ymd(y, a - 1, b);
+        if (a <= 12 && b <= 31)
+            return ymd(y, a - 1, b);
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/expected-object.ts
+
+
+/**
+ * The ground truth of a structured answer, as AgentV finds it: the last expected assistant
+ * message whose content is a JSON object (written as YAML structure or as JSON text).
+ */
+function expectedObject(expected) {
+    for (let i = expected.length - 1; i >= 0; i--) {
+        const m = expected[i];
+        if (m.role !== 'assistant' || m.parts.length === 0)
+            continue;
+        const obj = parseJsonObject(renderContent(m.parts));
+        if (obj)
+            return obj;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/latency.ts
+
+/** AgentV's `latency`: the target call's duration against `threshold` ms; equal passes. */
+function scoreLatency(config, durationMs) {
+    const threshold = config.thresholdMs;
+    if (durationMs === null)
+        return unavailable('No duration data available in trace', 'Execution duration not reported by provider');
+    const ok = durationMs <= threshold;
+    return scored(ok ? 1 : 0, ok ? [`Duration ${durationMs}ms <= ${threshold}ms threshold`] : [], ok ? [] : [`Duration ${durationMs}ms > ${threshold}ms threshold`], `Execution took ${durationMs}ms (threshold: ${threshold}ms)`);
 }
 
 ;// CONCATENATED MODULE: ./src/evaluators/llm-judge.ts
@@ -70381,6 +70798,244 @@ function warnings(list) {
     return list.length > 0 ? { warnings: list } : {};
 }
 
+;// CONCATENATED MODULE: ./src/evaluators/trace.ts
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v) => typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+/** The tool calls of output messages, in order; entries without a tool name are skipped. */
+function toolCallsOf(messages) {
+    const calls = [];
+    for (const m of messages) {
+        if (!isRecord(m) || !Array.isArray(m.tool_calls))
+            continue;
+        for (const c of m.tool_calls) {
+            if (!isRecord(c) || typeof c.tool !== 'string')
+                continue;
+            calls.push({
+                name: c.tool,
+                args: isRecord(c.input) ? c.input : undefined,
+                durationMs: finite(c.duration_ms),
+            });
+        }
+    }
+    return calls;
+}
+/**
+ * The trace of an answer, or null when the target gave neither messages nor metrics (a mock or
+ * a recorded answer): AgentV's rule for when a trace summary exists. A target that printed plain
+ * text counts as one assistant message, as AgentV wraps it.
+ */
+function traceOf(answer) {
+    const hasMetrics = answer.durationMs !== null || answer.tokenUsage !== null || answer.costUsd !== null;
+    if (answer.outputMessages === null && !hasMetrics)
+        return null;
+    const messages = answer.outputMessages ?? [{ role: 'assistant', content: answer.text }];
+    const toolCalls = toolCallsOf(messages);
+    const toolCallsByName = {};
+    for (const c of toolCalls)
+        toolCallsByName[c.name] = (toolCallsByName[c.name] ?? 0) + 1;
+    return {
+        toolCalls,
+        toolCallsByName,
+        llmCallCount: messages.filter((m) => isRecord(m) && m.role === 'assistant').length,
+        tokenUsage: answer.tokenUsage,
+        costUsd: answer.costUsd,
+        durationMs: answer.durationMs,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/prompt-script.ts
+
+
+
+
+/** Prompts longer than this are refused: a script gone wrong must not become a huge judge call. */
+const MAX_PROMPT_CHARS = 200_000;
+/**
+ * Runs an AgentV prompt script (`prompt: {script, config}`): the case goes to its stdin as
+ * JSON (snake_case, the code judge payload plus `trace_summary`), its stdout is the judge prompt.
+ * Through the one command runner, so timeouts, the process bound and redaction apply. The
+ * candidate's text, wherever the script copied it verbatim, is put back inside a fence: the
+ * answer reaches the judge only through `fence()`. Throws with the reason when it cannot run.
+ */
+async function renderPromptScript(script, c, answer, deps) {
+    const trace = traceOf(answer);
+    const payload = {
+        ...codeJudgeInput(c, answer, script.config ?? {}),
+        config: script.config,
+        trace_summary: trace && {
+            event_count: trace.toolCalls.length,
+            tool_names: Object.keys(trace.toolCallsByName).sort(),
+            tool_calls_by_name: trace.toolCallsByName,
+            llm_call_count: trace.llmCallCount,
+            token_usage: trace.tokenUsage,
+            cost_usd: trace.costUsd,
+            duration_ms: trace.durationMs,
+        },
+    };
+    const r = await deps.processLimiter.run(() => runCommand({
+        command: script.command,
+        cwd: script.cwd,
+        timeoutMs: deps.commandTimeoutMs,
+        env: deps.childEnv,
+        stdin: JSON.stringify(payload),
+        redactor: deps.redactor,
+        signal: deps.signal,
+        stdoutLimit: MAX_PROMPT_CHARS * 4,
+    }), deps.signal);
+    const name = script.command.join(' ');
+    if (r.exitCode !== 0) {
+        const said = (r.stderrTail || r.output).trim();
+        throw new Error(`prompt script \`${name}\` ${describeExit(r, deps.commandTimeoutMs)}${said ? `: ${said.slice(-800)}` : ''}`);
+    }
+    const prompt = r.stdout.trim();
+    if (!prompt)
+        throw new Error(`prompt script \`${name}\` printed an empty prompt`);
+    if (r.stdoutOverflowed || prompt.length > MAX_PROMPT_CHARS)
+        throw new Error(`prompt script \`${name}\` printed more than ${MAX_PROMPT_CHARS} characters`);
+    return fenceVerbatim(prompt, answer.text);
+}
+/** Every verbatim copy of the (trimmed, non-empty) candidate text in `prompt`, fenced. */
+function fenceVerbatim(prompt, candidate) {
+    const needle = candidate.trim();
+    if (!needle)
+        return prompt;
+    return prompt.split(needle).join(fence('candidate_answer', needle));
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/token-usage.ts
+
+/**
+ * AgentV's `token_usage`: each limit given (`max_input`, `max_output`, `max_total`, where the
+ * total counts cached tokens too) must hold, equal passing; 1 when all hold, else 0.
+ */
+function scoreTokenUsage(config, usage) {
+    if (!usage)
+        return unavailable('No token usage data available in trace', 'Token usage not reported by provider');
+    const cached = usage.cached ?? 0;
+    const total = usage.input + usage.output + cached;
+    const hits = [];
+    const misses = [];
+    const check = (label, actual, max) => {
+        if (max === null)
+            return;
+        if (actual <= max)
+            hits.push(`${label} tokens ${actual} <= ${max}`);
+        else
+            misses.push(`${label} tokens ${actual} > ${max}`);
+    };
+    check('Input', usage.input, config.maxInput);
+    check('Output', usage.output, config.maxOutput);
+    check('Total', total, config.maxTotal);
+    return scored(misses.length === 0 ? 1 : 0, hits, misses, `token_usage input=${usage.input}, output=${usage.output}, cached=${cached}, total=${total}`);
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/tool-trajectory.ts
+
+
+/**
+ * AgentV's `tool_trajectory` over the answer's tool calls: `any_order` counts calls against
+ * `minimums`; `in_order` finds the expected calls in sequence, gaps allowed; `exact` compares
+ * position by position and misses a different number of calls. A `max_duration_ms` on an
+ * expected call is one more aspect (neutral when the call reported no duration).
+ */
+function scoreToolTrajectory(config, trace) {
+    if (!trace)
+        return unavailable('No trace available for evaluation');
+    switch (config.mode) {
+        case 'any_order':
+            return anyOrder(config.minimums, trace.toolCallsByName);
+        case 'in_order':
+            return sequence(config.expected, (tally) => inOrder(config.expected, trace.toolCalls, tally));
+        case 'exact':
+            return sequence(config.expected, (tally) => exact(config.expected, trace.toolCalls, tally));
+    }
+}
+function anyOrder(minimums, byName) {
+    const tools = Object.keys(minimums);
+    if (tools.length === 0)
+        return scored(1, ['No tool requirements specified'], []);
+    const hits = [];
+    const misses = [];
+    for (const tool of tools) {
+        const required = minimums[tool];
+        const actual = byName[tool] ?? 0;
+        (actual >= required ? hits : misses).push(`${tool}: called ${actual} times (required ≥${required})`);
+    }
+    return scored(hits.length / tools.length, hits, misses);
+}
+function sequence(expected, walk) {
+    if (expected.length === 0)
+        return scored(1, ['No tool sequence specified'], []);
+    const tally = { hits: [], misses: [], sequenceHits: 0, latencyHits: 0, latencySkips: 0 };
+    walk(tally);
+    const latencyAspects = expected.filter((e) => e.maxDurationMs !== null).length - tally.latencySkips;
+    const total = expected.length + latencyAspects;
+    const score = total > 0 ? (tally.sequenceHits + tally.latencyHits) / total : 1;
+    const skipped = tally.latencySkips > 0 ? `${tally.latencySkips} latency assertion(s) skipped: no duration data` : null;
+    return scored(score, tally.hits, tally.misses, skipped);
+}
+function argsMatch(expected, actual) {
+    if (expected === null || expected === 'any')
+        return true;
+    if (actual === undefined)
+        return false;
+    return Object.keys(expected).every((k) => Object.hasOwn(actual, k) && deepEqual(expected[k], actual[k]));
+}
+function checkLatency(e, call, tally) {
+    if (e.maxDurationMs === null)
+        return;
+    if (call.durationMs === undefined) {
+        tally.latencySkips++;
+        return;
+    }
+    if (call.durationMs <= e.maxDurationMs) {
+        tally.hits.push(`${e.tool} completed in ${call.durationMs}ms (max: ${e.maxDurationMs}ms)`);
+        tally.latencyHits++;
+    }
+    else
+        tally.misses.push(`${e.tool} took ${call.durationMs}ms (max: ${e.maxDurationMs}ms)`);
+}
+function inOrder(expected, calls, tally) {
+    let next = 0;
+    expected.forEach((e, i) => {
+        // The first later call with the tool's name decides: matching args is a hit, other args a miss.
+        while (next < calls.length && calls[next].name !== e.tool)
+            next++;
+        const call = calls[next];
+        if (!call) {
+            tally.misses.push(`Expected ${e.tool} at position ${i}, not found in remaining trace`);
+            return;
+        }
+        if (!argsMatch(e.args, call.args)) {
+            tally.misses.push(`Expected ${e.tool} at position ${i}: tool found at ${next} but args mismatch`);
+            next++;
+            return;
+        }
+        tally.hits.push(`Found ${e.tool} at position ${next}`);
+        tally.sequenceHits++;
+        next++;
+        checkLatency(e, call, tally);
+    });
+}
+function exact(expected, calls, tally) {
+    if (calls.length !== expected.length)
+        tally.misses.push(`Expected ${expected.length} tool calls, got ${calls.length}`);
+    expected.forEach((e, i) => {
+        const call = calls[i];
+        if (!call)
+            tally.misses.push(`Position ${i}: expected ${e.tool}, got nothing`);
+        else if (call.name !== e.tool)
+            tally.misses.push(`Position ${i}: expected ${e.tool}, got ${call.name}`);
+        else if (!argsMatch(e.args, call.args))
+            tally.misses.push(`Position ${i}: ${e.tool} args mismatch`);
+        else {
+            tally.hits.push(`Position ${i}: ${e.tool}`);
+            tally.sequenceHits++;
+            checkLatency(e, call, tally);
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/evaluators/evaluate.ts
 
 
@@ -70388,16 +71043,67 @@ function warnings(list) {
 
 
 
+
+
+
+
+
+
+
+
+
+/** The evaluators by type: each type's scoring lives in its own module. */
+const EVALUATORS = {
+    llm_judge: runLlmJudgeEvaluator,
+    code_judge: async (config, env) => runCodeJudge(config, env.evalCase, env.answer, env.exec),
+    composite: (config, env) => runComposite(config, env),
+    field_accuracy: async (config, env) => deterministicResult(config, scoreFieldAccuracy(config, env.answer.text, expectedObject(env.evalCase.expectedMessages))),
+    latency: async (config, env) => deterministicResult(config, scoreLatency(config, env.answer.durationMs)),
+    cost: async (config, env) => deterministicResult(config, scoreCost(config, env.answer.costUsd)),
+    token_usage: async (config, env) => deterministicResult(config, scoreTokenUsage(config, env.answer.tokenUsage)),
+    tool_trajectory: async (config, env) => deterministicResult(config, scoreToolTrajectory(config, traceOf(env.answer))),
+    execution_metrics: async (config, env) => deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+};
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
-async function runEvaluator(config, env) {
-    switch (config.type) {
-        case 'llm_judge':
-            return runLlmJudge(config, caseContext(env.evalCase, env.answer), env.judge);
-        case 'code_judge':
-            return runCodeJudge(config, env.evalCase, env.answer, env.exec);
-        case 'composite':
-            return runComposite(config, env);
+function runEvaluator(config, env) {
+    const run = EVALUATORS[config.type];
+    return run(config, env);
+}
+function deterministicResult(config, s) {
+    return {
+        name: config.name,
+        type: config.type,
+        weight: config.weight,
+        score: s.score,
+        verdict: s.verdict,
+        hits: s.hits,
+        misses: s.misses,
+        reasoning: s.reasoning,
+        gating_violations: [],
+    };
+}
+/** An llm_judge; with a prompt script, the script writes the prompt first (its failure is an error). */
+async function runLlmJudgeEvaluator(config, env) {
+    const ctx = caseContext(env.evalCase, env.answer);
+    if (!config.promptScript)
+        return runLlmJudge(config, ctx, env.judge);
+    let template;
+    try {
+        template = await renderPromptScript(config.promptScript, env.evalCase, env.answer, env.exec);
     }
+    catch (err) {
+        return {
+            name: config.name,
+            type: 'llm_judge',
+            weight: config.weight,
+            score: 0,
+            verdict: 'error',
+            error: err.message,
+            gating_violations: [],
+        };
+    }
+    const path = config.promptScript.command.join(' ');
+    return runLlmJudge({ ...config, rubrics: null, prompt: { path, template } }, ctx, env.judge);
 }
 /** Every evaluator of a case, concurrently; results in the order they were declared. */
 function runEvaluators(configs, env) {
@@ -70564,6 +71270,7 @@ function defaultJudgeEndpoint(config, needed) {
 
 
 
+
 /**
  * One case: the target's answer, then its evaluators. Returns undefined when the run was
  * cancelled mid-case (not a finished case); every other failure is an `error` case with the reason.
@@ -70592,7 +71299,7 @@ async function executeCase(planned, healthError, judge, exec, signal) {
     let answer;
     try {
         const a = await target.runner.answer(c, 1);
-        answer = { text: a.text, outputMessages: a.outputMessages };
+        answer = candidateFromTarget(a);
     }
     catch (err) {
         if (signal?.aborted || err instanceof CancelledError)
@@ -71688,7 +72395,7 @@ function toScoreBands(bands) {
 
 ;// CONCATENATED MODULE: ./src/rubric/rubric-items.ts
 
-const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const rubric_items_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /**
  * Turns a structurally valid `rubrics` list into the rubric model, reporting every semantic
  * problem (ids, weights, score ranges, mixing) with its position. Returns undefined on errors.
@@ -71708,7 +72415,7 @@ function parseRubricList(raw, ctx) {
             noteId(fallbackId, index);
             return;
         }
-        if (!isRecord(item))
+        if (!rubric_items_isRecord(item))
             return; // the schema already reported it
         const id = item.id === undefined ? fallbackId : String(item.id);
         const subject = `rubric '${id}'`;
@@ -71781,7 +72488,7 @@ function parseRubricList(raw, ctx) {
             bands = [];
             let ok = true;
             value.forEach((entry, i) => {
-                if (!isRecord(entry))
+                if (!rubric_items_isRecord(entry))
                     return;
                 const range = entry.score_range;
                 const pos = ctx.locate([...path, i, 'score_range']);
@@ -71796,7 +72503,7 @@ function parseRubricList(raw, ctx) {
             if (!ok)
                 return undefined;
         }
-        else if (isRecord(value)) {
+        else if (rubric_items_isRecord(value)) {
             const entries = Object.entries(value).map(([key, outcome]) => ({
                 key,
                 outcome: String(outcome ?? ''),
@@ -71835,6 +72542,120 @@ function firstString(...values) {
         if (typeof v === 'string')
             return v;
     return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/suite/deterministic-configs.ts
+const DETERMINISTIC_TYPES = [
+    'field_accuracy',
+    'latency',
+    'cost',
+    'token_usage',
+    'tool_trajectory',
+    'execution_metrics',
+];
+const isDeterministicType = (t) => DETERMINISTIC_TYPES.includes(t);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/**
+ * The typed config of a deterministic evaluator from its raw YAML, already checked by its zod
+ * schema (src/suite/schema.ts). Key names and defaults are AgentV v2.6.1's.
+ */
+function deterministicConfig(type, raw, base, notes = []) {
+    switch (type) {
+        case 'field_accuracy':
+            return {
+                ...base,
+                type,
+                fields: raw.fields.map(fieldSpec),
+                aggregation: raw.aggregation === 'all_or_nothing' ? 'all_or_nothing' : 'weighted_average',
+            };
+        case 'latency':
+            return { ...base, type, thresholdMs: raw.threshold };
+        case 'cost':
+            return { ...base, type, budgetUsd: raw.budget };
+        case 'token_usage':
+            return {
+                ...base,
+                type,
+                maxTotal: num(raw.max_total),
+                maxInput: num(raw.max_input),
+                maxOutput: num(raw.max_output),
+            };
+        case 'tool_trajectory':
+            return trajectoryConfig(raw, base, notes);
+        case 'execution_metrics':
+            return {
+                ...base,
+                type,
+                maxToolCalls: num(raw.max_tool_calls),
+                maxLlmCalls: num(raw.max_llm_calls),
+                maxTokens: num(raw.max_tokens),
+                maxCostUsd: num(raw.max_cost_usd),
+                maxDurationMs: num(raw.max_duration_ms),
+                targetExplorationRatio: num(raw.target_exploration_ratio),
+                explorationTolerance: num(raw.exploration_tolerance) ?? 0.2,
+            };
+    }
+}
+function fieldSpec(f) {
+    return {
+        path: f.path,
+        match: f.match,
+        required: f.required !== false,
+        weight: num(f.weight) ?? 1,
+        tolerance: num(f.tolerance) ?? 0,
+        relative: f.relative === true,
+        formats: Array.isArray(f.formats) ? f.formats.filter((x) => typeof x === 'string') : null,
+    };
+}
+function trajectoryConfig(raw, base, notes) {
+    const items = raw.expected ?? [];
+    const expected = items.map((item, i) => {
+        for (const key of ['input', 'output']) {
+            if (item[key] !== undefined)
+                notes.push({
+                    at: ['expected', i, key],
+                    message: `\`${key}\` of an expected tool call is not compared (AgentV v2.6.1 compares only \`args\`); use \`args\` to check arguments`,
+                });
+        }
+        const args = item.args;
+        return {
+            tool: item.tool,
+            args: args === 'any' ? 'any' : args && typeof args === 'object' ? args : null,
+            maxDurationMs: num(item.max_duration_ms),
+        };
+    });
+    return {
+        ...base,
+        type: 'tool_trajectory',
+        mode: raw.mode,
+        minimums: raw.minimums ?? {},
+        expected,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/suite/github-url.ts
+const GITHUB_BLOB = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/blob\/([^?#]+)$/;
+/**
+ * `https://github.com/{owner}/{repo}/blob/{ref}/{path}` as AgentV accepts it, or null. The ref
+ * and the path are kept together: a branch name may itself contain slashes.
+ */
+function parseGitHubBlobUrl(url) {
+    const m = GITHUB_BLOB.exec(url.trim());
+    if (!m)
+        return null;
+    const refAndPath = decodeURIComponent(m[3]);
+    const segments = refAndPath.split('/');
+    if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..'))
+        return null;
+    return { url: url.trim(), owner: m[1], repo: m[2], refAndPath };
+}
+/** Every (ref, path) split of `refAndPath`, shortest ref first (`main/docs/a.md` → main + docs/a.md, ...). */
+function refPathSplits(refAndPath) {
+    const segments = refAndPath.split('/');
+    const out = [];
+    for (let i = 1; i < segments.length; i++)
+        out.push({ ref: segments.slice(0, i).join('/'), path: segments.slice(i).join('/') });
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/suite/schema.ts
@@ -71898,7 +72719,19 @@ const RubricListSchema = array(RubricItemSchema, { error: 'rubrics must be a lis
 const Script = union([NonEmptyText, array(schemas_string()).min(1)], {
     error: 'script must be a command string or a non-empty argv list',
 });
-const EVALUATOR_TYPES = ['llm_judge', 'llm-judge', 'code_judge', 'code-judge', 'composite'];
+const EVALUATOR_TYPES = [
+    'llm_judge',
+    'llm-judge',
+    'code_judge',
+    'code-judge',
+    'composite',
+    'field_accuracy',
+    'latency',
+    'cost',
+    'token_usage',
+    'tool_trajectory',
+    'execution_metrics',
+];
 const AGGREGATOR_TYPES = ['weighted_average', 'code_judge', 'code-judge', 'llm_judge', 'llm-judge'];
 const AggregatorSchema = looseObject({
     type: schemas_enum(AGGREGATOR_TYPES, { error: `aggregator type must be one of ${AGGREGATOR_TYPES.join(', ')}` }),
@@ -71908,19 +72741,165 @@ const AggregatorSchema = looseObject({
     cwd: schemas_string().optional(),
     prompt: schemas_string().optional(),
 });
-const EvaluatorSchema = lazy(() => looseObject({
+const NonNegative = (what) => schemas_number({ error: `${what} must be a number` }).min(0, { error: `${what} must be >= 0` });
+/** Keys every evaluator has, whatever its type. */
+const evaluatorBase = {
     name: NonEmptyText,
-    type: schemas_enum(EVALUATOR_TYPES, { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` }),
     weight: Weight.optional(),
+};
+const PromptScriptSchema = looseObject({
+    script: array(schemas_string(), { error: 'prompt.script must be an argv list' }).min(1),
+    config: record(schemas_string(), unknown()).optional(),
+})
+    .meta({
+    id: 'PromptScript',
+    description: 'A script that receives the case (JSON on stdin, snake_case) and prints the judge prompt (AgentV prompt templates).',
+});
+const LlmJudgeEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: schemas_enum(['llm_judge', 'llm-judge']),
     rubrics: RubricListSchema.optional(),
-    prompt: schemas_string().optional().meta({ description: 'Prompt template file (llm_judge).' }),
+    prompt: union([schemas_string(), PromptScriptSchema], {
+        error: 'prompt must be a prompt file path or {script: [argv], config?}',
+    })
+        .optional()
+        .meta({ description: 'Prompt template file, or a prompt script object.' }),
+    config: record(schemas_string(), unknown()).optional(),
+    model: schemas_string().optional(),
+});
+const CodeJudgeEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: schemas_enum(['code_judge', 'code-judge']),
     script: Script.optional(),
     path: Script.optional(),
     cwd: schemas_string().optional(),
-    evaluators: array(EvaluatorSchema).optional(),
+});
+const FieldSpecSchema = looseObject({
+    path: NonEmptyText.meta({ description: 'Dot path with [i] indexes, e.g. line_items[0].amount.' }),
+    match: schemas_enum(['exact', 'numeric_tolerance', 'date'], {
+        error: 'match must be one of exact, numeric_tolerance, date (for fuzzy matching use a code_judge)',
+    }),
+    required: schemas_boolean({ error: 'required must be true or false' }).optional(),
+    weight: Weight.optional(),
+    tolerance: NonNegative('tolerance').optional(),
+    relative: schemas_boolean({ error: 'relative must be true or false' }).optional(),
+    formats: array(schemas_string()).optional(),
+})
+    .meta({ id: 'FieldSpec' });
+const FieldAccuracyEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('field_accuracy'),
+    fields: array(FieldSpecSchema, { error: 'fields must be a list of {path, match, ...}' }).min(1, {
+        error: 'fields must not be empty',
+    }),
+    aggregation: schemas_enum(['weighted_average', 'all_or_nothing'], {
+        error: 'aggregation must be weighted_average or all_or_nothing',
+    })
+        .optional(),
+});
+const LatencyEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('latency'),
+    threshold: NonNegative('threshold').meta({
+        description: 'Most milliseconds the target call may take (inclusive).',
+    }),
+});
+const CostEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('cost'),
+    budget: NonNegative('budget').meta({ description: 'Most USD the target call may cost (inclusive).' }),
+});
+const TokenUsageEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('token_usage'),
+    max_total: NonNegative('max_total').optional(),
+    max_input: NonNegative('max_input').optional(),
+    max_output: NonNegative('max_output').optional(),
+})
+    .refine((e) => e.max_total !== undefined || e.max_input !== undefined || e.max_output !== undefined, {
+    error: 'a token_usage evaluator needs at least one of max_total, max_input, max_output',
+});
+const ToolCallExpectationSchema = looseObject({
+    tool: NonEmptyText,
+    args: union([literal('any'), record(schemas_string(), unknown())], {
+        error: "args must be an object (keys compared) or 'any'",
+    })
+        .optional(),
+    max_duration_ms: NonNegative('max_duration_ms').optional(),
+    input: unknown().optional().meta({ description: 'Not compared (AgentV v2.6.1 compares only args).' }),
+    output: unknown().optional().meta({ description: 'Not compared (AgentV v2.6.1 compares only args).' }),
+})
+    .meta({ id: 'ToolCallExpectation' });
+const ToolTrajectoryEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('tool_trajectory'),
+    mode: schemas_enum(['any_order', 'in_order', 'exact'], { error: 'mode must be any_order, in_order or exact' }),
+    minimums: record(schemas_string(), NonNegative('a minimum')).optional(),
+    expected: array(ToolCallExpectationSchema, { error: 'expected must be a list of {tool, args?}' })
+        .optional(),
+})
+    .refine((e) => e.mode !== 'any_order' || e.minimums !== undefined, {
+    error: 'mode any_order needs `minimums` ({tool: count})',
+    path: ['minimums'],
+})
+    .refine((e) => e.mode === 'any_order' || e.expected !== undefined, {
+    error: 'modes in_order and exact need `expected` (a list of {tool, args?})',
+    path: ['expected'],
+});
+const ExecutionMetricsEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('execution_metrics'),
+    max_tool_calls: NonNegative('max_tool_calls').optional(),
+    max_llm_calls: NonNegative('max_llm_calls').optional(),
+    max_tokens: NonNegative('max_tokens').optional(),
+    max_cost_usd: NonNegative('max_cost_usd').optional(),
+    max_duration_ms: NonNegative('max_duration_ms').optional(),
+    target_exploration_ratio: NonNegative('target_exploration_ratio').optional(),
+    exploration_tolerance: NonNegative('exploration_tolerance').optional(),
+})
+    .refine((e) => [
+    e.max_tool_calls,
+    e.max_llm_calls,
+    e.max_tokens,
+    e.max_cost_usd,
+    e.max_duration_ms,
+    e.target_exploration_ratio,
+].some((v) => v !== undefined), {
+    error: 'an execution_metrics evaluator needs at least one threshold (max_tool_calls, max_llm_calls, max_tokens, max_cost_usd, max_duration_ms or target_exploration_ratio)',
+});
+const CompositeEvaluatorSchema = looseObject({
+    ...evaluatorBase,
+    type: literal('composite'),
+    evaluators: array(lazy(() => EvaluatorSchema)).optional(),
     aggregator: AggregatorSchema.optional(),
-}))
-    .meta({ id: 'Evaluator', description: 'llm_judge, code_judge or composite evaluator.' });
+});
+/** Each evaluator type's own schema, so every type's known keys can be derived from it. */
+const EVALUATOR_SCHEMAS = {
+    llm_judge: LlmJudgeEvaluatorSchema,
+    code_judge: CodeJudgeEvaluatorSchema,
+    composite: CompositeEvaluatorSchema,
+    field_accuracy: FieldAccuracyEvaluatorSchema,
+    latency: LatencyEvaluatorSchema,
+    cost: CostEvaluatorSchema,
+    token_usage: TokenUsageEvaluatorSchema,
+    tool_trajectory: ToolTrajectoryEvaluatorSchema,
+    execution_metrics: ExecutionMetricsEvaluatorSchema,
+};
+const EvaluatorSchema = lazy(() => discriminatedUnion('type', [
+    LlmJudgeEvaluatorSchema,
+    CodeJudgeEvaluatorSchema,
+    CompositeEvaluatorSchema,
+    FieldAccuracyEvaluatorSchema,
+    LatencyEvaluatorSchema,
+    CostEvaluatorSchema,
+    TokenUsageEvaluatorSchema,
+    ToolTrajectoryEvaluatorSchema,
+    ExecutionMetricsEvaluatorSchema,
+], { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` }))
+    .meta({
+    id: 'Evaluator',
+    description: 'llm_judge, code_judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory or execution_metrics evaluator.',
+});
 const ExecutionSchema = looseObject({
     target: schemas_string().optional(),
     evaluators: array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
@@ -71935,8 +72914,15 @@ const EvalCaseSchema = looseObject({
     expected_messages: ExpectedMessages.optional(),
     expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
     conversation_id: schemas_string().optional(),
+    description: schemas_string().optional(),
+    reference_answer: schemas_string().optional().meta({
+        description: 'The reference answer judges see; default: the last expected assistant message.',
+    }),
     rubrics: RubricListSchema.optional(),
     execution: ExecutionSchema.optional(),
+    evaluators: array(EvaluatorSchema, { error: 'evaluators must be a list' })
+        .optional()
+        .meta({ description: "The case's evaluators when its execution.evaluators is not given (AgentV)." }),
 })
     .meta({
     id: 'EvalCase',
@@ -75204,6 +76190,9 @@ function yaml_source_firstLine(message) {
 function ruleOf(issue, missing) {
     if (missing)
         return 'required';
+    // An evaluator `type` that names no known evaluator: a bad value, like an enum's.
+    if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
+        return 'enum';
     switch (issue.code) {
         case 'invalid_type':
         case 'invalid_union':
@@ -75247,6 +76236,8 @@ function reportZodIssues(error, value, doc, sink, prefix = [], subject) {
 }
 
 ;// CONCATENATED MODULE: ./src/suite/load-suite.ts
+
+
 
 
 
@@ -75469,13 +76460,10 @@ class SuiteLoader {
                 });
             }
         }
-        const caseEvaluators = raw.execution?.evaluators;
-        if (caseEvaluators) {
-            evaluators.push(...this.loadEvaluators(caseEvaluators, [...base, 'execution', 'evaluators'], subject));
-        }
-        else if (suiteEvaluators) {
-            evaluators.push(...this.loadEvaluators(suiteEvaluators, ['execution', 'evaluators'], subject));
-        }
+        // AgentV's priority: the case's execution.evaluators, the case's own `evaluators:`, then the suite's.
+        const chosen = chooseEvaluators(raw, base, suiteEvaluators);
+        if (chosen)
+            evaluators.push(...this.loadEvaluators(chosen.list, chosen.at, subject));
         this.checkUniqueNames(evaluators, subject);
         if (evaluators.length === 0) {
             evaluators.push({
@@ -75498,6 +76486,7 @@ class SuiteLoader {
             inputMessages,
             expectedMessages,
             conversationId: raw.conversation_id ?? null,
+            referenceAnswer: raw.reference_answer ?? null,
             target: raw.execution?.target ?? null,
             evaluators,
         };
@@ -75538,6 +76527,12 @@ class SuiteLoader {
                 parts.push({ type: 'text', text: part.value });
                 return;
             }
+            if (/^https?:\/\//i.test(part.value)) {
+                const file = this.remoteReference(part.value, [...at, i, 'value'], subject);
+                if (file)
+                    parts.push({ type: 'file', file });
+                return;
+            }
             const text = this.readReference(part.value, [...at, i, 'value'], subject);
             if (text) {
                 parts.push({
@@ -75552,6 +76547,15 @@ class SuiteLoader {
             }
         });
         return parts;
+    }
+    /** A file given as a URL: only GitHub blob URLs, fetched through the API before the run. */
+    remoteReference(value, at, subject) {
+        const ref = parseGitHubBlobUrl(value);
+        if (!ref) {
+            this.sink.error(this.doc.locate(at), 'remote-file', `'${value}' is not a GitHub file URL (https://github.com/{owner}/{repo}/blob/{ref}/{path}); other hosts are not fetched`, subject);
+            return undefined;
+        }
+        return { path: value, absPath: '', text: '', guideline: isGuidelineFile(ref.refAndPath), remote: ref };
     }
     readReference(value, at, subject) {
         const pos = this.doc.locate(at);
@@ -75574,6 +76578,18 @@ class SuiteLoader {
             return null;
         const read = this.readReference(value, at, subject);
         return read ? { path: this.ws.display(read.absPath), template: read.text } : null;
+    }
+    /** `prompt: {script: [argv], config?}`: the script's file (the last argv item) must exist. */
+    loadPromptScript(value, at, subject) {
+        const argv = value.script;
+        const file = this.readReference(argv[argv.length - 1], [...at, 'script', argv.length - 1], subject);
+        if (!file)
+            return undefined;
+        return {
+            command: [...argv.slice(0, -1), file.absPath],
+            cwd: external_node_path_default().dirname(file.absPath),
+            config: value.config ?? null,
+        };
     }
     resolveCwd(value, at, subject) {
         if (value === undefined)
@@ -75604,6 +76620,13 @@ class SuiteLoader {
             sink.error(doc.locate([...at, 'weight']), 'weight', `weight ${weight} must be a finite number >= 0`, subject);
         }
         const type = raw.type.replace('-', '_');
+        if (isDeterministicType(type)) {
+            const notes = [];
+            const config = deterministicConfig(type, raw, { name: raw.name, weight, pos }, notes);
+            for (const n of notes)
+                sink.warn(doc.locateKey([...at, ...n.at]), 'not-compared', n.message, subject);
+            return config;
+        }
         switch (type) {
             case 'llm_judge': {
                 const rubrics = raw.rubrics
@@ -75613,6 +76636,12 @@ class SuiteLoader {
                         locateKey: (p) => doc.locateKey([...at, 'rubrics', ...p]),
                     }) ?? null)
                     : null;
+                if (raw.prompt !== undefined && typeof raw.prompt !== 'string') {
+                    const promptScript = this.loadPromptScript(raw.prompt, [...at, 'prompt'], subject);
+                    if (!promptScript)
+                        return undefined;
+                    return { type, name: raw.name, weight, rubrics, prompt: null, promptScript, pos };
+                }
                 const prompt = this.loadPrompt(raw.prompt, [...at, 'prompt'], subject);
                 if (rubrics && prompt) {
                     sink.warn(doc.locateKey([...at, 'prompt']), 'prompt-ignored', 'with `rubrics`, the judge uses the rubric prompt; this prompt file is not used (use two evaluators to have both)', subject);
@@ -75685,6 +76714,17 @@ class SuiteLoader {
                 this.sink.warn(this.doc.locateKey([...at, key]), 'unknown-key', `unknown field '${key}' is ignored`, subject);
         }
     }
+}
+/** Which evaluator list a case uses, and where it is written. */
+function chooseEvaluators(raw, base, suiteEvaluators) {
+    const fromExecution = raw.execution?.evaluators;
+    if (fromExecution)
+        return { list: fromExecution, at: [...base, 'execution', 'evaluators'] };
+    if (raw.evaluators)
+        return { list: raw.evaluators, at: [...base, 'evaluators'] };
+    if (suiteEvaluators)
+        return { list: suiteEvaluators, at: ['execution', 'evaluators'] };
+    return null;
 }
 function load_suite_str(v) {
     return typeof v === 'string' ? v : null;
@@ -75911,7 +76951,263 @@ function rubricFromInput(value, ws, cwd = ws.root) {
     return { rubric, diagnostics };
 }
 
+;// CONCATENATED MODULE: ./src/suite/remote-files.ts
+
+
+
+
+
+/** Remote files are attachments written by people: a megabyte is plenty, and bounds the download. */
+const MAX_REMOTE_BYTES = 1024 * 1024;
+const TIMEOUT_MS = 30_000;
+/** A ref with slashes is found by trying splits; beyond a few, the URL is more likely wrong. */
+const MAX_SPLITS = 4;
+/** One fetch went wrong, in words a user can act on. */
+class RemoteFileError extends Error {
+}
+/**
+ * Fetches every attachment given as a GitHub URL through the GitHub REST API (contents, raw),
+ * once per URL per run, and fills in its text and a local copy for CLI targets' {FILES}. Kept
+ * in `cache-dir` with its ETag, so a re-run revalidates instead of downloading, and a run that
+ * cannot reach the API uses the kept copy with a warning. Problems come back as diagnostics at
+ * the case that names the URL: nothing is sent to a target with a file missing.
+ */
+async function fetchRemoteFiles(suites, opts) {
+    const diagnostics = [];
+    const fetched = new Map();
+    for (const suite of suites) {
+        for (const c of suite.cases) {
+            for (const file of remoteAttachments([...c.inputMessages, ...c.expectedMessages])) {
+                const ref = file.remote;
+                if (!fetched.has(ref.url))
+                    fetched.set(ref.url, fetchOne(ref, opts));
+                try {
+                    const got = await fetched.get(ref.url);
+                    file.text = got.text;
+                    file.absPath = got.localPath;
+                }
+                catch (err) {
+                    diagnostics.push({
+                        severity: 'error',
+                        file: suite.path,
+                        line: c.pos.line,
+                        column: c.pos.column,
+                        rule: 'remote-file',
+                        subject: `case '${c.id}'`,
+                        message: err.message,
+                    });
+                }
+            }
+        }
+    }
+    return diagnostics;
+}
+function remoteAttachments(messages) {
+    return messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'file' && p.file.remote ? [p.file] : [])));
+}
+async function fetchOne(ref, opts) {
+    const key = (0,external_node_crypto_.createHash)('sha256').update(ref.url).digest('hex').slice(0, 32);
+    const dir = external_node_path_default().join(opts.cacheDir ?? external_node_path_default().join(external_node_os_default().tmpdir(), 'rubric-eval-remote'), 'github-files', key);
+    const entryFile = external_node_path_default().join(dir, 'entry.json');
+    const cached = readEntry(entryFile, ref.url);
+    const keep = (text) => {
+        const localPath = external_node_path_default().join(dir, external_node_path_default().posix.basename(ref.refAndPath));
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        (0,external_node_fs_namespaceObject.writeFileSync)(localPath, text);
+        return { text, localPath };
+    };
+    try {
+        const got = await download(ref, opts, cached?.etag ?? null);
+        if (got === 'not-modified')
+            return keep(cached.text);
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        (0,external_node_fs_namespaceObject.writeFileSync)(entryFile, JSON.stringify({ url: ref.url, etag: got.etag, text: got.text }));
+        return keep(got.text);
+    }
+    catch (err) {
+        // Offline (not refused): the copy from an earlier run is better than no run, and said so.
+        if (cached && err instanceof OfflineError) {
+            opts.warn?.(`${err.message}; using the copy fetched earlier`);
+            return keep(cached.text);
+        }
+        throw err;
+    }
+}
+function readEntry(file, url) {
+    try {
+        const e = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        return e.url === url && typeof e.text === 'string' ? e : null;
+    }
+    catch {
+        return null;
+    }
+}
+class OfflineError extends RemoteFileError {
+}
+/** Tries each ref/path split (a branch may contain slashes) until one is found. */
+async function download(ref, opts, etag) {
+    const api = opts.apiUrl.replace(/\/+$/, '');
+    const splits = refPathSplits(ref.refAndPath).slice(0, MAX_SPLITS);
+    for (const split of splits) {
+        const encodedPath = split.path.split('/').map(encodeURIComponent).join('/');
+        const url = `${api}/repos/${ref.owner}/${ref.repo}/contents/${encodedPath}?ref=${encodeURIComponent(split.ref)}`;
+        const res = await remote_files_request(url, ref, opts, etag);
+        if (res.status === 404)
+            continue;
+        if (res.status === 304)
+            return 'not-modified';
+        if (res.status === 401 || res.status === 403)
+            throw refused(res, ref, opts);
+        if (res.status !== 200)
+            throw new RemoteFileError(`GitHub API answered ${res.status} for ${ref.url}`);
+        return { text: await boundedText(res, ref), etag: res.headers.get('etag') };
+    }
+    throw new RemoteFileError(`${ref.url} was not found through the GitHub API (${opts.apiUrl})${opts.token ? '' : '; a private repository needs `github-token`'}`);
+}
+async function remote_files_request(url, ref, opts, etag) {
+    const timeout = AbortSignal.timeout(opts.timeoutMs ?? TIMEOUT_MS);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const headers = {
+        accept: 'application/vnd.github.raw',
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'rubric-eval',
+    };
+    if (opts.token)
+        headers.authorization = `Bearer ${opts.token}`;
+    if (etag)
+        headers['if-none-match'] = etag;
+    try {
+        // Never follow a redirect with the token: a redirect is reported instead.
+        return await fetch(url, { headers, signal, redirect: 'manual' });
+    }
+    catch (err) {
+        const why = timeout.aborted
+            ? `no answer within ${(opts.timeoutMs ?? TIMEOUT_MS) / 1000} s`
+            : err.message;
+        throw new OfflineError(`could not reach the GitHub API (${opts.apiUrl}) to fetch ${ref.url}: ${why}`);
+    }
+}
+function refused(res, ref, opts) {
+    const limited = res.headers.get('x-ratelimit-remaining') === '0';
+    const why = limited
+        ? 'the API rate limit is spent'
+        : opts.token
+            ? '`github-token` cannot read that repository'
+            : 'no `github-token` was given';
+    return new RemoteFileError(`GitHub API refused (${res.status}) ${ref.url}: ${why}`);
+}
+async function boundedText(res, ref) {
+    const tooLarge = () => new RemoteFileError(`${ref.url} is larger than ${MAX_REMOTE_BYTES / 1024 / 1024} MiB, the limit for remote files`);
+    if (Number(res.headers.get('content-length') ?? 0) > MAX_REMOTE_BYTES) {
+        await res.body?.cancel();
+        throw tooLarge();
+    }
+    const chunks = [];
+    let size = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        size += value.byteLength;
+        if (size > MAX_REMOTE_BYTES) {
+            await reader.cancel();
+            throw tooLarge();
+        }
+        chunks.push(value);
+    }
+    return Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
+}
+
+;// CONCATENATED MODULE: ./src/targets/cli-output.ts
+const cli_output_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const cli_output_num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** AgentV discards a negative cost or duration rather than trusting it. */
+const nonNegative = (v) => {
+    const n = cli_output_num(v);
+    return n !== null && n >= 0 ? n : null;
+};
+/** The last assistant message's content as text (objects as JSON), as AgentV picks the candidate. */
+function lastAssistantContent(messages) {
+    for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i];
+        if (cli_output_isRecord(m) && m.role === 'assistant' && m.content !== undefined && m.content !== null)
+            return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+    }
+    return null;
+}
+function metrics(data) {
+    const usage = cli_output_isRecord(data.token_usage) ? data.token_usage : {};
+    return {
+        promptTokens: cli_output_num(usage.input ?? usage.prompt_tokens ?? usage.input_tokens),
+        completionTokens: cli_output_num(usage.output ?? usage.completion_tokens ?? usage.output_tokens),
+        cachedTokens: cli_output_num(usage.cached),
+        costUsd: nonNegative(data.cost_usd),
+        durationMs: nonNegative(data.duration_ms),
+    };
+}
+/** One JSON object with `output_messages` and/or `text`, or null when it is neither. */
+function answerFromRecord(data) {
+    const messages = Array.isArray(data.output_messages) && data.output_messages.length > 0 ? data.output_messages : null;
+    if (!messages && data.text === undefined)
+        return null;
+    const text = (messages ? lastAssistantContent(messages) : null) ??
+        (typeof data.text === 'string' ? data.text : data.text === undefined ? '' : JSON.stringify(data.text));
+    return { text, outputMessages: messages, ...metrics(data) };
+}
+/** What a CLI target wrote: JSON `{text}` / `{output_messages}` with optional metrics, else plain text. */
+function parseCliOutput(raw) {
+    try {
+        const data = JSON.parse(raw.trim());
+        if (cli_output_isRecord(data)) {
+            const answer = answerFromRecord(data);
+            if (answer)
+                return answer;
+        }
+    }
+    catch {
+        /* not JSON: the text is the answer */
+    }
+    return {
+        text: raw.replace(/\n$/, ''),
+        outputMessages: null,
+        promptTokens: null,
+        completionTokens: null,
+        cachedTokens: null,
+        costUsd: null,
+        durationMs: null,
+    };
+}
+/**
+ * A batch run's JSONL output: one `{id, text?|output_messages?, ...}` per line. A line that is
+ * not such an object, or an id given twice, fails the whole batch (AgentV does the same).
+ */
+function parseBatchOutput(raw) {
+    const records = new Map();
+    raw.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        let data;
+        try {
+            data = JSON.parse(line);
+        }
+        catch (err) {
+            throw new Error(`batch output line ${i + 1} is not JSON: ${err.message}`);
+        }
+        if (!cli_output_isRecord(data))
+            throw new Error(`batch output line ${i + 1} must be a JSON object`);
+        if (typeof data.id !== 'string' || data.id === '')
+            throw new Error(`batch output line ${i + 1} has no string \`id\``);
+        if (records.has(data.id))
+            throw new Error(`batch output contains id '${data.id}' twice`);
+        records.set(data.id, answerFromRecord(data) ?? { text: '', outputMessages: null, ...metrics(data) });
+    });
+    return records;
+}
+
 ;// CONCATENATED MODULE: ./src/targets/providers.ts
+
+
 
 
 
@@ -75942,6 +77238,9 @@ const CliSettings = looseObject({
     cwd: schemas_string().optional(),
     timeout_seconds: schemas_number({ error: 'timeout_seconds must be a number' }).positive().optional(),
     healthcheck: HealthcheckSettings.optional(),
+    provider_batching: schemas_boolean({ error: 'provider_batching must be true or false' }).optional().meta({
+        description: 'Run the command once for all cases; it writes JSONL records with `id` to {OUTPUT_FILE}.',
+    }),
 });
 const OpenAISettings = looseObject({
     endpoint: schemas_string().optional(),
@@ -75985,7 +77284,7 @@ function fixedAnswer(text) {
         promptTokens: null,
         completionTokens: null,
         costUsd: null,
-        durationMs: 0,
+        durationMs: null,
     };
 }
 /** POSIX shell quoting: the value is one word, whatever it contains. */
@@ -76009,43 +77308,6 @@ function renderCommandTemplate(template, values) {
         .replace(/\{EVAL_ID\}/g, shellQuote(values.evalId))
         .replace(/\{ATTEMPT\}/g, shellQuote(String(values.attempt)))
         .replace(/\{OUTPUT_FILE\}/g, shellQuote(values.outputFile));
-}
-/** What a CLI target wrote: JSON `{text}` / `{output_messages}` with optional usage, else plain text. */
-function parseCliOutput(raw) {
-    const trimmed = raw.trim();
-    try {
-        const data = JSON.parse(trimmed);
-        if (data &&
-            typeof data === 'object' &&
-            !Array.isArray(data) &&
-            (typeof data.text === 'string' || Array.isArray(data.output_messages))) {
-            const messages = Array.isArray(data.output_messages) ? data.output_messages : null;
-            let text = typeof data.text === 'string' ? data.text : '';
-            if (!text && messages) {
-                const last = [...messages].reverse().find((m) => m.role === 'assistant');
-                text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-            }
-            const usage = (data.token_usage ?? {});
-            const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-            return {
-                text,
-                outputMessages: messages,
-                promptTokens: num(usage.input ?? usage.prompt_tokens ?? usage.input_tokens),
-                completionTokens: num(usage.output ?? usage.completion_tokens ?? usage.output_tokens),
-                costUsd: num(data.cost_usd),
-            };
-        }
-    }
-    catch {
-        /* not JSON: the text is the answer */
-    }
-    return {
-        text: raw.replace(/\n$/, ''),
-        outputMessages: null,
-        promptTokens: null,
-        completionTokens: null,
-        costUsd: null,
-    };
 }
 function cliRunner(name, s, targetsDir, deps) {
     const cwd = external_node_path_default().resolve(targetsDir, s.cwd ?? '.');
@@ -76098,7 +77360,8 @@ function cliRunner(name, s, targetsDir, deps) {
                 }
                 else
                     raw = r.stdout;
-                return { ...parseCliOutput(raw), durationMs: r.durationMs };
+                const parsed = parseCliOutput(raw);
+                return { ...parsed, durationMs: parsed.durationMs ?? r.durationMs };
             }
             finally {
                 (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
@@ -76216,11 +77479,12 @@ function loadAnswersFile(absPath, ws) {
 
 
 
+
 /**
  * Stage 1, load and validate: every suite, the markdown rubric and the answers file, collecting
  * all problems of all files before anyone decides to stop (no model is called while any is invalid).
  */
-async function loadInputs(config, ws) {
+async function loadInputs(config, ws, io = {}) {
     const diagnostics = [];
     let suites = [];
     if (config.suites.length > 0) {
@@ -76229,6 +77493,14 @@ async function loadInputs(config, ws) {
         const r = loadSuites(found.files, ws);
         diagnostics.push(...r.diagnostics);
         suites = r.suites;
+        // Files given as GitHub URLs: fetched now, so a run never starts with one missing.
+        diagnostics.push(...(await fetchRemoteFiles(suites, {
+            apiUrl: io.env?.GITHUB_API_URL || 'https://api.github.com',
+            token: config.judge?.githubToken ?? null,
+            cacheDir: config.cacheDir ? external_node_path_default().resolve(ws.root, config.cacheDir) : null,
+            signal: io.signal,
+            warn: io.warn,
+        })));
     }
     let rubric;
     if (config.rubric) {
@@ -76286,7 +77558,19 @@ function evaluatorDefinition(e, root) {
     const base = { type: e.type, name: e.name, weight: e.weight };
     switch (e.type) {
         case 'llm_judge':
-            return { ...base, rubrics: e.rubrics, prompt: e.prompt?.template ?? null };
+            return {
+                ...base,
+                rubrics: e.rubrics,
+                prompt: e.prompt?.template ?? null,
+                // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
+                prompt_script: e.promptScript && {
+                    command: [
+                        ...e.promptScript.command.slice(0, -1),
+                        relativeDir(root, e.promptScript.command.at(-1)),
+                    ],
+                    config: e.promptScript.config,
+                },
+            };
         case 'code_judge':
             return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
         case 'composite':
@@ -76295,6 +77579,11 @@ function evaluatorDefinition(e, root) {
                 children: e.children.map((c) => evaluatorDefinition(c, root)),
                 aggregator: aggregatorDefinition(e.aggregator, root),
             };
+        default: {
+            // Deterministic evaluators: their typed config is all that decides the grade.
+            const { pos: _pos, ...config } = e;
+            return config;
+        }
     }
 }
 /**
@@ -76308,10 +77597,92 @@ function definitionHash(c, targetName, root) {
         input: c.inputMessages.map(messageDefinition),
         expected_outcome: c.expectedOutcome,
         expected_output: c.expectedMessages.map(messageDefinition),
+        reference_answer: c.referenceAnswer ?? undefined,
         evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
         target: targetName,
     };
     return (0,external_node_crypto_.createHash)('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
+}
+
+;// CONCATENATED MODULE: ./src/targets/cli-batch.ts
+
+
+
+
+
+
+
+/**
+ * AgentV's CLI batch mode (`provider_batching: true`): the command runs once for every case
+ * planned on the target, writes one JSONL record per case id to {OUTPUT_FILE}, and each case
+ * takes its record. A case without a record is an error for that case alone; a run that fails
+ * (or writes a line that is not a record) is an error for all of them.
+ */
+function batchCliRunner(name, s, targetsDir, deps) {
+    const single = cliRunner(name, s, targetsDir, deps);
+    const cases = [];
+    let batch = null;
+    return {
+        name,
+        provider: 'cli',
+        healthcheck: single.healthcheck,
+        enlist: (c) => {
+            if (!cases.includes(c))
+                cases.push(c);
+        },
+        answer: async (c) => {
+            batch ??= runBatch(name, s, targetsDir, deps, cases.length > 0 ? cases : [c]);
+            const { records, perCaseMs } = await batch;
+            const record = records.get(c.id);
+            if (!record)
+                throw new TargetError(`Batch output missing id '${c.id}' (target '${name}')`);
+            return { ...record, durationMs: record.durationMs ?? perCaseMs };
+        },
+    };
+}
+async function runBatch(name, s, targetsDir, deps, cases) {
+    const cwd = external_node_path_default().resolve(targetsDir, s.cwd ?? '.');
+    const timeoutMs = s.timeout_seconds !== undefined ? s.timeout_seconds * 1000 : deps.commandTimeoutMs;
+    const scratch = (0,external_node_fs_namespaceObject.mkdtempSync)(external_node_path_default().join(external_node_os_default().tmpdir(), 'rubric-eval-batch-'));
+    const outputFile = external_node_path_default().join(scratch, 'output.jsonl');
+    try {
+        const files = [...new Set(cases.flatMap((c) => filesOf(c.inputMessages).map((f) => f.absPath)))];
+        const command = renderCommandTemplate(s.command_template, {
+            prompt: '',
+            files,
+            filesFormat: s.files_format ?? '{path}',
+            evalId: 'batch',
+            attempt: 0,
+            outputFile,
+        });
+        const r = await deps.limiter.run(() => runCommand({
+            command,
+            cwd,
+            timeoutMs,
+            env: deps.childEnv,
+            redactor: deps.redactor,
+            signal: deps.signal,
+        }), deps.signal);
+        const said = r.output.trim() ? `:\n${r.output.trim().slice(-1500)}` : '';
+        if (r.exitCode !== 0)
+            throw new TargetError(`batch run of target '${name}' ${describeExit(r, timeoutMs)}${said}`);
+        let raw;
+        try {
+            raw = deps.redactor.redact((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8'));
+        }
+        catch {
+            throw new TargetError(`batch run of target '${name}' exited 0 but wrote no {OUTPUT_FILE}${said}`);
+        }
+        try {
+            return { records: parseBatchOutput(raw), perCaseMs: Math.round(r.durationMs / cases.length) };
+        }
+        catch (err) {
+            throw new TargetError(`batch run of target '${name}': ${err.message}`);
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/targets/targets-file.ts
@@ -76420,6 +77791,7 @@ function resolveEnvRefs(settings, env) {
 
 
 
+
 const caseKey = (suite, c) => `${suite.absPath}\0${c.id}`;
 /**
  * Decides, before any call, which target answers each case: input `target`, then the case's
@@ -76479,8 +77851,10 @@ function planTargets(suites, opts) {
             if (!resolved.has(key))
                 resolved.set(key, resolveTarget(def, file, opts, diagnostics));
             const target = resolved.get(key);
-            if (target)
+            if (target) {
                 assignments.set(caseKey(suite, c), target);
+                target.runner.enlist?.(c);
+            }
         }
     }
     if (diagnostics.some((d) => d.severity === 'error'))
@@ -76550,7 +77924,10 @@ function createRunner(def, opts, diagnostics) {
         }
         case 'cli': {
             const s = validated(CliSettings, values, def, diagnostics);
-            return s ? cliRunner(def.name, s, external_node_path_default().dirname(def.file), opts.deps) : null;
+            if (!s)
+                return null;
+            const make = s.provider_batching ? batchCliRunner : cliRunner;
+            return make(def.name, s, external_node_path_default().dirname(def.file), opts.deps);
         }
         default: {
             const endpoint = endpointFromValues(def, values, opts, diagnostics);
@@ -76708,7 +78085,7 @@ async function runEvaluation(config, io) {
         (0,external_node_events_.setMaxListeners)(0, io.signal);
     const phase = hooks.phase ?? ((_n, fn) => fn());
     const ctx = createRunContext(config, io);
-    const plan = await phase('Load and validate', async () => planRun(await loadInputs(config, ctx.ws), config, ctx));
+    const plan = await phase('Load and validate', async () => planRun(await loadInputs(config, ctx.ws, ctx), config, ctx));
     const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
     const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
     if (errors.length === 0)
