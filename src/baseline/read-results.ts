@@ -47,6 +47,14 @@ export function parseBaselineResults(
   } catch (err) {
     return { error: `${source} is not readable JSON (${(err as Error).message})` };
   }
+  return checkBaselineResults(raw, source);
+}
+
+/** The same checks on an already parsed value (the CLI renders the head file it parsed). */
+export function checkBaselineResults(
+  raw: unknown,
+  source: string,
+): { results: BaselineResults } | { error: string } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { error: `${source} is not a results file (expected a JSON object)` };
   const version = (raw as { version?: unknown }).version;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareWithBaseline } from '../baseline/compare.js';
 import { fileOrigin } from '../baseline/load.js';
-import { parseBaselineResults } from '../baseline/read-results.js';
+import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
 import { FAIL_ON } from '../config.js';
 import { checkFailures, type FailOn, withRegressionCheck } from '../fail-on.js';
 import { renderReport } from '../report/markdown.js';
@@ -92,10 +92,15 @@ function readText(file: string, cwd: string): string {
  * (version, shape), then the fields a renderer reads get their defaults.
  */
 function readHead(file: string, cwd: string): RunResults {
-  const text = readText(file, cwd);
-  const checked = parseBaselineResults(text, file);
+  let raw: Partial<RunResults>;
+  try {
+    raw = JSON.parse(readText(file, cwd)) as Partial<RunResults>;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`${file} is not readable JSON (${(err as Error).message})`);
+  }
+  const checked = checkBaselineResults(raw, file);
   if ('error' in checked) throw new UsageError(checked.error);
-  const raw = JSON.parse(text) as Partial<RunResults>;
   const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
   for (const s of checked.results.suites) for (const c of s.cases) counts[c.verdict]++;
   return {
