@@ -4404,7 +4404,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4968);
+/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6464);
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 
 const controller = new AbortController();
@@ -4432,7 +4432,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4968:
+/***/ 6464:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10148,7 +10148,7 @@ function _promise(Class, innerType) {
 }
 // @__NO_SIDE_EFFECTS__
 function _custom(Class, fn, _params) {
-    const norm = util.normalizeParams(_params);
+    const norm = normalizeParams(_params);
     norm.abort ?? (norm.abort = true); // default to abort:false
     const schema = new Class({
         type: "custom",
@@ -13920,7 +13920,7 @@ function check(fn) {
     return ch;
 }
 function custom(fn, _params) {
-    return core._custom(ZodCustom, fn ?? (() => true), _params);
+    return _custom(ZodCustom, fn ?? (() => true), _params);
 }
 function refine(fn, _params = {}) {
     return _refine(ZodCustom, fn, _params);
@@ -13985,7 +13985,78 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/judge/sampling.ts
+/**
+ * Judge samples (CONTRACTS §9): what makes sample i differ from sample 0, and how samples are
+ * combined. Pure: the evaluator layer decides how many samples to take.
+ */
+const MAX_FIXED_SAMPLES = 9;
+/** `auto` never takes more than this many samples of one evaluator. */
+const MAX_AUTO_SAMPLES = 5;
+/** Samples after the first are drawn warmer so they can disagree (dropped where the endpoint refuses it). */
+const SAMPLE_TEMPERATURE = 0.7;
+/** The most samples one evaluator may take under a setting. */
+function maxSamples(setting) {
+    return setting === 'auto' ? MAX_AUTO_SAMPLES : setting;
+}
+/** Mulberry32: a small seeded PRNG, so an item order is the same on every run (and every cache hit). */
+function seededRandom(seed) {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+/**
+ * The items in the order sample `index` shows them: sample 0 as written (so one sample asks exactly
+ * what it always asked), later samples shuffled by a seed derived from the index, against the
+ * judge's position bias. A shuffle that happens to keep the written order is rotated by one, so
+ * every later sample really shows another order when there is more than one item.
+ */
+function sampleOrder(items, index) {
+    if (index === 0 || items.length < 2)
+        return [...items];
+    const random = seededRandom(0x9e3779b1 ^ Math.imul(index, 0x85ebca6b));
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [out[i], out[j]] = [out[j], out[i]];
+    }
+    if (out.every((x, i) => x === items[i]))
+        out.push(out.shift());
+    return out;
+}
+/** Votes for one checklist item: satisfied when most samples say so; a tie is not satisfied. */
+function majority(votes) {
+    const yes = votes.filter(Boolean).length;
+    return yes * 2 > votes.length;
+}
+/** The median; the lower of the two middle values for an even count (a tie leans to the stricter score). */
+function lowerMedian(values) {
+    if (values.length === 0)
+        throw new Error('lowerMedian of no values');
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+/** `2/3`: satisfied samples over samples. */
+function formatVotes(votes) {
+    return `${votes.filter(Boolean).length}/${votes.length}`;
+}
+/** Parses `2/3` back into counts; null for anything else. */
+function parseVotes(votes) {
+    const m = /^(\d+)\/(\d+)$/.exec(votes);
+    if (!m)
+        return null;
+    const yes = Number(m[1]);
+    const total = Number(m[2]);
+    return total > 0 && yes <= total ? { yes, total } : null;
+}
+
 ;// CONCATENATED MODULE: ./src/config.ts
+
 
 /**
  * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
@@ -14040,6 +14111,18 @@ const InputsSchema = object({
         }
     })
         .optional()),
+    'judge-samples': preprocess((v) => {
+        const s = unset(v);
+        if (typeof s !== 'string')
+            return s;
+        if (s.toLowerCase() === 'auto')
+            return 'auto';
+        // Kept as written when it is not a count, so the message shows what was given.
+        return /^\d+$/.test(s) ? Number(s) : s;
+    }, custom((v) => v === 'auto' || (Number.isInteger(v) && v >= 1 && v <= MAX_FIXED_SAMPLES), {
+        error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+    })
+        .default(1)),
 })
     .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
     error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
@@ -14090,6 +14173,7 @@ function configFromInputs(i, extra) {
         resultsFile: extra.resultsFile,
         diffFile: extra.diffFile ?? null,
         baseRef: extra.baseRef ?? null,
+        judgeSamples: i['judge-samples'],
     };
 }
 
@@ -14280,7 +14364,12 @@ function aggregateCase(evaluators) {
         verdict = 'fail';
     else
         verdict = verdictForScore(score);
-    return { score, verdict, gating_violations: gating };
+    return {
+        score,
+        verdict,
+        gating_violations: gating,
+        ...(evaluators.some((e) => e.unstable) ? { unstable: true } : {}),
+    };
 }
 function countVerdicts(verdicts) {
     const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
@@ -14396,7 +14485,66 @@ function parseHistory(body) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/samples.ts
+/** Every evaluator of a list, composites' children included. */
+function flatten(list) {
+    return list.flatMap((e) => [e, ...flatten(e.children ?? [])]);
+}
+const scores = (xs) => xs.map((x) => (Number.isInteger(x) ? String(x) : x.toFixed(2))).join('·');
+/** What the samples of one check said: `votes 2/3`, `samples 6·8·8`; empty without samples. */
+function checkSamples(k) {
+    if (k.votes)
+        return `votes ${k.votes}`;
+    if (k.sample_scores && k.sample_scores.length > 1)
+        return `samples ${scores(k.sample_scores)}`;
+    return '';
+}
+/**
+ * `judge split 2/3` for a case whose samples split on a check that decides its verdict (the
+ * first such check's votes, or the scores when they are scores); null for a stable case.
+ */
+function judgeSplit(c) {
+    if (!c.unstable)
+        return null;
+    for (const e of flatten(c.evaluators)) {
+        const k = (e.checks ?? []).find((x) => x.unstable);
+        if (k?.votes)
+            return `judge split ${k.votes}`;
+        if (k?.sample_scores)
+            return `judge split ${scores(k.sample_scores)}`;
+        // A free-form or aggregator score that split (a composite is also marked for its children's splits).
+        const own = e.sample_scores ?? [];
+        if (e.unstable && !e.checks && own.some((x) => x !== own[0]))
+            return `judge split ${scores(own)}`;
+    }
+    return 'judge split';
+}
+/** Samples taken beyond one per judged evaluator, and the cases the samples split, over the run. */
+function sampleCounts(results) {
+    let extra = 0;
+    let unstable = 0;
+    for (const s of results.suites)
+        for (const c of s.cases) {
+            if (c.unstable)
+                unstable++;
+            for (const e of flatten(c.evaluators))
+                extra += Math.max(0, (e.samples ?? 1) - 1);
+        }
+    return { extra, unstable };
+}
+/** `12 extra judge samples · 2 cases split`; empty when no sample was taken beyond the first. */
+function samplesNote(results) {
+    const { extra, unstable } = sampleCounts(results);
+    if (extra === 0 && unstable === 0)
+        return '';
+    const bits = [`${extra} extra judge sample${extra === 1 ? '' : 's'}`];
+    if (unstable > 0)
+        bits.push(`${unstable} case${unstable === 1 ? '' : 's'} split`);
+    return bits.join(' · ');
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
@@ -14447,8 +14595,9 @@ function whyNot(c) {
             const failed = k.satisfied === false ||
                 (k.score !== undefined &&
                     ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
+            const samples = checkSamples(k);
             if (failed)
-                lines.push(`${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`);
+                lines.push(`${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${samples ? ` [${samples}]` : ''}: ${k.reasoning ?? 'not satisfied'}`);
         }
         if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
             if (e.verdict !== 'pass')
@@ -14459,7 +14608,8 @@ function whyNot(c) {
     return lines;
 }
 function caseRow(c) {
-    return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\` | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
+    const split = judgeSplit(c);
+    return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
 }
 const CASE_HEADER = '| | case | score | checklist | ranges | gating violations |\n|---|---|---|---|---|---|';
 function suiteSection(s, detail) {
@@ -14559,6 +14709,9 @@ function usageLine(results, runUrl) {
     if (results.judge)
         bits.push(`judge \`${results.judge.model}\``);
     bits.push(`${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`);
+    const samples = samplesNote(results);
+    if (samples)
+        bits.push(samples);
     bits.push(`${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`);
     if (u.cost_usd !== null)
         bits.push(`≈ $${u.cost_usd < 0.01 ? u.cost_usd.toFixed(4) : u.cost_usd.toFixed(2)} (estimate)`);
@@ -14629,6 +14782,7 @@ function renderReport(results, opts = {}) {
 ;// CONCATENATED MODULE: ./src/report/terminal.ts
 
 
+
 const plain = { green: (s) => s, yellow: (s) => s, red: (s) => s, dim: (s) => s, bold: (s) => s };
 const ansi = (code) => (s) => `\u001b[${code}m${s}\u001b[0m`;
 const colours = {
@@ -14679,7 +14833,11 @@ function renderTerminal(results, style = plain) {
         out.push(style.bold(s.path));
         const idWidth = Math.min(48, Math.max(4, ...s.cases.map((c) => c.id.length)));
         for (const c of s.cases) {
-            const extra = [checklistMet(c) ? `checklist ${checklistMet(c)}` : '', rangeScores(c) ?? '']
+            const extra = [
+                checklistMet(c) ? `checklist ${checklistMet(c)}` : '',
+                rangeScores(c) ?? '',
+                judgeSplit(c) ?? '',
+            ]
                 .filter(Boolean)
                 .join('  ');
             out.push(`  ${paint(style, c.verdict, pad(c.verdict, 10))} ${c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${style.dim(extra)}`);
@@ -14693,7 +14851,7 @@ function renderTerminal(results, style = plain) {
     const u = results.usage;
     out.push(`${style.bold('Verdict:')} ${paint(style, results.verdict, results.verdict.toUpperCase())}  score ${results.score.toFixed(2)}  ` +
         `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`);
-    out.push(style.dim(`${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`));
+    out.push(style.dim(`${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`));
     return out.join('\n') + '\n';
 }
 
@@ -30088,6 +30246,7 @@ function estimateCost(model, promptTokens, completionTokens, table) {
 
 
 
+
 /** The judge could not produce a valid verdict: the evaluator's result is `error`, never a pass. */
 class JudgeError extends Error {
     usage;
@@ -30118,11 +30277,20 @@ class Judge {
         this.temperature = options.temperature ?? 0;
         this.seed = options.seed ?? 42;
     }
+    get samples() {
+        return this.options.samples ?? 1;
+    }
     get model() {
         return this.endpoint.azure?.deployment ?? this.endpoint.model;
     }
-    async judge(req) {
+    /**
+     * `sample` > 0 asks the same request again, warmer and with another seed, cached under its own
+     * index; sample 0 is exactly the one call made without samples.
+     */
+    async judge(req, sample = 0) {
         const schema = wireJsonSchema(req.wireSchema, req.schemaName);
+        const temperature = sample > 0 ? SAMPLE_TEMPERATURE : this.temperature;
+        const seed = this.seed + sample;
         // The key (a hash of the whole prompt) is only worth computing when there is a cache.
         const key = this.options.cache.mode === 'off'
             ? ''
@@ -30131,8 +30299,9 @@ class Judge {
                 model: this.model,
                 messages: req.prompt.messages,
                 schema,
-                temperature: this.temperature,
-                seed: this.seed,
+                temperature,
+                seed,
+                sample: sample > 0 ? sample : undefined,
             });
         const usage = emptyUsage();
         const hit = this.options.cache.get(key);
@@ -30154,8 +30323,8 @@ class Judge {
                 messages,
                 jsonSchema: { name: req.schemaName, schema },
                 shapeHint: req.prompt.shapeHint,
-                temperature: this.temperature,
-                seed: this.seed,
+                temperature,
+                seed,
                 maxTokens: this.options.maxTokens ?? 4096,
             })
                 .catch((err) => {
@@ -30410,6 +30579,7 @@ function createRunContext(config, io) {
         prices: { ...DEFAULT_PRICES, ...config.judge.prices },
         signal: io.signal,
         warn,
+        samples: config.judgeSamples,
     });
     const runnerDeps = {
         limiter,
@@ -31646,42 +31816,105 @@ function scoreLatency(config, durationMs) {
     return scored(ok ? 1 : 0, ok ? [`Duration ${durationMs}ms <= ${threshold}ms threshold`] : [], ok ? [] : [`Duration ${durationMs}ms > ${threshold}ms threshold`], `Execution took ${durationMs}ms (threshold: ${threshold}ms)`);
 }
 
+;// CONCATENATED MODULE: ./src/evaluators/combine-samples.ts
+
+
+
+function combineUsage(answers, extra) {
+    return answers.reduce((u, a) => addUsage(u, a.usage), addUsage(emptyUsage(), extra));
+}
+function allWarnings(answers) {
+    return answers.length === 1 ? answers[0].warnings : [...new Set(answers.flatMap((a) => a.warnings))];
+}
+/** The index of the sample agreeing with `agrees` on the most items (the first on a tie). */
+function mostAgreeing(count, agrees) {
+    let best = 0;
+    let bestScore = -1;
+    for (let i = 0; i < count; i++) {
+        const s = agrees(i);
+        if (s > bestScore)
+            [best, bestScore] = [i, s];
+    }
+    return best;
+}
+function combineChecklist(items, answers, sampled) {
+    const byId = answers.map((a) => new Map(a.value.checks.map((c) => [c.id, c])));
+    const combined = new Map();
+    for (const item of items) {
+        const votes = byId.map((m) => m.get(item.id)?.satisfied ?? false);
+        const satisfied = majority(votes);
+        const agreeing = byId.find((m) => (m.get(item.id)?.satisfied ?? false) === satisfied);
+        combined.set(item.id, { satisfied, reasoning: agreeing?.get(item.id)?.reasoning ?? null, votes });
+    }
+    const scored = scoreChecklist(items, combined);
+    if (sampled)
+        scored.checks = scored.checks.map((c) => ({ ...c, votes: formatVotes(combined.get(c.id).votes) }));
+    const representative = mostAgreeing(answers.length, (i) => items.filter((it) => (byId[i].get(it.id)?.satisfied ?? false) === combined.get(it.id).satisfied)
+        .length);
+    return { scored, representative, warnings: allWarnings(answers) };
+}
+function combineScoreRanges(items, answers, sampled) {
+    const byId = answers.map((a) => new Map(a.value.checks.map((c) => [c.id, c])));
+    const combined = new Map();
+    for (const item of items) {
+        const scores = byId.map((m) => m.get(item.id)?.score ?? 0);
+        const score = lowerMedian(scores);
+        const agreeing = byId.find((m) => m.get(item.id)?.score === score);
+        combined.set(item.id, { score, reasoning: agreeing?.get(item.id)?.reasoning ?? null, scores });
+    }
+    const scored = scoreRanges(items, combined);
+    if (sampled)
+        scored.checks = scored.checks.map((c) => ({ ...c, sample_scores: combined.get(c.id).scores }));
+    const representative = mostAgreeing(answers.length, (i) => items.filter((it) => byId[i].get(it.id)?.score === combined.get(it.id).score).length);
+    return { scored, representative, warnings: allWarnings(answers) };
+}
+/** A free-form or template score: each sample clamped to 0..1 (CONTRACTS §3), then the lower median. */
+function combineFreeform(answers) {
+    const scores = answers.map((a) => clamp01(a.value.score));
+    const score = lowerMedian(scores);
+    const representative = answers[scores.indexOf(score)].value;
+    return { score, scores, representative, warnings: allWarnings(answers) };
+}
+
 ;// CONCATENATED MODULE: ./src/evaluators/llm-judge.ts
+
+
 
 
 
 
 /**
  * One `llm_judge` evaluator on one case: exactly one judge call when the answer is valid,
- * whatever the number of rubric items. A judge that cannot give a valid answer yields `error`.
+ * whatever the number of rubric items, unless judge samples are on (`slot`): then as many samples
+ * as the slot's book asks for, combined. A judge that cannot give a valid answer yields `error`.
  */
-async function runLlmJudge(config, ctx, judge, extraVars = {}) {
+async function runLlmJudge(config, ctx, judge, extraVars = {}, slot = null) {
     const base = { name: config.name, type: 'llm_judge', weight: config.weight };
     try {
         const rubrics = config.rubrics;
         if (rubrics?.mode === 'checklist') {
             const ids = rubrics.items.map((i) => i.id);
-            const a = await judge.judge({
-                prompt: checklistPrompt(ctx, rubrics.items),
+            const s = await ask(judge, slot, (i) => ({
+                prompt: checklistPrompt(ctx, sampleOrder(rubrics.items, i)),
                 schemaName: 'checklist_verdict',
                 wireSchema: checklistWireSchema(ids),
                 validate: (d) => validateChecklist(d, ids),
-            });
-            const answers = new Map(a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }]));
-            return rubricResult(base, 'checklist', scoreChecklist(rubrics.items, answers), a);
+            }));
+            const c = combineChecklist(rubrics.items, s.answers, slot !== null);
+            return rubricResult(base, 'checklist', c.scored, s, c.representative, c.warnings, slot);
         }
         if (rubrics?.mode === 'score_range') {
             const ids = rubrics.items.map((i) => i.id);
-            const a = await judge.judge({
-                prompt: scoreRangePrompt(ctx, rubrics.items),
+            const s = await ask(judge, slot, (i) => ({
+                prompt: scoreRangePrompt(ctx, sampleOrder(rubrics.items, i)),
                 schemaName: 'score_range_verdict',
                 wireSchema: scoreRangeWireSchema(ids),
                 validate: (d) => validateScoreRange(d, ids),
-            });
-            const answers = new Map(a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }]));
-            return rubricResult(base, 'score_range', scoreRanges(rubrics.items, answers), a);
+            }));
+            const c = combineScoreRanges(rubrics.items, s.answers, slot !== null);
+            return rubricResult(base, 'score_range', c.scored, s, c.representative, c.warnings, slot);
         }
-        return await runFreeform(base, ctx, judge, config.prompt, extraVars);
+        return await runFreeform(base, ctx, judge, config.prompt, extraVars, slot);
     }
     catch (err) {
         if (err instanceof JudgeError) {
@@ -31697,30 +31930,40 @@ async function runLlmJudge(config, ctx, judge, extraVars = {}) {
         throw err;
     }
 }
-async function runFreeform(base, ctx, judge, template, extraVars) {
-    const a = await judge.judge({
+/** One call without samples; with them, the slot's samples (earlier ones from its book). */
+async function ask(judge, slot, build) {
+    if (!slot) {
+        const a = await judge.judge(build(0));
+        return { answers: [a], usage: a.usage };
+    }
+    const r = await slot.book.take(slot.path, build, (req, i) => judge.judge(req, i));
+    return { answers: r.answers, usage: combineUsage(r.answers, r.staleUsage) };
+}
+async function runFreeform(base, ctx, judge, template, extraVars, slot) {
+    const s = await ask(judge, slot, () => ({
         prompt: template ? templatePrompt(ctx, template.template, extraVars) : freeformPrompt(ctx),
         schemaName: 'score_verdict',
         wireSchema: freeformWireSchema,
         validate: validateFreeform,
-    });
-    // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3).
-    const score = clamp01(a.value.score);
+    }));
+    // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3); samples: the lower median.
+    const c = combineFreeform(s.answers);
     return {
         ...base,
         mode: template ? 'prompt' : 'freeform',
-        score,
-        verdict: verdictForScore(score),
-        hits: a.value.hits ?? [],
-        misses: a.value.misses ?? [],
-        reasoning: a.value.reasoning ?? null,
+        score: c.score,
+        verdict: verdictForScore(c.score),
+        hits: c.representative.hits ?? [],
+        misses: c.representative.misses ?? [],
+        reasoning: c.representative.reasoning ?? null,
         gating_violations: [],
-        usage: a.usage,
-        ...warnings(a.warnings),
+        usage: s.usage,
+        ...warnings(c.warnings),
+        ...(slot ? { samples: s.answers.length, sample_scores: c.scores } : {}),
     };
 }
 /** The evaluator result of a rubric judged item by item (checklist or score ranges). */
-function rubricResult(base, mode, s, a) {
+function rubricResult(base, mode, s, samples, representative, warningList, slot) {
     return {
         ...base,
         mode,
@@ -31728,9 +31971,10 @@ function rubricResult(base, mode, s, a) {
         verdict: s.verdict,
         checks: s.checks,
         gating_violations: s.gating_violations,
-        reasoning: a.value.overall_reasoning ?? null,
-        usage: a.usage,
-        ...warnings(a.warnings),
+        reasoning: samples.answers[representative]?.value.overall_reasoning ?? null,
+        usage: samples.usage,
+        ...warnings(warningList),
+        ...(slot ? { samples: samples.answers.length } : {}),
     };
 }
 function warnings(list) {
@@ -31839,6 +32083,335 @@ function fenceVerbatim(prompt, candidate) {
     if (!needle)
         return prompt;
     return prompt.split(needle).join(fence('candidate_answer', needle));
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/sample-book.ts
+
+
+
+
+/**
+ * One case's judge samples: how many each judged evaluator takes, and every sample already
+ * taken. The case's evaluators are evaluated again after `auto` asks for more samples; the book
+ * makes that cost only the new samples (and code judges run once). An evaluator whose prompt
+ * changed since its last samples (an aggregator whose children's combined results moved) starts
+ * again from the initial count; what its earlier samples cost stays in its usage.
+ */
+class SampleBook {
+    setting;
+    counts = new Map();
+    keys = new Map();
+    taken = new Map();
+    memo = new Map();
+    initial;
+    max;
+    constructor(setting) {
+        this.setting = setting;
+        this.initial = setting === 'auto' ? 1 : setting;
+        this.max = maxSamples(setting);
+    }
+    count(path) {
+        return this.counts.get(path) ?? this.initial;
+    }
+    /** One more sample of `path` on the next evaluation; false when it already has the most allowed. */
+    more(path) {
+        const n = this.count(path);
+        if (n >= this.max)
+            return false;
+        this.counts.set(path, n + 1);
+        return true;
+    }
+    /**
+     * Samples 0..count-1 of one request, each taken once. `build(i)` is the request of sample i
+     * (its own item order); `ask` makes the call. A sample that fails fails the evaluator, with the
+     * usage of every sample in the error.
+     */
+    async take(path, build, ask) {
+        const promptKey = (0,external_node_crypto_namespaceObject.createHash)('sha256')
+            .update(JSON.stringify(build(0).prompt.messages))
+            .digest('hex');
+        const previous = this.keys.get(path);
+        if (previous !== undefined && previous !== promptKey)
+            this.counts.delete(path);
+        this.keys.set(path, promptKey);
+        const list = this.taken.get(path) ?? [];
+        this.taken.set(path, list);
+        const n = this.count(path);
+        const current = list.filter((t) => t.promptKey === promptKey);
+        for (let i = current.length; i < n; i++) {
+            const t = { promptKey, answer: ask(build(i), i) };
+            // Observed at once so a failure waits for its turn below instead of going unhandled.
+            t.answer.catch(() => undefined);
+            list.push(t);
+            current.push(t);
+        }
+        const settled = await Promise.allSettled(current.slice(0, n).map((t) => t.answer));
+        const staleUsage = await this.usageOf(list.filter((t) => t.promptKey !== promptKey));
+        const failed = settled.find((s) => s.status === 'rejected');
+        if (failed) {
+            const usage = settled.reduce((u, s) => addUsage(u, s.status === 'fulfilled' ? s.value.usage : s.reason.usage), staleUsage);
+            if (failed.reason instanceof JudgeError)
+                throw new JudgeError(failed.reason.message, usage);
+            throw failed.reason;
+        }
+        const answers = settled.map((s) => s.value);
+        return { answers, staleUsage };
+    }
+    /** Runs `fn` once per key for this case (a code judge gives the same result for the same input). */
+    once(key, fn) {
+        let p = this.memo.get(key);
+        if (!p) {
+            p = fn();
+            this.memo.set(key, p);
+        }
+        return p;
+    }
+    async usageOf(list) {
+        const usage = emptyUsage();
+        for (const s of await Promise.allSettled(list.map((t) => t.answer)))
+            addUsage(usage, s.status === 'fulfilled' ? s.value.usage : s.reason.usage);
+        return usage;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/sample-doubt.ts
+
+
+/** The knobs of a case's evaluator results (only sampled evaluators have any). */
+function collectKnobs(configs, results) {
+    const out = [];
+    walk(configs, results, 'e', (config, r, path) => {
+        if (r.verdict === 'error' || r.samples === undefined)
+            return;
+        if (config.type === 'llm_judge' && (r.mode === 'checklist' || r.mode === 'score_range')) {
+            for (const c of r.checks ?? []) {
+                const v = c.votes ? parseVotes(c.votes) : null;
+                if (v)
+                    out.push({
+                        path,
+                        key: `${path}#${c.id}`,
+                        values: [...Array(v.yes).fill(1), ...Array(v.total - v.yes).fill(0)],
+                        combined: c.satisfied ? 1 : 0,
+                        step: 1,
+                        max: 1,
+                        target: c,
+                    });
+                else if (c.sample_scores)
+                    out.push({
+                        path,
+                        key: `${path}#${c.id}`,
+                        values: c.sample_scores,
+                        combined: c.score ?? 0,
+                        step: 1,
+                        max: 10,
+                        target: c,
+                    });
+            }
+        }
+        else if (r.sample_scores) {
+            // A free-form or template judge, or a composite's llm_judge aggregator.
+            const own = config.type === 'composite' ? `${path}/agg` : path;
+            out.push({
+                path: own,
+                key: own,
+                values: r.sample_scores,
+                combined: r.score,
+                step: 0.1,
+                max: 1,
+                target: r,
+            });
+        }
+    });
+    return out;
+}
+function walk(configs, results, path, visit) {
+    configs.forEach((config, i) => {
+        const r = results[i];
+        if (!r)
+            return;
+        const p = `${path}/${i}`;
+        visit(config, r, p);
+        if (config.type === 'composite' && r.children)
+            walk(config.children, r.children, p, visit);
+    });
+}
+/** The case verdict with some knobs set to other values: the run's scoring, replayed on the results. */
+function verdictWith(configs, results, override) {
+    return aggregateCase(rescore(configs, results, 'e', override)).verdict;
+}
+function rescore(configs, results, path, o) {
+    return results.map((r, i) => {
+        const config = configs[i];
+        const p = `${path}/${i}`;
+        if (!config || r.verdict === 'error' || o.size === 0)
+            return r;
+        if (config.type === 'llm_judge')
+            return rescoreJudge(r, p, o);
+        if (config.type !== 'composite' || !r.children)
+            return r;
+        const children = rescore(config.children, r.children, p, o);
+        if (children.some((c) => c.verdict === 'error'))
+            return r;
+        const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
+        const agg = config.aggregator;
+        let score = r.score;
+        if (agg.type === 'weighted_average')
+            score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+        else if (agg.type === 'llm_judge')
+            score = o.get(`${p}/agg`) ?? r.score;
+        // A scoring script that failed forced `fail` whatever its score: keep that.
+        const forced = agg.type === 'code_judge' && r.verdict !== evaluatorVerdict(r.score, r.gating_violations);
+        return {
+            ...r,
+            children,
+            score,
+            gating_violations: gating,
+            verdict: forced ? r.verdict : evaluatorVerdict(score, gating),
+        };
+    });
+}
+function rescoreJudge(r, path, o) {
+    if (r.mode === 'checklist' && r.checks) {
+        const answers = new Map(r.checks.map((c) => [
+            c.id,
+            { satisfied: (o.get(`${path}#${c.id}`) ?? (c.satisfied ? 1 : 0)) >= 0.5, reasoning: null },
+        ]));
+        const items = r.checks.map((c) => ({ id: c.id, outcome: '', weight: c.weight, required: c.required }));
+        return { ...r, ...scoreChecklist(items, answers) };
+    }
+    if (r.mode === 'score_range' && r.checks) {
+        const answers = new Map(r.checks.map((c) => [c.id, { score: o.get(`${path}#${c.id}`) ?? c.score ?? 0, reasoning: null }]));
+        const items = r.checks.map((c) => ({
+            id: c.id,
+            outcome: '',
+            weight: c.weight,
+            requiredMinScore: c.required_min_score ?? null,
+            bands: [],
+        }));
+        return { ...r, ...scoreRanges(items, answers) };
+    }
+    const score = o.get(path);
+    return score === undefined ? r : { ...r, score, verdict: verdictForScore(score) };
+}
+/**
+ * Whether a knob's samples have settled: they agree (two or more of them), or from three on a
+ * strict majority of them gives the combined value (the majority of three). Otherwise the range
+ * its samples span is still open.
+ */
+function openRange(k) {
+    const n = k.values.length;
+    if (n < 2)
+        return null;
+    const lo = Math.min(...k.values);
+    const hi = Math.max(...k.values);
+    if (lo === hi)
+        return null;
+    const median = lowerMedian(k.values);
+    if (n >= 3 && k.values.filter((v) => v === median).length * 2 > n)
+        return null;
+    return [lo, hi];
+}
+/** Would moving this one knob by one step, either way, change the case verdict? */
+function oneStepDecides(configs, results, k, base) {
+    return [k.combined - k.step, k.combined + k.step]
+        .map((v) => Math.min(k.max, Math.max(0, v)))
+        .some((v) => v !== k.combined && verdictWith(configs, results, new Map([[k.key, v]])) !== base);
+}
+/** Every open knob at both ends of its range: the verdict is monotone in each, so two replays tell. */
+function openSpanDecides(configs, results, knobs) {
+    const open = knobs
+        .map((k) => [k, openRange(k)])
+        .filter((x) => x[1] !== null);
+    if (open.length === 0)
+        return false;
+    const low = new Map(open.map(([k, r]) => [k.key, r[0]]));
+    const high = new Map(open.map(([k, r]) => [k.key, r[1]]));
+    return verdictWith(configs, results, low) !== verdictWith(configs, results, high);
+}
+/**
+ * The `auto` rule: which evaluators (paths) take one more sample. An evaluator with one sample
+ * is in doubt when one of its checks moving by one step would change the case verdict; with
+ * more, when its open checks (samples disagreeing, no majority of three yet) span a change of
+ * the case verdict. When no evaluator alone is in doubt but their open checks together are,
+ * all of those take one more. Empty: more samples could not change the verdict; stop.
+ */
+function autoWanted(configs, results, max) {
+    const knobs = collectKnobs(configs, results);
+    const base = verdictWith(configs, results, new Map());
+    const byPath = new Map();
+    for (const k of knobs)
+        byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
+    const wanted = [];
+    for (const [path, list] of byPath) {
+        const n = list[0].values.length;
+        if (n >= max)
+            continue;
+        const doubt = n === 1
+            ? list.some((k) => oneStepDecides(configs, results, k, base))
+            : openSpanDecides(configs, results, list);
+        if (doubt)
+            wanted.push(path);
+    }
+    if (wanted.length > 0 || !openSpanDecides(configs, results, knobs))
+        return wanted;
+    return [...byPath]
+        .filter(([, list]) => list[0].values.length < max && list.some((k) => openRange(k)))
+        .map(([p]) => p);
+}
+/**
+ * Marks what the samples disagreed on where it decides the verdict: a knob whose samples differ
+ * and whose lowest or highest sample alone would give another case verdict. Returns whether any
+ * did (the case is `unstable`).
+ */
+function markUnstable(configs, results) {
+    const base = verdictWith(configs, results, new Map());
+    let any = false;
+    const unstablePaths = new Set();
+    for (const k of collectKnobs(configs, results)) {
+        const lo = Math.min(...k.values);
+        const hi = Math.max(...k.values);
+        if (lo === hi)
+            continue;
+        if ([lo, hi].some((v) => verdictWith(configs, results, new Map([[k.key, v]])) !== base)) {
+            k.target.unstable = true;
+            unstablePaths.add(k.path);
+            any = true;
+        }
+    }
+    // The evaluator holding an unstable check is marked too, and so are the composites above it.
+    walk(configs, results, 'e', (_c, r, path) => {
+        if ([...unstablePaths].some((p) => p === path || p.startsWith(`${path}/`)))
+            r.unstable = true;
+    });
+    return any;
+}
+
+;// CONCATENATED MODULE: ./src/evaluators/case-samples.ts
+
+
+/** Far above what 5 samples per evaluator need; a guard, not a limit anyone should meet. */
+const MAX_ROUNDS = 64;
+/**
+ * One case's evaluators with judge samples. A fixed count: every judged evaluator takes that many
+ * samples at once. `auto`: one sample each, then, round by round, one more sample for the
+ * evaluators whose checks could still change the case verdict, until none could (or each has 5).
+ * Every round evaluates the case again; the book serves the samples already taken, so a round
+ * costs only its new samples. Finally the checks the samples split on, where that decides the
+ * verdict, are marked unstable.
+ */
+async function runSampledCase(configs, setting, signal, evaluate) {
+    const book = new SampleBook(setting);
+    let results = await evaluate(book);
+    if (setting === 'auto') {
+        for (let round = 0; round < MAX_ROUNDS && !signal?.aborted; round++) {
+            const wanted = autoWanted(configs, results, book.max).filter((p) => book.more(p));
+            if (wanted.length === 0)
+                break;
+            results = await evaluate(book);
+        }
+    }
+    markUnstable(configs, results);
+    return results;
 }
 
 ;// CONCATENATED MODULE: ./src/evaluators/token-usage.ts
@@ -31991,11 +32564,16 @@ function exact(expected, calls, tally) {
 
 
 
+
 /** The evaluators by type: each type's scoring lives in its own module. */
 const EVALUATORS = {
     llm_judge: runLlmJudgeEvaluator,
-    code_judge: async (config, env) => runCodeJudge(config, env.evalCase, env.answer, env.exec),
-    composite: (config, env) => runComposite(config, env),
+    code_judge: (config, env, path) => {
+        const run = () => runCodeJudge(config, env.evalCase, env.answer, env.exec);
+        // Evaluated again in each `auto` round: a code judge runs once per case.
+        return env.book ? env.book.once(`code:${path}`, run) : run();
+    },
+    composite: (config, env, path) => runComposite(config, env, path),
     field_accuracy: async (config, env) => deterministicResult(config, scoreFieldAccuracy(config, env.answer.text, expectedObject(env.evalCase.expectedMessages))),
     latency: async (config, env) => deterministicResult(config, scoreLatency(config, env.answer.durationMs)),
     cost: async (config, env) => deterministicResult(config, scoreCost(config, env.answer.costUsd)),
@@ -32004,9 +32582,9 @@ const EVALUATORS = {
     execution_metrics: async (config, env) => deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
 };
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
-function runEvaluator(config, env) {
+function runEvaluator(config, env, path = 'e/0') {
     const run = EVALUATORS[config.type];
-    return run(config, env);
+    return run(config, env, path);
 }
 function deterministicResult(config, s) {
     return {
@@ -32022,13 +32600,16 @@ function deterministicResult(config, s) {
     };
 }
 /** An llm_judge; with a prompt script, the script writes the prompt first (its failure is an error). */
-async function runLlmJudgeEvaluator(config, env) {
+async function runLlmJudgeEvaluator(config, env, path) {
     const ctx = caseContext(env.evalCase, env.answer);
+    const slot = env.book ? { book: env.book, path } : null;
     if (!config.promptScript)
-        return runLlmJudge(config, ctx, env.judge);
+        return runLlmJudge(config, ctx, env.judge, {}, slot);
+    const script = config.promptScript;
     let template;
     try {
-        template = await renderPromptScript(config.promptScript, env.evalCase, env.answer, env.exec);
+        const render = () => renderPromptScript(script, env.evalCase, env.answer, env.exec);
+        template = await (env.book ? env.book.once(`prompt:${path}`, render) : render());
     }
     catch (err) {
         return {
@@ -32041,19 +32622,29 @@ async function runLlmJudgeEvaluator(config, env) {
             gating_violations: [],
         };
     }
-    const path = config.promptScript.command.join(' ');
-    return runLlmJudge({ ...config, rubrics: null, prompt: { path, template } }, ctx, env.judge);
+    const prompt = { path: script.command.join(' '), template };
+    return runLlmJudge({ ...config, rubrics: null, prompt }, ctx, env.judge, {}, slot);
 }
-/** Every evaluator of a case, concurrently; results in the order they were declared. */
+/**
+ * Every evaluator of a case, concurrently; results in the order they were declared. With judge
+ * samples on, the case's sampling decides how often each judged evaluator is asked.
+ */
 function runEvaluators(configs, env) {
-    return Promise.all(configs.map((c) => runEvaluator(c, env)));
+    // `judge` is absent for cases without any llm_judge (the pipeline passes none).
+    const setting = env.judge?.samples ?? 1;
+    if (setting === 1)
+        return runChildren(configs, env, 'e');
+    return runSampledCase(configs, setting, env.exec.signal, (book) => runChildren(configs, { ...env, book }, 'e'));
+}
+function runChildren(configs, env, path) {
+    return Promise.all(configs.map((c, i) => runEvaluator(c, env, `${path}/${i}`)));
 }
 /**
  * A composite: children run concurrently, then the aggregator combines their scores. A gating
  * violation or an error in any child carries up to the composite (and so to the case).
  */
-async function runComposite(config, env) {
-    const children = await runEvaluators(config.children, env);
+async function runComposite(config, env, path) {
+    const children = await runChildren(config.children, env, path);
     const usage = children.reduce((u, c) => addUsage(u, c.usage), emptyUsage());
     const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
     const hits = children.flatMap((c) => (c.hits ?? []).map((h) => `[${c.name}] ${h}`));
@@ -32082,6 +32673,7 @@ async function runComposite(config, env) {
     let score;
     let reasoning = null;
     let aggregatorMisses = [];
+    let aggregatorSamples = {};
     if (agg.type === 'weighted_average') {
         score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
         reasoning = children
@@ -32090,7 +32682,8 @@ async function runComposite(config, env) {
     }
     else if (agg.type === 'code_judge') {
         const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
-        const s = await runScoringScript(agg.command, agg.cwd, payload, env.exec);
+        const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
+        const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
         score = s.score;
         reasoning = s.reasoning;
         aggregatorMisses = s.misses;
@@ -32107,26 +32700,7 @@ async function runComposite(config, env) {
         }
     }
     else {
-        const resultsJson = JSON.stringify(Object.fromEntries(children.map((c) => [
-            c.name,
-            {
-                score: c.score,
-                verdict: c.verdict,
-                hits: c.hits ?? [],
-                misses: c.misses ?? [],
-                reasoning: c.reasoning ?? null,
-            },
-        ])), null, 2);
-        const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
-        const r = await runLlmJudge({
-            name: `${config.name}:aggregator`,
-            weight: 1,
-            rubrics: null,
-            prompt: { path: agg.prompt?.path ?? '(default)', template },
-        }, caseContext(env.evalCase, env.answer), env.judge, {
-            // The children's reasoning is model text about an untrusted answer: fenced like the answer.
-            EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
-        });
+        const r = await askAggregator(config.name, agg, children, env, path);
         addUsage(usage, r.usage);
         if (r.verdict === 'error')
             return {
@@ -32141,6 +32715,8 @@ async function runComposite(config, env) {
         score = r.score;
         reasoning = r.reasoning ?? null;
         aggregatorMisses = r.misses ?? [];
+        if (r.samples !== undefined)
+            aggregatorSamples = { samples: r.samples, sample_scores: r.sample_scores };
     }
     return {
         ...base,
@@ -32150,7 +32726,31 @@ async function runComposite(config, env) {
         hits,
         misses: [...misses, ...aggregatorMisses],
         reasoning,
+        ...aggregatorSamples,
     };
+}
+/** A composite's `llm_judge` aggregator: a prompt judge shown the children's results (sampled like any llm_judge). */
+function askAggregator(name, agg, children, env, path) {
+    const resultsJson = JSON.stringify(Object.fromEntries(children.map((c) => [
+        c.name,
+        {
+            score: c.score,
+            verdict: c.verdict,
+            hits: c.hits ?? [],
+            misses: c.misses ?? [],
+            reasoning: c.reasoning ?? null,
+        },
+    ])), null, 2);
+    const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
+    return runLlmJudge({
+        name: `${name}:aggregator`,
+        weight: 1,
+        rubrics: null,
+        prompt: { path: agg.prompt?.path ?? '(default)', template },
+    }, caseContext(env.evalCase, env.answer), env.judge, {
+        // The children's reasoning is model text about an untrusted answer: fenced like the answer.
+        EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
+    }, env.book ? { book: env.book, path: `${path}/agg` } : null);
 }
 const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below into one final score from 0.0 to 1.0 for the candidate answer.
 
@@ -39366,6 +39966,8 @@ Options:
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
+  --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
+                             samples (up to 5) only where the verdict is in doubt
   --fail-on <fail|borderline|never>   (default fail)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
@@ -39426,6 +40028,7 @@ const runOptions = {
     base: { type: 'string' },
     out: { type: 'string' },
     format: { type: 'string' },
+    'judge-samples': { type: 'string' },
 };
 class UsageError extends Error {
 }
@@ -39496,6 +40099,7 @@ async function run_cli_runCommand(args, io) {
         'fail-on': v['fail-on'],
         'cache-dir': v['cache-dir'],
         'gate-timeout': v['gate-timeout'],
+        'judge-samples': v['judge-samples'],
     });
     if ('errors' in parsed)
         throw new UsageError(parsed.errors.join('\n'));
@@ -45669,7 +46273,7 @@ exports.stringify = stringify;
 var identity = __nccwpck_require__(1127);
 var map = __nccwpck_require__(7451);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
+var string = __nccwpck_require__(4083);
 var tags = __nccwpck_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
@@ -45783,7 +46387,7 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 4083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -45945,7 +46549,7 @@ exports.intOct = intOct;
 var map = __nccwpck_require__(7451);
 var _null = __nccwpck_require__(3632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
+var string = __nccwpck_require__(4083);
 var bool = __nccwpck_require__(3959);
 var float = __nccwpck_require__(8405);
 var int = __nccwpck_require__(9874);
@@ -46048,7 +46652,7 @@ exports.schema = schema;
 var map = __nccwpck_require__(7451);
 var _null = __nccwpck_require__(3632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
+var string = __nccwpck_require__(4083);
 var bool = __nccwpck_require__(3959);
 var float = __nccwpck_require__(8405);
 var int = __nccwpck_require__(9874);
@@ -46658,7 +47262,7 @@ exports.resolvePairs = resolvePairs;
 var map = __nccwpck_require__(7451);
 var _null = __nccwpck_require__(3632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
+var string = __nccwpck_require__(4083);
 var binary = __nccwpck_require__(6083);
 var bool = __nccwpck_require__(8398);
 var float = __nccwpck_require__(5782);

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync,
 import os from 'node:os';
 import path from 'node:path';
 import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
+import { noisyChecklist } from '../__fixtures__/servers/noisy-judge.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const quick = process.argv.includes('--quick');
@@ -101,7 +102,7 @@ function measure(cmd, args, opts) {
   });
 }
 
-async function runCli(server, dir, { concurrency, cache }) {
+async function runCli(server, dir, { concurrency, cache, extra = [] }) {
   const out = path.join(dir, 'results.json');
   const args = [
     CLI,
@@ -118,7 +119,8 @@ async function runCli(server, dir, { concurrency, cache }) {
     '--fail-on',
     'never',
   ];
-  args.push(...(cache ? ['--cache-dir', path.join(dir, 'cache')] : ['--no-cache']));
+  if (extra.includes('--cache-dir')) args.push(...extra);
+  else args.push(...extra, ...(cache ? ['--cache-dir', path.join(dir, 'cache')] : ['--no-cache']));
   const before =
     server.state.served + Object.values(server.state.statusCounts).reduce((a, b) => a + b, 0) * 0;
   const served0 = server.state.served;
@@ -269,6 +271,114 @@ async function scenarioStartup() {
   return { firstLine: median(times), bundleMb: statSync(ACTION).size / 1024 / 1024 };
 }
 
+// The stability scenario's cases: each item is satisfied with the probability in brackets
+// (`S` a string item, required; `O` an object item with required: false). Ten cases where the
+// judge is certain (p = 0 or 1) and ten with items a noisy judge gets wrong 10% of the time.
+const S = (p) => ({ p, required: true });
+const O = (p) => ({ p, required: false });
+const STABILITY_CASES = [
+  // certain: passes (required items, and non-required ones with and without margin), failures
+  [S(1), S(1), S(1), S(1)],
+  [S(1), S(1), S(1)],
+  [S(1), S(1), S(1), S(1), S(1)],
+  [S(0), S(0), S(0), S(0), S(0)],
+  [S(0), S(1), S(0)],
+  [O(1), O(1), O(1), O(1), O(1)],
+  [O(1), O(1), O(1), O(1), O(0)],
+  [O(0), O(0), O(0), O(0), O(0)],
+  [S(1), S(1), O(1), O(0), O(1)],
+  [S(1), S(0), O(1), O(1)],
+  // uncertain: one or more items at p = 0.9 (truly met) or 0.1 (truly not met)
+  [S(0.9), S(1), S(1)],
+  [S(0.9), S(0.9), S(1)],
+  [S(1), S(1), S(0.1)],
+  [S(1), S(0.1), S(1), S(1)],
+  [O(1), O(1), O(1), O(0.9), O(0.1)],
+  [O(0.9), O(0.9), O(0.9), O(0.1), O(0.1)],
+  [S(1), S(0.9), O(0.9), O(0.9), O(0.1)],
+  [S(0.9), S(0.9), S(0.9), S(0.9), S(0.9)],
+  [S(0.9), S(1), S(1), S(1)],
+  [O(0.9), O(1), O(0.9), O(0.9), O(0.1)],
+];
+
+function makeStabilitySuite(dir) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'targets.yaml'),
+    `targets:\n  - name: default\n    provider: mock\n    response: ${JSON.stringify(ANSWER)}\n`,
+  );
+  const lines = ['evalcases:'];
+  STABILITY_CASES.forEach((items, i) => {
+    lines.push(
+      `  - id: case-${i}`,
+      `    input: ${JSON.stringify(`[ticket ${i}] ${QUESTION_WORDS.join(' ')}?`)}`,
+      '    rubrics:',
+    );
+    items.forEach((it, k) => {
+      const text = JSON.stringify(`${ITEMS[k % ITEMS.length]} [p=${it.p}]`);
+      if (it.required) lines.push(`      - ${text}`);
+      else
+        lines.push(
+          `      - id: item-${k + 1}`,
+          `        expected_outcome: ${text}`,
+          '        required: false',
+        );
+    });
+  });
+  writeFileSync(path.join(dir, 'suite.yaml'), lines.join('\n') + '\n');
+}
+
+/**
+ * Judge noise: the verdict error rate of `judge-samples: 1` and `auto` against the majority
+ * truth (each item judged as its p > 0.5 says), over `runs` runs each with a fresh cache, the
+ * judge's draws seeded per run (the same seeds for both settings).
+ */
+async function scenarioStability({ runs }) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+  makeStabilitySuite(dir);
+  const truthServer = await startOpenAIServer({
+    keepRequests: false,
+    respond: noisyChecklist({ truth: true }),
+  });
+  const truth = await runCli(truthServer, dir, {
+    concurrency: 8,
+    cache: false,
+    extra: ['--judge-samples', '1'],
+  });
+  await truthServer.close();
+  const truthVerdict = new Map(truth.results.suites[0].cases.map((c) => [c.id, c.verdict]));
+  const out = {};
+  // `3` is a reference: what a fixed count buys for its calls.
+  for (const setting of ['1', 'auto', '3']) {
+    let wrong = 0;
+    let calls = 0;
+    let unstable = 0;
+    let total = 0;
+    for (let r = 0; r < runs; r++) {
+      const server = await startOpenAIServer({
+        keepRequests: false,
+        respond: noisyChecklist({ seed: r + 1 }),
+      });
+      const cache = path.join(dir, `cache-${setting}-${r}`);
+      const res = await runCli(server, dir, {
+        concurrency: 8,
+        cache: false,
+        extra: ['--judge-samples', setting, '--cache-dir', cache],
+      });
+      await server.close();
+      for (const c of res.results.suites[0].cases) {
+        total++;
+        if (c.verdict !== truthVerdict.get(c.id)) wrong++;
+        if (c.unstable) unstable++;
+      }
+      calls += res.calls;
+    }
+    out[setting] = { error: wrong / total, wrong, total, callsPerCase: calls / total, unstable };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
 /**
  * `compare`: two results files of N cases as the CLI writes them (one checklist evaluator, a
  * 400-character answer each), compared and rendered as the PR comment's markdown.
@@ -411,6 +521,20 @@ if (start)
     `first log line ${fmt(start.firstLine, 0)} ms · bundle ${fmt(start.bundleMb, 2)} MB`,
     '<= 150 ms, < 5 MB',
   ]);
+const stability = want('stability') ? await scenarioStability({ runs: quick ? 3 : 20 }) : null;
+if (stability) {
+  const one = stability['1'];
+  const auto = stability.auto;
+  rows.push([
+    'stability',
+    `20 cases × ${quick ? 3 : 20} runs, fresh cache`,
+    `samples 1: error ${fmt(one.error, 3)} (${one.wrong}/${one.total}) · ${fmt(one.callsPerCase, 2)} calls/case; ` +
+      `auto: error ${fmt(auto.error, 3)} (${auto.wrong}/${auto.total}) · ${fmt(auto.callsPerCase, 2)} calls/case · ${auto.unstable} unstable; ` +
+      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}; ` +
+      `(samples 3: error ${fmt(stability['3'].error, 3)} (${stability['3'].wrong}/${stability['3'].total}) · ${fmt(stability['3'].callsPerCase, 2)} calls/case)`,
+    'auto error <= 0.4 × samples-1 error at <= 2 × its calls; samples 1: 1 call/case',
+  ]);
+}
 const compareN = quick ? 500 : 10_000;
 const compared = want('compare') ? await scenarioCompare(compareN) : null;
 if (compared)

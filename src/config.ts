@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type PriceTable } from './judge/pricing.js';
+import { MAX_FIXED_SAMPLES, type SamplesSetting } from './judge/sampling.js';
 
 /**
  * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
@@ -78,6 +79,25 @@ export const InputsSchema = z
         })
         .optional(),
     ),
+    'judge-samples': z.preprocess(
+      (v) => {
+        const s = unset(v);
+        if (typeof s !== 'string') return s;
+        if (s.toLowerCase() === 'auto') return 'auto';
+        // Kept as written when it is not a count, so the message shows what was given.
+        return /^\d+$/.test(s) ? Number(s) : s;
+      },
+      z
+        .custom<SamplesSetting>(
+          (v) =>
+            v === 'auto' || (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_FIXED_SAMPLES),
+          {
+            error: (iss) =>
+              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+          },
+        )
+        .default(1),
+    ),
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
@@ -122,6 +142,8 @@ export interface Config {
   diffFile: string | null;
   /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
   baseRef: string | null;
+  /** Judge samples per llm_judge evaluator (CONTRACTS §9): 1..9, or `auto`. */
+  judgeSamples: SamplesSetting;
   /** What each case is compared with (CONTRACTS §7). */
   baseline: BaselineConfig;
 }
@@ -194,6 +216,7 @@ export function configFromInputs(
     resultsFile: extra.resultsFile,
     diffFile: extra.diffFile ?? null,
     baseRef: extra.baseRef ?? null,
+    judgeSamples: i['judge-samples'],
     baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
   };
 }

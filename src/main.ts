@@ -19,6 +19,7 @@ import { type Subject } from './judge/prompts.js';
 import { parseHistory } from './report/history.js';
 import { changeCounts } from './report/baseline.js';
 import { renderReport } from './report/markdown.js';
+import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile } from './report/results-file.js';
 import { runEvaluation, type RunOutcome } from './run.js';
 import { lastCommitSubject } from './subject.js';
@@ -198,7 +199,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.setOutput('comment-url', commentUrl);
 
   core.info(
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error`,
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
   );
   if (results.baseline)
     core.info(

@@ -23,6 +23,12 @@ export interface CheckResult {
   required: boolean;
   required_min_score?: number | null;
   reasoning: string | null;
+  /** Judge samples (CONTRACTS §9): `2/3` satisfied/samples for a checklist item. */
+  votes?: string;
+  /** Judge samples: every sample's score of a range criterion, in sample order. */
+  sample_scores?: number[];
+  /** The samples disagreed on this check, and it decides the case verdict. */
+  unstable?: true;
 }
 
 export interface Usage {
@@ -51,6 +57,12 @@ export interface EvaluatorResult {
   warnings?: string[];
   children?: EvaluatorResult[];
   usage?: Usage;
+  /** Judge samples combined into this result (absent with `judge-samples: 1`). */
+  samples?: number;
+  /** Judge samples of a free-form, template or aggregator score, in sample order. */
+  sample_scores?: number[];
+  /** The samples disagreed on this evaluator's score or one of its checks, and that decides the case verdict. */
+  unstable?: true;
 }
 
 export interface CaseResult {
@@ -68,6 +80,8 @@ export interface CaseResult {
   error?: string;
   duration_ms: number;
   usage?: Usage;
+  /** Judge samples disagreed on a check that decides this case's verdict. */
+  unstable?: true;
   /** This case against the base branch's results; null when the run has no baseline (§7). */
   baseline?: CaseBaseline | null;
 }

@@ -30,6 +30,7 @@ export function engineConfig(
     resultsFile: '',
     diffFile: null,
     baseRef: null,
+    judgeSamples: 1,
     baseline: { mode: 'off', margin: 0.1 },
     ...over,
   };

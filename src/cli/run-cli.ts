@@ -49,6 +49,8 @@ Options:
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
+  --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
+                             samples (up to 5) only where the verdict is in doubt
   --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
@@ -116,6 +118,7 @@ const runOptions = {
   base: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
+  'judge-samples': { type: 'string' },
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
@@ -189,6 +192,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'fail-on': v['fail-on'],
     'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
+    'judge-samples': v['judge-samples'],
     'regression-margin': v['regression-margin'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));

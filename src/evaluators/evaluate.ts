@@ -19,6 +19,8 @@ import { scoreFieldAccuracy } from './field-accuracy.js';
 import { scoreLatency } from './latency.js';
 import { runLlmJudge } from './llm-judge.js';
 import { renderPromptScript } from './prompt-script.js';
+import { runSampledCase } from './case-samples.js';
+import { type SampleBook } from './sample-book.js';
 import { type Score } from './score.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
@@ -29,18 +31,26 @@ export interface EvaluationEnv {
   answer: CandidateAnswer;
   judge: Judge;
   exec: ExecDeps;
+  /** The case's judge samples, when `judge-samples` is not 1. */
+  book?: SampleBook;
 }
 
+/** `path` names the evaluator's place in the case's tree (what judge samples are counted by). */
 type Runner<T extends EvaluatorConfig['type']> = (
   config: Extract<EvaluatorConfig, { type: T }>,
   env: EvaluationEnv,
+  path: string,
 ) => Promise<EvaluatorResult>;
 
 /** The evaluators by type: each type's scoring lives in its own module. */
 export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   llm_judge: runLlmJudgeEvaluator,
-  code_judge: async (config, env) => runCodeJudge(config, env.evalCase, env.answer, env.exec),
-  composite: (config, env) => runComposite(config, env),
+  code_judge: (config, env, path) => {
+    const run = () => runCodeJudge(config, env.evalCase, env.answer, env.exec);
+    // Evaluated again in each `auto` round: a code judge runs once per case.
+    return env.book ? env.book.once(`code:${path}`, run) : run();
+  },
+  composite: (config, env, path) => runComposite(config, env, path),
   field_accuracy: async (config, env) =>
     deterministicResult(
       config,
@@ -57,9 +67,13 @@ export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
 };
 
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
-export function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
+export function runEvaluator(
+  config: EvaluatorConfig,
+  env: EvaluationEnv,
+  path = 'e/0',
+): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
-  return run(config, env);
+  return run(config, env, path);
 }
 
 function deterministicResult(config: DeterministicConfig, s: Score): EvaluatorResult {
@@ -77,12 +91,19 @@ function deterministicResult(config: DeterministicConfig, s: Score): EvaluatorRe
 }
 
 /** An llm_judge; with a prompt script, the script writes the prompt first (its failure is an error). */
-async function runLlmJudgeEvaluator(config: LlmJudgeConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
+async function runLlmJudgeEvaluator(
+  config: LlmJudgeConfig,
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult> {
   const ctx = caseContext(env.evalCase, env.answer);
-  if (!config.promptScript) return runLlmJudge(config, ctx, env.judge);
+  const slot = env.book ? { book: env.book, path } : null;
+  if (!config.promptScript) return runLlmJudge(config, ctx, env.judge, {}, slot);
+  const script = config.promptScript;
   let template: string;
   try {
-    template = await renderPromptScript(config.promptScript, env.evalCase, env.answer, env.exec);
+    const render = () => renderPromptScript(script, env.evalCase, env.answer, env.exec);
+    template = await (env.book ? env.book.once(`prompt:${path}`, render) : render());
   } catch (err) {
     return {
       name: config.name,
@@ -94,24 +115,44 @@ async function runLlmJudgeEvaluator(config: LlmJudgeConfig, env: EvaluationEnv):
       gating_violations: [],
     };
   }
-  const path = config.promptScript.command.join(' ');
-  return runLlmJudge({ ...config, rubrics: null, prompt: { path, template } }, ctx, env.judge);
+  const prompt = { path: script.command.join(' '), template };
+  return runLlmJudge({ ...config, rubrics: null, prompt }, ctx, env.judge, {}, slot);
 }
 
-/** Every evaluator of a case, concurrently; results in the order they were declared. */
+/**
+ * Every evaluator of a case, concurrently; results in the order they were declared. With judge
+ * samples on, the case's sampling decides how often each judged evaluator is asked.
+ */
 export function runEvaluators(
   configs: readonly EvaluatorConfig[],
   env: EvaluationEnv,
 ): Promise<EvaluatorResult[]> {
-  return Promise.all(configs.map((c) => runEvaluator(c, env)));
+  // `judge` is absent for cases without any llm_judge (the pipeline passes none).
+  const setting = (env.judge as Judge | undefined)?.samples ?? 1;
+  if (setting === 1) return runChildren(configs, env, 'e');
+  return runSampledCase(configs, setting, env.exec.signal, (book) =>
+    runChildren(configs, { ...env, book }, 'e'),
+  );
+}
+
+function runChildren(
+  configs: readonly EvaluatorConfig[],
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult[]> {
+  return Promise.all(configs.map((c, i) => runEvaluator(c, env, `${path}/${i}`)));
 }
 
 /**
  * A composite: children run concurrently, then the aggregator combines their scores. A gating
  * violation or an error in any child carries up to the composite (and so to the case).
  */
-async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promise<EvaluatorResult> {
-  const children = await runEvaluators(config.children, env);
+async function runComposite(
+  config: CompositeConfig,
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult> {
+  const children = await runChildren(config.children, env, path);
   const usage = children.reduce((u, c) => addUsage(u, c.usage), emptyUsage());
   const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
   const hits = children.flatMap((c) => (c.hits ?? []).map((h) => `[${c.name}] ${h}`));
@@ -141,6 +182,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
   let score: number;
   let reasoning: string | null = null;
   let aggregatorMisses: string[] = [];
+  let aggregatorSamples: Pick<EvaluatorResult, 'samples' | 'sample_scores'> = {};
   if (agg.type === 'weighted_average') {
     score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     reasoning = children
@@ -151,7 +193,8 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
       .join(', ');
   } else if (agg.type === 'code_judge') {
     const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
-    const s = await runScoringScript(agg.command, agg.cwd, payload, env.exec);
+    const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
+    const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
     score = s.score;
     reasoning = s.reasoning;
     aggregatorMisses = s.misses;
@@ -167,37 +210,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
       };
     }
   } else {
-    const resultsJson = JSON.stringify(
-      Object.fromEntries(
-        children.map((c) => [
-          c.name,
-          {
-            score: c.score,
-            verdict: c.verdict,
-            hits: c.hits ?? [],
-            misses: c.misses ?? [],
-            reasoning: c.reasoning ?? null,
-          },
-        ]),
-      ),
-      null,
-      2,
-    );
-    const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
-    const r = await runLlmJudge(
-      {
-        name: `${config.name}:aggregator`,
-        weight: 1,
-        rubrics: null,
-        prompt: { path: agg.prompt?.path ?? '(default)', template },
-      },
-      caseContext(env.evalCase, env.answer),
-      env.judge,
-      {
-        // The children's reasoning is model text about an untrusted answer: fenced like the answer.
-        EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
-      },
-    );
+    const r = await askAggregator(config.name, agg, children, env, path);
     addUsage(usage, r.usage);
     if (r.verdict === 'error')
       return {
@@ -212,6 +225,7 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
     score = r.score;
     reasoning = r.reasoning ?? null;
     aggregatorMisses = r.misses ?? [];
+    if (r.samples !== undefined) aggregatorSamples = { samples: r.samples, sample_scores: r.sample_scores };
   }
   return {
     ...base,
@@ -221,7 +235,50 @@ async function runComposite(config: CompositeConfig, env: EvaluationEnv): Promis
     hits,
     misses: [...misses, ...aggregatorMisses],
     reasoning,
+    ...aggregatorSamples,
   };
+}
+
+/** A composite's `llm_judge` aggregator: a prompt judge shown the children's results (sampled like any llm_judge). */
+function askAggregator(
+  name: string,
+  agg: Extract<CompositeConfig['aggregator'], { type: 'llm_judge' }>,
+  children: readonly EvaluatorResult[],
+  env: EvaluationEnv,
+  path: string,
+): Promise<EvaluatorResult> {
+  const resultsJson = JSON.stringify(
+    Object.fromEntries(
+      children.map((c) => [
+        c.name,
+        {
+          score: c.score,
+          verdict: c.verdict,
+          hits: c.hits ?? [],
+          misses: c.misses ?? [],
+          reasoning: c.reasoning ?? null,
+        },
+      ]),
+    ),
+    null,
+    2,
+  );
+  const template = agg.prompt?.template ?? DEFAULT_AGGREGATOR_PROMPT;
+  return runLlmJudge(
+    {
+      name: `${name}:aggregator`,
+      weight: 1,
+      rubrics: null,
+      prompt: { path: agg.prompt?.path ?? '(default)', template },
+    },
+    caseContext(env.evalCase, env.answer),
+    env.judge,
+    {
+      // The children's reasoning is model text about an untrusted answer: fenced like the answer.
+      EVALUATOR_RESULTS_JSON: fence('evaluator_results', resultsJson),
+    },
+    env.book ? { book: env.book, path: `${path}/agg` } : null,
+  );
 }
 
 const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below into one final score from 0.0 to 1.0 for the candidate answer.

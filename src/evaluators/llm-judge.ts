@@ -1,4 +1,4 @@
-import { type Judge, type JudgeAnswer, JudgeError } from '../judge/judge.js';
+import { type Judge, type JudgeAnswer, JudgeError, type JudgeRequest } from '../judge/judge.js';
 import {
   checklistPrompt,
   freeformPrompt,
@@ -14,56 +14,51 @@ import {
   validateFreeform,
   validateScoreRange,
 } from '../judge/schemas.js';
-import { type EvaluatorResult } from '../results.js';
-import {
-  clamp01,
-  type ScoredChecks,
-  scoreChecklist,
-  scoreRanges,
-  verdictForScore,
-} from '../rubric/scoring.js';
+import { sampleOrder } from '../judge/sampling.js';
+import { type EvaluatorResult, type Usage } from '../results.js';
+import { type ScoredChecks, verdictForScore } from '../rubric/scoring.js';
 import { type LlmJudgeConfig, type PromptTemplate } from '../suite/types.js';
+import { combineChecklist, combineFreeform, combineScoreRanges, combineUsage } from './combine-samples.js';
+import { type SampleSlot } from './sample-book.js';
 
 /**
  * One `llm_judge` evaluator on one case: exactly one judge call when the answer is valid,
- * whatever the number of rubric items. A judge that cannot give a valid answer yields `error`.
+ * whatever the number of rubric items, unless judge samples are on (`slot`): then as many samples
+ * as the slot's book asks for, combined. A judge that cannot give a valid answer yields `error`.
  */
 export async function runLlmJudge(
   config: Pick<LlmJudgeConfig, 'name' | 'weight' | 'rubrics' | 'prompt'>,
   ctx: CaseContext,
   judge: Judge,
   extraVars: Record<string, string> = {},
+  slot: SampleSlot | null = null,
 ): Promise<EvaluatorResult> {
   const base = { name: config.name, type: 'llm_judge' as const, weight: config.weight };
   try {
     const rubrics = config.rubrics;
     if (rubrics?.mode === 'checklist') {
       const ids = rubrics.items.map((i) => i.id);
-      const a = await judge.judge({
-        prompt: checklistPrompt(ctx, rubrics.items),
+      const s = await ask(judge, slot, (i) => ({
+        prompt: checklistPrompt(ctx, sampleOrder(rubrics.items, i)),
         schemaName: 'checklist_verdict',
         wireSchema: checklistWireSchema(ids),
         validate: (d) => validateChecklist(d, ids),
-      });
-      const answers = new Map(
-        a.value.checks.map((c) => [c.id, { satisfied: c.satisfied, reasoning: c.reasoning ?? null }]),
-      );
-      return rubricResult(base, 'checklist', scoreChecklist(rubrics.items, answers), a);
+      }));
+      const c = combineChecklist(rubrics.items, s.answers, slot !== null);
+      return rubricResult(base, 'checklist', c.scored, s, c.representative, c.warnings, slot);
     }
     if (rubrics?.mode === 'score_range') {
       const ids = rubrics.items.map((i) => i.id);
-      const a = await judge.judge({
-        prompt: scoreRangePrompt(ctx, rubrics.items),
+      const s = await ask(judge, slot, (i) => ({
+        prompt: scoreRangePrompt(ctx, sampleOrder(rubrics.items, i)),
         schemaName: 'score_range_verdict',
         wireSchema: scoreRangeWireSchema(ids),
         validate: (d) => validateScoreRange(d, ids),
-      });
-      const answers = new Map(
-        a.value.checks.map((c) => [c.id, { score: c.score, reasoning: c.reasoning ?? null }]),
-      );
-      return rubricResult(base, 'score_range', scoreRanges(rubrics.items, answers), a);
+      }));
+      const c = combineScoreRanges(rubrics.items, s.answers, slot !== null);
+      return rubricResult(base, 'score_range', c.scored, s, c.representative, c.warnings, slot);
     }
-    return await runFreeform(base, ctx, judge, config.prompt, extraVars);
+    return await runFreeform(base, ctx, judge, config.prompt, extraVars, slot);
   } catch (err) {
     if (err instanceof JudgeError) {
       return {
@@ -79,32 +74,53 @@ export async function runLlmJudge(
   }
 }
 
+interface Samples<T> {
+  answers: JudgeAnswer<T>[];
+  usage: Usage;
+}
+
+/** One call without samples; with them, the slot's samples (earlier ones from its book). */
+async function ask<T>(
+  judge: Judge,
+  slot: SampleSlot | null,
+  build: (index: number) => JudgeRequest<T>,
+): Promise<Samples<T>> {
+  if (!slot) {
+    const a = await judge.judge(build(0));
+    return { answers: [a], usage: a.usage };
+  }
+  const r = await slot.book.take(slot.path, build, (req, i) => judge.judge(req, i));
+  return { answers: r.answers, usage: combineUsage(r.answers, r.staleUsage) };
+}
+
 async function runFreeform(
   base: Pick<EvaluatorResult, 'name' | 'type' | 'weight'>,
   ctx: CaseContext,
   judge: Judge,
   template: PromptTemplate | null,
   extraVars: Record<string, string>,
+  slot: SampleSlot | null,
 ): Promise<EvaluatorResult> {
-  const a = await judge.judge({
+  const s = await ask(judge, slot, () => ({
     prompt: template ? templatePrompt(ctx, template.template, extraVars) : freeformPrompt(ctx),
     schemaName: 'score_verdict',
     wireSchema: freeformWireSchema,
     validate: validateFreeform,
-  });
-  // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3).
-  const score = clamp01(a.value.score);
+  }));
+  // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3); samples: the lower median.
+  const c = combineFreeform(s.answers);
   return {
     ...base,
     mode: template ? 'prompt' : 'freeform',
-    score,
-    verdict: verdictForScore(score),
-    hits: a.value.hits ?? [],
-    misses: a.value.misses ?? [],
-    reasoning: a.value.reasoning ?? null,
+    score: c.score,
+    verdict: verdictForScore(c.score),
+    hits: c.representative.hits ?? [],
+    misses: c.representative.misses ?? [],
+    reasoning: c.representative.reasoning ?? null,
     gating_violations: [],
-    usage: a.usage,
-    ...warnings(a.warnings),
+    usage: s.usage,
+    ...warnings(c.warnings),
+    ...(slot ? { samples: s.answers.length, sample_scores: c.scores } : {}),
   };
 }
 
@@ -113,7 +129,10 @@ function rubricResult(
   base: Pick<EvaluatorResult, 'name' | 'type' | 'weight'>,
   mode: 'checklist' | 'score_range',
   s: ScoredChecks,
-  a: JudgeAnswer<{ overall_reasoning?: string | null }>,
+  samples: Samples<{ overall_reasoning?: string | null }>,
+  representative: number,
+  warningList: string[],
+  slot: SampleSlot | null,
 ): EvaluatorResult {
   return {
     ...base,
@@ -122,9 +141,10 @@ function rubricResult(
     verdict: s.verdict,
     checks: s.checks,
     gating_violations: s.gating_violations,
-    reasoning: a.value.overall_reasoning ?? null,
-    usage: a.usage,
-    ...warnings(a.warnings),
+    reasoning: samples.answers[representative]?.value.overall_reasoning ?? null,
+    usage: samples.usage,
+    ...warnings(warningList),
+    ...(slot ? { samples: samples.answers.length } : {}),
   };
 }
 

@@ -34,6 +34,8 @@ export class JudgeCache {
     schema: unknown;
     temperature: number | null;
     seed: number | null;
+    /** Judge samples after the first; absent for sample 0, whose key is unchanged. */
+    sample?: number;
   }): string {
     return createHash('sha256')
       .update(JSON.stringify({ v: 1, ...parts }))

@@ -7,6 +7,7 @@ import { type AdaptiveLimiter } from './limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
 import { type ChatMessage, type JudgePrompt } from './prompts.js';
 import { type RetryPolicy } from './retry.js';
+import { SAMPLE_TEMPERATURE, type SamplesSetting } from './sampling.js';
 import { type Validated } from './schemas.js';
 
 export interface JudgeOptions {
@@ -21,6 +22,8 @@ export interface JudgeOptions {
   prices: PriceTable;
   signal?: AbortSignal;
   warn?: (message: string) => void;
+  /** `judge-samples`: read by the evaluators, which ask for sample 0, 1, ... of a request. */
+  samples?: SamplesSetting;
 }
 
 export interface JudgeRequest<T> {
@@ -74,12 +77,22 @@ export class Judge {
     this.seed = options.seed ?? 42;
   }
 
+  get samples(): SamplesSetting {
+    return this.options.samples ?? 1;
+  }
+
   get model(): string {
     return this.endpoint.azure?.deployment ?? this.endpoint.model;
   }
 
-  async judge<T>(req: JudgeRequest<T>): Promise<JudgeAnswer<T>> {
+  /**
+   * `sample` > 0 asks the same request again, warmer and with another seed, cached under its own
+   * index; sample 0 is exactly the one call made without samples.
+   */
+  async judge<T>(req: JudgeRequest<T>, sample = 0): Promise<JudgeAnswer<T>> {
     const schema = wireJsonSchema(req.wireSchema, req.schemaName);
+    const temperature = sample > 0 ? SAMPLE_TEMPERATURE : this.temperature;
+    const seed = this.seed + sample;
     // The key (a hash of the whole prompt) is only worth computing when there is a cache.
     const key =
       this.options.cache.mode === 'off'
@@ -89,8 +102,9 @@ export class Judge {
             model: this.model,
             messages: req.prompt.messages,
             schema,
-            temperature: this.temperature,
-            seed: this.seed,
+            temperature,
+            seed,
+            sample: sample > 0 ? sample : undefined,
           });
     const usage = emptyUsage();
     const hit = this.options.cache.get(key);
@@ -116,8 +130,8 @@ export class Judge {
           messages,
           jsonSchema: { name: req.schemaName, schema },
           shapeHint: req.prompt.shapeHint,
-          temperature: this.temperature,
-          seed: this.seed,
+          temperature,
+          seed,
           maxTokens: this.options.maxTokens ?? 4096,
         })
         .catch((err: Error) => {

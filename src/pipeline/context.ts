@@ -98,6 +98,7 @@ export function createRunContext(
     prices: { ...DEFAULT_PRICES, ...config.judge.prices },
     signal: io.signal,
     warn,
+    samples: config.judgeSamples,
   });
   const runnerDeps: RunnerDeps = {
     limiter,

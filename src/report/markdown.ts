@@ -15,6 +15,7 @@ import {
   scoreWithDelta,
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
+import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
@@ -78,9 +79,10 @@ export function whyNot(c: CaseResult): string[] {
         k.satisfied === false ||
         (k.score !== undefined &&
           ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
+      const samples = checkSamples(k);
       if (failed)
         lines.push(
-          `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}: ${k.reasoning ?? 'not satisfied'}`,
+          `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${samples ? ` [${samples}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
         );
     }
     if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
@@ -91,8 +93,9 @@ export function whyNot(c: CaseResult): string[] {
 }
 
 function caseRow(c: CaseResult, withBase = false): string {
+  const split = judgeSplit(c);
   const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
-  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\` | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
+  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
 }
 
 const CASE_HEADER = '| | case | score | checklist | ranges | gating violations |\n|---|---|---|---|---|---|';
@@ -231,6 +234,8 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
   bits.push(
     `${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`,
   );
+  const samples = samplesNote(results);
+  if (samples) bits.push(samples);
   bits.push(
     `${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`,
   );

@@ -2,6 +2,7 @@ import { type RunResults } from '../results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './markdown.js';
+import { judgeSplit, samplesNote } from './samples.js';
 
 export interface Style {
   green(s: string): string;
@@ -65,7 +66,11 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
     out.push(style.bold(s.path));
     const idWidth = Math.min(48, Math.max(4, ...s.cases.map((c) => c.id.length)));
     for (const c of s.cases) {
-      const extra = [checklistMet(c) ? `checklist ${checklistMet(c)}` : '', rangeScores(c) ?? '']
+      const extra = [
+        checklistMet(c) ? `checklist ${checklistMet(c)}` : '',
+        rangeScores(c) ?? '',
+        judgeSplit(c) ?? '',
+      ]
         .filter(Boolean)
         .join('  ');
       const change = changeWord(c);
@@ -94,7 +99,7 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
   );
   out.push(
     style.dim(
-      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
+      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
     ),
   );
   return out.join('\n') + '\n';

@@ -96,6 +96,8 @@ export interface CaseAggregate {
   score: number;
   verdict: CaseVerdict;
   gating_violations: string[];
+  /** Judge samples split on a check that decides the verdict (the evaluators carry which). */
+  unstable?: true;
 }
 
 /**
@@ -113,7 +115,12 @@ export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggre
   if (evaluators.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';
   else verdict = verdictForScore(score);
-  return { score, verdict, gating_violations: gating };
+  return {
+    score,
+    verdict,
+    gating_violations: gating,
+    ...(evaluators.some((e) => e.unstable) ? { unstable: true as const } : {}),
+  };
 }
 
 export function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {

@@ -1,0 +1,35 @@
+import { type SamplesSetting } from '../judge/sampling.js';
+import { type EvaluatorResult } from '../results.js';
+import { type EvaluatorConfig } from '../suite/types.js';
+import { SampleBook } from './sample-book.js';
+import { autoWanted, markUnstable } from './sample-doubt.js';
+
+/** Far above what 5 samples per evaluator need; a guard, not a limit anyone should meet. */
+const MAX_ROUNDS = 64;
+
+/**
+ * One case's evaluators with judge samples. A fixed count: every judged evaluator takes that many
+ * samples at once. `auto`: one sample each, then, round by round, one more sample for the
+ * evaluators whose checks could still change the case verdict, until none could (or each has 5).
+ * Every round evaluates the case again; the book serves the samples already taken, so a round
+ * costs only its new samples. Finally the checks the samples split on, where that decides the
+ * verdict, are marked unstable.
+ */
+export async function runSampledCase(
+  configs: readonly EvaluatorConfig[],
+  setting: SamplesSetting,
+  signal: AbortSignal | undefined,
+  evaluate: (book: SampleBook) => Promise<EvaluatorResult[]>,
+): Promise<EvaluatorResult[]> {
+  const book = new SampleBook(setting);
+  let results = await evaluate(book);
+  if (setting === 'auto') {
+    for (let round = 0; round < MAX_ROUNDS && !signal?.aborted; round++) {
+      const wanted = autoWanted(configs, results, book.max).filter((p) => book.more(p));
+      if (wanted.length === 0) break;
+      results = await evaluate(book);
+    }
+  }
+  markUnstable(configs, results);
+  return results;
+}

@@ -1,0 +1,272 @@
+import { lowerMedian, parseVotes } from '../judge/sampling.js';
+import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../results.js';
+import {
+  aggregateCase,
+  evaluatorVerdict,
+  scoreChecklist,
+  scoreRanges,
+  verdictForScore,
+  weightedMean,
+} from '../rubric/scoring.js';
+import { type EvaluatorConfig } from '../suite/types.js';
+
+/**
+ * Where judge samples can move a case's verdict. Every sampled number of a case is a "knob": a
+ * checklist item (its votes as 1/0), a range criterion (0..10) or a free-form score (0..1), with
+ * the values its samples gave. The case verdict can be recomputed with any knob set to another
+ * value, from the results alone (the same scoring rules as the run), so doubt is a question the
+ * results can answer without a call.
+ */
+export interface Knob {
+  /** The evaluator's place in the case's tree (what samples are counted by). */
+  path: string;
+  /** `path#check-id`, or `path` for an evaluator's own score. */
+  key: string;
+  values: number[];
+  /** The combined value the result holds. */
+  combined: number;
+  /** One step of the scale: a flipped item, one range point, a tenth of a free-form score. */
+  step: number;
+  max: number;
+  /** Where it lives in the results, to mark it unstable. */
+  target: CheckResult | EvaluatorResult;
+}
+
+type Override = ReadonlyMap<string, number>;
+
+/** The knobs of a case's evaluator results (only sampled evaluators have any). */
+export function collectKnobs(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+): Knob[] {
+  const out: Knob[] = [];
+  walk(configs, results, 'e', (config, r, path) => {
+    if (r.verdict === 'error' || r.samples === undefined) return;
+    if (config.type === 'llm_judge' && (r.mode === 'checklist' || r.mode === 'score_range')) {
+      for (const c of r.checks ?? []) {
+        const v = c.votes ? parseVotes(c.votes) : null;
+        if (v)
+          out.push({
+            path,
+            key: `${path}#${c.id}`,
+            values: [...Array<number>(v.yes).fill(1), ...Array<number>(v.total - v.yes).fill(0)],
+            combined: c.satisfied ? 1 : 0,
+            step: 1,
+            max: 1,
+            target: c,
+          });
+        else if (c.sample_scores)
+          out.push({
+            path,
+            key: `${path}#${c.id}`,
+            values: c.sample_scores,
+            combined: c.score ?? 0,
+            step: 1,
+            max: 10,
+            target: c,
+          });
+      }
+    } else if (r.sample_scores) {
+      // A free-form or template judge, or a composite's llm_judge aggregator.
+      const own = config.type === 'composite' ? `${path}/agg` : path;
+      out.push({
+        path: own,
+        key: own,
+        values: r.sample_scores,
+        combined: r.score,
+        step: 0.1,
+        max: 1,
+        target: r,
+      });
+    }
+  });
+  return out;
+}
+
+function walk(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  path: string,
+  visit: (config: EvaluatorConfig, r: EvaluatorResult, path: string) => void,
+): void {
+  configs.forEach((config, i) => {
+    const r = results[i];
+    if (!r) return;
+    const p = `${path}/${i}`;
+    visit(config, r, p);
+    if (config.type === 'composite' && r.children) walk(config.children, r.children, p, visit);
+  });
+}
+
+/** The case verdict with some knobs set to other values: the run's scoring, replayed on the results. */
+export function verdictWith(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  override: Override,
+): CaseVerdict {
+  return aggregateCase(rescore(configs, results, 'e', override)).verdict;
+}
+
+function rescore(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  path: string,
+  o: Override,
+): EvaluatorResult[] {
+  return results.map((r, i) => {
+    const config = configs[i];
+    const p = `${path}/${i}`;
+    if (!config || r.verdict === 'error' || o.size === 0) return r;
+    if (config.type === 'llm_judge') return rescoreJudge(r, p, o);
+    if (config.type !== 'composite' || !r.children) return r;
+    const children = rescore(config.children, r.children, p, o);
+    if (children.some((c) => c.verdict === 'error')) return r;
+    const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
+    const agg = config.aggregator;
+    let score = r.score;
+    if (agg.type === 'weighted_average')
+      score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+    else if (agg.type === 'llm_judge') score = o.get(`${p}/agg`) ?? r.score;
+    // A scoring script that failed forced `fail` whatever its score: keep that.
+    const forced = agg.type === 'code_judge' && r.verdict !== evaluatorVerdict(r.score, r.gating_violations);
+    return {
+      ...r,
+      children,
+      score,
+      gating_violations: gating,
+      verdict: forced ? r.verdict : evaluatorVerdict(score, gating),
+    };
+  });
+}
+
+function rescoreJudge(r: EvaluatorResult, path: string, o: Override): EvaluatorResult {
+  if (r.mode === 'checklist' && r.checks) {
+    const answers = new Map(
+      r.checks.map((c) => [
+        c.id,
+        { satisfied: (o.get(`${path}#${c.id}`) ?? (c.satisfied ? 1 : 0)) >= 0.5, reasoning: null },
+      ]),
+    );
+    const items = r.checks.map((c) => ({ id: c.id, outcome: '', weight: c.weight, required: c.required }));
+    return { ...r, ...scoreChecklist(items, answers) };
+  }
+  if (r.mode === 'score_range' && r.checks) {
+    const answers = new Map(
+      r.checks.map((c) => [c.id, { score: o.get(`${path}#${c.id}`) ?? c.score ?? 0, reasoning: null }]),
+    );
+    const items = r.checks.map((c) => ({
+      id: c.id,
+      outcome: '',
+      weight: c.weight,
+      requiredMinScore: c.required_min_score ?? null,
+      bands: [],
+    }));
+    return { ...r, ...scoreRanges(items, answers) };
+  }
+  const score = o.get(path);
+  return score === undefined ? r : { ...r, score, verdict: verdictForScore(score) };
+}
+
+/**
+ * Whether a knob's samples have settled: they agree (two or more of them), or from three on a
+ * strict majority of them gives the combined value (the majority of three). Otherwise the range
+ * its samples span is still open.
+ */
+export function openRange(k: Knob): [number, number] | null {
+  const n = k.values.length;
+  if (n < 2) return null;
+  const lo = Math.min(...k.values);
+  const hi = Math.max(...k.values);
+  if (lo === hi) return null;
+  const median = lowerMedian(k.values);
+  if (n >= 3 && k.values.filter((v) => v === median).length * 2 > n) return null;
+  return [lo, hi];
+}
+
+/** Would moving this one knob by one step, either way, change the case verdict? */
+function oneStepDecides(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  k: Knob,
+  base: CaseVerdict,
+): boolean {
+  return [k.combined - k.step, k.combined + k.step]
+    .map((v) => Math.min(k.max, Math.max(0, v)))
+    .some((v) => v !== k.combined && verdictWith(configs, results, new Map([[k.key, v]])) !== base);
+}
+
+/** Every open knob at both ends of its range: the verdict is monotone in each, so two replays tell. */
+function openSpanDecides(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  knobs: readonly Knob[],
+): boolean {
+  const open = knobs
+    .map((k) => [k, openRange(k)] as const)
+    .filter((x): x is readonly [Knob, [number, number]] => x[1] !== null);
+  if (open.length === 0) return false;
+  const low = new Map(open.map(([k, r]) => [k.key, r[0]]));
+  const high = new Map(open.map(([k, r]) => [k.key, r[1]]));
+  return verdictWith(configs, results, low) !== verdictWith(configs, results, high);
+}
+
+/**
+ * The `auto` rule: which evaluators (paths) take one more sample. An evaluator with one sample
+ * is in doubt when one of its checks moving by one step would change the case verdict; with
+ * more, when its open checks (samples disagreeing, no majority of three yet) span a change of
+ * the case verdict. When no evaluator alone is in doubt but their open checks together are,
+ * all of those take one more. Empty: more samples could not change the verdict; stop.
+ */
+export function autoWanted(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  max: number,
+): string[] {
+  const knobs = collectKnobs(configs, results);
+  const base = verdictWith(configs, results, new Map());
+  const byPath = new Map<string, Knob[]>();
+  for (const k of knobs) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
+  const wanted: string[] = [];
+  for (const [path, list] of byPath) {
+    const n = list[0]!.values.length;
+    if (n >= max) continue;
+    const doubt =
+      n === 1
+        ? list.some((k) => oneStepDecides(configs, results, k, base))
+        : openSpanDecides(configs, results, list);
+    if (doubt) wanted.push(path);
+  }
+  if (wanted.length > 0 || !openSpanDecides(configs, results, knobs)) return wanted;
+  return [...byPath]
+    .filter(([, list]) => list[0]!.values.length < max && list.some((k) => openRange(k)))
+    .map(([p]) => p);
+}
+
+/**
+ * Marks what the samples disagreed on where it decides the verdict: a knob whose samples differ
+ * and whose lowest or highest sample alone would give another case verdict. Returns whether any
+ * did (the case is `unstable`).
+ */
+export function markUnstable(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+): boolean {
+  const base = verdictWith(configs, results, new Map());
+  let any = false;
+  const unstablePaths = new Set<string>();
+  for (const k of collectKnobs(configs, results)) {
+    const lo = Math.min(...k.values);
+    const hi = Math.max(...k.values);
+    if (lo === hi) continue;
+    if ([lo, hi].some((v) => verdictWith(configs, results, new Map([[k.key, v]])) !== base)) {
+      k.target.unstable = true;
+      unstablePaths.add(k.path);
+      any = true;
+    }
+  }
+  // The evaluator holding an unstable check is marked too, and so are the composites above it.
+  walk(configs, results, 'e', (_c, r, path) => {
+    if ([...unstablePaths].some((p) => p === path || p.startsWith(`${path}/`))) r.unstable = true;
+  });
+  return any;
+}
