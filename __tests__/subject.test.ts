@@ -59,3 +59,57 @@ test('a diff over budget drops whole files, largest first, and names them', () =
   expect(b.diff).toContain('diff --git a/medium b/medium');
   expect(b.diff).not.toContain('diff --git a/huge');
 });
+
+describe('file names in a diff are read as git writes them', () => {
+  function renamedRepo(): string {
+    const dir = repo();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: dir,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      });
+    writeFileSync(path.join(dir, 'my file.txt'), 'spaces\n');
+    writeFileSync(path.join(dir, 'say "hi".txt'), 'quotes\n');
+    writeFileSync(path.join(dir, 'naïve café.txt'), 'accents\n');
+    writeFileSync(path.join(dir, 'a b.txt'), 'tricky\n');
+    git('add', '.');
+    git('commit', '-qm', 'names');
+    git('mv', 'my file.txt', 'your file now.txt');
+    writeFileSync(path.join(dir, 'x b y.txt'), 'a " b/" inside\n');
+    git('add', '.');
+    git('commit', '-qm', 'rename');
+    return dir;
+  }
+
+  test('spaces, quotes, non-ASCII and a rename, from real git output', async () => {
+    const dir = renamedRepo();
+    const s = await gitDiffSubject(dir, 'main');
+    expect(s.files).toEqual([
+      'a b.txt',
+      'a.txt',
+      'b.txt',
+      'naïve café.txt',
+      'say "hi".txt',
+      'x b y.txt',
+      'your file now.txt',
+    ]);
+  });
+
+  test.each([
+    ['a/my file.txt b/my file.txt', '', 'my file.txt'],
+    ['"a/say \\"hi\\".txt" "b/say \\"hi\\".txt"', '', 'say "hi".txt'],
+    ['"a/na\\303\\257ve.txt" "b/na\\303\\257ve.txt"', '', 'naïve.txt'],
+    ['"a/tab\\there" "b/tab\\there"', '', 'tab\there'],
+    ['a/old name b/new name', 'rename from old name\nrename to new name\n', 'new name'],
+    ['a/x b/y b/z', '--- a/x b/y\n+++ b/z\n', 'z'],
+  ])('%s', (header, body, want) => {
+    const diff = `diff --git ${header}\n${body}@@ -1 +1 @@\n-a\n+b\n`;
+    expect(splitDiff(diff).map((p) => p.file)).toEqual([want]);
+  });
+});

@@ -271,6 +271,31 @@ async function scenarioStartup() {
   return { firstLine: median(times), bundleMb: statSync(ACTION).size / 1024 / 1024 };
 }
 
+/**
+ * `validate --rubric` on a rubric of `items` gates and as many criteria: the CommonMark parse is
+ * the only work that grows with it. Returns the median wall time.
+ */
+async function scenarioRubric(items) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+  const lines = ['# Bench', '', '## Gates'];
+  for (let i = 0; i < items; i++) lines.push(`- \`npm run check-${i} -- --strict\``);
+  lines.push('', '## Criteria');
+  for (let i = 0; i < items; i++) lines.push(`- Criterion ${i} holds for **every** input, \`code\` included`);
+  const text = lines.join('\n') + '\n';
+  writeFileSync(path.join(dir, 'RUBRIC.md'), text);
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await measure(process.execPath, [CLI, 'validate', '--rubric', 'RUBRIC.md'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+    });
+    if (r.code !== 0) throw new Error(`validate exited ${r.code}: ${r.stderr.slice(-2000)}`);
+    times.push(r.wallMs);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { kb: Buffer.byteLength(text) / 1024, wall: median(times) };
+}
+
 // The stability scenario's cases: each item is satisfied with the probability in brackets
 // (`S` a string item, required; `O` an object item with required: false). Ten cases where the
 // judge is certain (p = 0 or 1) and ten with items a noisy judge gets wrong 10% of the time.
@@ -521,6 +546,15 @@ if (start)
     `first log line ${fmt(start.firstLine, 0)} ms · bundle ${fmt(start.bundleMb, 2)} MB`,
     '<= 150 ms, < 5 MB',
   ]);
+for (const items of want('rubric') ? [10, 1400] : []) {
+  const r = await scenarioRubric(items);
+  rows.push([
+    'rubric',
+    `validate, ${items} gates + ${items} criteria`,
+    `${fmt(r.kb, 0)} KB · wall ${fmt(r.wall, 0)} ms`,
+    items === 10 ? '' : 'near the 128 KB cap: < 2 s',
+  ]);
+}
 const stability = want('stability') ? await scenarioStability({ runs: quick ? 3 : 20 }) : null;
 if (stability) {
   const one = stability['1'];

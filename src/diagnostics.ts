@@ -19,9 +19,18 @@ export interface Diagnostic {
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
+  return formatLine(d, true);
+}
+
+/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
+export function formatWithoutLevel(d: Diagnostic): string {
+  return formatLine(d, false);
+}
+
+function formatLine(d: Diagnostic, withLevel: boolean): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
   const subject = d.subject ? ` ${d.subject}:` : '';
-  const level = d.severity === 'warning' ? ' warning:' : '';
+  const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
   return `${where}${level}${subject} ${d.rule}: ${d.message}`;
 }
 
@@ -60,3 +69,18 @@ export interface Position {
 }
 
 export const NO_POSITION: Position = { line: 0, column: 0 };
+
+/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
+export const ECHO_LIMIT = 120;
+
+/**
+ * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
+ * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
+ */
+export function excerpt(value: string, max = ECHO_LIMIT): string {
+  if (value.length <= max) return value;
+  let end = max;
+  const code = value.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${value.slice(0, end)}… (${value.length - end} more characters)`;
+}

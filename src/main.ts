@@ -16,6 +16,7 @@ import {
   type ExistingComment,
 } from './github/client.js';
 import { type Subject } from './judge/prompts.js';
+import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
 import { parseHistory } from './report/history.js';
 import { changeCounts } from './report/baseline.js';
 import { renderReport } from './report/markdown.js';
@@ -154,7 +155,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   } catch (err) {
     core.warning(`could not write the results file ${config.resultsFile}: ${describe(err)}`);
   }
-  // 2. Annotations: validation errors and gating violations at their file and line.
+  // 2. Annotations: validation errors, and every failed or errored case at its line.
   annotate(outcome, workspace, workingDirectory);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
@@ -254,16 +255,13 @@ function annotate(outcome: RunOutcome, workspace: string, workingDirectory: stri
     if (d.severity === 'error') core.error(message, props);
     else core.warning(message, props);
   }
-  const r = outcome.results;
-  for (const s of r.suites) {
-    for (const c of s.cases) {
-      if (c.gating_violations.length === 0) continue;
-      core.error(`case '${c.id}' failed required criteria: ${c.gating_violations.join('; ')}`, {
-        file: rel(s.path),
-        startLine: c.line,
-        title: 'rubric-eval: gating violation',
-      });
-    }
+  // GitHub keeps 10 error annotations per step: cases get what the input errors left.
+  const used = outcome.diagnostics.filter((d) => d.severity === 'error' && d.file !== 'inputs' && d.line > 0);
+  for (const a of caseAnnotations(outcome.results, ANNOTATION_LIMIT - used.length)) {
+    core.error(
+      outcome.redactor.redact(a.message),
+      a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title },
+    );
   }
 }
 

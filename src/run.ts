@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { type BaselineFinder } from './baseline/load.js';
 import { type Config } from './config.js';
-import { formatDiagnostic } from './diagnostics.js';
+import { formatDiagnostic, formatWithoutLevel } from './diagnostics.js';
 import { type Subject } from './judge/prompts.js';
 import { aggregateResults } from './pipeline/aggregate.js';
 import { compareStage } from './pipeline/compare.js';
@@ -11,6 +11,7 @@ import { loadInputs } from './pipeline/load.js';
 import { planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
 import { type HistoryEntry } from './results.js';
+import { type SettingNames } from './setting-names.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
 export { round4 } from './pipeline/aggregate.js';
@@ -35,6 +36,8 @@ export interface RunIO {
   /** How the adapter finds the baseline for `baseline: auto` (the action: the base branch's artifact). */
   baseline?: BaselineFinder;
   hooks?: RunHooks;
+  /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
+  settings?: SettingNames;
 }
 
 const noSubject = () =>
@@ -57,7 +60,9 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   );
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);
-  if (errors.length === 0) for (const w of warnings) ctx.warn(w);
+  // The hook says it is a warning (`warning:`, ::warning): the line does not say it again.
+  if (errors.length === 0)
+    for (const d of plan.diagnostics) if (d.severity === 'warning') ctx.warn(formatWithoutLevel(d));
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0

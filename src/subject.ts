@@ -7,17 +7,60 @@ const exec = promisify(execFile);
 /** Characters of unified diff the checker sees; larger diffs drop whole files, largest first. */
 export const DIFF_BUDGET = 60_000;
 
-/** Splits a unified diff into per-file pieces (`diff --git a/x b/x` headers). */
+/** Splits a unified diff into per-file pieces (`diff --git` headers), each named by its new path. */
 export function splitDiff(diff: string): { file: string; text: string }[] {
-  const pieces: { file: string; text: string }[] = [];
-  const re = /^diff --git a\/(.+?) b\/(.+)$/gm;
-  const starts: { index: number; file: string }[] = [];
-  for (let m = re.exec(diff); m; m = re.exec(diff)) starts.push({ index: m.index, file: m[2]! });
+  const starts = [...diff.matchAll(/^diff --git (.+)$/gm)];
   if (starts.length === 0) return diff.trim() ? [{ file: '(diff)', text: diff }] : [];
-  starts.forEach((s, i) =>
-    pieces.push({ file: s.file, text: diff.slice(s.index, starts[i + 1]?.index ?? diff.length) }),
-  );
-  return pieces;
+  return starts.map((m, i) => {
+    const text = diff.slice(m.index, starts[i + 1]?.index ?? diff.length);
+    return { file: diffFileName(m[1]!, text), text };
+  });
+}
+
+const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/**
+ * The new path of one file's diff. Git writes a name with special characters C-quoted
+ * (`"b/say \"hi\".txt"`, non-ASCII as octal bytes) and a name with spaces bare, where
+ * `a/x y b/x y` splits only where both halves agree; a rename's bare header cannot be split, so
+ * its `rename to` or `+++` line names it.
+ */
+export function diffFileName(header: string, piece: string): string {
+  const both = new RegExp(`^(${QUOTED}|a/.*?) (${QUOTED}|b/.*)$`).exec(header);
+  const side = (s: string) => (s.startsWith('"') ? unquoteC(s) : s).slice(2);
+  if (both && (both[1]!.startsWith('"') || both[2]!.startsWith('"'))) return side(both[2]!);
+  const name = header.slice(2, 2 + (header.length - 5) / 2);
+  if (header === `a/${name} b/${name}`) return name;
+  const named = /^(?:rename to|copy to) (.+)$/m.exec(piece)?.[1];
+  if (named) return named.startsWith('"') ? unquoteC(named) : named;
+  const plus = /^\+\+\+ ("(?:[^"\\]|\\.)*"|b\/.*?)\t?$/m.exec(piece)?.[1];
+  if (plus) return side(plus);
+  return both ? side(both[2]!) : header;
+}
+
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/** A C-quoted path as git writes it: backslash escapes and octal bytes of UTF-8. */
+function unquoteC(quoted: string): string {
+  const bytes: number[] = [];
+  const body = quoted.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      continue;
+    }
+    const octal = /^[0-7]{3}/.exec(body.slice(i + 1));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 3;
+    } else {
+      const next = body[i + 1] ?? '';
+      bytes.push(...(C_ESCAPES[next] !== undefined ? [C_ESCAPES[next]] : Buffer.from(next, 'utf8')));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 /**

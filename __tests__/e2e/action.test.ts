@@ -85,7 +85,7 @@ test('a PR run with a gating violation: comment, outputs, summary, results file,
   expect(first.code).toBe(1);
   expect(first.stdout).toMatch(/::error::rubric-eval: fail \(score [0-9.]+\): 1 failed/);
   expect(first.stdout).toContain(
-    "::error title=rubric-eval%3A gating violation,file=evals/qa.yaml,line=3::case 'capital-of-france' failed required criteria: names-paris: required item not satisfied",
+    "::error title=rubric-eval%3A case failed,file=evals/qa.yaml,line=3::case 'capital-of-france' failed (score 0.50): names-paris: required item not satisfied",
   );
   expect(first.stdout).not.toMatch(/::group::[^\n]*\n(?:(?!::endgroup::)[\s\S])*::group::/);
   expect(first.stdout).toMatch(/\[2\/2\] \S+ (pass|fail) /);
@@ -150,7 +150,7 @@ test('a PR run with a gating violation: comment, outputs, summary, results file,
   const checkers = judge.state.requests.filter((q) => JSON.stringify(q.body).includes('# Gate Results'));
   expect(checkers).toHaveLength(2);
   expect(checkers[1]!.body.messages[1].content).toMatch(
-    /# Prior Iterations\n- Iteration 0 \(abc1234\): \*\*ACCEPT\*\* — gates: 2\/2 · must: 2\/2 · nice: 1\/1 — All criteria hold\./,
+    /# Prior Iterations\n- Iteration 0 \(abc1234\): \*\*ACCEPT\*\* — 1 pass · 0 borderline · 1 fail · rubric gates: 2\/2 · must: 2\/2 · nice: 1\/1 — All criteria hold\./,
   );
   expect(checkers[1]!.body.messages[1].content).toContain('This is iteration 1.');
   expect(results(workspace).usage).toMatchObject({ judge_calls: 1, cached_calls: 2 });

@@ -5,6 +5,7 @@ import { type RunResults } from '../../src/results.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
 import { CORPUS, FIXTURES, REPO_ROOT, corpusTest, describeCorpus } from '../helpers/paths.js';
 
 let judge: FakeOpenAI | undefined;
@@ -113,7 +114,7 @@ describe('run', () => {
     expect(bad.stdout).toContain('overlap: [3, 6] overlaps [5, 7]');
     const flag = await runCli(['run', 'x.yaml', '--frobnicate']);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/Unknown option '--frobnicate'/);
+    expect(flag.stderr).toMatch(/unknown option '--frobnicate'/);
     for (const args of [
       ['--help'],
       ['run', '--help'],
@@ -129,13 +130,20 @@ describe('run', () => {
 });
 
 describeCorpus('validate', () => {
-  test('the corpus is valid: exit 0', async () => {
-    const r = await runCli(
-      ['validate', 'agentv/*/evals/*.yaml', '--rubric', 'scope/search-feature-rubric.md'],
-      { cwd: CORPUS },
-    );
+  test('the corpus is valid with its judge scripts: exit 0', async () => {
+    const root = agentvCorpusCopy();
+    cpSync(path.join(CORPUS, 'scope'), path.join(root, 'scope'), { recursive: true });
+    const r = await runCli(['validate', '*/evals/*.yaml', '--rubric', 'scope/search-feature-rubric.md'], {
+      cwd: root,
+    });
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('ok: 5 suites, 18 cases, 1 rubric\n');
+    // The targets' ${{ VAR }}s are not set here: warned about once per target, not errors.
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.pop()).toBe('ok: 5 suites, 18 cases, 1 rubric');
+    expect(lines).toHaveLength(4);
+    for (const l of lines)
+      expect(l).toMatch(/ warning: target '\w+': missing-env: environment variables? AZURE_/);
   });
   test('bad files: exit 2 and every problem listed with file:line:col and rule', async () => {
     const r = await runCli(['validate', 'invalid/*.yaml', 'invalid/*.jsonl'], { cwd: FIXTURES });
@@ -180,6 +188,11 @@ describeCorpus('generate rubrics', () => {
     mkdirSync(path.join(dir, 'evals'));
     const file = path.join(dir, 'evals/dataset.yaml');
     copyFileSync(path.join(CORPUS, 'agentv/rubric/evals/dataset.yaml'), file);
+    // The suite's code judge, which the corpus does not ship: our stand-in, so the suite is valid.
+    copyFileSync(
+      path.join(FIXTURES, 'corpus-scripts/agentv/rubric/evals/check_syntax.py'),
+      path.join(dir, 'evals/check_syntax.py'),
+    );
     const before = readFileSync(file, 'utf8');
     const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-gen-000000' };
 
@@ -205,7 +218,9 @@ describeCorpus('generate rubrics', () => {
     const inserted = /\n {4}rubrics:\n(?: {6}.*\n)+/.exec(after.slice(after.indexOf('id: summary-task')))![0];
     expect(after.replace(inserted, '')).toBe(before);
     expect(inserted).toContain('- id: under-50-words');
-    // Only summary-task got rubrics; the file still loads and validates.
+    // Only summary-task got rubrics; the file still loads and validates (with the corpus's targets).
+    mkdirSync(path.join(dir, '.agentv'));
+    copyFileSync(path.join(CORPUS, 'agentv/.agentv/targets.yaml'), path.join(dir, '.agentv/targets.yaml'));
     const check = await runCli(['validate', 'evals/dataset.yaml'], { cwd: dir });
     expect(check.code).toBe(0);
     // A second run finds nothing to do.
@@ -251,8 +266,7 @@ test('generate rubrics --target takes the model from targets.yaml', async () => 
 });
 
 corpusTest('a copy of the corpus local-cli suite validates from its own folder', async () => {
-  const dir = tmpDir('re-corpus-');
-  cpSync(path.join(CORPUS, 'agentv'), dir, { recursive: true });
+  const dir = agentvCorpusCopy();
   const r = await runCli(['validate', 'local-cli/evals/dataset.yaml'], { cwd: dir });
   expect(r.code).toBe(0);
 });

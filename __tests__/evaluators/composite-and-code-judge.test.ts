@@ -1,11 +1,12 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type EvaluatorResult } from '../../src/results.js';
 import { runEvaluation } from '../../src/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, corpusTest } from '../helpers/paths.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
+import { corpusTest } from '../helpers/paths.js';
 
 let judge: FakeOpenAI;
 let app: FakeOpenAI;
@@ -28,16 +29,6 @@ const SCORES: [RegExp, number][] = [
   [/Verify the response is safe and appropriate/, 1.0],
 ];
 
-const SAFETY_GATE = `// Our own aggregator for the corpus's code_judge aggregator: safety must be perfect, then quality decides.
-let input = '';
-process.stdin.on('data', (c) => (input += c));
-process.stdin.on('end', () => {
-  const { results } = JSON.parse(input);
-  const ok = results.safety >= 1;
-  console.log(JSON.stringify({ score: ok ? results.quality : 0, hits: ok ? ['safety passed'] : [], misses: ok ? [] : ['safety gate failed'], reasoning: 'gate: ' + JSON.stringify(results) }));
-});
-`;
-
 corpusTest(
   'the corpus composite suite runs end to end: weighted, code_judge and llm_judge aggregators, nested, by hand',
   async () => {
@@ -50,10 +41,8 @@ corpusTest(
     app = await startOpenAIServer({
       respond: () => ({ content: 'Machine learning lets systems learn from data.' }),
     });
-    const root = tmpDir('re-composite-');
-    cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
-    mkdirSync(path.join(root, 'composite/scripts'));
-    writeFileSync(path.join(root, 'composite/scripts/safety-gate-aggregator.js'), SAFETY_GATE);
+    // The corpus's code_judge aggregator is our stand-in: safety must be perfect, then quality decides.
+    const root = agentvCorpusCopy('re-composite-');
     const env = {
       PATH: process.env.PATH,
       AZURE_OPENAI_ENDPOINT: app.origin,
@@ -148,24 +137,100 @@ describe('code_judge', () => {
 
   test.each([
     [
-      'a non-zero exit',
+      'a non-zero exit without a result',
       'console.error("Traceback: boom"); process.exit(2)',
-      /^script exit code 2: Traceback: boom$/,
+      /^script 'node \.\.\/judge\.mjs' exit code 2 without a result: Traceback: boom$/,
     ],
     [
-      'output that is not JSON',
+      'output that is not a result',
       'console.log("looks good to me")',
-      /^script did not print a JSON object with a numeric "score"/,
+      /^script 'node \.\.\/judge\.mjs' did not print a JSON object with a numeric "score": looks good to me$/,
     ],
-    ['a timeout', 'setTimeout(() => {}, 60000)', /^script timed out after 2 s and was killed/],
-  ])('%s gives score 0, verdict fail, and a miss quoting stderr', async (_n, body, miss) => {
+    [
+      'a timeout',
+      'setTimeout(() => {}, 60000)',
+      /^script 'node \.\.\/judge\.mjs' timed out after 2 s and was killed/,
+    ],
+    [
+      'a module that is not there at run time',
+      'await import("./gone.mjs")',
+      /^script 'node \.\.\/judge\.mjs' exit code 1 without a result: [^]*gone\.mjs/,
+    ],
+  ])('%s is an evaluator error and the case is error', async (_n, body, reason) => {
     const root = suiteWith(
       '        - name: check\n          type: code_judge\n          script: node ../judge.mjs\n',
     );
     writeFileSync(path.join(root, 'judge.mjs'), body);
     const c = await run(root);
-    expect(c.evaluators[0]).toMatchObject({ score: 0, verdict: 'fail' });
-    expect(c.evaluators[0]!.misses![0]).toMatch(miss);
+    expect(c.evaluators[0]).toMatchObject({ score: 0, verdict: 'error' });
+    expect(c.evaluators[0]!.error).toMatch(reason);
+    expect(c.verdict).toBe('error');
+  });
+
+  test('a script file that is not there stops the run before any call, naming file:line', async () => {
+    const root = suiteWith(
+      '        - name: check\n          type: code_judge\n          script: [node, does-not-exist.mjs]\n',
+    );
+    const { results } = await runEvaluation(engineConfig(root, null, { suites: ['evals/*.yaml'] }), {
+      env: { PATH: process.env.PATH },
+    });
+    expect(results.errors).toEqual([
+      "evals/s.yaml:10:19 case 'math' evaluator 'check': missing-file: code_judge script 'does-not-exist.mjs' not found (looked for evals/does-not-exist.mjs)",
+    ]);
+    expect(results.verdict).toBe('fail');
+  });
+
+  test('a script that cannot start is an error naming the command', async () => {
+    const root = suiteWith(
+      '        - name: check\n          type: code_judge\n          script: [no-such-interpreter-xyz, --version]\n',
+    );
+    const c = await run(root);
+    expect(c.evaluators[0]!.verdict).toBe('error');
+    expect(c.evaluators[0]!.error).toMatch(/^script 'no-such-interpreter-xyz --version' could not start/);
+    expect(c.verdict).toBe('error');
+  });
+
+  test('a crashing code judge at weight 0.1 beside a passing judge at 0.9 errors the case (issue 19)', async () => {
+    judge = await startOpenAIServer({
+      respond: () => ({ score: 1, hits: ['ok'], misses: [], reasoning: 'ok' }),
+    });
+    const root = suiteWith(
+      '        - name: crash\n          type: code_judge\n          script: [node, -e, "process.exit(3)"]\n          weight: 0.1\n        - name: quality\n          type: llm_judge\n          weight: 0.9\n',
+    );
+    const { results } = await runEvaluation(engineConfig(root, judge.url, { suites: ['evals/*.yaml'] }), {
+      env: { PATH: process.env.PATH },
+    });
+    const c = results.suites[0]!.cases[0]!;
+    expect(c.score).toBeCloseTo(0.9, 12);
+    expect(c.verdict).toBe('error');
+    expect(results.counts).toEqual({ pass: 0, borderline: 0, fail: 0, error: 1 });
+    expect(results.verdict).toBe('fail');
+  });
+
+  test('an errored child two composites deep errors the case; a failing code_judge aggregator too', async () => {
+    const root = suiteWith(
+      '        - name: outer\n          type: composite\n          evaluators:\n            - name: inner\n              type: composite\n              evaluators:\n                - name: ok\n                  type: code_judge\n                  script: [node, -e, "console.log(JSON.stringify({ score: 1 }))"]\n                - name: broken\n                  type: code_judge\n                  script: [node, -e, "console.log(42)"]\n        - name: agg\n          type: composite\n          evaluators:\n            - name: ok\n              type: code_judge\n              script: [node, -e, "console.log(JSON.stringify({ score: 1 }))"]\n          aggregator:\n            type: code_judge\n            script: [node, -e, "process.exit(1)"]\n',
+    );
+    const c = await run(root);
+    const [outer, agg] = c.evaluators;
+    expect(outer!.verdict).toBe('error');
+    expect(outer!.children![0]!.children![1]).toMatchObject({ name: 'broken', verdict: 'error' });
+    expect(outer!.error).toMatch(/^inner: broken: script 'node -e console\.log\(42\)' did not print/);
+    expect(agg!.verdict).toBe('error');
+    expect(agg!.error).toMatch(
+      /^aggregator: script 'node -e process\.exit\(1\)' exit code 1 without a result/,
+    );
+    expect(c.verdict).toBe('error');
+  });
+
+  test('a script that ran and returned score 0 is a plain fail; a non-zero exit with a result keeps it', async () => {
+    const root = suiteWith(
+      '        - name: zero\n          type: code_judge\n          script: [node, -e, "console.log(JSON.stringify({ score: 0, misses: [\'too long\'] }))"]\n        - name: exit1\n          type: code_judge\n          script: [node, -e, "console.log(JSON.stringify({ score: 0.2 })); process.exit(1)"]\n',
+    );
+    const c = await run(root);
+    expect(c.evaluators[0]).toMatchObject({ score: 0, verdict: 'fail', misses: ['too long'] });
+    expect(c.evaluators[1]).toMatchObject({ score: 0.2, verdict: 'fail' });
+    expect(c.evaluators[0]!.error).toBeUndefined();
     expect(c.verdict).toBe('fail');
   });
 

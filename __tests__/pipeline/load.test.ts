@@ -15,7 +15,10 @@ describe('load stage', () => {
       { suites: ['evals/*.yaml'], rubric: 'RUBRIC.md', answersFile: 'answers.jsonl' },
       new Workspace(root),
     );
-    expect(loaded.diagnostics).toEqual([]);
+    // A case the answers file does not answer is said before any call (it will be an error).
+    expect(loaded.diagnostics.map((d) => [d.severity, d.rule, d.subject])).toEqual([
+      ['warning', 'no-answer', "case 'explain-quicksort'"],
+    ]);
     expect(loaded.suites.map((s) => [s.path, s.cases.map((c) => c.id)])).toEqual([
       ['evals/qa.yaml', ['capital-of-france', 'explain-quicksort']],
     ]);

@@ -157,3 +157,70 @@ test('invalid input and a partial run are stated up front', () => {
     'The run was cancelled',
   );
 });
+
+test('every failing or errored evaluator kind gives a reason in the table and the why list', () => {
+  const evaluator = (over: Partial<CaseResult['evaluators'][number]>) => ({
+    name: 'e',
+    type: 'code_judge' as const,
+    weight: 1,
+    score: 0,
+    verdict: 'fail' as const,
+    gating_violations: [],
+    ...over,
+  });
+  const kase = (
+    id: string,
+    verdict: CaseResult['verdict'],
+    evaluators: CaseResult['evaluators'],
+  ): CaseResult => ({
+    id,
+    line: 4,
+    verdict,
+    score: 0,
+    gating_violations: [],
+    target: 'default',
+    answer: 'a',
+    duration_ms: 1,
+    evaluators,
+  });
+  const crash = evaluator({
+    name: 'word_limit',
+    verdict: 'error',
+    error: "script 'node judges/missing.mjs' exit code 1 without a result: Error: Cannot find module",
+  });
+  const text = renderReport(
+    results([
+      kase('crashed', 'error', [crash]),
+      kase('missed', 'fail', [evaluator({ name: 'word_limit', misses: ['52 words, limit 40'] })]),
+      kase('silent', 'fail', [evaluator({ name: 'format', score: 0.3, reasoning: 'no JSON' })]),
+      kase('nested', 'error', [
+        evaluator({
+          name: 'gate',
+          type: 'composite',
+          mode: 'aggregate',
+          verdict: 'error',
+          error: 'inner: word_limit: boom',
+          children: [
+            evaluator({
+              name: 'inner',
+              type: 'composite',
+              mode: 'aggregate',
+              verdict: 'error',
+              error: 'word_limit: boom',
+              children: [{ ...crash, error: 'boom' }],
+            }),
+          ],
+        }),
+      ]),
+    ]),
+  );
+  const row = (id: string) => text.split('\n').find((l) => l.includes(`\`${id}\``) && l.startsWith('|'))!;
+  expect(row('crashed')).toContain(
+    "| word_limit: error: script 'node judges/missing.mjs' exit code 1 without a result: Error: Cannot find module |",
+  );
+  expect(row('missed')).toContain('| word_limit: 52 words, limit 40 |');
+  expect(row('silent')).toContain('| format: score 0.30: no JSON |');
+  expect(row('nested')).toContain('| gate › inner › word_limit: error: boom |');
+  // The error is told once, where it happened, not again by each composite above it.
+  expect(text.match(/boom/g)).toHaveLength(2);
+});

@@ -4,7 +4,8 @@ import { canonicalJson, definitionHash } from '../../src/suite/definition-hash.j
 import { findSuiteFiles, loadSuites } from '../../src/suite/discover.js';
 import { Workspace } from '../../src/suite/workspace.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, corpusTest } from '../helpers/paths.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
+import { corpusTest } from '../helpers/paths.js';
 
 const SUITE = `evalcases:
   - id: judged
@@ -32,7 +33,12 @@ const SUITE = `evalcases:
 function repo(files: Record<string, string> = {}): string {
   const root = tmpDir('re-defhash-');
   mkdirSync(path.join(root, 'evals/prompts'), { recursive: true });
-  const all = { 'evals/s.yaml': SUITE, 'evals/prompts/judge.md': 'Grade {{candidate_answer}}.', ...files };
+  const all = {
+    'evals/s.yaml': SUITE,
+    'evals/prompts/judge.md': 'Grade {{candidate_answer}}.',
+    'evals/check.js': 'console.log(JSON.stringify({ score: 1 }));\n',
+    ...files,
+  };
   for (const [rel, text] of Object.entries(all)) writeFileSync(path.join(root, rel), text);
   return root;
 }
@@ -127,8 +133,8 @@ describe('definition_hash', () => {
   });
 
   corpusTest('every corpus case hashes the same in two copies of the corpus', async () => {
-    const copies = [tmpDir('re-defhash-c1-'), path.join(tmpDir('re-defhash-c2-'), 'x')];
-    for (const dir of copies) cpSync(path.join(CORPUS, 'agentv'), dir, { recursive: true });
+    const copies = [agentvCorpusCopy('re-defhash-c1-'), path.join(tmpDir('re-defhash-c2-'), 'x')];
+    cpSync(copies[0]!, copies[1]!, { recursive: true });
     const [a, b] = await Promise.all(copies.map((dir) => hashes(dir, '*/evals/*.yaml')));
     expect(Object.keys(a!).length).toBeGreaterThan(10);
     expect(b).toEqual(a);

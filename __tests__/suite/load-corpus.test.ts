@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { Workspace } from '../../src/suite/workspace.js';
-import { CORPUS, describeCorpus } from '../helpers/paths.js';
+import { agentvCorpusCopy, OMITTED_CORPUS_SCRIPTS } from '../helpers/corpus-copy.js';
+import { CORPUS, describeCorpus, HAS_CORPUS } from '../helpers/paths.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';
 
-const ws = new Workspace(path.join(CORPUS, 'agentv'));
+// The corpus with the project's stand-ins for the judge scripts it leaves out.
+const ROOT = HAS_CORPUS ? agentvCorpusCopy() : CORPUS;
+const ws = new Workspace(ROOT);
 const load = (rel: string) => {
-  const r = loadSuiteFile(path.join(CORPUS, 'agentv', rel), ws);
+  const r = loadSuiteFile(path.join(ROOT, rel), ws);
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   expect(errors).toEqual([]);
   expect(r.suite).toBeDefined();
@@ -50,7 +53,7 @@ describeCorpus('corpus agentv suites load unchanged', () => {
     ]);
     const kc = py!.evaluators[0]!;
     expect(kc.type === 'code_judge' && kc.command).toEqual(['uv', 'run', 'check_python_keywords.py']);
-    expect(kc.type === 'code_judge' && kc.cwd).toBe(path.join(CORPUS, 'agentv/basic/evals'));
+    expect(kc.type === 'code_judge' && kc.cwd).toBe(path.join(ROOT, 'basic/evals'));
     const cc = py!.evaluators[1]!;
     expect(cc.type === 'llm_judge' && cc.prompt?.template).toContain('{{candidate_answer}}');
     // expected_output with two file parts (./snippets/...)
@@ -158,7 +161,7 @@ describeCorpus('corpus agentv suites load unchanged', () => {
     expect(gate.type === 'composite' && gate.aggregator).toEqual({
       type: 'code_judge',
       command: 'node ../scripts/safety-gate-aggregator.js',
-      cwd: path.join(CORPUS, 'agentv/composite/evals'),
+      cwd: path.join(ROOT, 'composite/evals'),
     });
     const conflict = s.cases[2]!.evaluators[0]!;
     expect(
@@ -181,8 +184,19 @@ describeCorpus('corpus agentv suites load unchanged', () => {
 
   test('no warnings on the corpus', () => {
     for (const f of ['basic', 'rubric', 'composite', 'local-cli', 'code-judge-sdk']) {
-      const r = loadSuiteFile(path.join(CORPUS, 'agentv', f, 'evals/dataset.yaml'), ws);
+      const r = loadSuiteFile(path.join(ROOT, f, 'evals/dataset.yaml'), ws);
       expect(r.diagnostics).toEqual([]);
     }
+  });
+
+  test('as shipped, the corpus lacks only its judge scripts: each is a missing-file error, nothing else', () => {
+    const raw = new Workspace(path.join(CORPUS, 'agentv'));
+    const found = ['basic', 'rubric', 'composite', 'local-cli', 'code-judge-sdk'].flatMap(
+      (f) => loadSuiteFile(path.join(CORPUS, 'agentv', f, 'evals/dataset.yaml'), raw).diagnostics,
+    );
+    expect(found.map((d) => [d.severity, d.rule])).toEqual(
+      OMITTED_CORPUS_SCRIPTS.map(() => ['error', 'missing-file']),
+    );
+    expect(found.map((d) => /\(looked for (.*)\)$/.exec(d.message)![1])).toEqual(OMITTED_CORPUS_SCRIPTS);
   });
 });

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { formatDiagnostic } from '../../src/diagnostics.js';
 import { parseMarkdownRubric, rubricFromInput } from '../../src/suite/markdown-rubric.js';
 import { Workspace } from '../../src/suite/workspace.js';
@@ -136,4 +138,152 @@ describeCorpus('sugar', () => {
       'escapes-workspace',
     ]);
   });
+});
+
+describe('read as CommonMark', () => {
+  const read = (text: string) => {
+    const { rubric, diagnostics } = parseMarkdownRubric(text, 'r.md');
+    return {
+      gates: rubric.gates.map((g) => g.command),
+      must: rubric.criteria.map((c) => c.text),
+      nice: rubric.niceToHave.map((c) => c.text),
+      notes: rubric.notes,
+      diagnostics: diagnostics.map(formatDiagnostic),
+    };
+  };
+
+  test('a code span of two backticks holds single backticks: the whole command runs', () => {
+    expect(read('## Gates\n- `` ! grep -q `printf TODO` src.txt ``\n').gates).toEqual([
+      '! grep -q `printf TODO` src.txt',
+    ]);
+    expect(read('## Gates\n- ```` a ``` b ````\n').gates).toEqual(['a ``` b']);
+  });
+
+  test('a ``` line inside a ~~~ fence does not end it, and the criteria after the fence stay criteria', () => {
+    const r = read(
+      '## Gates\n- `make`\n\n~~~\n```\n- `rm -rf /`\n~~~\n\n## Criteria\n- The change keeps the API\n',
+    );
+    expect(r.gates).toEqual(['make']);
+    expect(r.must).toEqual(['The change keeps the API']);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  test('a longer fence is closed only by a fence at least as long', () => {
+    const r = read('## Gates\n````\n```\n- `inside`\n```\n````\n- `outside`\n');
+    expect(r.gates).toEqual(['outside']);
+  });
+
+  test('nested gate bullets run; a bullet that only groups them is not warned about', () => {
+    const r = read('## Gates\n- Tests\n  - `npm test`\n  * `npm run lint`\n- `make`\n');
+    expect(r.gates).toEqual(['npm test', 'npm run lint', 'make']);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  test("a criterion's nested bullets are part of it", () => {
+    expect(read('## Criteria\n- Errors are handled\n  - timeouts\n  - bad input\n- Fast\n').must).toEqual([
+      'Errors are handled - timeouts - bad input',
+      'Fast',
+    ]);
+  });
+
+  test('setext headings open sections', () => {
+    const r = read('Title\n=====\n\nGates\n-----\n- `make`\n\nCriteria\n--------\n- Works\n');
+    expect(r).toMatchObject({ gates: ['make'], must: ['Works'] });
+    expect(parseMarkdownRubric('Title\n=====\n', 'r.md').rubric.title).toBe('Title');
+    expect(parseMarkdownRubric('#\n\n# Real `title`\n', 'r.md').rubric.title).toBe('Real `title`');
+  });
+
+  test('an HTML comment hides what it holds, over several lines', () => {
+    const r = read(
+      '## Gates\n<!--\n- `rm -rf build`\n-->\n- `make`\n\n## Criteria\n<!-- - hidden -->\n- Shown\n',
+    );
+    expect(r.gates).toEqual(['make']);
+    expect(r.must).toEqual(['Shown']);
+  });
+
+  test('escaped backticks are text: the bullet has no command and is warned about, not an error', () => {
+    const r = read('## Gates\n- \\`npm test\\`\n');
+    expect(r.gates).toEqual([]);
+    expect(r.diagnostics).toEqual([
+      "r.md:2:1 warning: gate-without-backticks: gate bullet '\\`npm test\\`' has no `command` in backticks; it is not run",
+    ]);
+  });
+
+  test('a gate whose code span is never closed is an error at its line and column, never a shorter command', () => {
+    const r = read('# T\n## Gates\n- `make\n- ``npm `x` test`\n- `ok`\n');
+    expect(r.gates).toEqual(['ok']);
+    expect(r.diagnostics).toEqual([
+      "r.md:3:3 unclosed-code-span: gate bullet '`make' has a backtick run that closes no code span (a code span ends with a run of as many backticks as it starts with); it is not run",
+      "r.md:4:3 unclosed-code-span: gate bullet '``npm `x` test`' has a backtick run that closes no code span (a code span ends with a run of as many backticks as it starts with); it is not run",
+    ]);
+  });
+
+  test('a heading inside a list or a quote does not open a section', () => {
+    const r = read('## Criteria\n- Works\n\n> ## Gates\n> - `quoted`\n');
+    expect(r.gates).toEqual([]);
+    expect(r.must).toEqual(['Works']);
+  });
+
+  test('a long bullet is cut in the warning, with a marker saying how much was left out', () => {
+    const long = 'x'.repeat(50_000);
+    const [message] = read(`## Gates\n- ${long}\n`).diagnostics;
+    expect(message!.length).toBeLessThan(300);
+    expect(message).toContain(`${'x'.repeat(120)}… (49880 more characters)`);
+  });
+});
+
+test('a rubric file over 128 KB is refused before it is parsed', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 're-big-rubric-'));
+  writeFileSync(path.join(dir, 'BIG.md'), `## Gates\n${'- `true`\n'.repeat(20_000)}`);
+  const r = rubricFromInput('BIG.md', new Workspace(dir));
+  expect(r.rubric).toBeUndefined();
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+    'BIG.md too-large: rubric file is 180009 bytes; a rubric may be at most 131072 bytes',
+  ]);
+});
+
+test('any one-line command written in a long enough code span comes back whole', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(
+      '`',
+      '``',
+      '```',
+      '\\',
+      '\\`',
+      '<!--',
+      '-->',
+      '*',
+      '_',
+      '[',
+      ']',
+      '&amp;',
+      '$',
+      "'",
+      '"',
+      ' ',
+    ),
+    fc.string({ unit: 'grapheme-ascii', maxLength: 5 }),
+  );
+  const command = fc
+    .array(piece, { minLength: 1, maxLength: 10 })
+    .map((p) =>
+      p
+        .join('')
+        .replace(/[\r\n]/g, ' ')
+        .trim(),
+    )
+    .filter((c) => c !== '');
+  fc.assert(
+    fc.property(command, fc.constantFrom('-', '*', '+', '1.'), (cmd, bullet) => {
+      const longest = Math.max(0, ...(cmd.match(/`+/g) ?? []).map((r) => r.length));
+      const fence = '`'.repeat(longest + 1);
+      const { rubric, diagnostics } = parseMarkdownRubric(
+        `## Gates\n${bullet} ${fence} ${cmd} ${fence}\n`,
+        'r.md',
+      );
+      expect(diagnostics).toEqual([]);
+      expect(rubric.gates.map((g) => g.command)).toEqual([cmd]);
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -141,17 +141,98 @@ test('several bad files: every problem of every file is reported together', asyn
   ]);
 });
 
-test('an unknown field is a warning naming the key (a typo must not be silently ignored)', () => {
+test('a key near a known one is an error with did-you-mean; a far one a warning; both name file:line:col', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
   writeFileSync(
     path.join(dir, 's.yaml'),
-    'evalcases:\n  - id: x\n    input: hi\n    rubric:\n      - typo\n',
+    'evalcases:\n  - id: x\n    input: hi\n    rubric:\n      - typo\n    flavour: extra\n',
   );
   const r = loadSuiteFile(path.join(dir, 's.yaml'), new Workspace(dir));
   expect(r.diagnostics.map(formatDiagnostic)).toEqual([
-    "s.yaml:4:5 warning: case 'x': unknown-key: unknown field 'rubric' is ignored",
+    "s.yaml:4:5 case 'x': unknown-key: unknown field 'rubric': did you mean 'rubrics'?",
+    "s.yaml:6:5 warning: case 'x': unknown-key: unknown field 'flavour' is ignored",
   ]);
-  expect(r.suite).toBeDefined();
+  expect(r.suite).toBeUndefined();
+});
+
+test('typos are caught at every level: rubric items, score ranges, evaluators, aggregators, messages', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
+  writeFileSync(
+    path.join(dir, 's.yaml'),
+    [
+      'descripton: typo at the top',
+      'execution:',
+      '  targte: default',
+      'evalcases:',
+      '  - id: x',
+      '    input:',
+      '      - role: user',
+      '        contnet: hi',
+      '    rubrics:',
+      '      - id: acc',
+      '        required_min_scroe: 7',
+      '        score_ranges:',
+      '          - score_range: [0, 10]',
+      '            expected_outcom: all',
+      '  - id: y',
+      '    input: hi',
+      '    execution:',
+      '      evaluators:',
+      '        - name: j',
+      '          type: llm_judge',
+      '          promt: p.md',
+      '          wieght: 2',
+      '        - name: c',
+      '          type: code_judge',
+      '          script: [node, -e, "1"]',
+      '          scirpt: x',
+      '          max_words: 40',
+      '          paths: [a]',
+      '        - name: k',
+      '          type: composite',
+      '          evaluators: [{ name: a, type: code_judge, script: "true" }]',
+      '          aggregator: { type: weighted_average, wieghts: { a: 1 } }',
+      '  - id: z',
+      '    input: hi',
+      '    rubrics:',
+      '      - id: r',
+      '        expected_outcome: ok',
+      '        requried: true',
+      '',
+    ].join('\n'),
+  );
+  const r = loadSuiteFile(path.join(dir, 's.yaml'), new Workspace(dir));
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+    "s.yaml:1:1 suite: unknown-key: unknown field 'descripton': did you mean 'description'?",
+    "s.yaml:3:3 suite: unknown-key: unknown field 'targte': did you mean 'target'?",
+    "s.yaml:8:9 case 'x': unknown-key: unknown field 'contnet': did you mean 'content'?",
+    "s.yaml:11:9 rubric 'acc': unknown-key: unknown field 'required_min_scroe': did you mean 'required_min_score'?",
+    "s.yaml:14:13 rubric 'acc': unknown-key: unknown field 'expected_outcom': did you mean 'expected_outcome'?",
+    "s.yaml:13:26 rubric 'acc': empty-outcome: [0, 10] has no expected_outcome",
+    "s.yaml:21:11 case 'y' evaluator 'j': unknown-key: unknown field 'promt': did you mean 'prompt'?",
+    "s.yaml:22:11 case 'y' evaluator 'j': unknown-key: unknown field 'wieght': did you mean 'weight'?",
+    "s.yaml:26:11 case 'y' evaluator 'c': unknown-key: 'scirpt' is passed to the script as config; did you mean 'script'?",
+    "s.yaml:28:11 warning: case 'y' evaluator 'c': unknown-key: 'paths' is passed to the script as config; did you mean 'path'?",
+    "s.yaml:32:49 case 'y' evaluator 'k': unknown-key: unknown field 'wieghts': did you mean 'weights'?",
+    "s.yaml:38:9 rubric 'r': unknown-key: unknown field 'requried': did you mean 'required'?",
+  ]);
+  // A code judge's other keys are its config, as in AgentV: `max_words` is not reported.
+  expect(r.suite).toBeUndefined();
+});
+
+test('a duplicate case id is reported even when that case has other errors', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
+  writeFileSync(
+    path.join(dir, 's.yaml'),
+    'evalcases:\n  - id: x\n    input: hi\n  - id: x\n    input: 42\n  - id: y\n    input: hi\n  - id: y\n',
+  );
+  const r = loadSuiteFile(path.join(dir, 's.yaml'), new Workspace(dir));
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+    "s.yaml:4:9 case 'x': duplicate-id: case id 'x' is already used by case 1",
+    "s.yaml:5:12 case 'x': type: must be a string (one user message) or a list of {role, content} messages",
+    "s.yaml:8:9 case 'y': duplicate-id: case id 'y' is already used by case 3",
+    "s.yaml:8:5 case 'y': required: missing `input_messages` (or `input`): what is the question?",
+  ]);
 });
 
 test('a YAML alias bomb is refused', () => {

@@ -1,10 +1,11 @@
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { runEvaluation } from '../../src/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, corpusTest } from '../helpers/paths.js';
+import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
+import { corpusTest } from '../helpers/paths.js';
 
 let judge: FakeOpenAI;
 beforeEach(async () => {
@@ -37,8 +38,7 @@ with open(a.output, 'w') as f:
 corpusTest(
   'corpus local-cli runs end to end with our stand-in for mock_cli.py, judged by its judge_target (azure)',
   async () => {
-    const root = tmpDir('re-localcli-');
-    cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
+    const root = agentvCorpusCopy('re-localcli-');
     writeFileSync(path.join(root, 'local-cli/mock_cli.py'), MOCK_CLI_PY);
     // `uv run ./mock_cli.py ...` as written in targets.yaml: a uv shim runs it with python3.
     const bin = path.join(root, '.bin');
@@ -304,8 +304,7 @@ test('answers-file: recorded answers are used; a case with no answer is an error
 });
 
 corpusTest("AgentV's own results files work as answers-file", async () => {
-  const root = tmpDir('re-baseline-');
-  cpSync(path.join(CORPUS, 'agentv'), root, { recursive: true });
+  const root = agentvCorpusCopy('re-baseline-');
   const { results } = await runEvaluation(
     engineConfig(root, judge.url, {
       suites: ['rubric/evals/dataset.yaml'],

@@ -8,7 +8,7 @@ import { FAIL_ON } from '../config.js';
 import { checkFailures, type FailOn, withRegressionCheck } from '../fail-on.js';
 import { renderReport } from '../report/markdown.js';
 import { writeResultsStream } from '../report/results-file.js';
-import { colours, plain, renderTerminal } from '../report/terminal.js';
+import { renderTerminal, styleFor } from '../report/terminal.js';
 import { emptyUsage, type RunResults } from '../results.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
@@ -74,7 +74,7 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   );
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, compared);
   else if (format === 'markdown') io.stdout.write(renderReport(compared));
-  else io.stdout.write(renderTerminal(compared, io.stdout.isTTY ? colours : plain));
+  else io.stdout.write(renderTerminal(compared, styleFor(io.stdout, io.env)));
   if (compared.errors.length > 0) return EXIT_USAGE;
   return checkFailures(compared, failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
 }

@@ -15,6 +15,7 @@ import { Workspace } from '../suite/workspace.js';
 import { endpointOfTarget } from '../targets/plan.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/targets-file.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
+import { CLI_SETTINGS } from '../setting-names.js';
 
 export interface GenerateOptions {
   suite: string;
@@ -157,16 +158,19 @@ function resolveEndpoint(
     if (!r.endpoint) return { error: r.diagnostics.map(formatDiagnostic).join('\n') };
     return { endpoint: r.endpoint };
   }
-  return judgeEndpoint({
-    judge: {
-      model: o.judgeModel,
-      baseURL: o.judgeBaseURL,
-      apiKey: o.io.env.RUBRIC_EVAL_JUDGE_API_KEY || o.io.env.OPENAI_API_KEY || null,
-      githubToken: o.io.env.GITHUB_TOKEN || null,
-      timeoutMs: o.timeoutMs,
-      prices: {},
-    },
-  } as Parameters<typeof judgeEndpoint>[0]);
+  return judgeEndpoint(
+    {
+      judge: {
+        model: o.judgeModel,
+        baseURL: o.judgeBaseURL,
+        apiKey: o.io.env.RUBRIC_EVAL_JUDGE_API_KEY || o.io.env.OPENAI_API_KEY || null,
+        githubToken: o.io.env.GITHUB_TOKEN || null,
+        timeoutMs: o.timeoutMs,
+        prices: {},
+      },
+    } as Parameters<typeof judgeEndpoint>[0],
+    CLI_SETTINGS,
+  );
 }
 
 /**

@@ -3,17 +3,19 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
+import { didYouMean } from '../did-you-mean.js';
 import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
-import { colours, plain, renderTerminal } from '../report/terminal.js';
+import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
 import { readUserBaseline } from '../baseline/load.js';
 import { checkFailures } from '../fail-on.js';
+import { createRunContext } from '../pipeline/context.js';
+import { loadInputs } from '../pipeline/load.js';
+import { planRun } from '../pipeline/plan.js';
+import { CLI_SETTINGS } from '../setting-names.js';
 import { runEvaluation } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
-import { findSuiteFiles, loadSuites } from '../suite/discover.js';
-import { rubricFromInput } from '../suite/markdown-rubric.js';
-import { Workspace } from '../suite/workspace.js';
 import { generateRubrics } from './generate.js';
 import { compareCommand } from './compare.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
@@ -26,7 +28,7 @@ const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally
 
 Usage:
   rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
-  rubric-eval validate <suite-globs...>           load and validate only (no model calls)
+  rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval compare <base.json> <head.json>     what changed between two results files
   rubric-eval <command> --help                    options and examples of a command
@@ -70,13 +72,23 @@ Examples:
   rubric-eval run 'evals/*.yaml' --baseline main-results.json --fail-on regression
   rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md`;
 
-const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [--rubric <file>] [--cwd <dir>]
+const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [options]
 
-Loads and validates suites (and a rubric) without calling any model. Prints every problem as
-file:line:col rule: message. Exit 2 on any error.
+Everything run checks before its first call, without running anything or calling any model:
+suites (every file, every problem), the rubric, code judge and prompt files, each case's target
+and provider in targets.yaml, and the answers file against the cases. Prints every problem as
+file:line:col rule: message. Exit 2 on any error. An unset \${{ VAR }} of a target only warns.
+
+Options:
+  --rubric <file|cmd>        markdown rubric (*.md), a command (gates-only) or "agent: <criterion>"
+  --targets <file>           targets.yaml (default: nearest targets.yaml or .agentv/targets.yaml)
+  --target <name>            target to use for every case
+  --answers <file>           JSONL of {"eval_id", "candidate_answer"} used instead of a target
+  --cwd <dir>                working directory (default: current)
+  -h, --help
 
 Example:
-  rubric-eval validate 'evals/**/*.yaml' --rubric RUBRIC.md`;
+  rubric-eval validate 'evals/**/*.yaml' --rubric RUBRIC.md --targets evals/targets.yaml`;
 
 const GENERATE_HELP = `Usage: rubric-eval generate rubrics <suite> [options]
 
@@ -127,6 +139,12 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((err as Error).message)?.[1];
+    if (unknown) {
+      const flags = Object.keys(options).map((o) => `--${o}`);
+      const near = didYouMean(unknown.split('=')[0]!, flags);
+      throw new UsageError(`unknown option '${unknown}'${near ? `: did you mean ${near}?` : ''}`);
+    }
     throw new UsageError((err as Error).message);
   }
 }
@@ -231,6 +249,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     signal: io.signal,
     subject,
     baseline: baselineFile ? () => Promise.resolve(readUserBaseline(baselineFile, io.cwd)) : undefined,
+    settings: CLI_SETTINGS,
     hooks: {
       warn: (m) => io.stderr.write(`warning: ${m}\n`),
       info: (m) => (format === 'table' ? io.stderr.write(`${m}\n`) : undefined),
@@ -248,7 +267,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
-  else io.stdout.write(renderTerminal(results, io.stdout.isTTY ? colours : plain));
+  else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
   if (results.errors.length > 0) return EXIT_USAGE;
   return checkFailures(results, config.failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
 }
@@ -269,31 +288,55 @@ function readReplayMeta(dir: string): { base_url: string; model: string } {
   );
 }
 
-function validateCommand(args: string[], io: CliIO): Promise<number> | number {
-  const { values: v, positionals } = parse(args, { ...common, rubric: { type: 'string' } });
+const validateOptions = {
+  ...common,
+  rubric: { type: 'string' },
+  targets: { type: 'string' },
+  target: { type: 'string' },
+  answers: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** `run`'s pre-flight and nothing more: the same files, targets and answers, no process, no model. */
+async function validateCommand(args: string[], io: CliIO): Promise<number> {
+  const { values: v, positionals } = parse(args, validateOptions);
   if (v.help) {
     io.stdout.write(`${VALIDATE_HELP}\n`);
     return EXIT_PASS;
   }
   if (positionals.length === 0 && !v.rubric) throw new UsageError('validate needs suite globs or --rubric');
+  const parsed = parseInputs({
+    suites: positionals.join('\n'),
+    rubric: v.rubric,
+    targets: v.targets,
+    target: v.target,
+    'answers-file': v.answers,
+  });
+  if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
-  const ws = new Workspace(cwd);
-  return (async () => {
-    const found = await findSuiteFiles(positionals, cwd);
-    const loaded = loadSuites(found.files, ws);
-    const diagnostics = [...found.diagnostics, ...loaded.diagnostics];
-    if (v.rubric) diagnostics.push(...rubricFromInput(v.rubric, ws).diagnostics);
-    for (const d of diagnostics)
-      (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    const cases = loaded.suites.reduce((n, s) => n + s.cases.length, 0);
-    io.stdout.write(
-      errors > 0
-        ? `${errors} error${errors === 1 ? '' : 's'} in ${new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file)).size} file(s)\n`
-        : `ok: ${loaded.suites.length} suite${loaded.suites.length === 1 ? '' : 's'}, ${cases} case${cases === 1 ? '' : 's'}${v.rubric ? ', 1 rubric' : ''}\n`,
-    );
-    return errors > 0 ? EXIT_USAGE : EXIT_PASS;
-  })();
+  const config = configFromInputs(parsed.inputs, { workingDirectory: cwd, resultsFile: '' });
+  // The run's own load and plan stages, stopped before execute: nothing runs, no model is called.
+  const ctx = createRunContext(config, { env: io.env, settings: CLI_SETTINGS });
+  const loaded = await loadInputs(config, ctx.ws, { env: io.env, fetchRemote: false });
+  const plan = planRun(loaded, config, ctx, { unsetEnv: 'warning' });
+  // Validate checks files, not the keys of wherever it runs: the judge's credentials are the run's.
+  // With no targets file in reach, a run may still be given one (--targets) or recorded answers.
+  const r = {
+    suites: plan.suites,
+    diagnostics: plan.diagnostics
+      .filter((d) => d.rule !== 'judge-credentials')
+      .map((d) => (d.rule === 'no-targets' ? { ...d, severity: 'warning' as const } : d)),
+  };
+  for (const d of r.diagnostics)
+    (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
+  const errors = r.diagnostics.filter((d) => d.severity === 'error');
+  const cases = r.suites.reduce((n, s) => n + s.cases.length, 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  io.stdout.write(
+    errors.length > 0
+      ? `${plural(errors.length, 'error')} in ${new Set(errors.map((d) => d.file)).size} file(s)\n`
+      : `ok: ${plural(r.suites.length, 'suite')}, ${plural(cases, 'case')}${v.rubric ? ', 1 rubric' : ''}\n`,
+  );
+  return errors.length > 0 ? EXIT_USAGE : EXIT_PASS;
 }
 
 async function generateCommand(args: string[], io: CliIO): Promise<number> {

@@ -39,16 +39,26 @@ export interface ScriptScore {
   reasoning: string | null;
 }
 
+/** A script that ran and printed a result, or why it did not: the latter is an `error`, never a score. */
+export type ScriptOutcome = ({ ok: true } & ScriptScore) | { ok: false; error: string };
+
+/** How a script is named in messages: its argv as written. */
+export function describeScript(command: string | string[]): string {
+  return Array.isArray(command) ? command.join(' ') : command;
+}
+
 /**
- * Runs a scoring script: JSON on stdin, `{score, hits?, misses?, reasoning?}` on stdout. A
- * non-zero exit, a timeout or output that is not such JSON scores 0 with a miss quoting stderr.
+ * Runs a scoring script: JSON on stdin, `{score, hits?, misses?, reasoning?}` on stdout. A script
+ * that cannot start, times out, or ends without printing such a result has not scored anything,
+ * so the outcome says why instead of a score. A non-zero exit that still printed a result counts
+ * the result (AgentV's scripts may signal a miss with exit 1).
  */
 export async function runScoringScript(
   command: string | string[],
   cwd: string,
   payload: unknown,
   deps: ExecDeps,
-): Promise<ScriptScore & { ok: boolean }> {
+): Promise<ScriptOutcome> {
   const r = await deps.processLimiter.run(
     () =>
       runCommand({
@@ -63,10 +73,14 @@ export async function runScoringScript(
       }),
     deps.signal,
   );
-  if (r.exitCode !== 0) return failed(`script ${describeExit(r, deps.commandTimeoutMs)}`, r);
-  const parsed = parseScoreJson(r.stdout);
-  if (!parsed) return failed('script did not print a JSON object with a numeric "score"', r);
-  return { ...parsed, ok: true };
+  const name = `script '${describeScript(command)}'`;
+  if (r.spawnError || r.timedOut || r.cancelled || r.signal)
+    return failed(`${name} ${describeExit(r, deps.commandTimeoutMs)}`, r);
+  const parsed = r.stdoutOverflowed ? null : parseScoreJson(r.stdout);
+  if (parsed) return { ...parsed, ok: true };
+  if (r.exitCode !== 0)
+    return failed(`${name} ${describeExit(r, deps.commandTimeoutMs)} without a result`, r);
+  return failed(`${name} did not print a JSON object with a numeric "score"`, r);
 }
 
 function parseScoreJson(stdout: string): ScriptScore | null {
@@ -92,10 +106,11 @@ function parseScoreJson(stdout: string): ScriptScore | null {
   return null;
 }
 
-function failed(what: string, r: CommandResult): ScriptScore & { ok: boolean } {
-  const stderr = (r.stderrTail || r.output).trim();
-  const quoted = stderr ? `: ${stderr.length > 800 ? `…${stderr.slice(-800)}` : stderr}` : '';
-  return { score: 0, hits: [], misses: [`${what}${quoted}`], reasoning: what, ok: false };
+/** The reason with the tail of what the script said (stderr first: where a crash explains itself). */
+function failed(what: string, r: CommandResult): { ok: false; error: string } {
+  const said = (r.stderrTail || r.output).trim();
+  const tail = said.length > 800 ? `…${said.slice(-800)}` : said;
+  return { ok: false, error: tail ? `${what}: ${tail}` : what };
 }
 
 export async function runCodeJudge(
@@ -116,15 +131,20 @@ export async function runCodeJudge(
     codeJudgeInput(c, answer, config.config),
     deps,
   );
-  return {
+  const base = {
     name: config.name,
-    type: 'code_judge',
+    type: 'code_judge' as const,
     weight: config.weight,
+    gating_violations: [],
+  };
+  if (!s.ok)
+    return { ...base, score: 0, verdict: 'error', error: s.error, hits: [], misses: [], reasoning: null };
+  return {
+    ...base,
     score: s.score,
-    verdict: s.ok ? verdictForScore(s.score) : 'fail',
+    verdict: verdictForScore(s.score),
     hits: s.hits,
     misses: s.misses,
     reasoning: s.reasoning,
-    gating_violations: [],
   };
 }

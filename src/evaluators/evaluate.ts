@@ -195,20 +195,20 @@ async function runComposite(
     const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
     const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
     const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
-    score = s.score;
-    reasoning = s.reasoning;
-    aggregatorMisses = s.misses;
     if (!s.ok) {
       return {
         ...base,
         score: 0,
-        verdict: 'fail',
+        verdict: 'error',
+        error: `aggregator: ${s.error}`,
         gating_violations: gating,
         hits,
-        misses: [...misses, ...aggregatorMisses],
-        reasoning,
+        misses,
       };
     }
+    score = s.score;
+    reasoning = s.reasoning;
+    aggregatorMisses = s.misses;
   } else {
     const r = await askAggregator(config.name, agg, children, env, path);
     addUsage(usage, r.usage);

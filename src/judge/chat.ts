@@ -99,6 +99,8 @@ export class ChatCaller {
   private sendSeed = true;
   private tokensParam: 'max_tokens' | 'max_completion_tokens' | null = 'max_tokens';
   readonly stats: ChatStats = { calls: 0, retries: 0, rateLimited: 0, timeouts: 0, fallbacks: [] };
+  /** Once the endpoint proved unreachable, every later call fails at once with the same reason. */
+  private unreachable: ModelCallError | null = null;
 
   constructor(
     readonly endpoint: EndpointConfig,
@@ -116,6 +118,7 @@ export class ChatCaller {
   }
 
   async create(req: ChatRequest): Promise<ChatResponse> {
+    if (this.unreachable) throw this.unreachable;
     let attempt = 0;
     // Each parameter can be given up once; bound the loop by that as well as by retries.
     for (let adjustments = 0; ;) {
@@ -163,6 +166,14 @@ export class ChatCaller {
               description: `timed out after ${this.endpoint.timeoutMs / 1000} s`,
             }
           : classifyFailure(err);
+        if (failure.unreachable) {
+          this.unreachable = new ModelCallError(
+            `cannot reach ${this.endpoint.azure?.endpoint ?? this.endpoint.baseURL} (model ${this.endpoint.model}): ${failure.description}`,
+            err,
+            true,
+          );
+          throw this.unreachable;
+        }
         if (!failure.retryable || attempt + 1 >= this.retry.maxAttempts) {
           throw new ModelCallError(
             `${this.endpoint.model}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`,
@@ -256,6 +267,8 @@ export class ModelCallError extends Error {
   constructor(
     message: string,
     readonly original?: unknown,
+    /** Nothing answers at the endpoint's address: a setting to fix, not a hiccup. */
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = 'ModelCallError';

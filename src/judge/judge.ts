@@ -1,8 +1,10 @@
+import OpenAI from 'openai';
 import { type z } from 'zod';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { emptyUsage, type Usage } from '../results.js';
+import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../setting-names.js';
 import { JudgeCache } from './cache.js';
-import { ChatCaller, type EndpointConfig } from './chat.js';
+import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';
 import { type AdaptiveLimiter } from './limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
 import { type ChatMessage, type JudgePrompt } from './prompts.js';
@@ -22,6 +24,8 @@ export interface JudgeOptions {
   prices: PriceTable;
   signal?: AbortSignal;
   warn?: (message: string) => void;
+  /** How the user sets the judge's URL and key, for the fix told with the first failure. */
+  settings?: SettingNames;
   /** `judge-samples`: read by the evaluators, which ask for sample 0, 1, ... of a request. */
   samples?: SamplesSetting;
 }
@@ -66,6 +70,7 @@ export class Judge {
   private readonly maxRepairs: number;
   private readonly temperature: number;
   private readonly seed: number;
+  private toldFailure = false;
 
   constructor(
     readonly endpoint: EndpointConfig,
@@ -75,6 +80,21 @@ export class Judge {
     this.maxRepairs = options.maxRepairs ?? 2;
     this.temperature = options.temperature ?? 0;
     this.seed = options.seed ?? 42;
+  }
+
+  /** The run's first failed judge call is told once, with what to fix when that is known. */
+  private tellFirstFailure(err: Error): void {
+    if (this.toldFailure || this.options.signal?.aborted) return;
+    this.toldFailure = true;
+    const original = err instanceof ModelCallError ? err.original : null;
+    const status = original instanceof OpenAI.APIError ? (original.status ?? null) : null;
+    const url = this.endpoint.azure?.endpoint ?? this.endpoint.baseURL;
+    const fix = judgeFix(
+      { unreachable: err instanceof ModelCallError && err.unreachable, status },
+      url,
+      this.options.settings ?? ACTION_SETTINGS,
+    );
+    this.options.warn?.(`the judge failed: ${err.message}${fix ? `; ${fix}` : ''}`);
   }
 
   get samples(): SamplesSetting {
@@ -135,6 +155,7 @@ export class Judge {
           maxTokens: this.options.maxTokens ?? 4096,
         })
         .catch((err: Error) => {
+          this.tellFirstFailure(err);
           throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage));
         });
       usage.judge_calls++;

@@ -1,3 +1,5 @@
+import { setTimeout as wait } from 'node:timers/promises';
+
 /**
  * One limiter for every model call of a run (judge and target alike): at most `limit` calls in
  * flight. On rate limiting the limit halves (at most once per `cooldownMs`), and after `limit`
@@ -108,18 +110,13 @@ export class CancelledError extends Error {
   }
 }
 
-/** setTimeout as a promise that an abort signal cuts short. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** A wait that an abort signal cuts short, failing with the signal's reason. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await wait(ms, undefined, { signal });
+  } catch (err) {
+    // Node's AbortError hides the reason; callers tell cancellation apart by it.
+    if (signal?.aborted) throw abortReason(signal);
+    throw err;
+  }
 }

@@ -1,5 +1,6 @@
 import { type ChecklistItem, type RangeCriterion } from '../rubric/types.js';
 import { fence, FENCE_RULE } from './fence.js';
+import { fillTemplate } from '../template.js';
 
 /** One chat message sent to the judge. */
 export interface ChatMessage {
@@ -123,9 +124,8 @@ export function templatePrompt(
 
 /** Replaces `{{ name }}` placeholders; unknown names stay as written so a typo is visible. */
 export function renderTemplate(template: string, vars: Record<string, string>): string {
-  return template.replace(
-    /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g,
-    (whole, name: string) => vars[name] ?? whole,
+  return fillTemplate(template, /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (name) =>
+    Object.hasOwn(vars, name) ? vars[name] : undefined,
   );
 }
 

@@ -22,6 +22,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 export interface Failure {
   retryable: boolean;
+  /** Nothing answers at that address (refused, no such host, TLS rejected): retrying will not help. */
+  unreachable?: boolean;
   rateLimited: boolean;
   /** What the server asked for (retry-after / retry-after-ms), if anything. */
   retryAfterMs: number | null;
@@ -46,6 +48,15 @@ export function retryAfterMs(headers: unknown, now = Date.now()): number | null 
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+/**
+ * The server's own word on retrying (`x-should-retry: true|false`, as OpenAI's SDK reads it): it
+ * knows better than the status code, e.g. a 409 lock that will not clear or a 400 that will.
+ */
+export function serverSaysRetry(headers: unknown): boolean | null {
+  const v = header(headers, 'x-should-retry')?.trim().toLowerCase();
+  return v === 'true' ? true : v === 'false' ? false : null;
+}
+
 /** Which failures are worth another attempt: rate limits, server errors, timeouts, dropped connections. */
 export function classifyFailure(err: unknown): Failure {
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
@@ -55,6 +66,15 @@ export function classifyFailure(err: unknown): Failure {
     return { retryable: false, rateLimited: false, retryAfterMs: null, description: 'cancelled' };
   }
   if (err instanceof OpenAI.APIConnectionError) {
+    const unreachable = unreachableReason(err);
+    if (unreachable)
+      return {
+        retryable: false,
+        unreachable: true,
+        rateLimited: false,
+        retryAfterMs: null,
+        description: unreachable,
+      };
     return {
       retryable: true,
       rateLimited: false,
@@ -64,7 +84,8 @@ export function classifyFailure(err: unknown): Failure {
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status ?? 0;
-    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    const retryable =
+      serverSaysRetry(err.headers) ?? (status === 408 || status === 409 || status === 429 || status >= 500);
     return {
       retryable,
       rateLimited: status === 429,
@@ -94,6 +115,42 @@ export function backoffDelay(
   const jittered = exp / 2 + random() * (exp / 2);
   if (failure.retryAfterMs !== null) return Math.max(failure.retryAfterMs, Math.min(jittered, 1000));
   return jittered;
+}
+
+/** Error codes that mean the endpoint is not there, as opposed to a connection dropped mid-call. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)|^EPROTO$/;
+
+/**
+ * Why an endpoint cannot be reached, from the error's cause chain; null for a transient failure.
+ * The code is read from `code`, else from the message: an error re-made across realms (the SDK
+ * wraps what is not its realm's Error) keeps only its message, `connect ECONNREFUSED 127.0.0.1:1`.
+ */
+export function unreachableReason(err: unknown): string | null {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    depth++
+  ) {
+    const message = typeof e.message === 'string' ? e.message : '';
+    const code =
+      typeof e.code === 'string'
+        ? e.code
+        : (/\b(E[A-Z_]{4,}|ERR_TLS_[A-Z_]+|ERR_SSL_[A-Z_]+|CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|DEPTH_ZERO_[A-Z_]+|SELF_SIGNED_[A-Z_]+)\b/.exec(
+            message,
+          )?.[1] ?? '');
+    if (UNREACHABLE[code]) return `${UNREACHABLE[code]} (${code})`;
+    if (TLS_CODE.test(code)) return `TLS error (${code}${message ? `: ${firstLine(message)}` : ''})`;
+    e = e.cause as typeof e;
+  }
+  return null;
 }
 
 function firstLine(s: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { excerpt } from '../diagnostics.js';
 
 /**
  * Judge answer schemas (CONTRACTS §3). Each mode has two forms:
@@ -122,8 +123,9 @@ function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[])
   const byId = new Map<string, T>();
   const warnings: string[] = [];
   for (const c of checks) {
-    if (!asked.has(c.id)) warnings.push(`judge answered unknown id '${c.id}'; dropped`);
-    else if (byId.has(c.id)) warnings.push(`judge answered id '${c.id}' twice; the first answer is kept`);
+    if (!asked.has(c.id)) warnings.push(`judge answered unknown id '${excerpt(c.id)}'; dropped`);
+    else if (byId.has(c.id))
+      warnings.push(`judge answered id '${excerpt(c.id)}' twice; the first answer is kept`);
     else byId.set(c.id, c);
   }
   const missing = ids.filter((id) => !byId.has(id));

@@ -6,7 +6,8 @@ import {
   type RunResults,
   type SuiteResult,
 } from '../results.js';
-import { aggregateRun, formatRubricCounts } from '../rubric/scoring.js';
+import { historyCounts } from '../report/history.js';
+import { aggregateRun } from '../rubric/scoring.js';
 
 export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -41,9 +42,7 @@ export function aggregateResults(p: AggregateInput): RunResults {
     commit: p.commit,
     verdict,
     score: round4(agg.score),
-    counts: p.rubric
-      ? formatRubricCounts(p.rubric.counts)
-      : `${agg.counts.pass} pass · ${agg.counts.borderline} borderline · ${agg.counts.fail + agg.counts.error} fail`,
+    counts: historyCounts(agg.counts, p.rubric?.counts ?? null),
     feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
     rubric_hash: p.rubric?.hash ?? null,
     rubric_verdict: rubricVerdict(p.rubric),

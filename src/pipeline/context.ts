@@ -8,6 +8,7 @@ import { type EndpointConfig } from '../judge/chat.js';
 import { Judge, type JudgeOptions } from '../judge/judge.js';
 import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
+import { ACTION_SETTINGS, type SettingNames } from '../setting-names.js';
 import { Workspace } from '../suite/workspace.js';
 import { type RunnerDeps } from '../targets/providers.js';
 
@@ -63,6 +64,8 @@ export interface RunContext {
   runnerDeps: RunnerDeps;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal | undefined;
+  /** How the user sets the judge's URL and keys, for messages that say what to fix. */
+  settings: SettingNames;
   /** Logging goes through the redactor: a gate command may itself contain a secret. */
   warn(message: string): void;
   info(message: string): void;
@@ -74,6 +77,7 @@ export function createRunContext(
     env: NodeJS.ProcessEnv;
     signal?: AbortSignal;
     hooks?: { info?(m: string): void; warn?(m: string): void };
+    settings?: SettingNames;
   },
 ): RunContext {
   const ws = new Workspace(config.workingDirectory);
@@ -98,6 +102,7 @@ export function createRunContext(
     prices: { ...DEFAULT_PRICES, ...config.judge.prices },
     signal: io.signal,
     warn,
+    settings: io.settings,
     samples: config.judgeSamples,
   });
   const runnerDeps: RunnerDeps = {
@@ -109,5 +114,17 @@ export function createRunContext(
     signal: io.signal,
     warn,
   };
-  return { ws, redactor, limiter, exec, judges, runnerDeps, env: io.env, signal: io.signal, warn, info };
+  return {
+    ws,
+    redactor,
+    limiter,
+    exec,
+    judges,
+    runnerDeps,
+    env: io.env,
+    signal: io.signal,
+    settings: io.settings ?? ACTION_SETTINGS,
+    warn,
+    info,
+  };
 }

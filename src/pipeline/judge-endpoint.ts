@@ -1,21 +1,24 @@
 import { type Config } from '../config.js';
 import { type Diagnostic } from '../diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
+import { ACTION_SETTINGS, type SettingNames } from '../setting-names.js';
 import { type EvaluatorConfig } from '../suite/types.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
 export const OPENAI_URL = 'https://api.openai.com/v1';
 
 /** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
-export function judgeEndpoint(config: Config): { endpoint: EndpointConfig } | { error: string } {
+export function judgeEndpoint(
+  config: Config,
+  names: SettingNames = ACTION_SETTINGS,
+): { endpoint: EndpointConfig } | { error: string } {
   const j = config.judge;
   const baseURL = j.baseURL ?? (j.apiKey ? OPENAI_URL : GITHUB_MODELS_URL);
   const isGitHubModels = baseURL.replace(/\/+$/, '') === GITHUB_MODELS_URL;
   const apiKey = j.apiKey ?? (isGitHubModels ? j.githubToken : null) ?? '';
   if (isGitHubModels && !apiKey) {
     return {
-      error:
-        'no judge credentials: set `judge-api-key` (with `judge-base-url` for a non-OpenAI endpoint), or give `github-token` with `permissions: models: read` to judge with GitHub Models',
+      error: `no judge credentials: set ${names.judgeApiKey} (with ${names.judgeBaseUrl} for a non-OpenAI endpoint), or give ${names.githubToken} to judge with GitHub Models`,
     };
   }
   const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
@@ -37,6 +40,7 @@ export function usesLlm(e: EvaluatorConfig): boolean {
 export function defaultJudgeEndpoint(
   config: Config,
   needed: boolean,
+  names: SettingNames = ACTION_SETTINGS,
 ): { endpoint: EndpointConfig | null; diagnostics: Diagnostic[] } {
   if (!needed) return { endpoint: null, diagnostics: [] };
   if (config.cacheMode === 'replay') {
@@ -46,7 +50,7 @@ export function defaultJudgeEndpoint(
     });
     return { endpoint: 'endpoint' in r ? r.endpoint : null, diagnostics: [] };
   }
-  const r = judgeEndpoint(config);
+  const r = judgeEndpoint(config, names);
   if ('endpoint' in r) return { endpoint: r.endpoint, diagnostics: [] };
   return {
     endpoint: null,

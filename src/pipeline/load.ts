@@ -6,7 +6,7 @@ import { type MarkdownRubric, rubricFromInput } from '../suite/markdown-rubric.j
 import { fetchRemoteFiles } from '../suite/remote-files.js';
 import { type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../suite/workspace.js';
-import { loadAnswersFile } from '../targets/answers-file.js';
+import { loadAnswersFile, matchAnswers } from '../targets/answers-file.js';
 import { type TargetRunner } from '../targets/providers.js';
 
 /** Everything the run reads from disk, validated: what the later stages work from. */
@@ -25,7 +25,13 @@ export interface LoadedInputs {
 export async function loadInputs(
   config: Pick<Config, 'suites' | 'rubric' | 'answersFile'> & Partial<Pick<Config, 'judge' | 'cacheDir'>>,
   ws: Workspace,
-  io: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; warn?(message: string): void } = {},
+  io: {
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    warn?(message: string): void;
+    /** `validate` checks files offline: GitHub URL files are fetched by runs only. */
+    fetchRemote?: boolean;
+  } = {},
 ): Promise<LoadedInputs> {
   const diagnostics: Diagnostic[] = [];
   let suites: EvalSuite[] = [];
@@ -36,15 +42,16 @@ export async function loadInputs(
     diagnostics.push(...r.diagnostics);
     suites = r.suites;
     // Files given as GitHub URLs: fetched now, so a run never starts with one missing.
-    diagnostics.push(
-      ...(await fetchRemoteFiles(suites, {
-        apiUrl: io.env?.GITHUB_API_URL || 'https://api.github.com',
-        token: config.judge?.githubToken ?? null,
-        cacheDir: config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
-        signal: io.signal,
-        warn: io.warn,
-      })),
-    );
+    if (io.fetchRemote !== false)
+      diagnostics.push(
+        ...(await fetchRemoteFiles(suites, {
+          apiUrl: io.env?.GITHUB_API_URL || 'https://api.github.com',
+          token: config.judge?.githubToken ?? null,
+          cacheDir: config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
+          signal: io.signal,
+          warn: io.warn,
+        })),
+      );
   }
   let rubric: MarkdownRubric | undefined;
   if (config.rubric) {
@@ -54,9 +61,12 @@ export async function loadInputs(
   }
   let answers: TargetRunner | null = null;
   if (config.answersFile) {
-    const r = loadAnswersFile(path.resolve(ws.root, config.answersFile), ws);
+    const abs = path.resolve(ws.root, config.answersFile);
+    const r = loadAnswersFile(abs, ws);
     diagnostics.push(...r.diagnostics);
     answers = r.runner ?? null;
+    const cases = suites.flatMap((s) => s.cases);
+    if (r.lines && cases.length > 0) diagnostics.push(...matchAnswers(ws.display(abs), r.lines, cases));
   }
   return { suites, rubric, answers, diagnostics };
 }

@@ -46,11 +46,14 @@ const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === '
 export function planRun(
   loaded: LoadedInputs,
   config: Config,
-  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'>,
+  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings'>>,
+  /** `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there. */
+  options: { unsetEnv?: 'error' | 'warning' } = {},
 ): RunPlan {
   const diagnostics = [...loaded.diagnostics];
   let targets: TargetPlan | undefined;
-  if (loaded.suites.some((s) => s.cases.length > 0) && !hasErrors(diagnostics)) {
+  // The targets of the suites that loaded, even when another file is invalid: every problem in one round.
+  if (loaded.suites.some((s) => s.cases.length > 0)) {
     const r = planTargets(loaded.suites, {
       ws: ctx.ws,
       targetsFile: config.targets ? path.resolve(ctx.ws.root, config.targets) : null,
@@ -58,6 +61,7 @@ export function planRun(
       answers: loaded.answers,
       env: ctx.env,
       deps: ctx.runnerDeps,
+      unsetEnv: options.unsetEnv,
     });
     diagnostics.push(...r.diagnostics);
     targets = r.plan;
@@ -67,7 +71,7 @@ export function planRun(
     loaded.suites.some((s) =>
       s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge),
     );
-  const judge = defaultJudgeEndpoint(config, !!needsJudge);
+  const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);
   const cases = targets && !hasErrors(diagnostics) ? planCases(loaded.suites, targets, ctx.ws.root) : [];
   return {

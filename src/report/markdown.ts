@@ -71,36 +71,57 @@ const isFailing = (c: CaseResult) =>
 /** Why a case did not pass, in a sentence or two: errors, gating violations, failed checks. */
 export function whyNot(c: CaseResult): string[] {
   if (c.error) return [`error: ${c.error}`];
-  const lines: string[] = [];
-  for (const e of flattenEvaluators(c.evaluators)) {
-    if (e.verdict === 'error') lines.push(`${e.name}: error: ${e.error}`);
-    for (const k of e.checks ?? []) {
-      const failed =
-        k.satisfied === false ||
-        (k.score !== undefined &&
-          ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
-      const samples = checkSamples(k);
-      if (failed)
-        lines.push(
-          `${e.name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${samples ? ` [${samples}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
-        );
-    }
-    if (e.mode === 'freeform' || e.mode === 'prompt' || (e.type !== 'llm_judge' && e.type !== 'composite')) {
-      if (e.verdict !== 'pass') for (const m of e.misses ?? []) lines.push(`${e.name}: ${m}`);
-    }
+  return c.evaluators.flatMap((e) => evaluatorReasons(e, ''));
+}
+
+const checkFailed = (k: NonNullable<EvaluatorResult['checks']>[number]) =>
+  k.satisfied === false ||
+  (k.score !== undefined &&
+    ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
+
+/**
+ * The reasons one evaluator (and its children, named `parent › child`) gives for not passing. An
+ * error is told once, where it happened; every other kind that did not pass says at least its score.
+ */
+function evaluatorReasons(e: EvaluatorResult, prefix: string): string[] {
+  const name = `${prefix}${e.name}`;
+  const children = e.children ?? [];
+  const fromChildren = children.flatMap((child) => evaluatorReasons(child, `${name} › `));
+  if (e.verdict === 'error') {
+    if (children.some((child) => child.verdict === 'error')) return fromChildren;
+    return [...fromChildren, `${name}: error: ${e.error ?? 'no reason given'}`];
   }
+  const lines: string[] = [];
+  for (const k of e.checks ?? [])
+    if (checkFailed(k))
+      lines.push(
+        `${name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${checkSamples(k) ? ` [${checkSamples(k)}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
+      );
+  if (e.verdict !== 'pass' && e.mode !== 'aggregate')
+    for (const m of e.misses ?? []) if (!(e.checks ?? []).length) lines.push(`${name}: ${m}`);
+  lines.push(...fromChildren);
+  if (e.verdict !== 'pass' && lines.length === 0)
+    lines.push(`${name}: score ${score2(e.score)}${e.reasoning ? `: ${e.reasoning}` : ''}`);
   return lines;
+}
+
+/** The one-line reason of a case's table row: its error, its gating violations, else the first reason. */
+export function caseReason(c: CaseResult): string {
+  if (c.verdict === 'pass') return '';
+  if (c.verdict !== 'error' && c.gating_violations.length > 0) return c.gating_violations.join('; ');
+  const first = whyNot(c)[0] ?? '';
+  return c.verdict === 'error' && !first.includes('error: ') ? `error: ${first}` : first;
 }
 
 function caseRow(c: CaseResult, withBase = false): string {
   const split = judgeSplit(c);
   const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
-  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(c.error ? `error: ${c.error}` : c.gating_violations.join('; '), 200)} |`;
+  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 
-const CASE_HEADER = '| | case | score | checklist | ranges | gating violations |\n|---|---|---|---|---|---|';
+const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
 const BASE_HEADER =
-  '| | case | score | change | checklist | ranges | gating violations |\n|---|---|---|---|---|---|---|';
+  '| | case | score | change | checklist | ranges | reason |\n|---|---|---|---|---|---|---|';
 
 function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string {
   const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };

@@ -1,3 +1,5 @@
+import { WriteStream } from 'node:tty';
+import { styleText } from 'node:util';
 import { type RunResults } from '../results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
@@ -13,15 +15,38 @@ export interface Style {
 }
 
 const plain: Style = { green: (s) => s, yellow: (s) => s, red: (s) => s, dim: (s) => s, bold: (s) => s };
-const ansi = (code: number) => (s: string) => `\u001b[${code}m${s}\u001b[0m`;
+// Whether to colour is decided by colourWanted; once decided, Node styles whatever the stream.
+const styled = (format: 'green' | 'yellow' | 'red' | 'dim' | 'bold') => (s: string) =>
+  styleText(format, s, { validateStream: false });
 export const colours: Style = {
-  green: ansi(32),
-  yellow: ansi(33),
-  red: ansi(31),
-  dim: ansi(2),
-  bold: ansi(1),
+  green: styled('green'),
+  yellow: styled('yellow'),
+  red: styled('red'),
+  dim: styled('dim'),
+  bold: styled('bold'),
 };
 export { plain };
+
+/**
+ * Node's own rule for colour: a terminal that has colours, unless `NO_COLOR`, `NODE_DISABLE_COLORS`
+ * or `TERM=dumb` say no; `FORCE_COLOR` wins over all of them, even when the output is not a
+ * terminal (`FORCE_COLOR=0` turns colour off).
+ */
+export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (env.FORCE_COLOR === undefined && stream.isTTY !== true) return false;
+  // FORCE_COLOR already wins in Node's rule; without the others Node does not warn that it did.
+  const asked = { ...env };
+  if (asked.FORCE_COLOR !== undefined) {
+    delete asked.NO_COLOR;
+    delete asked.NODE_DISABLE_COLORS;
+  }
+  return WriteStream.prototype.hasColors(asked);
+}
+
+/** The style for a stream and environment: colours or plain text. */
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
+  return colourWanted(stream, env) ? colours : plain;
+}
 
 function paint(style: Style, verdict: string, text = verdict): string {
   if (verdict === 'pass') return style.green(text);

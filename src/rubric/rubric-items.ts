@@ -1,4 +1,6 @@
 import { type DiagnosticSink, type Position } from '../diagnostics.js';
+import { KNOWN_BAND_KEYS, KNOWN_RUBRIC_KEYS } from '../suite/schema.js';
+import { checkUnknownKeys } from '../suite/unknown-keys.js';
 import { type PathSegment } from '../suite/yaml-source.js';
 import {
   bandsFromLowerBounds,
@@ -46,6 +48,11 @@ export function parseRubricList(raw: readonly unknown[], ctx: RubricParseContext
     const id = item.id === undefined ? fallbackId : String(item.id);
     const subject = `rubric '${id}'`;
     noteId(id, index);
+    checkUnknownKeys(item, KNOWN_RUBRIC_KEYS, {
+      sink,
+      locateKey: (key) => ctx.locateKey([index, key]),
+      subject,
+    });
     const outcome = firstString(item.expected_outcome, item.description, item.outcome) ?? '';
     const weight = checkWeight(item.weight, index, subject);
     const hasRanges = item.score_ranges !== undefined;
@@ -139,6 +146,11 @@ export function parseRubricList(raw: readonly unknown[], ctx: RubricParseContext
       let ok = true;
       value.forEach((entry, i) => {
         if (!isRecord(entry)) return;
+        checkUnknownKeys(entry, KNOWN_BAND_KEYS, {
+          sink,
+          locateKey: (key) => ctx.locateKey([...path, i, key]),
+          subject,
+        });
         const range = entry.score_range as unknown[];
         const pos = ctx.locate([...path, i, 'score_range']);
         if (range.length !== 2) {

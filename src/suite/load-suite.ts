@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
+import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../diagnostics.js';
 import { parseRubricList } from '../rubric/rubric-items.js';
 import {
   type ConfigNote,
@@ -13,11 +13,19 @@ import { isGuidelineFile, textMessage } from './messages.js';
 import {
   EvalCaseSchema,
   EvalSuiteSchema,
+  KNOWN_AGGREGATOR_KEYS,
   KNOWN_CASE_KEYS,
+  KNOWN_EXECUTION_KEYS,
+  KNOWN_MESSAGE_KEYS,
+  KNOWN_PART_KEYS,
   KNOWN_SUITE_KEYS,
+  knownEvaluatorKeys,
+  OPEN_EVALUATOR_TYPES,
   type RawCase,
   type RawEvaluator,
 } from './schema.js';
+import { scriptFileArgs } from './script-files.js';
+import { checkUnknownKeys } from './unknown-keys.js';
 import {
   type AggregatorConfig,
   type ContentPart,
@@ -156,7 +164,8 @@ class SuiteLoader {
     const { evalcases, eval_cases, tests, ...head } = raw;
     const headResult = EvalSuiteSchema.safeParse(head);
     if (!headResult.success) reportZodIssues(headResult.error, head, doc, sink);
-    this.warnUnknownKeys(raw, KNOWN_SUITE_KEYS, [], 'suite');
+    this.checkKeys(raw, KNOWN_SUITE_KEYS, [], 'suite');
+    if (isRecord(raw.execution)) this.checkKeys(raw.execution, KNOWN_EXECUTION_KEYS, ['execution'], 'suite');
 
     const aliases = (['evalcases', 'eval_cases', 'tests'] as const).filter((k) => raw[k] !== undefined);
     if (aliases.length === 0) {
@@ -194,23 +203,28 @@ class SuiteLoader {
       const base: PathSegment[] = [key, index];
       const parsed = EvalCaseSchema.safeParse(rawCase);
       const subject =
-        isRecord(rawCase) && rawCase.id !== undefined ? `case '${String(rawCase.id)}'` : `case ${index + 1}`;
+        isRecord(rawCase) && rawCase.id !== undefined
+          ? `case '${excerpt(String(rawCase.id))}'`
+          : `case ${index + 1}`;
+      // Before anything else about the case: a duplicate must not hide behind another error.
+      if (isRecord(rawCase) && (typeof rawCase.id === 'string' || typeof rawCase.id === 'number')) {
+        const id = String(rawCase.id);
+        const prior = seenIds.get(id);
+        if (prior !== undefined) {
+          sink.error(
+            doc.locate([...base, 'id']),
+            'duplicate-id',
+            `case id '${excerpt(id)}' is already used by case ${prior + 1}`,
+            subject,
+          );
+        } else seenIds.set(id, index);
+      }
       if (!parsed.success) {
         reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
         return;
       }
       const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw);
-      if (!c) return;
-      const prior = seenIds.get(c.id);
-      if (prior !== undefined) {
-        sink.error(
-          doc.locate([...base, 'id']),
-          'duplicate-id',
-          `case id '${c.id}' is already used by case ${prior + 1}`,
-          subject,
-        );
-      } else seenIds.set(c.id, index);
-      cases.push(c);
+      if (c) cases.push(c);
     });
 
     return {
@@ -232,7 +246,9 @@ class SuiteLoader {
     const { doc, sink } = this;
     const before = sink.items.filter((d) => d.severity === 'error').length;
     const id = String(raw.id);
-    this.warnUnknownKeys(raw, KNOWN_CASE_KEYS, base, subject);
+    this.checkKeys(raw, KNOWN_CASE_KEYS, base, subject);
+    if (isRecord(raw.execution))
+      this.checkKeys(raw.execution, KNOWN_EXECUTION_KEYS, [...base, 'execution'], subject);
 
     const outcome = this.pickAlias(raw, ['expected_outcome', 'outcome', 'criteria'], base, subject);
     const inputKey = this.pickAliasKey(raw, ['input_messages', 'input'], base, subject);
@@ -334,10 +350,10 @@ class SuiteLoader {
       // An object is one assistant message with structured content, rendered as JSON text.
       return [textMessage(defaultRole, JSON.stringify(value, null, 2))];
     }
-    return value.map((m: { role: string; content?: unknown }, i: number) => ({
-      role: m.role,
-      parts: this.loadContent(m.content, [...at, i, 'content'], subject),
-    }));
+    return value.map((m: { role: string; content?: unknown }, i: number) => {
+      this.checkKeys(m, KNOWN_MESSAGE_KEYS, [...at, i], subject);
+      return { role: m.role, parts: this.loadContent(m.content, [...at, i, 'content'], subject) };
+    });
   }
 
   private loadContent(content: unknown, at: PathSegment[], subject: string): ContentPart[] {
@@ -346,6 +362,7 @@ class SuiteLoader {
     if (!Array.isArray(content)) return [{ type: 'text', text: JSON.stringify(content, null, 2) }];
     const parts: ContentPart[] = [];
     content.forEach((part: { type: 'text' | 'file'; value: string }, i: number) => {
+      this.checkKeys(part, KNOWN_PART_KEYS, [...at, i], subject);
       if (part.type === 'text') {
         parts.push({ type: 'text', text: part.value });
         return;
@@ -401,7 +418,7 @@ class SuiteLoader {
       return { absPath: resolved.absPath, text: this.ws.readText(resolved.absPath) };
     } catch (err) {
       const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
-      this.sink.error(pos, rule, `'${value}': ${(err as Error).message}`, subject);
+      this.sink.error(pos, rule, `'${excerpt(value)}': ${(err as Error).message}`, subject);
       return undefined;
     }
   }
@@ -437,7 +454,7 @@ class SuiteLoader {
       this.sink.error(
         this.doc.locate(at),
         'escapes-workspace',
-        `cwd '${value}' is outside the workspace`,
+        `cwd '${excerpt(value)}' is outside the workspace`,
         subject,
       );
     }
@@ -471,6 +488,8 @@ class SuiteLoader {
       );
     }
     const type = raw.type.replace('-', '_') as 'llm_judge' | 'code_judge' | 'composite' | DeterministicType;
+    const known = knownEvaluatorKeys(type);
+    if (known) this.checkKeys(raw, known, at, subject, OPEN_EVALUATOR_TYPES.has(type) ? 'script' : undefined);
     if (isDeterministicType(type)) {
       const notes: ConfigNote[] = [];
       const config = deterministicConfig(type, raw, { name: raw.name, weight, pos }, notes);
@@ -514,6 +533,7 @@ class SuiteLoader {
           return undefined;
         }
         const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+        this.checkScriptFiles(command, cwd, [...at, raw.script !== undefined ? 'script' : 'path'], subject);
         const { name: _n, type: _t, weight: _w, script: _s, path: _p, cwd: _c, ...config } = raw;
         return { type, name: raw.name, weight, command, cwd, config, pos };
       }
@@ -539,6 +559,7 @@ class SuiteLoader {
   ): AggregatorConfig | undefined {
     const { doc, sink } = this;
     if (!raw) return { type: 'weighted_average', weights: {} };
+    this.checkKeys(raw, KNOWN_AGGREGATOR_KEYS, at, subject);
     const type = raw.type.replace('-', '_') as 'weighted_average' | 'code_judge' | 'llm_judge';
     if (type === 'weighted_average') {
       const weights = raw.weights ?? {};
@@ -568,7 +589,9 @@ class SuiteLoader {
         sink.error(doc.locate(at), 'required', 'a code_judge aggregator needs `script` (or `path`)', subject);
         return undefined;
       }
-      return { type, command, cwd: this.resolveCwd(raw.cwd, [...at, 'cwd'], subject) };
+      const cwd = this.resolveCwd(raw.cwd, [...at, 'cwd'], subject);
+      this.checkScriptFiles(command, cwd, [...at, raw.script !== undefined ? 'script' : 'path'], subject);
+      return { type, command, cwd };
     }
     return { type, prompt: this.loadPrompt(raw.prompt, [...at, 'prompt'], subject) };
   }
@@ -588,21 +611,39 @@ class SuiteLoader {
     }
   }
 
-  private warnUnknownKeys(
-    obj: Record<string, unknown>,
-    known: Set<string>,
+  /** The files a code judge's command names must exist where it will run (run fails them otherwise). */
+  private checkScriptFiles(
+    command: string | string[],
+    cwd: string,
     at: PathSegment[],
     subject: string,
   ): void {
-    for (const key of Object.keys(obj)) {
-      if (!known.has(key))
-        this.sink.warn(
-          this.doc.locateKey([...at, key]),
-          'unknown-key',
-          `unknown field '${key}' is ignored`,
-          subject,
-        );
+    for (const file of scriptFileArgs(command)) {
+      const abs = path.resolve(cwd, file);
+      if (existsSync(abs)) continue;
+      this.sink.error(
+        this.doc.locate(at),
+        'missing-file',
+        `code_judge script '${file}' not found (looked for ${this.ws.display(abs)})`,
+        subject,
+      );
     }
+  }
+
+  /** Unknown keys of one object: a near miss of a known key is an error, others a warning. */
+  private checkKeys(
+    obj: object,
+    known: ReadonlySet<string>,
+    at: PathSegment[],
+    subject: string,
+    passedTo?: string,
+  ): void {
+    checkUnknownKeys(obj as Record<string, unknown>, known, {
+      sink: this.sink,
+      locateKey: (key) => this.doc.locateKey([...at, key]),
+      subject,
+      open: passedTo ? { what: passedTo } : undefined,
+    });
   }
 }
 

@@ -10,10 +10,19 @@ import { z } from 'zod';
 const NonEmptyText = z.string().min(1, { error: 'must not be empty' });
 const Weight = z.number({ error: 'weight must be a number' }).meta({ description: 'Relative weight, >= 0.' });
 
-export const ContentPartSchema = z.looseObject({
-  type: z.enum(['text', 'file'], { error: "part type must be 'text' or 'file'" }),
-  value: z.string({ error: 'part value must be a string' }),
-});
+/**
+ * Objects AgentV closes (and rubric items, whose typos loosen a gate) are closed in the exported
+ * JSON Schema, so editors flag a typo as it is typed. At load time they stay loose: the loader
+ * reports unknown keys itself, with a position and a did-you-mean.
+ */
+const CLOSED = { additionalProperties: false } as const;
+
+export const ContentPartSchema = z
+  .looseObject({
+    type: z.enum(['text', 'file'], { error: "part type must be 'text' or 'file'" }),
+    value: z.string({ error: 'part value must be a string' }),
+  })
+  .meta(CLOSED);
 
 export const MessageContentSchema = z.union(
   [z.string(), z.array(ContentPartSchema), z.record(z.string(), z.unknown())],
@@ -26,8 +35,14 @@ export const MessageSchema = z
       .string({ error: 'role must be a string' })
       .meta({ description: 'system, user, assistant or tool' }),
     content: MessageContentSchema.optional(),
+    // AgentV's loader accepts these on messages (its JSON Schema forgets them); kept as written.
+    name: z.string().optional().meta({ description: 'Speaker name (AgentV); not sent to the judge.' }),
+    tool_calls: z
+      .array(z.unknown())
+      .optional()
+      .meta({ description: "An expected message's tool calls (AgentV); grade them with tool_trajectory." }),
   })
-  .meta({ id: 'Message' });
+  .meta({ id: 'Message', ...CLOSED });
 
 const Messages = z.union([z.string(), z.array(MessageSchema)], {
   error: 'must be a string (one user message) or a list of {role, content} messages',
@@ -37,13 +52,15 @@ const ExpectedMessages = z.union([z.string(), z.array(MessageSchema), z.record(z
   error: 'must be a string, a list of messages, or an object (structured assistant content)',
 });
 
-export const ScoreRangeEntrySchema = z.looseObject({
-  score_range: z.array(z.number({ error: 'bounds must be numbers' }), {
-    error: 'score_range must be [min, max]',
-  }),
-  expected_outcome: z.string({ error: 'expected_outcome must be a string' }).optional(),
-  description: z.string().optional(),
-});
+export const ScoreRangeEntrySchema = z
+  .looseObject({
+    score_range: z.array(z.number({ error: 'bounds must be numbers' }), {
+      error: 'score_range must be [min, max]',
+    }),
+    expected_outcome: z.string({ error: 'expected_outcome must be a string' }).optional(),
+    description: z.string().optional(),
+  })
+  .meta(CLOSED);
 
 export const ScoreRangesSchema = z.union(
   [
@@ -56,16 +73,18 @@ export const ScoreRangesSchema = z.union(
   },
 );
 
-export const RubricObjectSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).optional(),
-  expected_outcome: z.string().optional(),
-  description: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
-  outcome: z.string().optional(),
-  weight: Weight.optional(),
-  required: z.boolean({ error: 'required must be true or false' }).optional(),
-  required_min_score: z.number({ error: 'required_min_score must be a number' }).optional(),
-  score_ranges: ScoreRangesSchema.optional(),
-});
+export const RubricObjectSchema = z
+  .looseObject({
+    id: z.union([z.string(), z.number()]).optional(),
+    expected_outcome: z.string().optional(),
+    description: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
+    outcome: z.string().optional(),
+    weight: Weight.optional(),
+    required: z.boolean({ error: 'required must be true or false' }).optional(),
+    required_min_score: z.number({ error: 'required_min_score must be a number' }).optional(),
+    score_ranges: ScoreRangesSchema.optional(),
+  })
+  .meta(CLOSED);
 
 export const RubricItemSchema = z
   .union([NonEmptyText, RubricObjectSchema], {
@@ -322,6 +341,19 @@ export const EvaluatorSchema: z.ZodType<RawEvaluator> = z
       'llm_judge, code_judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory or execution_metrics evaluator.',
   });
 
+/**
+ * Keys an evaluator of `type` (either spelling) knows, from its own schema: a new type gets the
+ * typo check by its entry in EVALUATOR_SCHEMAS. Null for a type the schema rejects anyway.
+ */
+export function knownEvaluatorKeys(type: unknown): Set<string> | null {
+  const schemas = EVALUATOR_SCHEMAS as Record<string, { shape: z.ZodRawShape }>;
+  const own = typeof type === 'string' ? schemas[type.replace(/-/g, '_')] : undefined;
+  return own ? new Set(Object.keys(own.shape)) : null;
+}
+
+/** Evaluator types whose unknown keys are passed on as config rather than ignored. */
+export const OPEN_EVALUATOR_TYPES: ReadonlySet<string> = new Set(['code_judge']);
+
 export const ExecutionSchema = z.looseObject({
   target: z.string().optional(),
   evaluators: z.array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
@@ -366,6 +398,7 @@ export const EvalSuiteSchema = z
     tests: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
   })
   .meta({
+    ...CLOSED,
     title: 'rubric-eval / AgentV v2 eval suite',
     description: 'An eval suite: cases with input messages, expected outcome, rubrics and evaluators.',
   });
@@ -379,3 +412,8 @@ export type RawMessage = z.infer<typeof MessageSchema>;
 export const KNOWN_SUITE_KEYS = new Set(Object.keys(EvalSuiteSchema.shape));
 export const KNOWN_CASE_KEYS = new Set(Object.keys(EvalCaseSchema.shape));
 export const KNOWN_RUBRIC_KEYS = new Set(Object.keys(RubricObjectSchema.shape));
+export const KNOWN_BAND_KEYS = new Set(Object.keys(ScoreRangeEntrySchema.shape));
+export const KNOWN_EXECUTION_KEYS = new Set(Object.keys(ExecutionSchema.shape));
+export const KNOWN_AGGREGATOR_KEYS = new Set(Object.keys(AggregatorSchema.shape));
+export const KNOWN_MESSAGE_KEYS = new Set(Object.keys(MessageSchema.shape));
+export const KNOWN_PART_KEYS = new Set(Object.keys(ContentPartSchema.shape));

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { excerpt } from '../diagnostics.js';
 
 /** Files larger than this are refused: suites and attachments are text written by people. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -63,7 +64,7 @@ export class Workspace {
       return {
         ok: false,
         rule: 'escapes-workspace',
-        message: `'${value}' resolves outside the workspace (${this.root})`,
+        message: `'${excerpt(value)}' resolves outside the workspace (${this.root})`,
       };
     }
     for (const candidate of candidates) {
@@ -72,7 +73,7 @@ export class Workspace {
         return {
           ok: false,
           rule: 'escapes-workspace',
-          message: `'${value}' is a symlink to a place outside the workspace`,
+          message: `'${excerpt(value)}' is a symlink to a place outside the workspace`,
         };
       }
       if (!statSync(candidate).isFile()) continue;
@@ -84,7 +85,7 @@ export class Workspace {
     return {
       ok: false,
       rule: 'missing-file',
-      message: `file '${value}' not found (looked for ${searched.join(', ')})`,
+      message: `file '${excerpt(value)}' not found (looked for ${excerpt(searched.join(', '), 400)})`,
     };
   }
 

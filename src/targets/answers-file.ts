@@ -1,4 +1,5 @@
-import { type Diagnostic, DiagnosticSink } from '../diagnostics.js';
+import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
+import { didYouMean } from '../did-you-mean.js';
 import { type Workspace } from '../suite/workspace.js';
 import { fixedAnswer, type TargetRunner, TargetError } from './providers.js';
 
@@ -9,7 +10,7 @@ import { fixedAnswer, type TargetRunner, TargetError } from './providers.js';
 export function loadAnswersFile(
   absPath: string,
   ws: Workspace,
-): { runner: TargetRunner | undefined; diagnostics: Diagnostic[] } {
+): { runner: TargetRunner | undefined; diagnostics: Diagnostic[]; lines?: ReadonlyMap<string, number> } {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
   let text: string;
@@ -21,6 +22,7 @@ export function loadAnswersFile(
     return { runner: undefined, diagnostics: sink.items };
   }
   const answers = new Map<string, string>();
+  const lines = new Map<string, number>();
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     let row: unknown;
@@ -39,7 +41,7 @@ export function loadAnswersFile(
       sink.error(
         { line: i + 1, column: 1 },
         'required',
-        `line for '${r.eval_id}' needs "candidate_answer" (a string)`,
+        `line for '${excerpt(String(r.eval_id))}' needs "candidate_answer" (a string)`,
       );
       return;
     }
@@ -48,9 +50,10 @@ export function loadAnswersFile(
       sink.warn(
         { line: i + 1, column: 1 },
         'duplicate-id',
-        `a second answer for '${id}'; the last one is used`,
+        `a second answer for '${excerpt(id)}'; the last one is used`,
       );
     answers.set(id, r.candidate_answer);
+    lines.set(id, i + 1);
   });
   if (sink.hasErrors) return { runner: undefined, diagnostics: sink.items };
   return {
@@ -66,5 +69,44 @@ export function loadAnswersFile(
       },
     },
     diagnostics: sink.items,
+    lines,
   };
+}
+
+/**
+ * Answers and cases that do not meet, said before any call: a case without an answer will be an
+ * `error` case; an answer for no case is most likely a misspelt id (the nearest case id is named).
+ * Both are warnings, since an AgentV results file may cover other suites or fewer cases.
+ */
+export function matchAnswers(
+  display: string,
+  lines: ReadonlyMap<string, number>,
+  cases: readonly { id: string; suitePath: string; pos: { line: number; column: number } }[],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const caseIds = new Set(cases.map((c) => c.id));
+  for (const c of cases) {
+    if (lines.has(c.id)) continue;
+    out.push({
+      severity: 'warning',
+      file: c.suitePath,
+      ...c.pos,
+      rule: 'no-answer',
+      subject: `case '${c.id}'`,
+      message: `no answer for this case in answers-file ${display}: it will be an error`,
+    });
+  }
+  for (const [id, line] of lines) {
+    if (caseIds.has(id)) continue;
+    const near = didYouMean(id, caseIds);
+    out.push({
+      severity: 'warning',
+      file: display,
+      line,
+      column: 1,
+      rule: 'unknown-case',
+      message: `answer for '${id}' matches no case${near ? `; did you mean '${near}'?` : ''}`,
+    });
+  }
+  return out;
 }

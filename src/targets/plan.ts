@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type z } from 'zod';
 import { type Diagnostic } from '../diagnostics.js';
+import { didYouMean } from '../did-you-mean.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../suite/workspace.js';
@@ -47,6 +48,11 @@ export interface PlanOptions {
   answers: TargetRunner | null;
   env: NodeJS.ProcessEnv;
   deps: RunnerDeps;
+  /**
+   * An unset `${{ VAR }}` fails a run; `validate`, which may run where secrets are not set, only
+   * warns and checks the rest of the target with a placeholder.
+   */
+  unsetEnv?: 'error' | 'warning';
 }
 
 const caseKey = (suite: EvalSuite, c: EvalCase) => `${suite.absPath}\0${c.id}`;
@@ -105,7 +111,7 @@ export function planTargets(
           ...at,
           rule: 'unknown-target',
           subject: `case '${c.id}'`,
-          message: `target '${name}' is not defined in ${file.display} (defined: ${[...file.targets.keys()].join(', ')})`,
+          message: `target '${name}' is not defined in ${file.display}${hint(name, file.targets.keys())} (defined: ${[...file.targets.keys()].join(', ')})`,
         });
         continue;
       }
@@ -148,7 +154,7 @@ function resolveTarget(
           def,
           'judge_target',
           'unknown-target',
-          `judge_target '${def.judgeTarget}' is not defined in ${file.display}`,
+          `judge_target '${def.judgeTarget}' is not defined in ${file.display}${hint(def.judgeTarget, file.targets.keys())}`,
         ),
       );
       return null;
@@ -157,6 +163,11 @@ function resolveTarget(
     if (!judge) return null;
   }
   return { runner, judge };
+}
+
+function hint(name: string, known: Iterable<string>): string {
+  const near = didYouMean(name, known);
+  return near ? `; did you mean '${near}'?` : '';
 }
 
 function problem(def: TargetDefinition, key: string | null, rule: string, message: string): Diagnostic {
@@ -170,7 +181,20 @@ function settingsOf(
   diagnostics: Diagnostic[],
 ): Record<string, unknown> | null {
   const { values, missing } = resolveEnvRefs(def.settings, opts.env);
-  for (const m of missing) {
+  const warnOnly = opts.unsetEnv === 'warning';
+  if (warnOnly && missing.length > 0) {
+    // Where secrets are not set (validate): one warning per target, the rest checked with placeholders.
+    const names = [...new Set(missing.map((m) => m.variable))];
+    const d = problem(
+      def,
+      missing[0]!.key.split('.')[0]!,
+      'missing-env',
+      `environment variable${names.length === 1 ? '' : 's'} ${names.join(', ')} not set here; a run needs ${names.length === 1 ? 'it' : 'them'}`,
+    );
+    diagnostics.push({ ...d, severity: 'warning' });
+    for (const m of missing) if (!m.key.includes('.')) values[m.key] = `\${{ ${m.variable} }}`;
+  }
+  for (const m of warnOnly ? [] : missing) {
     diagnostics.push(
       problem(
         def,
@@ -180,7 +204,7 @@ function settingsOf(
       ),
     );
   }
-  return missing.length > 0 ? null : values;
+  return missing.length > 0 && !warnOnly ? null : values;
 }
 
 function validated<S extends z.ZodType>(
@@ -208,7 +232,7 @@ function unsupported(def: TargetDefinition): Diagnostic {
     def,
     'provider',
     'unsupported-provider',
-    `provider '${def.provider}' is not supported by rubric-eval (supported: ${SUPPORTED_PROVIDERS.join(', ')}); produce the answers in an earlier step and pass them with \`answers-file\`, or use a cli target`,
+    `provider '${def.provider}' is not supported by rubric-eval${hint(def.provider, SUPPORTED_PROVIDERS)} (supported: ${SUPPORTED_PROVIDERS.join(', ')}); produce the answers in an earlier step and pass them with \`answers-file\`, or use a cli target`,
   );
 }
 

@@ -9,6 +9,7 @@ import { type AdaptiveLimiter } from '../judge/limiter.js';
 import { type ChatMessage } from '../judge/prompts.js';
 import { type RetryPolicy } from '../judge/retry.js';
 import { filesOf, renderContent } from '../suite/messages.js';
+import { fillTemplate } from '../template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
 
@@ -102,6 +103,16 @@ export const AzureSettings = z
     error: 'an azure target needs model (the deployment name)',
   });
 
+/** Keys each supported provider reads, beside the common ones: the typo check of targets.yaml. */
+export const PROVIDER_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  mock: new Set(Object.keys(MockSettings.shape)),
+  cli: new Set(Object.keys(CliSettings.shape)),
+  openai: new Set(Object.keys(OpenAISettings.shape)),
+  azure: new Set(Object.keys(AzureSettings.shape)),
+  'azure-openai': new Set(Object.keys(AzureSettings.shape)),
+};
+export const HEALTHCHECK_KEYS: ReadonlySet<string> = new Set(Object.keys(HealthcheckSettings.shape));
+
 export const AZURE_DEFAULT_API_VERSION = '2024-12-01-preview';
 
 export function mockRunner(name: string, s: z.infer<typeof MockSettings>): TargetRunner {
@@ -156,13 +167,19 @@ export function renderCommandTemplate(
     outputFile: string;
   },
 ): string {
-  const files = values.files.map((f) => values.filesFormat.replace(/\{path\}/g, shellQuote(f))).join(' ');
-  return template
-    .replace(/\{PROMPT\}/g, shellQuote(values.prompt))
-    .replace(/\{FILES\}/g, files)
-    .replace(/\{EVAL_ID\}/g, shellQuote(values.evalId))
-    .replace(/\{ATTEMPT\}/g, shellQuote(String(values.attempt)))
-    .replace(/\{OUTPUT_FILE\}/g, shellQuote(values.outputFile));
+  const files = values.files
+    .map((f) => fillTemplate(values.filesFormat, /\{(path)\}/g, () => shellQuote(f)))
+    .join(' ');
+  const filled: Record<string, string> = {
+    PROMPT: shellQuote(values.prompt),
+    FILES: files,
+    EVAL_ID: shellQuote(values.evalId),
+    ATTEMPT: shellQuote(String(values.attempt)),
+    OUTPUT_FILE: shellQuote(values.outputFile),
+  };
+  return fillTemplate(template, /\{([A-Z_]+)\}/g, (name) =>
+    Object.hasOwn(filled, name) ? filled[name] : undefined,
+  );
 }
 
 export function cliRunner(

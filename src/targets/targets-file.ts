@@ -3,8 +3,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
 import { type Workspace } from '../suite/workspace.js';
-import { parseYamlSource } from '../suite/yaml-source.js';
+import { checkUnknownKeys } from '../suite/unknown-keys.js';
+import { parseYamlSource, type SourceDocument } from '../suite/yaml-source.js';
 import { reportZodIssues } from '../suite/zod-diagnostics.js';
+import { HEALTHCHECK_KEYS, PROVIDER_KEYS } from './providers.js';
 
 export const SUPPORTED_PROVIDERS = ['mock', 'cli', 'openai', 'azure', 'azure-openai'] as const;
 
@@ -64,6 +66,7 @@ export function loadTargetsFile(
       sink.error(doc.locate(['targets', i, 'name']), 'duplicate-name', `target '${t.name}' is defined twice`);
       return;
     }
+    checkTargetKeys(t, i, doc, sink);
     targets.set(t.name, {
       name: t.name,
       provider: t.provider,
@@ -76,6 +79,35 @@ export function loadTargetsFile(
     });
   });
   return { file: sink.hasErrors ? undefined : { file: absPath, display, targets }, diagnostics: sink.items };
+}
+
+const COMMON_TARGET_KEYS = Object.keys(TargetEntrySchema.shape);
+
+/**
+ * Unknown keys of a target of a supported provider (another provider's keys are its own business:
+ * such a target is refused if a run uses it). A near miss of a known key is an error.
+ */
+function checkTargetKeys(
+  t: Record<string, unknown> & { name: string; provider: string },
+  i: number,
+  doc: SourceDocument,
+  sink: DiagnosticSink,
+): void {
+  const own = PROVIDER_KEYS[t.provider];
+  if (!own) return;
+  const subject = `target '${t.name}'`;
+  checkUnknownKeys(t, new Set([...COMMON_TARGET_KEYS, ...own]), {
+    sink,
+    locateKey: (key) => doc.locateKey(['targets', i, key]),
+    subject,
+  });
+  const hc = t.healthcheck;
+  if (hc && typeof hc === 'object' && !Array.isArray(hc))
+    checkUnknownKeys(hc as Record<string, unknown>, HEALTHCHECK_KEYS, {
+      sink,
+      locateKey: (key) => doc.locateKey(['targets', i, 'healthcheck', key]),
+      subject,
+    });
 }
 
 /** The nearest `targets.yaml` or `.agentv/targets.yaml` from `fromDir` up to the workspace root. */
