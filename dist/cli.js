@@ -4404,9 +4404,15 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7502);
+/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4334);
+/* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4921);
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 
+
+// Gates and targets run the checkout's code as this user: no debugger on SIGUSR1, and no exit 0
+// before the verdict.
+(0,_process_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .refuseDebuggerSignal */ .y)();
+const verdict = (0,_process_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .guardVerdict */ .l)((m) => process.stderr.write(`rubric-eval: ${m}\n`));
 const controller = new AbortController();
 let interrupted = 0;
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -4426,13 +4432,14 @@ process.exitCode = await (0,_cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .runC
     stderr: process.stderr,
     signal: controller.signal,
 });
+verdict.written();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 7502:
+/***/ 4334:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -14138,6 +14145,7 @@ const InputsSchema = object({
         error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
     })
         .default(1)),
+    'github-timeout': config_number('github-timeout', 30, { min: 1, max: 600 }),
 })
     .refine((i) => i.suites !== undefined || i.rubric !== undefined, {
     error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`)',
@@ -14369,6 +14377,31 @@ function invalidInputResults(errors, now = new Date()) {
         duration_ms: 0,
     };
 }
+/**
+ * Writes the results file, whatever is in the results: when they cannot be written as they are
+ * (a value too deep to serialise, a disk error), a failing results file that says why is written
+ * in their place. Returns why the full results were not written, or null.
+ */
+function writeResultsOrFallback(file, results) {
+    try {
+        writeResultsFile(file, results);
+        return null;
+    }
+    catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        try {
+            writeResultsFile(file, {
+                ...invalidInputResults([`internal: the results could not be written (${why})`]),
+                started_at: results.started_at,
+                duration_ms: results.duration_ms,
+            });
+        }
+        catch {
+            /* the caller reports it */
+        }
+        return why;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/rubric/scoring.ts
 /** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */
@@ -14535,7 +14568,30 @@ function rubricVerdict(input) {
 
 /** The sticky comment's first line: how the action finds its own comment. */
 const COMMENT_MARKER = '<!-- rubric-eval -->';
-const HISTORY_RE = /<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->/;
+/** The history block, matched only as a whole line: the comment's last line. */
+const HISTORY_RE = /^<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->$/;
+/** Which run wrote the comment: the line before the history block. */
+const RUN_RE = /^<!-- rubric-eval-run:(\d+)\.(\d+) -->$/;
+function runLine(key) {
+    return `<!-- rubric-eval-run:${key.id}.${key.attempt} -->`;
+}
+/** Negative when `a` ran before `b`. */
+function compareRuns(a, b) {
+    return a.id - b.id || a.attempt - b.attempt;
+}
+/**
+ * The comment's own hidden lines: the last line (history) and the one before it (run). Only
+ * these are read; a history block anywhere else in the body (quoted gate output, say) is text.
+ */
+function hiddenLines(body) {
+    const lines = body.trimEnd().split('\n');
+    return { history: lines.at(-1), run: lines.at(-2) };
+}
+/** The run that wrote a comment of ours, or null when the comment does not say. */
+function parseRunKey(body) {
+    const m = body ? RUN_RE.exec(hiddenLines(body).run ?? '') : null;
+    return m ? { id: Number(m[1]), attempt: Number(m[2]) } : null;
+}
 /** Iterations kept in the comment; older ones are dropped first. */
 const MAX_HISTORY = 20;
 /** The run history as a hidden block: base64 JSON, so no text inside can close the HTML comment. */
@@ -14545,9 +14601,12 @@ function historyBlock(history) {
         .map((h) => ({ ...h, feedback: h.feedback ? h.feedback.slice(0, 300) : null }));
     return `<!-- rubric-eval-history:${Buffer.from(JSON.stringify(kept)).toString('base64')} -->`;
 }
-/** Reads the history back from a comment body; anything unreadable is an empty history, not a crash. */
+/**
+ * Reads the history back from the body of the action's own comment, from its last line only;
+ * anything unreadable is an empty history, not a crash.
+ */
 function parseHistory(body) {
-    const m = body ? HISTORY_RE.exec(body) : null;
+    const m = body ? HISTORY_RE.exec(hiddenLines(body).history ?? '') : null;
     if (!m)
         return [];
     try {
@@ -14586,6 +14645,107 @@ function historyCounts(cases, rubric) {
     if (rubric)
         parts.push(total > 0 ? `rubric ${formatRubricCounts(rubric)}` : formatRubricCounts(rubric));
     return parts.join(' · ') || '0 cases';
+}
+
+;// CONCATENATED MODULE: ./src/report/inert.ts
+/**
+ * The one door out to GitHub for text rubric-eval did not write (answers, judge reasoning, gate
+ * and target output, ids, titles, suite descriptions, error messages). Everything quoted in the
+ * PR comment or the job summary goes through here, so the text reads as written but nothing in it
+ * is live: no mention notifies anyone, no `#12` or `owner/repo#7` cross-references another thread,
+ * no link or image loads, no raw HTML renders, and no bidirectional control reorders what a
+ * reviewer sees.
+ */
+/** Joins two characters invisibly: GitHub's autolinkers stop matching at it, readers see nothing. */
+const ZWJ = '\u200d';
+/**
+ * Bidirectional controls (Trojan Source) and other C0/C1 controls: shown as a visible code point,
+ * so a reviewer sees that they were there. Tab, line feed and carriage return are kept.
+ */
+const CONTROLS = 
+// eslint-disable-next-line no-control-regex -- matching controls is the point
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+function showControls(text) {
+    return text.replace(CONTROLS, (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+/** Characters that markdown or HTML would act on; each is backslash-escaped or entity-encoded. */
+const ESCAPES = {
+    '\\': '\\\\',
+    '`': '\\`',
+    '[': '\\[',
+    ']': '\\]',
+    '|': '\\|',
+    '<': '&lt;',
+    '>': '&gt;',
+    '&': '&amp;',
+    // GitHub renders $…$ as math, whose commands can style or link text.
+    $: '\\$',
+};
+/**
+ * Quoted text as inert inline markdown. Escapes what would start a link, an image, a code span,
+ * raw HTML, an entity, math or a table cell, and breaks with an invisible joiner what GitHub links
+ * without markup: `@user`, `@org/team`, `#12`, `owner/repo#7`, `GH-12`, bare URLs, `www.` hosts
+ * and e-mail addresses.
+ */
+function inert(text) {
+    const escaped = text.replace(/[\\`[\]|<>&$]/g, (c) => ESCAPES[c]);
+    const unlinked = escaped
+        // mentions, team mentions and e-mail addresses all hinge on the `@`
+        .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWJ}`)
+        // #12, owner/repo#12 and GH-12
+        .replace(/#(?=\p{N})/gu, `#${ZWJ}`)
+        .replace(/\bGH-(?=\p{N})/giu, (m) => `${m.slice(0, 2)}${ZWJ}-`)
+        // bare URLs (http://, https://, ftp://, any scheme://) and www. hosts
+        .replace(/:(?=\/\/)/g, `:${ZWJ}`)
+        .replace(/\b(www)\./gi, `$1${ZWJ}.`)
+        // mailto: and xmpp: autolinks
+        .replace(/\b(mailto|xmpp):/gi, `$1${ZWJ}:`);
+    return showControls(unlinked);
+}
+/** The longest run of backticks in the text. */
+function longestBacktickRun(text) {
+    let longest = 0;
+    for (const m of text.matchAll(/`+/g))
+        longest = Math.max(longest, m[0].length);
+    return longest;
+}
+/**
+ * Code shown as written, as a CommonMark code span: the text unescaped between backtick runs
+ * longer than any inside it. GitHub links nothing inside a code span. In a table (`table: true`)
+ * a pipe still ends the cell even inside code, so it is the one character escaped (GitHub shows
+ * `\|` in a table cell's code span as `|`). Line breaks become spaces, as CommonMark does.
+ */
+function code(text, opts = {}) {
+    let body = showControls(text.replace(/\r\n?|\n/g, ' '));
+    if (opts.table)
+        body = body.replace(/\|/g, '\\|');
+    if (body === '')
+        return '` `';
+    const fence = '`'.repeat(longestBacktickRun(body) + 1);
+    // A space on each side keeps a leading or trailing backtick from joining the fence.
+    const strippable = body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '';
+    const pad = body.startsWith('`') || body.endsWith('`') || strippable ? ' ' : '';
+    return `${fence}${pad}${body}${pad}${fence}`;
+}
+/** HTML-encodes text for an HTML element or attribute. */
+function htmlText(text) {
+    return showControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+/**
+ * Code as an HTML `<code>` element, for places where markdown is not read (inside `<summary>`).
+ * The text is entity-encoded; GitHub links nothing inside `<code>`. Mentions are broken too,
+ * because some renderers of the summary treat a `<summary>` as plain HTML text.
+ */
+function codeHtml(text) {
+    return `<code>${htmlText(text.replace(/\s+/g, ' ')).replace(/@/g, `@${ZWJ}`)}</code>`;
+}
+/**
+ * A multi-line block of quoted output as a fenced code block, shown as written: the fence is a
+ * backtick run longer than any inside the text, so no line of it can close the block.
+ */
+function codeBlock(text, info = 'text') {
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+    return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/samples.ts
@@ -14650,18 +14810,48 @@ function samplesNote(results) {
 
 
 
+
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 const COMMENT_LIMIT = 65_536;
+/** GitHub refuses a job summary over 1 MiB, counted in UTF-8 bytes; this leaves a margin. */
 const SUMMARY_LIMIT = 1_000_000;
+const characters = (text) => text.length;
+const utf8Bytes = (text) => Buffer.byteLength(text, 'utf8');
 const ICON = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
 const icon = (v) => ICON[v] ?? '❔';
 const score2 = (x) => x.toFixed(2);
-/** Table cell text: one line, pipes escaped, bounded. */
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
+ */
 function cell(text, max = 160) {
     if (!text)
         return '';
-    const flat = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|').replace(/</g, '&lt;');
-    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+    return inert(bounded(text, max));
+}
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+function codeCell(text, max = 100) {
+    if (!text)
+        return '';
+    return code(bounded(text, max), { table: true });
+}
+/** One line of at most `max` characters (code points, so no pair is split). */
+function bounded(text, max) {
+    const flat = [...text.replace(/\s+/g, ' ').trim()];
+    return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
+}
+/** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
+const MACHINE_PATH = /(?:\b[A-Za-z]:\\|(?<![\w.])\/(?:home|Users|tmp|var|opt|private|runner|github|__w|usr|root|srv|mnt|workspace)\/)[^\s:'"`()]*/g;
+/**
+ * An error as the comment shows it: its first line only, with machine paths shortened. The
+ * stack and the full message stay in the log and the results file.
+ */
+function errorLine(text) {
+    if (!text)
+        return '';
+    const first = text.trim().split(/\r?\n/, 1)[0].trim();
+    return first.replace(MACHINE_PATH, (p) => `…/${p.split(/[\\/]/).filter(Boolean).pop() ?? ''}`);
 }
 /** Every evaluator of a case, composites' children included. */
 function flattenEvaluators(list) {
@@ -14689,7 +14879,7 @@ const isFailing = (c) => c.verdict === 'fail' || c.verdict === 'error' || c.verd
 /** Why a case did not pass, in a sentence or two: errors, gating violations, failed checks. */
 function whyNot(c) {
     if (c.error)
-        return [`error: ${c.error}`];
+        return [`error: ${errorLine(c.error)}`];
     return c.evaluators.flatMap((e) => evaluatorReasons(e, ''));
 }
 const checkFailed = (k) => k.satisfied === false ||
@@ -14706,7 +14896,7 @@ function evaluatorReasons(e, prefix) {
     if (e.verdict === 'error') {
         if (children.some((child) => child.verdict === 'error'))
             return fromChildren;
-        return [...fromChildren, `${name}: error: ${e.error ?? 'no reason given'}`];
+        return [...fromChildren, `${name}: error: ${errorLine(e.error) || 'no reason given'}`];
     }
     const lines = [];
     for (const k of e.checks ?? [])
@@ -14732,14 +14922,14 @@ function caseReason(c) {
 }
 function caseRow(c) {
     const split = judgeSplit(c);
-    return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+    return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
 function suiteSection(s, detail) {
     const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
     for (const c of s.cases)
         counts[c.verdict]++;
-    const head = `### \`${s.path}\` — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
+    const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
     // Failures first: they are what a reviewer came for.
     const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
     const failing = s.cases
@@ -14758,7 +14948,7 @@ function suiteSection(s, detail) {
                 .map((c) => {
                 const lines = whyNot(c).slice(0, detail >= 2 ? 12 : 4);
                 return lines.length
-                    ? `**\`${cell(c.id, 80)}\`**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
+                    ? `**${codeCell(c.id, 80)}**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
                     : '';
             })
                 .filter(Boolean);
@@ -14778,30 +14968,30 @@ function suiteSection(s, detail) {
     return parts.join('\n\n');
 }
 function rubricSection(r, detail) {
-    const title = r.title ? `${r.title} (\`${r.path}\`)` : `\`${r.path}\``;
+    const title = r.title ? `${cell(r.title, 200)} (${code(r.path)})` : code(r.path);
     const parts = [`### ${icon(r.verdict)} Rubric ${title}: ${r.verdict}`];
     const counts = formatRubricCounts(r.counts);
     if (counts)
         parts.push(`\`${counts}\``);
     if (r.error)
-        parts.push(`> **Error:** ${cell(r.error, 500)}`);
+        parts.push(`> **Error:** ${cell(errorLine(r.error), 500)}`);
     const inner = [];
     if (r.gates.length > 0) {
-        const rows = r.gates.map((g) => `| ${icon(g.verdict)} | \`${cell(g.command, 100)}\` | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`);
+        const rows = r.gates.map((g) => `| ${icon(g.verdict)} | ${codeCell(g.command, 100)} | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`);
         inner.push(`**Gates**\n\n| | command | exit | time |\n|---|---|---|---|\n${rows.join('\n')}`);
         if (detail >= 1) {
             for (const g of r.gates.filter((x) => x.verdict === 'fail')) {
                 const tail = g.output.length > (detail >= 2 ? 6000 : 1500)
                     ? `…${g.output.slice(-(detail >= 2 ? 6000 : 1500))}`
                     : g.output;
-                inner.push(`<details><summary>Output of <code>${cell(g.command, 100)}</code></summary>\n\n\`\`\`text\n${tail.replace(/```/g, '`\u200b``')}\n\`\`\`\n\n</details>`);
+                inner.push(`<details><summary>Output of ${codeHtml(bounded(g.command, 100))}</summary>\n\n${codeBlock(tail)}\n\n</details>`);
             }
         }
     }
     const must = r.checks.filter((c) => c.kind === 'must');
     const nice = r.checks.filter((c) => c.kind === 'nice');
     const checkRows = (list) => list
-        .map((c) => `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${c.id} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`)
+        .map((c) => `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${cell(c.id, 60)} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`)
         .join('\n');
     if (must.length)
         inner.push(`**Must-have**\n\n| | id | criterion | reasoning |\n|---|---|---|---|\n${checkRows(must)}`);
@@ -14822,7 +15012,7 @@ function historySection(results) {
         const changed = prev && h.rubric_hash && prev.rubric_hash && h.rubric_hash !== prev.rubric_hash
             ? ' (rubric changed)'
             : '';
-        return `| ${h.iteration} | ${h.commit ? `\`${h.commit.slice(0, 7)}\`` : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `\`${h.rubric_hash}\`${changed}` : ''} |`;
+        return `| ${h.iteration} | ${h.commit ? codeCell(h.commit.slice(0, 7)) : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `${codeCell(h.rubric_hash, 40)}${changed}` : ''} |`;
     });
     return `### Run history\n\n| # | commit | verdict | score | counts | rubric |\n|---|---|---|---|---|---|\n${rows.join('\n')}${hashes.size > 1 ? '\n\n_The rubric changed between runs._' : ''}`;
 }
@@ -14830,7 +15020,7 @@ function usageLine(results, runUrl) {
     const u = results.usage;
     const bits = [];
     if (results.judge)
-        bits.push(`judge \`${results.judge.model}\``);
+        bits.push(`judge ${code(results.judge.model)}`);
     bits.push(`${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`);
     const samples = samplesNote(results);
     if (samples)
@@ -14862,7 +15052,7 @@ function render(results, opts, detail) {
         parts.push('> [!WARNING]\n> The run was cancelled: these results are partial and the check fails.');
     if (results.errors.length > 0) {
         const shown = results.errors.slice(0, detail >= 1 ? 50 : 10);
-        parts.push(`> [!CAUTION]\n> Nothing was judged: the input is invalid.\n\n\`\`\`text\n${shown.join('\n').replace(/```/g, '`\u200b``')}\n\`\`\`${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`);
+        parts.push(`> [!CAUTION]\n> ${results.errors.every((e) => e.startsWith('internal error')) ? 'Nothing was judged: rubric-eval failed; the log has the details.' : 'Nothing was judged: the input is invalid.'}\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`);
     }
     if (results.rubric)
         parts.push(rubricSection(results.rubric, detail));
@@ -14873,8 +15063,12 @@ function render(results, opts, detail) {
         parts.push(history);
     parts.push(usageLine(results, opts.runUrl));
     if (opts.sticky)
-        parts.push(historyBlock(results.history));
+        parts.push(hiddenTail(results, opts));
     return parts.join('\n\n') + '\n';
+}
+/** The comment's hidden last lines: which run wrote it, then the run history (always last). */
+function hiddenTail(results, opts) {
+    return [...(opts.hiddenLines ?? []), historyBlock(results.history)].join('\n');
 }
 /**
  * The report as markdown (the PR comment, the job summary, `--format markdown`). Rendered at the
@@ -14883,23 +15077,58 @@ function render(results, opts, detail) {
  */
 function renderReport(results, opts = {}) {
     const limit = opts.limit ?? (opts.sticky ? COMMENT_LIMIT : SUMMARY_LIMIT);
+    const measure = opts.measure ?? (opts.sticky ? characters : utf8Bytes);
     for (const detail of [2, 1, 0]) {
         const text = render(results, opts, detail);
-        if (text.length <= limit)
+        if (measure(text) <= limit)
             return text;
     }
     const tailParts = [
         usageLine(results, opts.runUrl),
-        ...(opts.sticky ? [historyBlock(results.history)] : []),
+        ...(opts.sticky ? [hiddenTail(results, opts)] : []),
     ].join('\n\n');
     const note = `\n\n> [!NOTE]\n> This report was cut to fit GitHub's limit. ${opts.fullReportHint ?? 'The full report is in the job summary and the results file.'}\n\n`;
-    const room = limit - tailParts.length - note.length - 16;
+    // Room for the cut text, its closing fence and the closing tags it may need.
     const text = render(results, opts, 0);
-    let cut = text.slice(0, Math.max(0, room));
+    const closers = (text.match(/<details/g) ?? []).length * '\n\n</details>'.length + 32;
+    const room = limit - measure(tailParts) - measure(note) - closers;
+    let cut = prefixWithin(text, Math.max(0, room), measure);
     cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
-    // A cut inside <details> would swallow the rest: close what is open.
+    // A cut inside a code block or <details> would swallow the rest: close what is open.
+    const fence = openFence(cut);
+    if (fence)
+        cut += `\n${fence}`;
     const open = (cut.match(/<details/g) ?? []).length - (cut.match(/<\/details>/g) ?? []).length;
     return `${cut}${'\n\n</details>'.repeat(Math.max(0, open))}${note}${tailParts}\n`;
+}
+/** The longest prefix of `text` whose measure is at most `room`. */
+function prefixWithin(text, room, measure) {
+    if (measure(text) <= room)
+        return text;
+    let lo = 0;
+    let hi = Math.min(text.length, room);
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (measure(text.slice(0, mid)) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return text.slice(0, lo);
+}
+/** The backtick fence left open at the end of `text`, if any. */
+function openFence(text) {
+    let open = null;
+    for (const line of text.split('\n')) {
+        const run = /^(`{3,})/.exec(line)?.[1];
+        if (!run)
+            continue;
+        if (open === null)
+            open = run;
+        else if (run.length >= open.length && line.trim() === run)
+            open = null;
+    }
+    return open;
 }
 
 ;// CONCATENATED MODULE: external "node:tty"
@@ -15028,7 +15257,17 @@ function secretsFromEnv(env) {
 class Redactor {
     secrets;
     constructor(secrets) {
-        this.secrets = [...new Set([...secrets].filter((s) => s && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+        this.secrets = [
+            ...new Set([...secrets].flatMap(withLines).filter((s) => s.length >= MIN_SECRET_LENGTH)),
+        ].sort((a, b) => b.length - a.length);
+    }
+    /**
+     * A redactor for one byte stream (a command's stdout or stderr) that replaces secrets before
+     * any buffer keeps or cuts the bytes: a secret split across chunks, or straddling where the
+     * kept head and tail are cut, never survives in fragments.
+     */
+    stream() {
+        return new StreamRedactor(this.secrets.map((s) => Buffer.from(s, 'utf8')));
     }
     redact(text) {
         let out = text;
@@ -15072,6 +15311,61 @@ class Redactor {
     }
 }
 /**
+ * A multi-line secret is also masked line by line, as the runner masks it: output that prints one
+ * line of a key (or re-wraps it) does not carry that line out.
+ */
+function withLines(secret) {
+    if (!secret)
+        return [];
+    if (!/[\r\n]/.test(secret))
+        return [secret];
+    const lines = secret.split(/\r?\n|\r/).flatMap((l) => [l, l.trim()]);
+    return [secret, secret.replace(/\r\n/g, '\n'), ...lines];
+}
+const REDACTED = Buffer.from('***');
+/** See `Redactor.stream`. Holds back the last (longest secret - 1) bytes until more arrive. */
+class StreamRedactor {
+    secrets;
+    pending = Buffer.alloc(0);
+    hold;
+    constructor(secrets) {
+        this.secrets = secrets;
+        this.hold = Math.max(0, ...secrets.map((s) => s.length - 1));
+    }
+    /** The bytes now known to hold no (part of a) secret, redacted. */
+    push(chunk) {
+        if (this.secrets.length === 0)
+            return chunk;
+        const data = replaceSecrets(this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk, this.secrets);
+        const keep = Math.min(this.hold, data.length);
+        this.pending = Buffer.from(data.subarray(data.length - keep));
+        return data.subarray(0, data.length - keep);
+    }
+    /** The held-back bytes at the end of the stream. */
+    end() {
+        const rest = this.pending;
+        this.pending = Buffer.alloc(0);
+        return rest;
+    }
+}
+function replaceSecrets(data, secrets) {
+    let out = data;
+    for (const secret of secrets) {
+        let at = out.indexOf(secret);
+        if (at < 0)
+            continue;
+        const parts = [];
+        let from = 0;
+        for (; at >= 0; at = out.indexOf(secret, from)) {
+            parts.push(out.subarray(from, at), REDACTED);
+            from = at + secret.length;
+        }
+        parts.push(out.subarray(from));
+        out = Buffer.concat(parts);
+    }
+    return out;
+}
+/**
  * The environment for processes we start (gates, code judges, CLI targets): without the GitHub
  * token, the judge key, or the runner's `INPUT_*` variables (which carry the action's inputs,
  * keys included). Other variables pass, so gates can use their own credentials; their values
@@ -15108,12 +15402,20 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
  * that decides the answer (endpoint, model, messages, schema, temperature, seed). Only valid
  * answers are stored. A corrupt file is a miss (and is rewritten), never a crash. `replay` mode
  * reads only: the offline demo's recorded judge.
+ *
+ * The directory may sit in the checkout, where a pull request can add files: every entry carries
+ * an HMAC keyed by a secret the checkout does not hold (see `cacheSecret`), and an entry whose
+ * MAC does not verify is never served (counted in `rejected`, re-judged and rewritten). Replay
+ * is the one exception: it is asked for by name (`--judge-replay`, CLI only), makes no call and
+ * is labelled RECORDED wherever its results show.
  */
 class JudgeCache {
     dir;
     mode;
     hits = 0;
     misses = 0;
+    /** Entries found but not authenticated for the judge asking: forged, or another key's. */
+    rejected = 0;
     constructor(dir, mode = dir ? 'readwrite' : 'off') {
         this.dir = dir;
         this.mode = mode;
@@ -15126,40 +15428,83 @@ class JudgeCache {
     file(key) {
         return external_node_path_default().join(this.dir, key.slice(0, 2), `${key}.json`);
     }
-    get(key) {
+    /** One notice for the run when entries were refused, else null. */
+    rejectedNotice(display) {
+        if (this.rejected === 0)
+            return null;
+        const n = this.rejected === 1 ? '1 entry' : `${this.rejected} entries`;
+        return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. Entries last across runs only with a stable judge key (judge-api-key).`;
+    }
+    /** The entry for `key`, if it exists and its MAC verifies under `secret` (replay: unchecked). */
+    get(key, secret) {
         if (!this.dir || this.mode === 'off')
             return undefined;
+        let data;
         try {
-            const data = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(this.file(key), 'utf8'));
+            data = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(this.file(key), 'utf8'));
             if (data.key !== key || data.answer === undefined)
                 throw new Error('corrupt');
-            this.hits++;
-            return {
-                answer: data.answer,
-                model: String(data.model ?? ''),
-                prompt_tokens: Number(data.prompt_tokens ?? 0),
-                completion_tokens: Number(data.completion_tokens ?? 0),
-            };
         }
         catch {
             this.misses++;
             return undefined;
         }
+        const entry = {
+            answer: data.answer,
+            model: String(data.model ?? ''),
+            prompt_tokens: tokens(data.prompt_tokens),
+            completion_tokens: tokens(data.completion_tokens),
+        };
+        if (this.mode !== 'replay' && !macMatches(data.mac, cache_mac(secret, key, entry))) {
+            this.rejected++;
+            this.misses++;
+            return undefined;
+        }
+        this.hits++;
+        return entry;
     }
-    set(key, value) {
+    set(key, value, secret) {
         if (!this.dir || this.mode !== 'readwrite')
             return;
         const file = this.file(key);
         try {
             (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
             const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify({ key, ...value }, null, 1) + '\n');
+            const entry = { v: 2, key, ...value, mac: cache_mac(secret, key, value) };
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(entry, null, 1) + '\n');
             (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
         }
         catch {
             // A cache that cannot be written costs money on the next run, not correctness on this one.
         }
     }
+}
+/** Keyless endpoints (a local model) have no secret to share across runs: one per process. */
+const processSecret = (0,external_node_crypto_namespaceObject.randomBytes)(32);
+/**
+ * The key that authenticates a judge's cache entries: derived from the judge's credential and
+ * endpoint, so it lasts as long as the credential (a `judge-api-key` across runs; the workflow
+ * token of one job for GitHub Models) and is unknown to whoever can only write files.
+ */
+function cacheSecret(endpoint) {
+    if (!endpoint.apiKey || endpoint.apiKey === 'none')
+        return processSecret;
+    return (0,external_node_crypto_namespaceObject.createHmac)('sha256', endpoint.apiKey)
+        .update(`rubric-eval judge cache v2\0${endpoint.baseURL}`)
+        .digest();
+}
+function cache_mac(secret, key, e) {
+    return (0,external_node_crypto_namespaceObject.createHmac)('sha256', secret)
+        .update(JSON.stringify([key, e.answer, e.model, e.prompt_tokens, e.completion_tokens]))
+        .digest('hex');
+}
+function macMatches(given, expected) {
+    if (typeof given !== 'string' || given.length !== expected.length)
+        return false;
+    return (0,external_node_crypto_namespaceObject.timingSafeEqual)(Buffer.from(given), Buffer.from(expected));
+}
+function tokens(v) {
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/openai/internal/tslib.mjs
@@ -29519,6 +29864,143 @@ function judgeFix(failure, url, names) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/judge/answer-json.ts
+/**
+ * Reading the JSON object out of a judge's reply, strictly. The judge quotes the text it grades,
+ * and that text is written by whoever wants the verdict: a reply is read as exactly one object,
+ * never by picking among several, and never by letting a repeated key decide (CONTRACTS §3).
+ */
+/** Keys only a verdict has: an object holding one of them is a verdict, whoever wrote it. */
+const VERDICT_KEYS = ['score', 'checks', 'verdict'];
+/** Replies past this size are not scanned for embedded objects (a valid verdict is far smaller). */
+const MAX_SCAN_CHARS = 256 * 1024;
+/** Unbalanced braces in prose restart the scan; bounded so a hostile reply costs linear time. */
+const MAX_RESTARTS = 200;
+/**
+ * The JSON object in a reply: the whole text when it is one (structured outputs, json_object),
+ * else the one verdict-shaped object found in it (text mode: prose, code fences). Invalid: an
+ * empty reply, no object, more than one verdict-shaped object, a key given twice in one object.
+ */
+function parseJsonAnswer(content) {
+    const text = content.trim();
+    if (text === '')
+        return { ok: false, error: 'the answer was empty' };
+    const whole = tryParse(text);
+    if (whole.ok)
+        return whole.isObject ? checked(text, whole.value) : notObject;
+    const blocks = objectsIn(text.slice(0, MAX_SCAN_CHARS));
+    if (blocks.length === 0)
+        return { ok: false, error: `the answer is not valid JSON (${whole.error})` };
+    const verdicts = blocks.filter((b) => VERDICT_KEYS.some((k) => Object.hasOwn(b.value, k)));
+    if (verdicts.length > 1)
+        return {
+            ok: false,
+            error: `the answer holds ${verdicts.length} verdict-shaped JSON objects (a quoted one among them?); reply with exactly one JSON object, your own verdict`,
+        };
+    const chosen = verdicts[0] ?? blocks[0];
+    return checked(chosen.text, chosen.value);
+}
+const notObject = { ok: false, error: 'the answer is JSON but not an object' };
+function checked(text, value) {
+    const dup = repeatedKey(text);
+    if (dup !== null)
+        return { ok: false, error: `key "${dup}" appears twice in one object; give each key once` };
+    return { ok: true, value };
+}
+function tryParse(text) {
+    try {
+        const value = JSON.parse(text);
+        return {
+            ok: true,
+            value,
+            isObject: typeof value === 'object' && value !== null && !Array.isArray(value),
+        };
+    }
+    catch (e) {
+        return { ok: false, error: e.message };
+    }
+}
+/** Top-level `{…}` spans of `text` that parse as JSON objects, in order; one linear pass per restart. */
+function objectsIn(text) {
+    const found = [];
+    let from = 0;
+    for (let restarts = 0; restarts <= MAX_RESTARTS;) {
+        const start = text.indexOf('{', from);
+        if (start < 0)
+            break;
+        const end = balancedEnd(text, start);
+        const parsed = end < 0 ? null : tryParse(text.slice(start, end + 1));
+        if (parsed?.ok && parsed.isObject) {
+            found.push({ text: text.slice(start, end + 1), value: parsed.value });
+            from = end + 1;
+        }
+        else {
+            restarts++;
+            from = start + 1;
+        }
+    }
+    return found;
+}
+/** Index of the `}` closing the `{` at `start` (strings respected), or -1. */
+function balancedEnd(text, start) {
+    let depth = 0;
+    for (let i = start; i < text.length; i++) {
+        const ch = text[i];
+        if (ch === '"')
+            i = stringEnd(text, i);
+        else if (ch === '{' || ch === '[')
+            depth++;
+        else if (ch === '}' || ch === ']') {
+            depth--;
+            if (depth === 0)
+                return ch === '}' ? i : -1;
+        }
+    }
+    return -1;
+}
+/** Index of the quote closing the string opened at `i` (or the end of the text). */
+function stringEnd(text, i) {
+    let j = i + 1;
+    while (j < text.length && text[j] !== '"')
+        j += text[j] === '\\' ? 2 : 1;
+    return j;
+}
+/**
+ * The first key that appears twice in one object of a valid JSON text, or null. Iterative (a
+ * stack of key sets), so nesting depth costs memory, not the call stack; keys are compared
+ * decoded (`"sc\u006fre"` is `"score"`).
+ */
+function repeatedKey(json) {
+    const stack = [];
+    let expectKey = false;
+    for (let i = 0; i < json.length; i++) {
+        const ch = json[i];
+        if (ch === '"') {
+            const end = stringEnd(json, i);
+            const keys = stack[stack.length - 1];
+            if (keys && expectKey) {
+                const name = JSON.parse(json.slice(i, end + 1));
+                if (keys.has(name))
+                    return name;
+                keys.add(name);
+                expectKey = false;
+            }
+            i = end;
+        }
+        else if (ch === '{') {
+            stack.push(new Set());
+            expectKey = true;
+        }
+        else if (ch === '[')
+            stack.push(null);
+        else if (ch === '}' || ch === ']')
+            stack.pop();
+        else if (ch === ',')
+            expectKey = stack[stack.length - 1] != null;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/judge/limiter.ts
@@ -30215,8 +30697,8 @@ class ChatCaller {
                 const choice = res.choices?.[0];
                 return {
                     content: choice?.message?.content ?? '',
-                    promptTokens: res.usage?.prompt_tokens ?? 0,
-                    completionTokens: res.usage?.completion_tokens ?? 0,
+                    promptTokens: tokenCount(res.usage?.prompt_tokens),
+                    completionTokens: tokenCount(res.usage?.completion_tokens),
                     finishReason: choice?.finish_reason ?? null,
                 };
             }
@@ -30328,6 +30810,10 @@ class ChatCaller {
         return true;
     }
 }
+/** A token count from the endpoint, or 0: a `usage` that is not a count is treated as absent. */
+function tokenCount(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
+}
 function withShapeHint(messages, hint) {
     const line = `Respond with only one JSON object, no prose and no code fence, of this shape: ${hint}`;
     const [first, ...rest] = messages;
@@ -30398,6 +30884,7 @@ function estimateCost(model, promptTokens, completionTokens, table) {
 
 
 
+
 /** The judge could not produce a valid verdict: the evaluator's result is `error`, never a pass. */
 class JudgeError extends Error {
     usage;
@@ -30421,6 +30908,8 @@ class Judge {
     temperature;
     seed;
     toldFailure = false;
+    /** Authenticates this judge's cache entries: a cache in the checkout cannot forge a verdict. */
+    cacheKey;
     constructor(endpoint, options) {
         this.endpoint = endpoint;
         this.options = options;
@@ -30428,6 +30917,10 @@ class Judge {
         this.maxRepairs = options.maxRepairs ?? 2;
         this.temperature = options.temperature ?? 0;
         this.seed = options.seed ?? 42;
+        this.cacheKey = cacheSecret({
+            baseURL: endpoint.azure?.endpoint ?? endpoint.baseURL,
+            apiKey: endpoint.apiKey,
+        });
     }
     /** The run's first failed judge call is told once, with what to fix when that is known. */
     tellFirstFailure(err) {
@@ -30467,7 +30960,7 @@ class Judge {
                 sample: sample > 0 ? sample : undefined,
             });
         const usage = emptyUsage();
-        const hit = this.options.cache.get(key);
+        const hit = this.options.cache.get(key, this.cacheKey);
         if (hit) {
             const v = req.validate(hit.answer);
             if (v.ok) {
@@ -30505,7 +30998,7 @@ class Judge {
                     model: this.model,
                     prompt_tokens: res.promptTokens,
                     completion_tokens: res.completionTokens,
-                });
+                }, this.cacheKey);
                 return { value: v.value, usage: this.finish(usage), warnings: v.warnings, cached: false };
             }
             lastError =
@@ -30534,36 +31027,6 @@ function wireJsonSchema(schema, name) {
         wireCache.set(schema, json);
     }
     return json;
-}
-/**
- * The JSON object in an answer: the whole text, else a fenced ```json block, else the outermost
- * braces. Endpoints without structured outputs wrap JSON in prose more often than not.
- */
-function parseJsonAnswer(content) {
-    const text = content.trim();
-    if (text === '')
-        return { ok: false, error: 'the answer was empty' };
-    const attempts = [text];
-    const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
-    if (fenced)
-        attempts.push(fenced[1].trim());
-    const first = text.indexOf('{');
-    const last = text.lastIndexOf('}');
-    if (first >= 0 && last > first)
-        attempts.push(text.slice(first, last + 1));
-    let error = '';
-    for (const a of attempts) {
-        try {
-            const value = JSON.parse(a);
-            if (typeof value === 'object' && value !== null && !Array.isArray(value))
-                return { ok: true, value };
-            error = 'the answer is JSON but not an object';
-        }
-        catch (e) {
-            error ||= `the answer is not valid JSON (${e.message})`;
-        }
-    }
-    return { ok: false, error };
 }
 
 ;// CONCATENATED MODULE: ./src/suite/workspace.ts
@@ -30712,6 +31175,11 @@ class JudgePool {
             this.judges.set(key, j);
         }
         return j;
+    }
+    /** One notice when cache entries failed authentication (CONTRACTS §10), else null. */
+    cacheNotice(ws) {
+        const cache = this.options.cache;
+        return cache.dir ? cache.rejectedNotice(ws.display(cache.dir)) : null;
     }
     stats() {
         const all = [...this.judges.values()];
@@ -32459,6 +32927,65 @@ function scriptFileArgs(command) {
             files.push(arg);
     }
     return files;
+}
+
+;// CONCATENATED MODULE: ./src/suite/nesting.ts
+/**
+ * How deep a parsed file may nest. Everything downstream (validation, hashing, redaction,
+ * serialising results) walks values recursively; a file nested thousands of levels deep would
+ * overflow the stack there. It is refused right after parsing, with its position, by walks that
+ * use a heap stack, not the call stack. 100 is js-yaml's own limit; suites need a handful.
+ */
+const MAX_NESTING_DEPTH = 100;
+/** The path to the first value nested deeper than `max` levels, or null. */
+function tooDeepPath(value, max = MAX_NESTING_DEPTH) {
+    const seen = new WeakSet();
+    const stack = [];
+    if (value !== null && typeof value === 'object')
+        stack.push({ value, depth: 0, key: '', parent: null });
+    while (stack.length > 0) {
+        const frame = stack.pop();
+        if (frame.depth >= max)
+            return pathOf(frame);
+        // Shared (aliased) values are walked once: depth, not the expansion, is what is measured.
+        if (seen.has(frame.value))
+            continue;
+        seen.add(frame.value);
+        const entries = Array.isArray(frame.value)
+            ? frame.value.map((v, i) => [i, v])
+            : Object.entries(frame.value);
+        for (const [key, v] of entries)
+            if (v !== null && typeof v === 'object')
+                stack.push({ value: v, depth: frame.depth + 1, key, parent: frame });
+    }
+    return null;
+    function pathOf(frame) {
+        const out = [];
+        for (let f = frame; f?.parent; f = f.parent)
+            out.push(f.key);
+        return out.reverse();
+    }
+}
+/**
+ * Offset in a JSON text of the bracket that opens level `max + 1`, or -1. A scan, not a parse:
+ * it runs before anything recursive sees the text.
+ */
+function tooDeepOffset(json, max = MAX_NESTING_DEPTH) {
+    let depth = 0;
+    for (let i = 0; i < json.length; i++) {
+        const ch = json[i];
+        if (ch === '"') {
+            for (i++; i < json.length && json[i] !== '"'; i += json[i] === '\\' ? 2 : 1)
+                ;
+        }
+        else if (ch === '{' || ch === '[') {
+            if (++depth > max)
+                return i;
+        }
+        else if (ch === '}' || ch === ']')
+            depth--;
+    }
+    return -1;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/js-yaml/dist/js-yaml.mjs
@@ -35534,6 +36061,7 @@ var yaml_dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/suite/yaml-source.ts
 
 
+
 /** Aliases beyond this count are refused: a "billion laughs" document expands to gigabytes. */
 const MAX_ALIAS_COUNT = 100;
 function keyText(key) {
@@ -35572,13 +36100,24 @@ const ANCHOR_OR_ALIAS = /(?:^|[\s,[{:-])[&*][^\s,[\]{}]+/m;
  * it bounds.
  */
 function parseYamlSource(text, sink, lineOffset = 0) {
-    if (!ANCHOR_OR_ALIAS.test(text)) {
-        const fast = parseFast(text, lineOffset);
-        if (fast)
-            return fast;
+    let doc;
+    try {
+        doc = (!ANCHOR_OR_ALIAS.test(text) && parseFast(text, lineOffset)) || parseExact(text, sink, lineOffset);
     }
-    return parseExact(text, sink, lineOffset);
+    catch (err) {
+        if (!(err instanceof RangeError))
+            throw err;
+        sink.error({ line: 1 + lineOffset, column: 1 }, 'too-deep', tooDeepMessage);
+        return undefined;
+    }
+    const deep = doc ? tooDeepPath(doc.value) : null;
+    if (doc && deep) {
+        sink.error(doc.locate(deep), 'too-deep', tooDeepMessage);
+        return undefined;
+    }
+    return doc;
 }
+const tooDeepMessage = `nested more than ${MAX_NESTING_DEPTH} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 function parseFast(text, lineOffset) {
     const starts = new WeakMap();
     const open = [];
@@ -35645,8 +36184,9 @@ function parseExact(text, sink, lineOffset) {
     };
     let failed = false;
     for (const e of doc.errors) {
-        const rule = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
-        sink.error(at(e.pos[0]), rule, yaml_source_firstLine(e.message));
+        const overflow = /call stack/i.test(e.message);
+        const rule = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : overflow ? 'too-deep' : 'yaml-syntax';
+        sink.error(at(e.pos[0]), rule, overflow ? tooDeepMessage : yaml_source_firstLine(e.message));
         failed = true;
     }
     for (const w of doc.warnings)
@@ -35763,6 +36303,7 @@ function reportZodIssues(error, value, doc, sink, prefix = [], subject) {
 
 
 
+
 const load_suite_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
 const INLINE_RUBRIC_EVALUATOR = 'rubric';
@@ -35813,6 +36354,13 @@ function parseJsonl(text, sink) {
     lines.forEach((line, i) => {
         if (line.trim() === '')
             return;
+        // Depth is checked on the text, before any parser or walker can overflow on it.
+        const deep = tooDeepOffset(line);
+        if (deep >= 0) {
+            sink.error({ line: i + 1, column: deep + 1 }, 'too-deep', tooDeepMessage);
+            ok = false;
+            return;
+        }
         // Lines are JSON: parsed as such, with the YAML parser (a superset) only for the error position.
         let doc;
         try {
@@ -36280,6 +36828,7 @@ function load_suite_str(v) {
 
 
 
+
 /** Splits the `suites` input: newline- or comma-separated globs, blanks and `#` comments dropped. */
 function splitPatterns(value) {
     return value
@@ -36303,7 +36852,12 @@ async function findSuiteFiles(patterns, cwd) {
             onlyFiles: true,
             ignore: ['**/node_modules/**', '**/.git/**'],
             expandDirectories: false,
+            // A checkout may hold a link to `/`: following it walks the runner's whole disk. A suite
+            // named literally is still found through a link (and must resolve inside the workspace).
+            followSymbolicLinks: false,
         });
+        if (!isDynamicPattern(pattern) && (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(cwd, pattern)))
+            matches.push(external_node_path_default().resolve(cwd, pattern));
         const suites = matches.filter((m) => SUITE_EXTENSIONS.test(m) && !/\.baseline\.jsonl$/i.test(m)).sort();
         if (suites.length === 0) {
             diagnostics.push({
@@ -45590,7 +46144,7 @@ function tokenizeAutolink(effects, ok, nok) {
 
 
 /** @type {Construct} */
-const htmlText = {
+const html_text_htmlText = {
   name: 'htmlText',
   tokenize: tokenizeHtmlText
 };
@@ -46670,7 +47224,7 @@ const constructs_text = {
   [33]: labelStartImage,
   [38]: characterReference,
   [42]: attention,
-  [60]: [autolink, htmlText],
+  [60]: [autolink, html_text_htmlText],
   [91]: labelStartLink,
   [92]: [hardBreakEscape, characterEscape],
   [93]: labelEnd,
@@ -49350,9 +49904,8 @@ async function boundedText(res, ref) {
     return Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/exec/output-buffer.ts
+
 /**
  * Keeps the first `headBytes` and the last `tailBytes` of a stream, however long it gets: a gate
  * printing 50 MB costs 20 KB of memory. The end of a failing test run is what matters, so the
@@ -49423,7 +49976,36 @@ class BoundedBuffer {
         return Buffer.concat(this.chunks).toString('utf8');
     }
 }
+/**
+ * A file a command wrote (a CLI target's {OUTPUT_FILE}), read as its stdout is: redacted as the
+ * bytes come in, at most `limit` kept, the rest never read. Only a regular file is read: the
+ * command may have put a FIFO (a read that never ends) or a link to /dev/zero in its place.
+ */
+function readCapped(file, limit, clean) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stat.isFile())
+            throw new Error('not a regular file');
+        const out = new BoundedBuffer(limit);
+        for (let pos = 0; !out.overflowed;) {
+            const chunk = Buffer.allocUnsafe(64 * 1024);
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, pos);
+            if (n === 0)
+                break;
+            pos += n;
+            out.push(clean.push(chunk.subarray(0, n)));
+        }
+        out.push(clean.end());
+        return { text: out.toString(), overflowed: out.overflowed, size: stat.size };
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/exec/run-command.ts
 
 
@@ -49436,6 +50018,8 @@ const SHELL = (0,external_node_fs_namespaceObject.existsSync)('/bin/bash') ? '/b
  */
 const SHELL_FLAGS = SHELL === '/bin/bash' ? ['--noprofile', '--norc', '-eo', 'pipefail', '-c'] : ['-e', '-c'];
 const KILL_GRACE_MS = 2000;
+/** Stdout kept whole for parsing, and the cap on a CLI target's output file. */
+const STDOUT_LIMIT = 8 * 1024 * 1024;
 /**
  * The one command runner for gates, code judges and CLI targets. A string runs through bash like
  * a workflow step; an argv list runs directly. The command gets its own
@@ -49445,7 +50029,7 @@ const KILL_GRACE_MS = 2000;
 function runCommand(spec) {
     const started = Date.now();
     const combined = new HeadTailBuffer();
-    const stdout = new BoundedBuffer(spec.stdoutLimit ?? 8 * 1024 * 1024);
+    const stdout = new BoundedBuffer(spec.stdoutLimit ?? STDOUT_LIMIT);
     const stderr = new HeadTailBuffer(0, 4 * 1024);
     const [file, args] = typeof spec.command === 'string'
         ? [SHELL, [...SHELL_FLAGS, spec.command]]
@@ -49484,14 +50068,19 @@ function runCommand(spec) {
             stop();
         };
         spec.signal?.addEventListener('abort', onAbort, { once: true });
-        child.stdout.on('data', (c) => {
+        // Secrets are replaced as the bytes arrive, before any buffer keeps or cuts them.
+        const outClean = spec.redactor.stream();
+        const errClean = spec.redactor.stream();
+        const onOut = (c) => {
             combined.push(c);
             stdout.push(c);
-        });
-        child.stderr.on('data', (c) => {
+        };
+        const onErr = (c) => {
             combined.push(c);
             stderr.push(c);
-        });
+        };
+        child.stdout.on('data', (c) => onOut(outClean.push(c)));
+        child.stderr.on('data', (c) => onErr(errClean.push(c)));
         child.stdin.on('error', () => {
             /* the command need not read its stdin */
         });
@@ -49505,8 +50094,14 @@ function runCommand(spec) {
             settled = true;
             clearTimeout(timer);
             spec.signal?.removeEventListener('abort', onAbort);
-            // Whatever the command left running in its group goes with it.
+            // Whatever the command left running in its group goes with it; a child that left the
+            // group (setsid) and still holds the pipes is cut off, so it cannot keep this process alive.
             killGroup('SIGKILL');
+            for (const stream of [child.stdout, child.stderr, child.stdin])
+                stream.destroy();
+            child.unref();
+            onOut(outClean.end());
+            onErr(errClean.end());
             const r = spec.redactor;
             resolve({
                 exitCode,
@@ -49679,6 +50274,7 @@ function parseBatchOutput(raw) {
 
 
 
+
 /** A target could not answer a case: the case is `error`, the other cases go on. */
 class TargetError extends Error {
     constructor(message) {
@@ -49829,10 +50425,10 @@ function cliRunner(name, s, targetsDir, deps) {
                 let raw;
                 if (usesOutputFile) {
                     try {
-                        raw = deps.redactor.redact((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8'));
+                        raw = readCapped(outputFile, STDOUT_LIMIT, deps.redactor.stream()).text;
                     }
-                    catch {
-                        throw new TargetError(`target '${name}' exited 0 but wrote no {OUTPUT_FILE}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
+                    catch (err) {
+                        throw new TargetError(`target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${err.message})${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
                     }
                 }
                 else
@@ -50133,6 +50729,9 @@ function definitionHash(c, targetName, root) {
 
 
 
+
+/** Most bytes of a batch's {OUTPUT_FILE} read: 64 MB, whatever the number of cases. */
+const BATCH_OUTPUT_LIMIT = 8 * STDOUT_LIMIT;
 /**
  * AgentV's CLI batch mode (`provider_batching: true`): the command runs once for every case
  * planned on the target, writes one JSONL record per case id to {OUTPUT_FILE}, and each case
@@ -50187,13 +50786,18 @@ async function runBatch(name, s, targetsDir, deps, cases) {
         const said = r.output.trim() ? `:\n${r.output.trim().slice(-1500)}` : '';
         if (r.exitCode !== 0)
             throw new TargetError(`batch run of target '${name}' ${describeExit(r, timeoutMs)}${said}`);
-        let raw;
+        // Capped like a single run's output, per case, up to a whole-batch ceiling.
+        const limit = Math.min(STDOUT_LIMIT * cases.length, BATCH_OUTPUT_LIMIT);
+        let read;
         try {
-            raw = deps.redactor.redact((0,external_node_fs_namespaceObject.readFileSync)(outputFile, 'utf8'));
+            read = readCapped(outputFile, limit, deps.redactor.stream());
         }
-        catch {
-            throw new TargetError(`batch run of target '${name}' exited 0 but wrote no {OUTPUT_FILE}${said}`);
+        catch (err) {
+            throw new TargetError(`batch run of target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${err.message})${said}`);
         }
+        if (read.overflowed)
+            throw new TargetError(`batch run of target '${name}' wrote ${read.size} bytes to {OUTPUT_FILE}, more than the ${limit} read`);
+        const raw = read.text;
         try {
             return { records: parseBatchOutput(raw), perCaseMs: Math.round(r.durationMs / cases.length) };
         }
@@ -50230,6 +50834,11 @@ function loadTargetsFile(absPath, ws) {
     const sink = new DiagnosticSink(display);
     let text;
     try {
+        // The `targets` input is a path like `rubric` and `answers-file`: inside the workspace only.
+        if (!ws.contains(absPath)) {
+            sink.error({ line: 0, column: 0 }, 'escapes-workspace', `targets file resolves outside the workspace (${ws.root}), through '..' or a symlink: refused`);
+            return { file: undefined, diagnostics: sink.items };
+        }
         text = ws.readText(absPath);
     }
     catch (err) {
@@ -50870,10 +51479,11 @@ function checkerPrompt(input) {
     s.push(`# Doer Output: ${label}\n${fence('pull_request', subjectText)}`);
     s.push(`# Iteration\nThis is iteration ${input.iteration}.`);
     if (input.prior.length > 0) {
-        s.push('# Prior Iterations\n' +
-            input.prior
-                .map((p) => `- Iteration ${p.iteration}${p.commit ? ` (${p.commit.slice(0, 7)})` : ''}: **${p.verdict.toUpperCase()}**${p.counts ? ` — ${p.counts}` : ''}${p.feedback ? ` — ${oneLine(p.feedback, 300)}` : ''}`)
-                .join('\n'));
+        // Earlier verdicts quote the PR (feedback, counts): data for the judge, never instructions.
+        const prior = input.prior
+            .map((p) => `- Iteration ${p.iteration}${p.commit ? ` (${p.commit.slice(0, 7)})` : ''}: **${p.verdict.toUpperCase()}**${p.counts ? ` — ${p.counts}` : ''}${p.feedback ? ` — ${oneLine(p.feedback, 300)}` : ''}`)
+            .join('\n');
+        s.push(`# Prior Iterations\n${fence('prior_iterations', prior)}`);
     }
     s.push('# Verdict\naccept — all gates pass AND all must-have criteria are satisfied\nretry — any gate or must-have fails (give specific, actionable feedback)\nterminate — fundamentally broken');
     const ids = [...input.must, ...input.nice].map((c) => c.id);
@@ -50976,11 +51586,18 @@ const ScoreRangeAnswer = object({
     })),
     overall_reasoning: schemas_text,
 });
+/** AgentV's judge schema keeps at most this many hits and misses. */
+const MAX_HITS = 4;
+const upTo4 = array(schemas_string())
+    .nullish()
+    .transform((a) => a?.slice(0, MAX_HITS));
 const FreeformAnswer = object({
+    // Out of scale is invalid, never clamped: 7 on a 0..1 scale is a judge that misread it.
     score: schemas_number({ error: 'score must be a number between 0 and 1' })
-        .refine(Number.isFinite, 'score must be finite'),
-    hits: array(schemas_string()).nullish(),
-    misses: array(schemas_string()).nullish(),
+        .min(0, { error: 'score must be between 0 and 1 (not rescaled)' })
+        .max(1, { error: 'score must be between 0 and 1 (not rescaled)' }),
+    hits: upTo4,
+    misses: upTo4,
     reasoning: schemas_text,
 });
 const MarkdownAnswer = object({
@@ -50994,7 +51611,14 @@ function zodMessage(error) {
         .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
         .join('; ');
 }
-/** Keeps exactly the asked ids: missing ones make the answer invalid, unknown and repeated ones are dropped with a warning. */
+function sameVerdict(a, b) {
+    const v = (x) => x;
+    return v(a).satisfied === v(b).satisfied && v(a).score === v(b).score;
+}
+/**
+ * Keeps exactly the asked ids: missing ones, and ones answered twice with different verdicts,
+ * make the answer invalid; unknown ones and identical repeats are dropped with a warning.
+ */
 function exactIds(checks, ids) {
     const asked = new Set(ids);
     const byId = new Map();
@@ -51002,8 +51626,15 @@ function exactIds(checks, ids) {
     for (const c of checks) {
         if (!asked.has(c.id))
             warnings.push(`judge answered unknown id '${excerpt(c.id)}'; dropped`);
-        else if (byId.has(c.id))
-            warnings.push(`judge answered id '${excerpt(c.id)}' twice; the first answer is kept`);
+        else if (byId.has(c.id)) {
+            // Two verdicts for one id: the judge may be quoting one. Picking either is guessing.
+            if (!sameVerdict(byId.get(c.id), c))
+                return {
+                    ok: false,
+                    error: `id '${excerpt(c.id)}' is answered twice with different verdicts: answer every id exactly once`,
+                };
+            warnings.push(`judge answered id '${excerpt(c.id)}' twice, the same way; one answer is kept`);
+        }
         else
             byId.set(c.id, c);
     }
@@ -51749,9 +52380,9 @@ function combineScoreRanges(items, answers, sampled) {
     const representative = mostAgreeing(answers.length, (i) => items.filter((it) => byId[i].get(it.id)?.score === combined.get(it.id).score).length);
     return { scored, representative, warnings: allWarnings(answers) };
 }
-/** A free-form or template score: each sample clamped to 0..1 (CONTRACTS §3), then the lower median. */
+/** A free-form or template score: each sample as given (validated in 0..1, CONTRACTS §3), then the lower median. */
 function combineFreeform(answers) {
-    const scores = answers.map((a) => clamp01(a.value.score));
+    const scores = answers.map((a) => a.value.score);
     const score = lowerMedian(scores);
     const representative = answers[scores.indexOf(score)].value;
     return { score, scores, representative, warnings: allWarnings(answers) };
@@ -51827,7 +52458,7 @@ async function runFreeform(base, ctx, judge, template, extraVars, slot) {
         wireSchema: freeformWireSchema,
         validate: validateFreeform,
     }));
-    // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3); samples: the lower median.
+    // Validated in 0..1 (out of scale was re-asked, never clamped: CONTRACTS §3); samples: the lower median.
     const c = combineFreeform(s.answers);
     return {
         ...base,
@@ -52637,7 +53268,60 @@ const DEFAULT_AGGREGATOR_PROMPT = `Combine the child evaluators' results below i
 
 {{EVALUATOR_RESULTS_JSON}}`;
 
+;// CONCATENATED MODULE: ./src/targets/judged-answer.ts
+
+/**
+ * Most characters of one answer that reach the judges and the results file: about 25k tokens,
+ * far above a real answer, far below what a hostile target can print (a CLI target's stdout and
+ * output file are already capped at 8 MB, in bytes, before this).
+ */
+const MAX_ANSWER_CHARS = 100_000;
+/** Of a cut answer, the share kept from its start; the rest comes from its end. */
+const HEAD_SHARE = 0.75;
+/**
+ * Every answer on its way to the evaluators, whatever produced it (a target, a mock, an answers
+ * file): secrets redacted first, then cut to `MAX_ANSWER_CHARS` with the cut said in the text
+ * and returned, so the results can record it. Redacting first means a secret straddling the cut
+ * cannot survive in fragments.
+ */
+function judgedAnswer(raw, redactor) {
+    const text = redactor.redact(raw.text);
+    let cut = null;
+    let kept = text;
+    if (text.length > MAX_ANSWER_CHARS) {
+        const head = Math.floor(MAX_ANSWER_CHARS * HEAD_SHARE);
+        const tail = MAX_ANSWER_CHARS - head;
+        kept = `${text.slice(0, head)}\n[… ${text.length - MAX_ANSWER_CHARS} characters cut by rubric-eval: an answer is judged on at most ${MAX_ANSWER_CHARS} …]\n${text.slice(-tail)}`;
+        cut = { original_chars: text.length, kept_chars: MAX_ANSWER_CHARS };
+    }
+    let outputMessages = raw.outputMessages;
+    if (outputMessages && !fitsJudge(outputMessages)) {
+        outputMessages = null;
+        cut = { original_chars: text.length, kept_chars: kept.length, ...cut, output_messages_dropped: true };
+    }
+    return {
+        answer: {
+            ...raw,
+            text: kept,
+            outputMessages: outputMessages ? redactor.redactDeep(outputMessages) : null,
+        },
+        cut,
+    };
+}
+/** Output messages go to the judge as JSON: only when they are shallow and small enough. */
+function fitsJudge(messages) {
+    if (tooDeepPath(messages) !== null)
+        return false;
+    try {
+        return JSON.stringify(messages).length <= MAX_ANSWER_CHARS;
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/execute-case.ts
+
 
 
 
@@ -52670,9 +53354,10 @@ async function executeCase(planned, healthError, judge, exec, signal) {
     if (healthError)
         return errorCase(healthError);
     let answer;
+    let cut;
     try {
-        const a = await target.runner.answer(c, 1);
-        answer = candidateFromTarget(a);
+        // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
+        ({ answer, cut } = judgedAnswer(candidateFromTarget(await target.runner.answer(c, 1)), exec.redactor));
     }
     catch (err) {
         if (signal?.aborted || err instanceof CancelledError)
@@ -52687,7 +53372,15 @@ async function executeCase(planned, healthError, judge, exec, signal) {
             return undefined;
         const agg = aggregateCase(evaluators);
         const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-        return { ...base, ...agg, evaluators, answer: answer.text, duration_ms: Date.now() - started, usage };
+        return {
+            ...base,
+            ...agg,
+            evaluators,
+            answer: answer.text,
+            ...(cut ? { answer_cut: cut } : {}),
+            duration_ms: Date.now() - started,
+            usage,
+        };
     }
     catch (err) {
         if (signal?.aborted)
@@ -52859,6 +53552,11 @@ async function runEvaluation(config, io) {
             history: io.history ?? [],
             progress: hooks.progress,
         }));
+    const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+    if (cacheNotice) {
+        warnings.push(cacheNotice);
+        ctx.warn(cacheNotice);
+    }
     const results = aggregateResults({
         ...executed,
         errors,
@@ -53421,8 +54119,14 @@ async function run_cli_runCommand(args, io) {
         },
     });
     const { results } = outcome;
-    if (config.resultsFile)
-        writeResultsFile(external_node_path_default().resolve(io.cwd, config.resultsFile), results);
+    if (config.resultsFile) {
+        const file = external_node_path_default().resolve(io.cwd, config.resultsFile);
+        const unwritten = writeResultsOrFallback(file, results);
+        if (unwritten) {
+            io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
+            return EXIT_USAGE;
+        }
+    }
     if (format === 'json')
         await writeResultsStream(io.stdout, results);
     else if (format === 'markdown')
@@ -53527,6 +54231,60 @@ async function generateCommand(args, io) {
         timeoutMs: Number(v['judge-timeout'] ?? 120) * 1000,
         io,
     });
+}
+
+
+/***/ }),
+
+/***/ 4921:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  l: () => (/* binding */ guardVerdict),
+  y: () => (/* binding */ refuseDebuggerSignal)
+});
+
+;// CONCATENATED MODULE: external "node:inspector"
+const external_node_inspector_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:inspector");
+var external_node_inspector_default = /*#__PURE__*/__nccwpck_require__.n(external_node_inspector_namespaceObject);
+;// CONCATENATED MODULE: ./src/process-guard.ts
+
+/**
+ * The code a run executes (gates, CLI targets, code judges) runs as the same user as this
+ * process and can signal it. On SIGUSR1 Node opens its inspector on 127.0.0.1:9229, and any
+ * local process that connects runs code in ours: it could end the run with exit 0 before the
+ * verdict exists. A JavaScript listener takes the signal from Node's own handler (Node 20 and 24;
+ * the security tests send the signal to prove it); should the inspector be open all the same,
+ * it is closed. `--inspect` at startup still works for whoever debugs on purpose.
+ */
+function refuseDebuggerSignal() {
+    if (process.platform === 'win32')
+        return; // no SIGUSR1 there
+    process.on('SIGUSR1', () => {
+        if (external_node_inspector_default().url() !== undefined)
+            external_node_inspector_default().close();
+    });
+}
+/**
+ * Until `written()` is called, every way out of the process is a failure: an exit that would
+ * report success (an explicit `process.exit(0)`, an event loop that ran dry mid-run) is turned
+ * into exit code 1 with one line saying why. The verdict alone may end a run green.
+ */
+function guardVerdict(say) {
+    let written = false;
+    process.on('exit', (code) => {
+        if (written || code !== 0)
+            return;
+        process.exitCode = 1;
+        say('rubric-eval ended before writing its verdict: the check fails');
+    });
+    return {
+        written: () => {
+            written = true;
+        },
+    };
 }
 
 

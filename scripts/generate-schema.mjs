@@ -6,19 +6,31 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const source = readFileSync(path.join(root, 'src/suite/schema.ts'), 'utf8');
-const { outputText } = ts.transpileModule(source, {
-  compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-});
-// Inside the repo, so `zod` resolves from node_modules.
-const tmp = path.join(root, 'node_modules/.cache/rubric-eval-schema.mjs');
-mkdirSync(path.dirname(tmp), { recursive: true });
-writeFileSync(tmp, outputText);
-const { EvalSuiteSchema } = await import(pathToFileURL(tmp).href);
+// Inside the repo, so `zod` resolves from node_modules. Each schema module imports only zod.
+const load = async (file) => {
+  const source = readFileSync(path.join(root, 'src/suite', file), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const tmp = path.join(root, `node_modules/.cache/rubric-eval-${file.replace(/\.ts$/, '')}.mjs`);
+  mkdirSync(path.dirname(tmp), { recursive: true });
+  writeFileSync(tmp, outputText);
+  try {
+    return await import(pathToFileURL(tmp).href);
+  } finally {
+    rmSync(tmp);
+  }
+};
+const { EvalSuiteSchema } = await load('schema.ts');
+const { TestsSuiteSchema } = await load('tests-schema.ts');
 const { z } = await import('zod');
-rmSync(tmp);
 
-const schema = z.toJSONSchema(EvalSuiteSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+// Two accepted shapes: AgentV v2 (`evalcases`) and AgentV 5 / promptfoo (`tests`, `vars`, `assert`).
+const SuiteFileSchema = z.union([EvalSuiteSchema, TestsSuiteSchema]).meta({
+  title: 'rubric-eval eval suite',
+  description: 'An AgentV v2 suite, or an AgentV 5 / promptfoo suite.',
+});
+const schema = z.toJSONSchema(SuiteFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
 schema.$id = 'https://github.com/rubric-eval/rubric-eval/blob/main/schema/eval-suite.schema.json';
 mkdirSync(path.join(root, 'schema'), { recursive: true });
 writeFileSync(path.join(root, 'schema/eval-suite.schema.json'), JSON.stringify(schema, null, 2) + '\n');

@@ -1,5 +1,11 @@
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 import { runCli } from './cli/run-cli.js';
+import { guardVerdict, refuseDebuggerSignal } from './process-guard.js';
+
+// Gates and targets run the checkout's code as this user: no debugger on SIGUSR1, and no exit 0
+// before the verdict.
+refuseDebuggerSignal();
+const verdict = guardVerdict((m) => process.stderr.write(`rubric-eval: ${m}\n`));
 
 const controller = new AbortController();
 let interrupted = 0;
@@ -20,3 +26,4 @@ process.exitCode = await runCli({
   stderr: process.stderr,
   signal: controller.signal,
 });
+verdict.written();

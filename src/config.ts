@@ -98,6 +98,7 @@ export const InputsSchema = z
         )
         .default(1),
     ),
+    'github-timeout': number('github-timeout', 30, { min: 1, max: 600 }),
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),

@@ -1,27 +1,29 @@
 import * as core from '@actions/core';
-import { existsSync, readFileSync } from 'node:fs';
+import { context } from '@actions/github';
 import path from 'node:path';
 import { type BaselineFinder, type FoundBaseline } from './baseline/load.js';
 import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
 import { checkFailures, failureMessage } from './fail-on.js';
 import { findBaselineArtifact } from './github/baseline-artifact.js';
+import { Redactor, secretsFromEnv } from './exec/redact.js';
+import { createOctokit, type Octokit, pullRequestSubject, type Repo } from './github/client.js';
+import { tokenIdentity } from './github/identity.js';
 import {
-  createOctokit,
-  findStickyComment,
-  isPermissionError,
-  type Octokit,
-  pullRequestSubject,
-  type Repo,
-  upsertComment,
-  type ExistingComment,
-} from './github/client.js';
+  describeError,
+  postReport,
+  previousComment,
+  type PullRequestSurface,
+  untilCancelled,
+} from './github/pr-comment.js';
 import { type Subject } from './judge/prompts.js';
 import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
-import { parseHistory } from './report/history.js';
+import { withLines } from './exec/redact.js';
 import { changeCounts } from './report/baseline.js';
-import { renderReport } from './report/markdown.js';
+import { parseHistory, runLine, type RunKey } from './report/history.js';
+import { errorLine, renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
-import { invalidInputResults, writeResultsFile } from './report/results-file.js';
+import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
+import { guardVerdict } from './process-guard.js';
 import { runEvaluation, type RunOutcome } from './run.js';
 import { lastCommitSubject } from './subject.js';
 
@@ -33,22 +35,22 @@ interface PullRequestEvent {
   base?: { sha?: string; ref?: string };
 }
 
-function readEvent(): { name: string; pullRequest: PullRequestEvent | null } {
-  const name = process.env.GITHUB_EVENT_NAME ?? '';
-  const file = process.env.GITHUB_EVENT_PATH;
-  if (!file || !existsSync(file)) return { name, pullRequest: null };
-  try {
-    const payload = JSON.parse(readFileSync(file, 'utf8')) as { pull_request?: PullRequestEvent };
-    return { name, pullRequest: payload.pull_request ?? null };
-  } catch {
-    core.warning(`could not read the event file ${file}; treating this run as outside a pull request`);
-    return { name, pullRequest: null };
-  }
-}
-
-function repoFromEnv(): Repo | null {
-  const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
-  return owner && repo ? { owner, repo } : null;
+/** The run as `@actions/github`'s context reads it from the runner's environment and event file. */
+function runContext(): {
+  pr: PullRequestEvent | null;
+  repo: Repo | null;
+  runUrl: string | null;
+  run: RunKey | null;
+} {
+  const pr = (context.payload.pull_request as PullRequestEvent | undefined) ?? null;
+  const repo = process.env.GITHUB_REPOSITORY?.includes('/') ? context.repo : null;
+  const hasRun = Number.isInteger(context.runId) && context.runId > 0;
+  const runUrl =
+    repo && hasRun ? `${context.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${context.runId}` : null;
+  const run = hasRun
+    ? { id: context.runId, attempt: Number.isInteger(context.runAttempt) ? context.runAttempt : 1 }
+    : null;
+  return { pr, repo, runUrl, run };
 }
 
 /**
@@ -57,6 +59,7 @@ function repoFromEnv(): Repo | null {
  * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
+  const verdict = guardVerdict((m) => core.error(m));
   const controller = new AbortController();
   const onSignal = (signal: string) => () => {
     if (!controller.signal.aborted)
@@ -70,6 +73,9 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
+  verdict.written();
+  // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
+  if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -95,7 +101,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return;
   }
   const i = parsed.inputs;
-  for (const secret of [i['judge-api-key'], i['github-token']]) if (secret) core.setSecret(secret);
+  for (const secret of [i['judge-api-key'], i['github-token']])
+    for (const part of withLines(secret ?? '')) if (part.length >= 6) core.setSecret(part);
 
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const workingDirectory = path.resolve(workspace, i['working-directory']);
@@ -104,41 +111,46 @@ async function runAction(signal: AbortSignal): Promise<void> {
     resultsFile: path.resolve(workingDirectory, i['results-file']),
   });
 
-  const event = readEvent();
-  const pr = event.pullRequest;
-  const repo = repoFromEnv();
+  // A results file already there (the checkout may hold one) must not outlive a run that dies:
+  // a failing one stands in until this run writes its own.
+  writeResultsOrFallback(
+    config.resultsFile,
+    invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
+  );
+
+  const { pr, repo, runUrl, run } = runContext();
+  const warn = (m: string) => core.warning(m);
   const octokit: Octokit | null = i['github-token']
-    ? createOctokit(i['github-token'], (m) => core.warning(m))
+    ? createOctokit(i['github-token'], { warn, timeoutMs: i['github-timeout'] * 1000, signal })
     : null;
-  const runUrl =
-    process.env.GITHUB_SERVER_URL && process.env.GITHUB_REPOSITORY && process.env.GITHUB_RUN_ID
-      ? `${process.env.GITHUB_SERVER_URL}/${process.env.GITHUB_REPOSITORY}/actions/runs/${process.env.GITHUB_RUN_ID}`
-      : null;
   const commentMode = i.comment;
 
-  // The previous runs on this PR live in our sticky comment.
-  let existing: ExistingComment | null = null;
+  // The previous runs on this PR live in the action's own comment, found by who wrote it.
+  let surface: PullRequestSurface | null = null;
   if (pr && octokit && repo && commentMode !== 'off') {
-    try {
-      existing = await findStickyComment(octokit, repo, pr.number);
-    } catch (err) {
-      core.warning(`could not read the PR's comments (${describe(err)}); the run history starts afresh`);
-    }
+    // Only `update` edits, so only it needs to know which comments are its own.
+    const me =
+      commentMode === 'update'
+        ? await untilCancelled(tokenIdentity(octokit, i['github-token']!, warn), signal).catch(() => null)
+        : null;
+    surface = { octokit, repo, number: pr.number, me, run, mode: commentMode, warn, signal };
   }
-  const history = commentMode === 'update' ? parseHistory(existing?.body) : [];
+  const existing = surface ? await previousComment(surface) : null;
+  const history = parseHistory(existing?.body);
   const subject = (): Promise<Subject> => {
-    if (pr && octokit && repo) return pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? '');
+    if (pr && octokit && repo)
+      return untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal);
     return lastCommitSubject(workingDirectory);
   };
 
   const baseline = pr ? startBaselineLookup(config, pr, octokit, repo, signal) : undefined;
 
-  const outcome: RunOutcome = await runEvaluation(config, {
+  const outcome = await evaluateOrExplain(config, {
     env: process.env,
     signal,
     subject,
-    history,
     baseline,
+    history,
     commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
     hooks: {
       info: (m) => core.info(m),
@@ -148,46 +160,35 @@ async function runAction(signal: AbortSignal): Promise<void> {
     },
   });
   const { results, redactor } = outcome;
+  const hidden = run ? [runLine(run)] : [];
 
-  // 1. The results file: always, first.
-  try {
-    writeResultsFile(config.resultsFile, results);
-  } catch (err) {
-    core.warning(`could not write the results file ${config.resultsFile}: ${describe(err)}`);
-  }
+  // 1. The results file: always, first. One that cannot be written fails the check.
+  const unwritten = writeResultsOrFallback(config.resultsFile, results);
+  if (unwritten) core.setFailed(`could not write the results file ${config.resultsFile}: ${unwritten}`);
   // 2. Annotations: validation errors, and every failed or errored case at its line.
   annotate(outcome, workspace, workingDirectory);
   // 3. The job summary: where people look on push and on fork PRs.
   try {
-    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write();
+    // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
+    await core.summary.addRaw(redactor.redact(renderReport(results, { runUrl }))).write({ overwrite: true });
   } catch (err) {
-    core.warning(`could not write the job summary: ${describe(err)}`);
+    core.warning(`could not write the job summary: ${describeError(err)}`);
   }
-  // 4. The sticky comment.
+  // 4. The PR comment.
   let commentUrl = '';
   if (pr && commentMode !== 'off') {
-    if (!octokit || !repo) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+    if (!surface) core.warning('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
     else {
       const body = redactor.redact(
         renderReport(results, {
           runUrl,
           sticky: true,
+          hiddenLines: hidden,
           fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
         }),
       );
-      try {
-        commentUrl = await upsertComment(octokit, repo, pr.number, body, commentMode, existing);
-        core.info(`PR comment: ${commentUrl}`);
-      } catch (err) {
-        if (isPermissionError(err)) {
-          core.warning(
-            `GitHub refused the PR comment (${describe(err)}): the token cannot write comments. Grant \`permissions: pull-requests: write\`; on a pull request from a fork the token is read-only, so read the job summary instead. The verdict still decides the check.`,
-          );
-        } else
-          core.warning(
-            `could not post the PR comment: ${describe(err)}. The verdict still decides the check.`,
-          );
-      }
+      commentUrl = await postReport(surface, body, signal);
+      if (commentUrl) core.info(`PR comment: ${commentUrl}`);
     }
   }
   // 5. Outputs.
@@ -231,14 +232,18 @@ function startBaselineLookup(
           resultsFileName: path.basename(config.resultsFile),
           serverUrl: process.env.GITHUB_SERVER_URL ?? null,
           signal,
-        }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describe(err)}` }))
+        }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describeError(err)}` }))
       : Promise.resolve({
           warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
         });
   return () => found;
 }
 
-function annotate(outcome: RunOutcome, workspace: string, workingDirectory: string): void {
+function annotate(
+  outcome: Pick<RunOutcome, 'results' | 'diagnostics' | 'redactor'>,
+  workspace: string,
+  workingDirectory: string,
+): void {
   const rel = (p: string) => {
     const abs = path.resolve(workingDirectory, p);
     return path.relative(workspace, abs).split(path.sep).join('/');
@@ -265,8 +270,26 @@ function annotate(outcome: RunOutcome, workspace: string, workingDirectory: stri
   }
 }
 
-function describe(err: unknown): string {
-  const status = (err as { status?: number }).status;
-  const message = err instanceof Error ? err.message : String(err);
-  return status ? `HTTP ${status}: ${message.split('\n')[0]}` : message.split('\n')[0]!;
+type EvaluationIo = Parameters<typeof runEvaluation>[1];
+
+/**
+ * The engine, with a bug of ours turned into a failed run that says so in one line (in the
+ * comment and the summary); the stack goes to the log only.
+ */
+async function evaluateOrExplain(
+  config: Config,
+  io: EvaluationIo,
+): Promise<Pick<RunOutcome, 'results' | 'redactor' | 'diagnostics'>> {
+  try {
+    return await runEvaluation(config, io);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    core.error(`rubric-eval: internal error: ${errorLine(message)}`);
+    core.info((err as Error).stack ?? message);
+    return {
+      results: invalidInputResults([`internal error: ${errorLine(message)}`]),
+      redactor: new Redactor(secretsFromEnv(process.env)),
+      diagnostics: [],
+    };
+  }
 }

@@ -11,7 +11,8 @@ export type EvaluatorType =
   | 'cost'
   | 'token_usage'
   | 'tool_trajectory'
-  | 'execution_metrics';
+  | 'execution_metrics'
+  | 'text_assertion';
 
 export interface CheckResult {
   id: string;
@@ -63,6 +64,10 @@ export interface EvaluatorResult {
   sample_scores?: number[];
   /** The samples disagreed on this evaluator's score or one of its checks, and that decides the case verdict. */
   unstable?: true;
+  /** AgentV 5 `negate: true`: the score shown is 1 - the check's own score. */
+  negated?: true;
+  /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
+  required?: true;
 }
 
 export interface CaseResult {
@@ -77,6 +82,8 @@ export interface CaseResult {
   evaluators: EvaluatorResult[];
   target: string | null;
   answer: string | null;
+  /** Set when the answer was cut before it reached the judges (CONTRACTS §10). */
+  answer_cut?: AnswerCut;
   error?: string;
   duration_ms: number;
   usage?: Usage;
@@ -114,6 +121,14 @@ export interface RunBaseline {
   removed: string[];
   /** Under `fail-on: regression`: whether the check fails, and on what (the comment says so). */
   check?: { fail_on: 'regression'; fails: boolean; reasons: string[] };
+}
+
+export interface AnswerCut {
+  /** Size of the answer as the target gave it (a capped output file or stdout: at least this). */
+  original_chars: number;
+  kept_chars: number;
+  /** The target's output messages were too large or too deep to pass on: the text alone was judged. */
+  output_messages_dropped?: boolean;
 }
 
 export interface SuiteResult {

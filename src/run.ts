@@ -77,6 +77,11 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             progress: hooks.progress,
           }),
         );
+  const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+  if (cacheNotice) {
+    warnings.push(cacheNotice);
+    ctx.warn(cacheNotice);
+  }
   const results = aggregateResults({
     ...executed,
     errors,

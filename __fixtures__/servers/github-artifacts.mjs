@@ -55,5 +55,14 @@ export async function startArtifacts(artifacts = []) {
     return false;
   }
 
-  return { state, handle, storageUrl, close: () => new Promise((r) => storage.close(() => r())) };
+  return {
+    state,
+    handle,
+    storageUrl,
+    close: () =>
+      new Promise((r) => {
+        storage.close(() => r());
+        storage.closeAllConnections();
+      }),
+  };
 }

@@ -18,6 +18,9 @@ export interface FakeGitHub {
     failures: { method: string; path: RegExp; status: number; times: number; message?: string }[];
     /** The artifacts part (github-artifacts.mjs): what it serves and every zip download. */
     artifacts: { artifacts: FakeArtifact[]; downloads: { id: number; authorization: string | null }[] };
+    script: SurfaceStep[];
+    users: Record<string, FakeUser>;
+    pages: 'normal' | 'loop' | 'endless';
   };
   close(): Promise<void>;
 }
@@ -28,6 +31,12 @@ export function startGitHubServer(options?: {
   pullRequest?: { number: number; title: string; body: string; diff: string; files: unknown[] };
   /** Repository contents served raw: {'owner/repo@ref:path': text}. */
   files?: Record<string, string>;
+  /** PR surface: per-request hangs and delays, matched by method, path and body. */
+  script?: SurfaceStep[];
+  /** PR surface: who each token is (`GET /user`, comment authors); others are the workflow bot. */
+  users?: Record<string, FakeUser>;
+  /** PR surface: `loop` repeats the same next link, `endless` never ends. */
+  pages?: 'normal' | 'loop' | 'endless';
 }): Promise<FakeGitHub>;
 export interface FakeArtifact {
   id: number;
@@ -44,4 +53,19 @@ export interface FakeArtifact {
   };
   /** The bytes the storage host serves (a zip, or anything, for corrupt-zip tests). */
   zip?: Uint8Array;
+}
+
+export interface FakeUser {
+  login: string;
+  type: string;
+}
+export interface SurfaceStep {
+  method: string;
+  path: RegExp;
+  body?: RegExp;
+  times: number;
+  hang?: boolean;
+  /** Hold the request until this holds, then `delayMs`. */
+  until?: () => boolean;
+  delayMs?: number;
 }

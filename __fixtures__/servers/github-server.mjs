@@ -10,6 +10,10 @@ export async function startGitHubServer(options = {}) {
     requests: [],
     nextId: 1000,
     failures: [...(options.failures ?? [])], // {method, path: RegExp, status, times}
+    // --- PR surface (identity, ownership, races, bounded calls); see surfaceScript below ---
+    script: [...(options.script ?? [])],
+    users: { ...(options.users ?? {}) },
+    pages: options.pages ?? 'normal',
   };
   const pr = options.pullRequest ?? {
     number: 7,
@@ -28,6 +32,12 @@ export async function startGitHubServer(options = {}) {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
+      const step = surfaceScript(state, req, raw);
+      if (step?.hang) return state.requests.push(recordOf(req, raw));
+      if (step) held(step, respond);
+      else respond();
+    });
+    function respond() {
       const url = new URL(req.url, 'http://x');
       const record = {
         method: req.method,
@@ -54,20 +64,26 @@ export async function startGitHubServer(options = {}) {
           const items = all.slice((page - 1) * perPage, page * perPage);
           const last = Math.max(1, Math.ceil(all.length / perPage));
           const headers = {};
-          if (page < last) {
+          const nextPage = surfaceNextPage(state.pages, page, last);
+          if (nextPage !== null) {
             const next = new URL(`http://${req.headers.host}${url.pathname}`);
             next.searchParams.set('per_page', String(perPage));
-            next.searchParams.set('page', String(page + 1));
+            next.searchParams.set('page', String(nextPage));
             headers.link = `<${next}>; rel="next"`;
           }
-          return json(res, 200, items.map(view), headers);
+          return json(
+            res,
+            200,
+            (state.pages === 'normal' ? items : all.slice(0, perPage)).map(view),
+            headers,
+          );
         }
         if (req.method === 'POST') {
           const c = {
             id: state.nextId++,
             issue,
             body: record.body.body,
-            user: { login: 'github-actions[bot]', type: 'Bot' },
+            user: tokenUser(state, req),
           };
           state.comments.push(c);
           return json(res, 201, view(c));
@@ -79,8 +95,25 @@ export async function startGitHubServer(options = {}) {
       ) {
         const c = state.comments.find((x) => x.id === Number(m[3]));
         if (!c) return json(res, 404, { message: 'Not Found' });
+        // As on GitHub, a token that can write issues may edit anyone's comment.
         c.body = record.body.body;
         return json(res, 200, view(c));
+      }
+      if (
+        (m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)) &&
+        req.method === 'DELETE'
+      ) {
+        const at = state.comments.findIndex((x) => x.id === Number(m[3]));
+        if (at < 0) return json(res, 404, { message: 'Not Found' });
+        state.comments.splice(at, 1);
+        res.writeHead(204);
+        return res.end();
+      }
+      if (url.pathname === '/user' && req.method === 'GET') {
+        const token = bearer(req);
+        const user = state.users[token];
+        if (!user) return json(res, 403, { message: 'Resource not accessible by integration' });
+        return json(res, 200, user);
       }
       if ((m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/files$/.exec(url.pathname))) {
         return json(res, 200, pr.files);
@@ -115,7 +148,7 @@ export async function startGitHubServer(options = {}) {
       }
       if (artifacts.handle(req, url, res, json)) return;
       json(res, 404, { message: `Not Found: ${req.method} ${url.pathname}` });
-    });
+    }
   });
 
   function view(c) {
@@ -137,10 +170,67 @@ export async function startGitHubServer(options = {}) {
     url: `http://127.0.0.1:${port}`,
     state,
     close: async () => {
-      await new Promise((r) => server.close(() => r()));
+      await new Promise((r) => {
+        server.close(() => r());
+        // A scripted hang holds its connection open; closing must not wait for it.
+        server.closeAllConnections();
+      });
       await artifacts.close();
     },
   };
+}
+
+// --- PR surface: who a token is, scripted delays and hangs, broken pagination ---
+
+function bearer(req) {
+  return String(req.headers.authorization ?? '').replace(/^(token|bearer) /i, '');
+}
+
+/** The author of what a token writes: a user from `users`, else the workflow token's bot. */
+function tokenUser(state, req) {
+  return state.users[bearer(req)] ?? { login: 'github-actions[bot]', type: 'Bot' };
+}
+
+/**
+ * Scripted behaviour per request: `{method, path: RegExp, body?: RegExp, times, hang?: true,
+ * until?: () => boolean, delayMs?: n}`. A hang never answers; otherwise the request is held
+ * until `until()` holds (when given), then `delayMs`, then answered normally.
+ */
+function surfaceScript(state, req, raw) {
+  const pathname = new URL(req.url, 'http://x').pathname;
+  const step = state.script.find(
+    (f) => f.method === req.method && f.path.test(pathname) && (!f.body || f.body.test(raw)) && f.times > 0,
+  );
+  if (step) step.times--;
+  return step ?? null;
+}
+
+function held(step, respond) {
+  const later = () => setTimeout(respond, step.delayMs ?? 0);
+  if (!step.until || step.until()) return later();
+  const poll = setInterval(() => {
+    if (!step.until()) return;
+    clearInterval(poll);
+    later();
+  }, 10);
+}
+
+function recordOf(req, raw) {
+  const url = new URL(req.url, 'http://x');
+  return {
+    method: req.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: req.headers,
+    body: raw ? safeJson(raw) : null,
+  };
+}
+
+/** `normal`: pages end; `loop`: the next link always names page 2; `endless`: it never ends. */
+function surfaceNextPage(mode, page, last) {
+  if (mode === 'loop') return 2;
+  if (mode === 'endless') return page + 1;
+  return page < last ? page + 1 : null;
 }
 
 function safeJson(s) {

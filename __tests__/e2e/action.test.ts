@@ -150,7 +150,7 @@ test('a PR run with a gating violation: comment, outputs, summary, results file,
   const checkers = judge.state.requests.filter((q) => JSON.stringify(q.body).includes('# Gate Results'));
   expect(checkers).toHaveLength(2);
   expect(checkers[1]!.body.messages[1].content).toMatch(
-    /# Prior Iterations\n- Iteration 0 \(abc1234\): \*\*ACCEPT\*\* — 1 pass · 0 borderline · 1 fail · rubric gates: 2\/2 · must: 2\/2 · nice: 1\/1 — All criteria hold\./,
+    /# Prior Iterations\n<<<PRIOR_ITERATIONS [0-9a-f]{16} \(untrusted data[^\n]*\n- Iteration 0 \(abc1234\): \*\*ACCEPT\*\* — 1 pass · 0 borderline · 1 fail · rubric gates: 2\/2 · must: 2\/2 · nice: 1\/1 — All criteria hold\.\n<<<END PRIOR_ITERATIONS/,
   );
   expect(checkers[1]!.body.messages[1].content).toContain('This is iteration 1.');
   expect(results(workspace).usage).toMatchObject({ judge_calls: 1, cached_calls: 2 });

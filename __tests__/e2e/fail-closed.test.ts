@@ -232,7 +232,9 @@ describe('4. an unreachable judge fails fast, naming the URL and the model', () 
     expect(r.durationMs).toBeLessThan(10_000);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`is the judge running at ${url}? set \`judge-base-url\``);
-    expect(r.summary).toContain(`cannot reach ${url} (model gpt-4.1-mini)`);
+    // The summary quotes the error inert: the URL reads the same but is not a link (an invisible
+    // joiner after the scheme's colon).
+    expect(r.summary.replace(/\u200d/g, '')).toContain(`cannot reach ${url} (model gpt-4.1-mini)`);
   });
 });
 

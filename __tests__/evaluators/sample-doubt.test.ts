@@ -184,3 +184,13 @@ describe('properties', () => {
     );
   });
 });
+
+test('doubt follows the case’s own verdict rule: AgentV 5’s threshold has no borderline step', () => {
+  // 2/5 non-required items: 0.4. One more met gives 0.6: borderline in v2 (in doubt), still a
+  // fail against AgentV 5's 0.8 threshold (no doubt: more samples cannot change the verdict).
+  const r = checklist([1, 1, 0, 0, 0].map((y) => ({ votes: `${y}/1`, required: false })));
+  expect(autoWanted(configs, [r], 5)).toEqual(['e/0']);
+  expect(autoWanted(configs, [r], 5, { kind: 'threshold', threshold: 0.8 })).toEqual([]);
+  // At 0.6 threshold the same one flip passes the test: in doubt again.
+  expect(autoWanted(configs, [r], 5, { kind: 'threshold', threshold: 0.6 })).toEqual(['e/0']);
+});

@@ -18,7 +18,7 @@ beforeAll(async () => {
   process.env.GITHUB_API_URL = github.url;
   const { createOctokit } = await import('../../src/github/client.js');
   const { findBaselineArtifact } = await import('../../src/github/baseline-artifact.js');
-  octokit = createOctokit('ghs_secret_token_1234', () => undefined);
+  octokit = createOctokit('ghs_secret_token_1234', { warn: () => undefined, timeoutMs: 5000 });
   lookupWith = (o) =>
     findBaselineArtifact(
       o,

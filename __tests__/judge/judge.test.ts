@@ -98,12 +98,20 @@ test('score ranges: every band and required_min_score is in the prompt; integer 
   expect(r.gating_violations).toEqual(['accuracy: score 7 is below required_min_score 8']);
 });
 
-test('free-form: the score is taken as given, clamped to 0..1, with hits and misses', async () => {
+test('free-form: the score is taken as given, with hits and misses; out of 0..1 it is re-asked, never clamped', async () => {
   server = await startOpenAIServer({
-    respond: () => ({ score: 1.7, hits: ['a'], misses: ['b'], reasoning: 'ok' }),
+    respond: () => ({ score: 0.9, hits: ['a'], misses: ['b'], reasoning: 'ok' }),
   });
   const r = await runLlmJudge(rubricJudge(null), ctx(), makeJudge(server.url));
-  expect(r).toMatchObject({ mode: 'freeform', score: 1, verdict: 'pass', hits: ['a'], misses: ['b'] });
+  expect(r).toMatchObject({ mode: 'freeform', score: 0.9, verdict: 'pass', hits: ['a'], misses: ['b'] });
+  await server.close();
+  server = await startOpenAIServer({
+    respond: () => ({ score: 1.7, hits: [], misses: [], reasoning: 'ok' }),
+  });
+  const out = await runLlmJudge(rubricJudge(null), ctx(), makeJudge(server.url));
+  expect(out).toMatchObject({ score: 0, verdict: 'error' });
+  expect(out.error).toMatch(/score must be between 0 and 1/);
+  expect(server.state.requests).toHaveLength(3);
 });
 
 describe('invalid answers are repaired with the validation error, then give error', () => {

@@ -53,7 +53,8 @@ test('the comment marks split cases, shows votes in the reasons and counts the e
   expect(md).toContain('| ❌ | `split` · _judge split 1/3_ |');
   expect(md).toContain('| ✅ | `close` · _judge split 2/3_ |');
   expect(md).toMatch(/\| ✅ \| `steady` \| 1\.00 \|/);
-  expect(md).toContain('- rubric › rubric-2 (required) [votes 1/3]: rubric-2 judged in sample 1');
+  // The reason line is quoted text, made inert: brackets are escaped (shown as `[votes 1/3]`).
+  expect(md).toContain('- rubric › rubric-2 (required) \\[votes 1/3\\]: rubric-2 judged in sample 1');
   expect(md).toContain('9 judge calls · 6 extra judge samples · 2 cases split ·');
 
   const term = renderTerminal(results);

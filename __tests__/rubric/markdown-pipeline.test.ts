@@ -210,8 +210,9 @@ test('prior iterations round-trip through the comment body and reach the checker
   });
   const second = judge.state.requests[1]!.body.messages[1].content as string;
   expect(second).toContain('This is iteration 1.');
-  expect(second).toContain(
-    '# Prior Iterations\n- Iteration 0 (aaaaaaa): **ACCEPT** — must: 1/1 — Fix the failing test.',
+  // Earlier feedback quotes the PR: it reaches the checker fenced as data.
+  expect(second).toMatch(
+    /# Prior Iterations\n<<<PRIOR_ITERATIONS [0-9a-f]{16} \(untrusted data[^\n]*\n- Iteration 0 \(aaaaaaa\): \*\*ACCEPT\*\* — must: 1\/1 — Fix the failing test\.\n<<<END PRIOR_ITERATIONS [0-9a-f]{16}>>>/,
   );
 });
 

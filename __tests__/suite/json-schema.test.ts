@@ -85,3 +85,30 @@ test('editors flag typos: the objects AgentV closes are closed, and rubric items
   const judge = { name: 'j', type: 'code_judge', script: 'node j.mjs', max_words: 40 };
   expect(validate({ evalcases: [{ ...base, execution: { evaluators: [judge] } }] })).toBe(true);
 });
+
+describe('AgentV 5 / promptfoo suites', () => {
+  corpusTest.each([
+    'examples/features/basic/evals/suite.yaml',
+    'examples/features/assert/evals/suite.yaml',
+    'examples/features/trajectory-assertions-simple/evals/suite.yaml',
+    'examples/features/rubric/evals/suite.yaml',
+  ])('corpus agentv5-examples/%s validates against the JSON Schema', (file) => {
+    const ok = validate(parse(readFileSync(path.join(CORPUS, 'agentv5-examples', file), 'utf8')));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  test('the schema rejects what the loader rejects structurally', () => {
+    const suite = (assert: unknown[]) => ({
+      prompts: ['{{ input }}'],
+      tests: [{ id: 'x', vars: { input: 'hi' }, assert }],
+    });
+    expect(
+      validate(suite(['a criterion', { type: 'contains', value: 'x', weight: 2, required: true }])),
+    ).toBe(true);
+    expect(validate(suite([{ value: 'no type' }]))).toBe(false);
+    expect(validate(suite([{ type: 'contains', weight: -1 }]))).toBe(false);
+    expect(validate(suite([{ type: 'contains', required: 0.5 }]))).toBe(false);
+    expect(validate({ tests: [{ id: 'x', input: 'hi', rubrics: 'not a list' }] })).toBe(false);
+  });
+});

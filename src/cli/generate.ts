@@ -11,9 +11,11 @@ import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
 import { judgeEndpoint } from '../run.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
+import { type EvalCase } from '../suite/types.js';
 import { Workspace } from '../suite/workspace.js';
 import { endpointOfTarget } from '../targets/plan.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/targets-file.js';
+import { criteriaInsertion } from './criteria-insertion.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
 import { CLI_SETTINGS } from '../setting-names.js';
 
@@ -78,49 +80,27 @@ export async function generateRubrics(o: GenerateOptions): Promise<number> {
     temperature: 0,
   });
 
+  // AgentV 5 / promptfoo suites get plain-string criteria in `assert`; v2 suites get `rubrics`.
+  const testsFormat = loaded.suite.cases.some((c) => c.scoring !== undefined);
   const insertions: { offset: number; text: string; caseId: string }[] = [];
   for (const [index, item] of list.items.entries()) {
     if (!isMap(item)) continue;
-    const c = loaded.suite.cases[index];
-    if (!c || item.has('rubrics') || !c.expectedOutcome.trim()) continue;
-    const answer = await judge
-      .judge({
-        prompt: {
-          messages: [
-            {
-              role: 'system',
-              content:
-                'You write grading rubrics. Turn the expected outcome into 3-7 atomic, independently checkable checklist items: each tests one observable property of a good answer. ' +
-                'Mark as required only what a correct answer cannot lack. Weights: 2-3 for core requirements, 1 for normal, 0.5 for nice-to-haves. Ids are short kebab-case.',
-            },
-            {
-              role: 'user',
-              content: `[[ ## expected_outcome ## ]]\n${c.expectedOutcome.trim()}\n\n[[ ## question ## ]]\n${fence('question', c.inputMessages.map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : `<file ${p.file.path}>`)).join('\n')).join('\n\n'))}`,
-            },
-          ],
-          shapeHint:
-            '{"rubrics": [{"id": "<kebab-case>", "expected_outcome": "<one checkable property>", "weight": <0.5-3>, "required": true|false}, ... 3 to 7 items]}',
-        },
-        schemaName: 'generated_rubrics',
-        wireSchema: GeneratedRubrics,
-        validate: (d) => {
-          const r = GeneratedRubrics.safeParse(d);
-          if (!r.success)
-            return {
-              ok: false,
-              error: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-            };
-          const ids = r.data.rubrics.map((x) => x.id);
-          if (new Set(ids).size !== ids.length) return { ok: false, error: 'ids must be unique' };
-          return { ok: true, value: r.data, warnings: [] };
-        },
-      })
-      .catch((err: Error) => {
-        io.stderr.write(`rubric-eval: case '${c.id}': ${err.message}\n`);
-        return null;
-      });
+    const c = testsFormat ? testOf(loaded.suite.cases, item.get('id')) : loaded.suite.cases[index];
+    if (!c || !c.expectedOutcome.trim()) continue;
+    if (testsFormat ? c.evaluators.some((e) => e.type === 'llm_judge') : item.has('rubrics')) continue;
+    const answer = await askRubrics(judge, c, io);
     if (!answer) return EXIT_FAIL;
-    insertions.push({ ...insertionFor(item, text, answer.value.rubrics), caseId: c.id });
+    if (!testsFormat) {
+      insertions.push({ ...insertionFor(item, text, answer), caseId: c.id });
+      continue;
+    }
+    const ins = criteriaInsertion(
+      item,
+      text,
+      answer.map((r) => r.expected_outcome),
+    );
+    if (ins) insertions.push({ ...ins, caseId: c.id });
+    else io.stderr.write(`rubric-eval: test '${c.id}': its \`assert\` is a flow list; not rewritten\n`);
   }
 
   if (insertions.length === 0) {
@@ -140,6 +120,57 @@ export async function generateRubrics(o: GenerateOptions): Promise<number> {
     );
   }
   return EXIT_PASS;
+}
+
+/** The judge's 3-7 checklist items for one case, from its expected outcome and question. */
+async function askRubrics(
+  judge: Judge,
+  c: EvalCase,
+  io: CliIO,
+): Promise<z.infer<typeof GeneratedRubrics>['rubrics'] | null> {
+  const answer = await judge
+    .judge({
+      prompt: {
+        messages: [
+          {
+            role: 'system',
+            content:
+              'You write grading rubrics. Turn the expected outcome into 3-7 atomic, independently checkable checklist items: each tests one observable property of a good answer. ' +
+              'Mark as required only what a correct answer cannot lack. Weights: 2-3 for core requirements, 1 for normal, 0.5 for nice-to-haves. Ids are short kebab-case.',
+          },
+          {
+            role: 'user',
+            content: `[[ ## expected_outcome ## ]]\n${c.expectedOutcome.trim()}\n\n[[ ## question ## ]]\n${fence('question', c.inputMessages.map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : `<file ${p.file.path}>`)).join('\n')).join('\n\n'))}`,
+          },
+        ],
+        shapeHint:
+          '{"rubrics": [{"id": "<kebab-case>", "expected_outcome": "<one checkable property>", "weight": <0.5-3>, "required": true|false}, ... 3 to 7 items]}',
+      },
+      schemaName: 'generated_rubrics',
+      wireSchema: GeneratedRubrics,
+      validate: (d) => {
+        const r = GeneratedRubrics.safeParse(d);
+        if (!r.success)
+          return {
+            ok: false,
+            error: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          };
+        const ids = r.data.rubrics.map((x) => x.id);
+        if (new Set(ids).size !== ids.length) return { ok: false, error: 'ids must be unique' };
+        return { ok: true, value: r.data, warnings: [] };
+      },
+    })
+    .catch((err: Error) => {
+      io.stderr.write(`rubric-eval: case '${c.id}': ${err.message}\n`);
+      return null;
+    });
+  return answer ? answer.value.rubrics : null;
+}
+
+/** The loaded test for a YAML test item: by id (a prompt matrix makes `<id>__prompt_<p>` copies). */
+function testOf(cases: readonly EvalCase[], id: unknown): EvalCase | undefined {
+  const key = String(id);
+  return cases.find((c) => c.id === key) ?? cases.find((c) => c.id.startsWith(`${key}__prompt_`));
 }
 
 function resolveEndpoint(

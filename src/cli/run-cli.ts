@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromInputs, parseInputs } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { didYouMean } from '../did-you-mean.js';
-import { writeResultsFile, writeResultsStream } from '../report/results-file.js';
+import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
@@ -264,7 +264,14 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     },
   });
   const { results } = outcome;
-  if (config.resultsFile) writeResultsFile(path.resolve(io.cwd, config.resultsFile), results);
+  if (config.resultsFile) {
+    const file = path.resolve(io.cwd, config.resultsFile);
+    const unwritten = writeResultsOrFallback(file, results);
+    if (unwritten) {
+      io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));

@@ -1,6 +1,6 @@
 import { type SamplesSetting } from '../judge/sampling.js';
 import { type EvaluatorResult } from '../results.js';
-import { type EvaluatorConfig } from '../suite/types.js';
+import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 import { SampleBook } from './sample-book.js';
 import { autoWanted, markUnstable } from './sample-doubt.js';
 
@@ -20,16 +20,18 @@ export async function runSampledCase(
   setting: SamplesSetting,
   signal: AbortSignal | undefined,
   evaluate: (book: SampleBook) => Promise<EvaluatorResult[]>,
+  /** The case's format scoring (AgentV 5's threshold), so doubt is judged by its verdict rule. */
+  scoring?: CaseScoring,
 ): Promise<EvaluatorResult[]> {
   const book = new SampleBook(setting);
   let results = await evaluate(book);
   if (setting === 'auto') {
     for (let round = 0; round < MAX_ROUNDS && !signal?.aborted; round++) {
-      const wanted = autoWanted(configs, results, book.max).filter((p) => book.more(p));
+      const wanted = autoWanted(configs, results, book.max, scoring).filter((p) => book.more(p));
       if (wanted.length === 0) break;
       results = await evaluate(book);
     }
   }
-  markUnstable(configs, results);
+  markUnstable(configs, results, scoring);
   return results;
 }

@@ -2,7 +2,7 @@ import { type JudgeAnswer } from '../judge/judge.js';
 import { type ChecklistAnswer, type FreeformAnswer, type ScoreRangeAnswer } from '../judge/schemas.js';
 import { formatVotes, lowerMedian, majority } from '../judge/sampling.js';
 import { addUsage, emptyUsage, type Usage } from '../results.js';
-import { clamp01, type ScoredChecks, scoreChecklist, scoreRanges } from '../rubric/scoring.js';
+import { type ScoredChecks, scoreChecklist, scoreRanges } from '../rubric/scoring.js';
 import { type ChecklistItem, type RangeCriterion } from '../rubric/types.js';
 
 /**
@@ -85,14 +85,14 @@ export function combineScoreRanges(
   return { scored, representative, warnings: allWarnings(answers) };
 }
 
-/** A free-form or template score: each sample clamped to 0..1 (CONTRACTS §3), then the lower median. */
+/** A free-form or template score: each sample as given (validated in 0..1, CONTRACTS §3), then the lower median. */
 export function combineFreeform(answers: readonly JudgeAnswer<FreeformAnswer>[]): {
   score: number;
   scores: number[];
   representative: FreeformAnswer;
   warnings: string[];
 } {
-  const scores = answers.map((a) => clamp01(a.value.score));
+  const scores = answers.map((a) => a.value.score);
   const score = lowerMedian(scores);
   const representative = answers[scores.indexOf(score)]!.value;
   return { score, scores, representative, warnings: allWarnings(answers) };

@@ -8,6 +8,7 @@ import {
   type EvalCase,
   type EvaluatorConfig,
   type LlmJudgeConfig,
+  type TextAssertionConfig,
 } from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
@@ -22,6 +23,8 @@ import { renderPromptScript } from './prompt-script.js';
 import { runSampledCase } from './case-samples.js';
 import { type SampleBook } from './sample-book.js';
 import { type Score } from './score.js';
+import { negateResult } from './negate.js';
+import { scoreTextAssertion } from './text-assertion.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
@@ -61,9 +64,14 @@ export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   token_usage: async (config, env) =>
     deterministicResult(config, scoreTokenUsage(config, env.answer.tokenUsage)),
   tool_trajectory: async (config, env) =>
-    deterministicResult(config, scoreToolTrajectory(config, traceOf(env.answer))),
+    deterministicResult(
+      config,
+      allOrNothing(config.allOrNothing, scoreToolTrajectory(config, traceOf(env.answer))),
+    ),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+  text_assertion: async (config, env) =>
+    deterministicResult(config, scoreTextAssertion(config, env.answer.text)),
 };
 
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
@@ -73,10 +81,16 @@ export function runEvaluator(
   path = 'e/0',
 ): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
-  return run(config, env, path);
+  const result = run(config, env, path);
+  return config.negate ? result.then(negateResult) : result;
 }
 
-function deterministicResult(config: DeterministicConfig, s: Score): EvaluatorResult {
+/** A partial score becomes 0 for checks that are pass/fail in their format. */
+function allOrNothing(on: boolean | undefined, s: Score): Score {
+  return on && s.score < 1 ? { ...s, score: 0, verdict: 'fail' } : s;
+}
+
+function deterministicResult(config: DeterministicConfig | TextAssertionConfig, s: Score): EvaluatorResult {
   return {
     name: config.name,
     type: config.type,
@@ -130,8 +144,12 @@ export function runEvaluators(
   // `judge` is absent for cases without any llm_judge (the pipeline passes none).
   const setting = (env.judge as Judge | undefined)?.samples ?? 1;
   if (setting === 1) return runChildren(configs, env, 'e');
-  return runSampledCase(configs, setting, env.exec.signal, (book) =>
-    runChildren(configs, { ...env, book }, 'e'),
+  return runSampledCase(
+    configs,
+    setting,
+    env.exec.signal,
+    (book) => runChildren(configs, { ...env, book }, 'e'),
+    env.evalCase.scoring,
   );
 }
 
@@ -183,7 +201,11 @@ async function runComposite(
   let reasoning: string | null = null;
   let aggregatorMisses: string[] = [];
   let aggregatorSamples: Pick<EvaluatorResult, 'samples' | 'sample_scores'> = {};
-  if (agg.type === 'weighted_average') {
+  if (agg.type === 'all_or_nothing') {
+    const short = children.filter((c) => c.score < 1);
+    score = short.length === 0 ? 1 : 0;
+    reasoning = short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`;
+  } else if (agg.type === 'weighted_average') {
     score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     reasoning = children
       .map(

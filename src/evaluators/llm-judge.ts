@@ -107,7 +107,7 @@ async function runFreeform(
     wireSchema: freeformWireSchema,
     validate: validateFreeform,
   }));
-  // The free-form judge's score is taken as given, clamped to 0..1 (CONTRACTS §3); samples: the lower median.
+  // Validated in 0..1 (out of scale was re-asked, never clamped: CONTRACTS §3); samples: the lower median.
   const c = combineFreeform(s.answers);
   return {
     ...base,

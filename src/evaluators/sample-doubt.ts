@@ -1,14 +1,14 @@
 import { lowerMedian, parseVotes } from '../judge/sampling.js';
 import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../results.js';
 import {
-  aggregateCase,
   evaluatorVerdict,
   scoreChecklist,
   scoreRanges,
   verdictForScore,
   weightedMean,
 } from '../rubric/scoring.js';
-import { type EvaluatorConfig } from '../suite/types.js';
+import { scoreCase } from '../rubric/case-scoring.js';
+import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 
 /**
  * Where judge samples can move a case's verdict. Every sampled number of a case is a "knob": a
@@ -103,8 +103,9 @@ export function verdictWith(
   configs: readonly EvaluatorConfig[],
   results: readonly EvaluatorResult[],
   override: Override,
+  scoring?: CaseScoring,
 ): CaseVerdict {
-  return aggregateCase(rescore(configs, results, 'e', override)).verdict;
+  return scoreCase({ evaluators: [...configs], scoring }, rescore(configs, results, 'e', override)).verdict;
 }
 
 function rescore(
@@ -117,14 +118,19 @@ function rescore(
     const config = configs[i];
     const p = `${path}/${i}`;
     if (!config || r.verdict === 'error' || o.size === 0) return r;
-    if (config.type === 'llm_judge') return rescoreJudge(r, p, o);
+    if (config.type === 'llm_judge') {
+      const re = rescoreJudge(r, p, o);
+      // A negated judge (AgentV 5 `negate`) counts 1 - its checks' score.
+      return config.negate ? { ...re, score: 1 - re.score } : re;
+    }
     if (config.type !== 'composite' || !r.children) return r;
     const children = rescore(config.children, r.children, p, o);
     if (children.some((c) => c.verdict === 'error')) return r;
     const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
     const agg = config.aggregator;
     let score = r.score;
-    if (agg.type === 'weighted_average')
+    if (agg.type === 'all_or_nothing') score = children.every((c) => c.score >= 1) ? 1 : 0;
+    else if (agg.type === 'weighted_average')
       score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     else if (agg.type === 'llm_judge') score = o.get(`${p}/agg`) ?? r.score;
     // A scoring script that failed forced `fail` whatever its score: keep that.
@@ -189,10 +195,11 @@ function oneStepDecides(
   results: readonly EvaluatorResult[],
   k: Knob,
   base: CaseVerdict,
+  scoring?: CaseScoring,
 ): boolean {
   return [k.combined - k.step, k.combined + k.step]
     .map((v) => Math.min(k.max, Math.max(0, v)))
-    .some((v) => v !== k.combined && verdictWith(configs, results, new Map([[k.key, v]])) !== base);
+    .some((v) => v !== k.combined && verdictWith(configs, results, new Map([[k.key, v]]), scoring) !== base);
 }
 
 /** Every open knob at both ends of its range: the verdict is monotone in each, so two replays tell. */
@@ -200,6 +207,7 @@ function openSpanDecides(
   configs: readonly EvaluatorConfig[],
   results: readonly EvaluatorResult[],
   knobs: readonly Knob[],
+  scoring?: CaseScoring,
 ): boolean {
   const open = knobs
     .map((k) => [k, openRange(k)] as const)
@@ -207,7 +215,7 @@ function openSpanDecides(
   if (open.length === 0) return false;
   const low = new Map(open.map(([k, r]) => [k.key, r[0]]));
   const high = new Map(open.map(([k, r]) => [k.key, r[1]]));
-  return verdictWith(configs, results, low) !== verdictWith(configs, results, high);
+  return verdictWith(configs, results, low, scoring) !== verdictWith(configs, results, high, scoring);
 }
 
 /**
@@ -221,9 +229,10 @@ export function autoWanted(
   configs: readonly EvaluatorConfig[],
   results: readonly EvaluatorResult[],
   max: number,
+  scoring?: CaseScoring,
 ): string[] {
   const knobs = collectKnobs(configs, results);
-  const base = verdictWith(configs, results, new Map());
+  const base = verdictWith(configs, results, new Map(), scoring);
   const byPath = new Map<string, Knob[]>();
   for (const k of knobs) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
   const wanted: string[] = [];
@@ -232,11 +241,11 @@ export function autoWanted(
     if (n >= max) continue;
     const doubt =
       n === 1
-        ? list.some((k) => oneStepDecides(configs, results, k, base))
-        : openSpanDecides(configs, results, list);
+        ? list.some((k) => oneStepDecides(configs, results, k, base, scoring))
+        : openSpanDecides(configs, results, list, scoring);
     if (doubt) wanted.push(path);
   }
-  if (wanted.length > 0 || !openSpanDecides(configs, results, knobs)) return wanted;
+  if (wanted.length > 0 || !openSpanDecides(configs, results, knobs, scoring)) return wanted;
   return [...byPath]
     .filter(([, list]) => list[0]!.values.length < max && list.some((k) => openRange(k)))
     .map(([p]) => p);
@@ -250,15 +259,16 @@ export function autoWanted(
 export function markUnstable(
   configs: readonly EvaluatorConfig[],
   results: readonly EvaluatorResult[],
+  scoring?: CaseScoring,
 ): boolean {
-  const base = verdictWith(configs, results, new Map());
+  const base = verdictWith(configs, results, new Map(), scoring);
   let any = false;
   const unstablePaths = new Set<string>();
   for (const k of collectKnobs(configs, results)) {
     const lo = Math.min(...k.values);
     const hi = Math.max(...k.values);
     if (lo === hi) continue;
-    if ([lo, hi].some((v) => verdictWith(configs, results, new Map([[k.key, v]])) !== base)) {
+    if ([lo, hi].some((v) => verdictWith(configs, results, new Map([[k.key, v]]), scoring) !== base)) {
       k.target.unstable = true;
       unstablePaths.add(k.path);
       any = true;

@@ -1,3 +1,6 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { type StreamRedactor } from './redact.js';
+
 /**
  * Keeps the first `headBytes` and the last `tailBytes` of a stream, however long it gets: a gate
  * printing 50 MB costs 20 KB of memory. The end of a failing test run is what matters, so the
@@ -61,5 +64,34 @@ export class BoundedBuffer {
   }
   toString(): string {
     return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/**
+ * A file a command wrote (a CLI target's {OUTPUT_FILE}), read as its stdout is: redacted as the
+ * bytes come in, at most `limit` kept, the rest never read. Only a regular file is read: the
+ * command may have put a FIFO (a read that never ends) or a link to /dev/zero in its place.
+ */
+export function readCapped(
+  file: string,
+  limit: number,
+  clean: StreamRedactor,
+): { text: string; overflowed: boolean; size: number } {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error('not a regular file');
+    const out = new BoundedBuffer(limit);
+    for (let pos = 0; !out.overflowed;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, pos);
+      if (n === 0) break;
+      pos += n;
+      out.push(clean.push(chunk.subarray(0, n)));
+    }
+    out.push(clean.end());
+    return { text: out.toString(), overflowed: out.overflowed, size: stat.size };
+  } finally {
+    closeSync(fd);
   }
 }

@@ -21,9 +21,18 @@ export class Redactor {
   private readonly secrets: string[];
 
   constructor(secrets: Iterable<string>) {
-    this.secrets = [...new Set([...secrets].filter((s) => s && s.length >= MIN_SECRET_LENGTH))].sort(
-      (a, b) => b.length - a.length,
-    );
+    this.secrets = [
+      ...new Set([...secrets].flatMap(withLines).filter((s) => s.length >= MIN_SECRET_LENGTH)),
+    ].sort((a, b) => b.length - a.length);
+  }
+
+  /**
+   * A redactor for one byte stream (a command's stdout or stderr) that replaces secrets before
+   * any buffer keeps or cuts the bytes: a secret split across chunks, or straddling where the
+   * kept head and tail are cut, never survives in fragments.
+   */
+  stream(): StreamRedactor {
+    return new StreamRedactor(this.secrets.map((s) => Buffer.from(s, 'utf8')));
   }
 
   redact(text: string): string {
@@ -63,6 +72,65 @@ export class Redactor {
   get count(): number {
     return this.secrets.length;
   }
+}
+
+/**
+ * A multi-line secret is also masked line by line, as the runner masks it: output that prints one
+ * line of a key (or re-wraps it) does not carry that line out.
+ */
+export function withLines(secret: string): string[] {
+  if (!secret) return [];
+  if (!/[\r\n]/.test(secret)) return [secret];
+  const lines = secret.split(/\r?\n|\r/).flatMap((l) => [l, l.trim()]);
+  return [secret, secret.replace(/\r\n/g, '\n'), ...lines];
+}
+
+const REDACTED = Buffer.from('***');
+
+/** See `Redactor.stream`. Holds back the last (longest secret - 1) bytes until more arrive. */
+export class StreamRedactor {
+  private pending: Buffer = Buffer.alloc(0);
+  private readonly hold: number;
+
+  constructor(private readonly secrets: readonly Buffer[]) {
+    this.hold = Math.max(0, ...secrets.map((s) => s.length - 1));
+  }
+
+  /** The bytes now known to hold no (part of a) secret, redacted. */
+  push(chunk: Buffer): Buffer {
+    if (this.secrets.length === 0) return chunk;
+    const data = replaceSecrets(
+      this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk,
+      this.secrets,
+    );
+    const keep = Math.min(this.hold, data.length);
+    this.pending = Buffer.from(data.subarray(data.length - keep));
+    return data.subarray(0, data.length - keep);
+  }
+
+  /** The held-back bytes at the end of the stream. */
+  end(): Buffer {
+    const rest = this.pending;
+    this.pending = Buffer.alloc(0);
+    return rest;
+  }
+}
+
+function replaceSecrets(data: Buffer, secrets: readonly Buffer[]): Buffer {
+  let out = data;
+  for (const secret of secrets) {
+    let at = out.indexOf(secret);
+    if (at < 0) continue;
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (; at >= 0; at = out.indexOf(secret, from)) {
+      parts.push(out.subarray(from, at), REDACTED);
+      from = at + secret.length;
+    }
+    parts.push(out.subarray(from));
+    out = Buffer.concat(parts);
+  }
+  return out;
 }
 
 /**

@@ -41,6 +41,8 @@ const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
  */
 const SHELL_FLAGS = SHELL === '/bin/bash' ? ['--noprofile', '--norc', '-eo', 'pipefail', '-c'] : ['-e', '-c'];
 const KILL_GRACE_MS = 2000;
+/** Stdout kept whole for parsing, and the cap on a CLI target's output file. */
+export const STDOUT_LIMIT = 8 * 1024 * 1024;
 
 /**
  * The one command runner for gates, code judges and CLI targets. A string runs through bash like
@@ -51,7 +53,7 @@ const KILL_GRACE_MS = 2000;
 export function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const started = Date.now();
   const combined = new HeadTailBuffer();
-  const stdout = new BoundedBuffer(spec.stdoutLimit ?? 8 * 1024 * 1024);
+  const stdout = new BoundedBuffer(spec.stdoutLimit ?? STDOUT_LIMIT);
   const stderr = new HeadTailBuffer(0, 4 * 1024);
   const [file, args] =
     typeof spec.command === 'string'
@@ -91,14 +93,19 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
     };
     spec.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.on('data', (c: Buffer) => {
+    // Secrets are replaced as the bytes arrive, before any buffer keeps or cuts them.
+    const outClean = spec.redactor.stream();
+    const errClean = spec.redactor.stream();
+    const onOut = (c: Buffer) => {
       combined.push(c);
       stdout.push(c);
-    });
-    child.stderr.on('data', (c: Buffer) => {
+    };
+    const onErr = (c: Buffer) => {
       combined.push(c);
       stderr.push(c);
-    });
+    };
+    child.stdout.on('data', (c: Buffer) => onOut(outClean.push(c)));
+    child.stderr.on('data', (c: Buffer) => onErr(errClean.push(c)));
     child.stdin.on('error', () => {
       /* the command need not read its stdin */
     });
@@ -110,8 +117,13 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
       settled = true;
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      // Whatever the command left running in its group goes with it.
+      // Whatever the command left running in its group goes with it; a child that left the
+      // group (setsid) and still holds the pipes is cut off, so it cannot keep this process alive.
       killGroup('SIGKILL');
+      for (const stream of [child.stdout, child.stderr, child.stdin]) stream.destroy();
+      child.unref();
+      onOut(outClean.end());
+      onErr(errClean.end());
       const r = spec.redactor;
       resolve({
         exitCode,

@@ -2,93 +2,98 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { type Subject } from '../judge/prompts.js';
-import { COMMENT_MARKER } from '../report/history.js';
 import { subjectFromDiff } from '../subject.js';
+import { boundedPages } from './pages.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
+/** Retries after a 5xx or a timeout: the budget of one GitHub call beyond its first try. */
+export const GITHUB_RETRIES = 2;
+/** The longest rate-limit wait honoured; GitHub asking for longer ends the call. */
+const MAX_RATE_LIMIT_WAIT_S = 60;
+/** Backoff base: waits of 0.5 s then 2 s, short enough for a cancel to land within 5 s. */
+const RETRY_BASE_MS = 500;
+
+export interface OctokitOptions {
+  warn: (m: string) => void;
+  /** How long one attempt of one call may take (the `github-timeout` input). */
+  timeoutMs: number;
+  /** Cancel: aborts the call in flight and is never retried. */
+  signal?: AbortSignal;
+}
+
 /**
- * Octokit against GITHUB_API_URL (getOctokit reads it), retrying 5xx with backoff and waiting
- * out primary and secondary rate limits a couple of times before giving up.
+ * Octokit against GITHUB_API_URL (getOctokit reads it). Every call is bounded: each attempt has
+ * a timeout (a timed-out attempt is retried like a 5xx, within GITHUB_RETRIES), primary and
+ * secondary rate limits are waited out twice at most, and a cancel aborts the call at once.
  */
-export function createOctokit(token: string, warn: (m: string) => void): Octokit {
-  return getOctokit(
+export function createOctokit(token: string, opts: OctokitOptions): Octokit {
+  const boundedFetch = timedFetch(opts.timeoutMs, opts.signal);
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
+      const retrying = retryCount < 2 && retryAfter <= MAX_RATE_LIMIT_WAIT_S && !opts.signal?.aborted;
+      opts.warn(
+        `GitHub ${kind} on ${options.method} ${options.url}; ${retrying ? `retrying in ${retryAfter} s` : 'giving up'}`,
+      );
+      return retrying;
+    };
+  const octokit = getOctokit(
     token,
     {
-      retry: { retries: 3 },
-      throttle: {
-        onRateLimit: (
-          retryAfter: number,
-          options: { method: string; url: string },
-          _o: unknown,
-          retryCount: number,
-        ) => {
-          warn(`GitHub rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`);
-          return retryCount < 2;
-        },
-        onSecondaryRateLimit: (
-          retryAfter: number,
-          options: { method: string; url: string },
-          _o: unknown,
-          retryCount: number,
-        ) => {
-          warn(
-            `GitHub secondary rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`,
-          );
-          return retryCount < 2;
-        },
-      },
+      // Read now, not when @actions/github was first imported.
+      ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
+      request: { fetch: boundedFetch },
+      retry: { retries: GITHUB_RETRIES, retryAfterBaseValue: RETRY_BASE_MS },
+      throttle: { onRateLimit: onLimit('rate limit'), onSecondaryRateLimit: onLimit('secondary rate limit') },
     },
     retry,
     throttling,
   );
+  // The retry plugin counts tries on `options.request`, which every call shares with the
+  // defaults: without a fresh one per call, each call's backoff grows with all earlier retries.
+  octokit.hook.before('request', (options) => {
+    options.request = { ...options.request, retryCount: 0 } as typeof options.request;
+  });
+  return octokit;
+}
+
+/**
+ * fetch with a timeout per try and the run's cancel. Plain timers and controllers, not
+ * `AbortSignal.any(AbortSignal.timeout())`: a composite signal holds its sources weakly, so the
+ * timeout can be collected and never fire (a call then hangs for good). The timer is not
+ * cleared when headers arrive, so it bounds reading the body too; unref'd, it never holds the
+ * process open.
+ */
+function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof fetch {
+  const inFlight = new Set<AbortController>();
+  // Reasons are plain Errors named as fetch names them: @octokit/request passes an `AbortError`
+  // through (never retried) and wraps anything else as a 500 (retried within the budget).
+  const cancelled = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
+  cancel?.addEventListener('abort', () => {
+    for (const c of inFlight) c.abort(cancelled());
+  });
+  return (input, init) => {
+    const controller = new AbortController();
+    if (cancel?.aborted) controller.abort(cancelled());
+    const outer = init?.signal;
+    if (outer) outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    inFlight.add(controller);
+    const timer = setTimeout(() => {
+      inFlight.delete(controller);
+      const seconds = timeoutMs / 1000;
+      controller.abort(
+        Object.assign(new Error(`GitHub did not answer within ${seconds} s`), { name: 'TimeoutError' }),
+      );
+    }, timeoutMs);
+    timer.unref();
+    return fetch(input, { ...init, signal: controller.signal });
+  };
 }
 
 export interface Repo {
   owner: string;
   repo: string;
-}
-
-export interface ExistingComment {
-  id: number;
-  body: string;
-  html_url: string;
-}
-
-/** Our sticky comment: the first comment whose first line is the marker, over all pages. */
-export async function findStickyComment(
-  octokit: Octokit,
-  repo: Repo,
-  issueNumber: number,
-): Promise<ExistingComment | null> {
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-    ...repo,
-    issue_number: issueNumber,
-    per_page: 100,
-  });
-  for await (const page of pages) {
-    for (const c of page.data) {
-      if (c.body && c.body.split('\n', 1)[0]!.trim() === COMMENT_MARKER)
-        return { id: c.id, body: c.body, html_url: c.html_url };
-    }
-  }
-  return null;
-}
-
-export async function upsertComment(
-  octokit: Octokit,
-  repo: Repo,
-  issueNumber: number,
-  body: string,
-  mode: 'update' | 'new',
-  existing: ExistingComment | null,
-): Promise<string> {
-  if (mode === 'update' && existing) {
-    const r = await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
-    return r.data.html_url;
-  }
-  const r = await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
-  return r.data.html_url;
 }
 
 /** The pull request as the checker's subject: title, body, changed files and the unified diff. */
@@ -99,11 +104,10 @@ export async function pullRequestSubject(
   title: string,
   body: string,
 ): Promise<Subject> {
-  const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
-    ...repo,
-    pull_number: pullNumber,
-    per_page: 100,
-  });
+  // GitHub lists at most 3,000 files (30 pages); the cap is a bound, not a limit in practice.
+  const files = (
+    await boundedPages(octokit, octokit.rest.pulls.listFiles, { ...repo, pull_number: pullNumber }, {})
+  ).items;
   let diff: string;
   try {
     const r = await octokit.rest.pulls.get({

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -17,10 +17,18 @@ export interface CachedAnswer {
  * that decides the answer (endpoint, model, messages, schema, temperature, seed). Only valid
  * answers are stored. A corrupt file is a miss (and is rewritten), never a crash. `replay` mode
  * reads only: the offline demo's recorded judge.
+ *
+ * The directory may sit in the checkout, where a pull request can add files: every entry carries
+ * an HMAC keyed by a secret the checkout does not hold (see `cacheSecret`), and an entry whose
+ * MAC does not verify is never served (counted in `rejected`, re-judged and rewritten). Replay
+ * is the one exception: it is asked for by name (`--judge-replay`, CLI only), makes no call and
+ * is labelled RECORDED wherever its results show.
  */
 export class JudgeCache {
   hits = 0;
   misses = 0;
+  /** Entries found but not authenticated for the judge asking: forged, or another key's. */
+  rejected = 0;
 
   constructor(
     readonly dir: string | null,
@@ -46,36 +54,80 @@ export class JudgeCache {
     return path.join(this.dir!, key.slice(0, 2), `${key}.json`);
   }
 
-  get(key: string): CachedAnswer | undefined {
+  /** One notice for the run when entries were refused, else null. */
+  rejectedNotice(display: string): string | null {
+    if (this.rejected === 0) return null;
+    const n = this.rejected === 1 ? '1 entry' : `${this.rejected} entries`;
+    return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. Entries last across runs only with a stable judge key (judge-api-key).`;
+  }
+
+  /** The entry for `key`, if it exists and its MAC verifies under `secret` (replay: unchecked). */
+  get(key: string, secret: Buffer): CachedAnswer | undefined {
     if (!this.dir || this.mode === 'off') return undefined;
+    let data: Partial<CachedAnswer> & { key?: string; mac?: unknown };
     try {
-      const data = JSON.parse(readFileSync(this.file(key), 'utf8')) as Partial<CachedAnswer> & {
-        key?: string;
-      };
+      data = JSON.parse(readFileSync(this.file(key), 'utf8')) as typeof data;
       if (data.key !== key || data.answer === undefined) throw new Error('corrupt');
-      this.hits++;
-      return {
-        answer: data.answer,
-        model: String(data.model ?? ''),
-        prompt_tokens: Number(data.prompt_tokens ?? 0),
-        completion_tokens: Number(data.completion_tokens ?? 0),
-      };
     } catch {
       this.misses++;
       return undefined;
     }
+    const entry: CachedAnswer = {
+      answer: data.answer,
+      model: String(data.model ?? ''),
+      prompt_tokens: tokens(data.prompt_tokens),
+      completion_tokens: tokens(data.completion_tokens),
+    };
+    if (this.mode !== 'replay' && !macMatches(data.mac, mac(secret, key, entry))) {
+      this.rejected++;
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    return entry;
   }
 
-  set(key: string, value: CachedAnswer): void {
+  set(key: string, value: CachedAnswer, secret: Buffer): void {
     if (!this.dir || this.mode !== 'readwrite') return;
     const file = this.file(key);
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ key, ...value }, null, 1) + '\n');
+      const entry = { v: 2, key, ...value, mac: mac(secret, key, value) };
+      writeFileSync(tmp, JSON.stringify(entry, null, 1) + '\n');
       renameSync(tmp, file);
     } catch {
       // A cache that cannot be written costs money on the next run, not correctness on this one.
     }
   }
+}
+
+/** Keyless endpoints (a local model) have no secret to share across runs: one per process. */
+const processSecret = randomBytes(32);
+
+/**
+ * The key that authenticates a judge's cache entries: derived from the judge's credential and
+ * endpoint, so it lasts as long as the credential (a `judge-api-key` across runs; the workflow
+ * token of one job for GitHub Models) and is unknown to whoever can only write files.
+ */
+export function cacheSecret(endpoint: { baseURL: string; apiKey: string }): Buffer {
+  if (!endpoint.apiKey || endpoint.apiKey === 'none') return processSecret;
+  return createHmac('sha256', endpoint.apiKey)
+    .update(`rubric-eval judge cache v2\0${endpoint.baseURL}`)
+    .digest();
+}
+
+function mac(secret: Buffer, key: string, e: CachedAnswer): string {
+  return createHmac('sha256', secret)
+    .update(JSON.stringify([key, e.answer, e.model, e.prompt_tokens, e.completion_tokens]))
+    .digest('hex');
+}
+
+function macMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+function tokens(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
 }

@@ -147,8 +147,8 @@ export class ChatCaller {
         const choice = res.choices?.[0];
         return {
           content: choice?.message?.content ?? '',
-          promptTokens: res.usage?.prompt_tokens ?? 0,
-          completionTokens: res.usage?.completion_tokens ?? 0,
+          promptTokens: tokenCount(res.usage?.prompt_tokens),
+          completionTokens: tokenCount(res.usage?.completion_tokens),
           finishReason: choice?.finish_reason ?? null,
         };
       } catch (err) {
@@ -254,6 +254,11 @@ export class ChatCaller {
     }
     return true;
   }
+}
+
+/** A token count from the endpoint, or 0: a `usage` that is not a count is treated as absent. */
+function tokenCount(v: unknown): number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
 }
 
 function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {

@@ -3,7 +3,8 @@ import { type z } from 'zod';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { emptyUsage, type Usage } from '../results.js';
 import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../setting-names.js';
-import { JudgeCache } from './cache.js';
+import { parseJsonAnswer } from './answer-json.js';
+import { cacheSecret, JudgeCache } from './cache.js';
 import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';
 import { type AdaptiveLimiter } from './limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
@@ -71,6 +72,8 @@ export class Judge {
   private readonly temperature: number;
   private readonly seed: number;
   private toldFailure = false;
+  /** Authenticates this judge's cache entries: a cache in the checkout cannot forge a verdict. */
+  private readonly cacheKey: Buffer;
 
   constructor(
     readonly endpoint: EndpointConfig,
@@ -80,6 +83,10 @@ export class Judge {
     this.maxRepairs = options.maxRepairs ?? 2;
     this.temperature = options.temperature ?? 0;
     this.seed = options.seed ?? 42;
+    this.cacheKey = cacheSecret({
+      baseURL: endpoint.azure?.endpoint ?? endpoint.baseURL,
+      apiKey: endpoint.apiKey,
+    });
   }
 
   /** The run's first failed judge call is told once, with what to fix when that is known. */
@@ -127,7 +134,7 @@ export class Judge {
             sample: sample > 0 ? sample : undefined,
           });
     const usage = emptyUsage();
-    const hit = this.options.cache.get(key);
+    const hit = this.options.cache.get(key, this.cacheKey);
     if (hit) {
       const v = req.validate(hit.answer);
       if (v.ok) {
@@ -164,12 +171,16 @@ export class Judge {
       const parsed = parseJsonAnswer(res.content);
       const v: Validated<T> = parsed.ok ? req.validate(parsed.value) : { ok: false, error: parsed.error };
       if (v.ok) {
-        this.options.cache.set(key, {
-          answer: parsed.ok ? parsed.value : null,
-          model: this.model,
-          prompt_tokens: res.promptTokens,
-          completion_tokens: res.completionTokens,
-        });
+        this.options.cache.set(
+          key,
+          {
+            answer: parsed.ok ? parsed.value : null,
+            model: this.model,
+            prompt_tokens: res.promptTokens,
+            completion_tokens: res.completionTokens,
+          },
+          this.cacheKey,
+        );
         return { value: v.value, usage: this.finish(usage), warnings: v.warnings, cached: false };
       }
       lastError =
@@ -211,32 +222,4 @@ function wireJsonSchema(schema: z.ZodType, name: string): Record<string, unknown
     wireCache.set(schema, json);
   }
   return json;
-}
-
-/**
- * The JSON object in an answer: the whole text, else a fenced ```json block, else the outermost
- * braces. Endpoints without structured outputs wrap JSON in prose more often than not.
- */
-export function parseJsonAnswer(
-  content: string,
-): { ok: true; value: unknown } | { ok: false; error: string } {
-  const text = content.trim();
-  if (text === '') return { ok: false, error: 'the answer was empty' };
-  const attempts = [text];
-  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
-  if (fenced) attempts.push(fenced[1]!.trim());
-  const first = text.indexOf('{');
-  const last = text.lastIndexOf('}');
-  if (first >= 0 && last > first) attempts.push(text.slice(first, last + 1));
-  let error = '';
-  for (const a of attempts) {
-    try {
-      const value: unknown = JSON.parse(a);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value };
-      error = 'the answer is JSON but not an object';
-    } catch (e) {
-      error ||= `the answer is not valid JSON (${(e as Error).message})`;
-    }
-  }
-  return { ok: false, error };
 }

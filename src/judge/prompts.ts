@@ -221,15 +221,14 @@ export function checkerPrompt(input: CheckerInput): JudgePrompt {
   s.push(`# Doer Output: ${label}\n${fence('pull_request', subjectText)}`);
   s.push(`# Iteration\nThis is iteration ${input.iteration}.`);
   if (input.prior.length > 0) {
-    s.push(
-      '# Prior Iterations\n' +
-        input.prior
-          .map(
-            (p) =>
-              `- Iteration ${p.iteration}${p.commit ? ` (${p.commit.slice(0, 7)})` : ''}: **${p.verdict.toUpperCase()}**${p.counts ? ` — ${p.counts}` : ''}${p.feedback ? ` — ${oneLine(p.feedback, 300)}` : ''}`,
-          )
-          .join('\n'),
-    );
+    // Earlier verdicts quote the PR (feedback, counts): data for the judge, never instructions.
+    const prior = input.prior
+      .map(
+        (p) =>
+          `- Iteration ${p.iteration}${p.commit ? ` (${p.commit.slice(0, 7)})` : ''}: **${p.verdict.toUpperCase()}**${p.counts ? ` — ${p.counts}` : ''}${p.feedback ? ` — ${oneLine(p.feedback, 300)}` : ''}`,
+      )
+      .join('\n');
+    s.push(`# Prior Iterations\n${fence('prior_iterations', prior)}`);
   }
   s.push(
     '# Verdict\naccept — all gates pass AND all must-have criteria are satisfied\nretry — any gate or must-have fails (give specific, actionable feedback)\nterminate — fundamentally broken',

@@ -86,12 +86,20 @@ const ScoreRangeAnswer = z.object({
   ),
   overall_reasoning: text,
 });
+/** AgentV's judge schema keeps at most this many hits and misses. */
+export const MAX_HITS = 4;
+const upTo4 = z
+  .array(z.string())
+  .nullish()
+  .transform((a) => a?.slice(0, MAX_HITS));
 const FreeformAnswer = z.object({
+  // Out of scale is invalid, never clamped: 7 on a 0..1 scale is a judge that misread it.
   score: z
     .number({ error: 'score must be a number between 0 and 1' })
-    .refine(Number.isFinite, 'score must be finite'),
-  hits: z.array(z.string()).nullish(),
-  misses: z.array(z.string()).nullish(),
+    .min(0, { error: 'score must be between 0 and 1 (not rescaled)' })
+    .max(1, { error: 'score must be between 0 and 1 (not rescaled)' }),
+  hits: upTo4,
+  misses: upTo4,
   reasoning: text,
 });
 const MarkdownAnswer = z.object({
@@ -117,16 +125,30 @@ function zodMessage(error: z.ZodError): string {
     .join('; ');
 }
 
-/** Keeps exactly the asked ids: missing ones make the answer invalid, unknown and repeated ones are dropped with a warning. */
+function sameVerdict(a: object, b: object): boolean {
+  const v = (x: object) => x as { satisfied?: unknown; score?: unknown };
+  return v(a).satisfied === v(b).satisfied && v(a).score === v(b).score;
+}
+
+/**
+ * Keeps exactly the asked ids: missing ones, and ones answered twice with different verdicts,
+ * make the answer invalid; unknown ones and identical repeats are dropped with a warning.
+ */
 function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[]): Validated<T[]> {
   const asked = new Set(ids);
   const byId = new Map<string, T>();
   const warnings: string[] = [];
   for (const c of checks) {
     if (!asked.has(c.id)) warnings.push(`judge answered unknown id '${excerpt(c.id)}'; dropped`);
-    else if (byId.has(c.id))
-      warnings.push(`judge answered id '${excerpt(c.id)}' twice; the first answer is kept`);
-    else byId.set(c.id, c);
+    else if (byId.has(c.id)) {
+      // Two verdicts for one id: the judge may be quoting one. Picking either is guessing.
+      if (!sameVerdict(byId.get(c.id)!, c))
+        return {
+          ok: false,
+          error: `id '${excerpt(c.id)}' is answered twice with different verdicts: answer every id exactly once`,
+        };
+      warnings.push(`judge answered id '${excerpt(c.id)}' twice, the same way; one answer is kept`);
+    } else byId.set(c.id, c);
   }
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0)

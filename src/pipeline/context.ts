@@ -40,6 +40,12 @@ export class JudgePool {
     return j;
   }
 
+  /** One notice when cache entries failed authentication (CONTRACTS §10), else null. */
+  cacheNotice(ws: Workspace): string | null {
+    const cache = this.options.cache;
+    return cache.dir ? cache.rejectedNotice(ws.display(cache.dir)) : null;
+  }
+
   stats(): RunStats {
     const all = [...this.judges.values()];
     return {

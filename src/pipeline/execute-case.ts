@@ -3,8 +3,9 @@ import { type ExecDeps } from '../evaluators/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type Judge } from '../judge/judge.js';
 import { CancelledError } from '../judge/limiter.js';
-import { addUsage, type CaseResult, emptyUsage } from '../results.js';
-import { aggregateCase } from '../rubric/scoring.js';
+import { addUsage, type AnswerCut, type CaseResult, emptyUsage } from '../results.js';
+import { judgedAnswer } from '../targets/judged-answer.js';
+import { scoreCase } from '../rubric/case-scoring.js';
 import { usesLlm } from './judge-endpoint.js';
 import { type PlannedCase } from './plan.js';
 
@@ -39,9 +40,10 @@ export async function executeCase(
   });
   if (healthError) return errorCase(healthError);
   let answer: CandidateAnswer;
+  let cut: AnswerCut | null;
   try {
-    const a = await target.runner.answer(c, 1);
-    answer = candidateFromTarget(a);
+    // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
+    ({ answer, cut } = judgedAnswer(candidateFromTarget(await target.runner.answer(c, 1)), exec.redactor));
   } catch (err) {
     if (signal?.aborted || err instanceof CancelledError) return undefined;
     return errorCase((err as Error).message);
@@ -51,9 +53,17 @@ export async function executeCase(
       return errorCase('no judge configured for an llm_judge evaluator', answer.text);
     const evaluators = await runEvaluators(c.evaluators, { evalCase: c, answer, judge: judge!, exec });
     if (signal?.aborted) return undefined;
-    const agg = aggregateCase(evaluators);
+    const agg = scoreCase(c, evaluators);
     const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-    return { ...base, ...agg, evaluators, answer: answer.text, duration_ms: Date.now() - started, usage };
+    return {
+      ...base,
+      ...agg,
+      evaluators,
+      answer: answer.text,
+      ...(cut ? { answer_cut: cut } : {}),
+      duration_ms: Date.now() - started,
+      usage,
+    };
   } catch (err) {
     if (signal?.aborted) return undefined;
     // A bug of ours must not pass a case: it is an error with the reason.

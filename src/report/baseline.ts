@@ -1,7 +1,11 @@
 import { stillFailing } from '../baseline/change.js';
 import { CHANGE_ORDER } from '../baseline/compare.js';
 import { type CaseResult, type RunBaseline, type RunResults } from '../results.js';
+import { code } from './inert.js';
 import { cell } from './markdown.js';
+
+/** Quoted code outside a table (a line, a list item): one line, bounded, shown as written. */
+const codeLine = (text: string, max: number) => code([...text.replace(/\s+/g, ' ')].slice(0, max).join(''));
 
 /** Was this case failing on both sides ("still failing": not the pull request's doing)? */
 export function isStillFailing(c: CaseResult): boolean {
@@ -25,7 +29,7 @@ export function changeCounts(results: RunResults): string {
 /** The short base commit, linked to the base run when known; only a sha is ever shown raw. */
 function baseRef(b: RunBaseline): string {
   const sha = b.commit && /^[0-9a-f]{7,64}$/i.test(b.commit) ? b.commit.slice(0, 7) : null;
-  const label = sha ?? (b.source === 'file' ? `\`${cell(b.file, 80)}\`` : 'branch');
+  const label = sha ?? (b.source === 'file' && b.file ? codeLine(b.file, 80) : 'branch');
   return sha && b.run_url ? `[${sha}](${b.run_url})` : label;
 }
 
@@ -74,5 +78,5 @@ export function removedSection(results: RunResults, detail: number): string {
   if (removed.length === 0) return '';
   const shown = removed.slice(0, detail >= 2 ? 200 : detail === 1 ? 50 : 10);
   const more = removed.length - shown.length;
-  return `<details><summary>${removed.length} case${removed.length === 1 ? '' : 's'} of the base no longer here</summary>\n\n${shown.map((k) => `- \`${cell(k, 120)}\``).join('\n')}${more ? `\n- _… and ${more} more._` : ''}\n\n</details>`;
+  return `<details><summary>${removed.length} case${removed.length === 1 ? '' : 's'} of the base no longer here</summary>\n\n${shown.map((k) => `- ${codeLine(k, 120)}`).join('\n')}${more ? `\n- _… and ${more} more._` : ''}\n\n</details>`;
 }

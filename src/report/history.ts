@@ -3,7 +3,40 @@ import { formatRubricCounts } from '../rubric/scoring.js';
 
 /** The sticky comment's first line: how the action finds its own comment. */
 export const COMMENT_MARKER = '<!-- rubric-eval -->';
-const HISTORY_RE = /<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->/;
+/** The history block, matched only as a whole line: the comment's last line. */
+const HISTORY_RE = /^<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->$/;
+/** Which run wrote the comment: the line before the history block. */
+const RUN_RE = /^<!-- rubric-eval-run:(\d+)\.(\d+) -->$/;
+
+/** A workflow run as the order of writers: a later run id, or a later attempt of the same run. */
+export interface RunKey {
+  id: number;
+  attempt: number;
+}
+
+export function runLine(key: RunKey): string {
+  return `<!-- rubric-eval-run:${key.id}.${key.attempt} -->`;
+}
+
+/** Negative when `a` ran before `b`. */
+export function compareRuns(a: RunKey, b: RunKey): number {
+  return a.id - b.id || a.attempt - b.attempt;
+}
+
+/**
+ * The comment's own hidden lines: the last line (history) and the one before it (run). Only
+ * these are read; a history block anywhere else in the body (quoted gate output, say) is text.
+ */
+function hiddenLines(body: string): { history: string | undefined; run: string | undefined } {
+  const lines = body.trimEnd().split('\n');
+  return { history: lines.at(-1), run: lines.at(-2) };
+}
+
+/** The run that wrote a comment of ours, or null when the comment does not say. */
+export function parseRunKey(body: string | null | undefined): RunKey | null {
+  const m = body ? RUN_RE.exec(hiddenLines(body).run ?? '') : null;
+  return m ? { id: Number(m[1]), attempt: Number(m[2]) } : null;
+}
 /** Iterations kept in the comment; older ones are dropped first. */
 export const MAX_HISTORY = 20;
 
@@ -15,9 +48,12 @@ export function historyBlock(history: readonly HistoryEntry[]): string {
   return `<!-- rubric-eval-history:${Buffer.from(JSON.stringify(kept)).toString('base64')} -->`;
 }
 
-/** Reads the history back from a comment body; anything unreadable is an empty history, not a crash. */
+/**
+ * Reads the history back from the body of the action's own comment, from its last line only;
+ * anything unreadable is an empty history, not a crash.
+ */
 export function parseHistory(body: string | null | undefined): HistoryEntry[] {
-  const m = body ? HISTORY_RE.exec(body) : null;
+  const m = body ? HISTORY_RE.exec(hiddenLines(body).history ?? '') : null;
   if (!m) return [];
   try {
     const data: unknown = JSON.parse(Buffer.from(m[1]!, 'base64').toString('utf8'));

@@ -15,11 +15,18 @@ import {
   scoreWithDelta,
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
+import { code, codeBlock, codeHtml, inert } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
+/** GitHub refuses a job summary over 1 MiB, counted in UTF-8 bytes; this leaves a margin. */
 export const SUMMARY_LIMIT = 1_000_000;
+
+/** How a limit is counted: the comment in characters, the job summary in UTF-8 bytes. */
+export type Measure = (text: string) => number;
+export const characters: Measure = (text) => text.length;
+export const utf8Bytes: Measure = (text) => Buffer.byteLength(text, 'utf8');
 
 export interface RenderOptions {
   /** Link to the workflow run. */
@@ -29,17 +36,50 @@ export interface RenderOptions {
   limit?: number;
   /** Where the full report lives when the comment is cut (the job summary). */
   fullReportHint?: string;
+  /** How `limit` is counted; default: characters for the comment, UTF-8 bytes otherwise. */
+  measure?: Measure;
+  /** Hidden lines the comment carries before its history block (which run wrote it). */
+  hiddenLines?: readonly string[];
 }
 
 const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
 const icon = (v: string) => ICON[v] ?? '❔';
 const score2 = (x: number) => x.toFixed(2);
 
-/** Table cell text: one line, pipes escaped, bounded. */
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
+ */
 export function cell(text: string | null | undefined, max = 160): string {
   if (!text) return '';
-  const flat = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|').replace(/</g, '&lt;');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return inert(bounded(text, max));
+}
+
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+export function codeCell(text: string | null | undefined, max = 100): string {
+  if (!text) return '';
+  return code(bounded(text, max), { table: true });
+}
+
+/** One line of at most `max` characters (code points, so no pair is split). */
+function bounded(text: string, max: number): string {
+  const flat = [...text.replace(/\s+/g, ' ').trim()];
+  return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
+}
+
+/** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
+const MACHINE_PATH =
+  /(?:\b[A-Za-z]:\\|(?<![\w.])\/(?:home|Users|tmp|var|opt|private|runner|github|__w|usr|root|srv|mnt|workspace)\/)[^\s:'"`()]*/g;
+
+/**
+ * An error as the comment shows it: its first line only, with machine paths shortened. The
+ * stack and the full message stay in the log and the results file.
+ */
+export function errorLine(text: string | null | undefined): string {
+  if (!text) return '';
+  const first = text.trim().split(/\r?\n/, 1)[0]!.trim();
+  return first.replace(MACHINE_PATH, (p) => `…/${p.split(/[\\/]/).filter(Boolean).pop() ?? ''}`);
 }
 
 /** Every evaluator of a case, composites' children included. */
@@ -70,7 +110,7 @@ const isFailing = (c: CaseResult) =>
 
 /** Why a case did not pass, in a sentence or two: errors, gating violations, failed checks. */
 export function whyNot(c: CaseResult): string[] {
-  if (c.error) return [`error: ${c.error}`];
+  if (c.error) return [`error: ${errorLine(c.error)}`];
   return c.evaluators.flatMap((e) => evaluatorReasons(e, ''));
 }
 
@@ -89,7 +129,7 @@ function evaluatorReasons(e: EvaluatorResult, prefix: string): string[] {
   const fromChildren = children.flatMap((child) => evaluatorReasons(child, `${name} › `));
   if (e.verdict === 'error') {
     if (children.some((child) => child.verdict === 'error')) return fromChildren;
-    return [...fromChildren, `${name}: error: ${e.error ?? 'no reason given'}`];
+    return [...fromChildren, `${name}: error: ${errorLine(e.error) || 'no reason given'}`];
   }
   const lines: string[] = [];
   for (const k of e.checks ?? [])
@@ -116,7 +156,7 @@ export function caseReason(c: CaseResult): string {
 function caseRow(c: CaseResult, withBase = false): string {
   const split = judgeSplit(c);
   const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
-  return `| ${icon(c.verdict)} | \`${cell(c.id, 80)}\`${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+  return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
@@ -126,7 +166,7 @@ const BASE_HEADER =
 function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string {
   const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
   for (const c of s.cases) counts[c.verdict]++;
-  const head = `### \`${s.path}\` — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
+  const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
   // Failures first: they are what a reviewer came for.
   const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
   // With a baseline, what the PR broke or regressed leads, and failures it inherited fold apart.
@@ -151,7 +191,7 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
         .map((c) => {
           const lines = whyNot(c).slice(0, detail >= 2 ? 12 : 4);
           return lines.length
-            ? `**\`${cell(c.id, 80)}\`**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
+            ? `**${codeCell(c.id, 80)}**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
             : '';
         })
         .filter(Boolean);
@@ -187,16 +227,16 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
 }
 
 function rubricSection(r: RubricResult, detail: number): string {
-  const title = r.title ? `${r.title} (\`${r.path}\`)` : `\`${r.path}\``;
+  const title = r.title ? `${cell(r.title, 200)} (${code(r.path)})` : code(r.path);
   const parts = [`### ${icon(r.verdict)} Rubric ${title}: ${r.verdict}`];
   const counts = formatRubricCounts(r.counts);
   if (counts) parts.push(`\`${counts}\``);
-  if (r.error) parts.push(`> **Error:** ${cell(r.error, 500)}`);
+  if (r.error) parts.push(`> **Error:** ${cell(errorLine(r.error), 500)}`);
   const inner: string[] = [];
   if (r.gates.length > 0) {
     const rows = r.gates.map(
       (g) =>
-        `| ${icon(g.verdict)} | \`${cell(g.command, 100)}\` | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`,
+        `| ${icon(g.verdict)} | ${codeCell(g.command, 100)} | ${g.timed_out ? 'timed out' : (g.exit_code ?? '—')} | ${(g.duration_ms / 1000).toFixed(1)} s |`,
     );
     inner.push(`**Gates**\n\n| | command | exit | time |\n|---|---|---|---|\n${rows.join('\n')}`);
     if (detail >= 1) {
@@ -206,7 +246,7 @@ function rubricSection(r: RubricResult, detail: number): string {
             ? `…${g.output.slice(-(detail >= 2 ? 6000 : 1500))}`
             : g.output;
         inner.push(
-          `<details><summary>Output of <code>${cell(g.command, 100)}</code></summary>\n\n\`\`\`text\n${tail.replace(/```/g, '`\u200b``')}\n\`\`\`\n\n</details>`,
+          `<details><summary>Output of ${codeHtml(bounded(g.command, 100))}</summary>\n\n${codeBlock(tail)}\n\n</details>`,
         );
       }
     }
@@ -217,7 +257,7 @@ function rubricSection(r: RubricResult, detail: number): string {
     list
       .map(
         (c) =>
-          `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${c.id} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`,
+          `| ${c.satisfied === null ? '❔' : c.satisfied ? '✅' : '❌'} | ${cell(c.id, 60)} | ${cell(c.text, 160)} | ${cell(c.reasoning, detail >= 1 ? 300 : 120)} |`,
       )
       .join('\n');
   if (must.length)
@@ -243,7 +283,7 @@ function historySection(results: RunResults): string {
       prev && h.rubric_hash && prev.rubric_hash && h.rubric_hash !== prev.rubric_hash
         ? ' (rubric changed)'
         : '';
-    return `| ${h.iteration} | ${h.commit ? `\`${h.commit.slice(0, 7)}\`` : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `\`${h.rubric_hash}\`${changed}` : ''} |`;
+    return `| ${h.iteration} | ${h.commit ? codeCell(h.commit.slice(0, 7)) : ''} | ${icon(h.verdict)} ${h.verdict} | ${score2(h.score)} | ${cell(h.counts, 80)} | ${h.rubric_hash ? `${codeCell(h.rubric_hash, 40)}${changed}` : ''} |`;
   });
   return `### Run history\n\n| # | commit | verdict | score | counts | rubric |\n|---|---|---|---|---|---|\n${rows.join('\n')}${hashes.size > 1 ? '\n\n_The rubric changed between runs._' : ''}`;
 }
@@ -251,7 +291,7 @@ function historySection(results: RunResults): string {
 function usageLine(results: RunResults, runUrl: string | null | undefined): string {
   const u = results.usage;
   const bits: string[] = [];
-  if (results.judge) bits.push(`judge \`${results.judge.model}\``);
+  if (results.judge) bits.push(`judge ${code(results.judge.model)}`);
   bits.push(
     `${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'}${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}`,
   );
@@ -292,7 +332,7 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
   if (results.errors.length > 0) {
     const shown = results.errors.slice(0, detail >= 1 ? 50 : 10);
     parts.push(
-      `> [!CAUTION]\n> Nothing was judged: the input is invalid.\n\n\`\`\`text\n${shown.join('\n').replace(/```/g, '`\u200b``')}\n\`\`\`${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
+      `> [!CAUTION]\n> ${results.errors.every((e) => e.startsWith('internal error')) ? 'Nothing was judged: rubric-eval failed; the log has the details.' : 'Nothing was judged: the input is invalid.'}\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
     );
   }
   if (results.rubric) parts.push(rubricSection(results.rubric, detail));
@@ -302,8 +342,13 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
   const history = historySection(results);
   if (history) parts.push(history);
   parts.push(usageLine(results, opts.runUrl));
-  if (opts.sticky) parts.push(historyBlock(results.history));
+  if (opts.sticky) parts.push(hiddenTail(results, opts));
   return parts.join('\n\n') + '\n';
+}
+
+/** The comment's hidden last lines: which run wrote it, then the run history (always last). */
+function hiddenTail(results: RunResults, opts: RenderOptions): string {
+  return [...(opts.hiddenLines ?? []), historyBlock(results.history)].join('\n');
 }
 
 /**
@@ -313,20 +358,50 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
  */
 export function renderReport(results: RunResults, opts: RenderOptions = {}): string {
   const limit = opts.limit ?? (opts.sticky ? COMMENT_LIMIT : SUMMARY_LIMIT);
+  const measure = opts.measure ?? (opts.sticky ? characters : utf8Bytes);
   for (const detail of [2, 1, 0]) {
     const text = render(results, opts, detail);
-    if (text.length <= limit) return text;
+    if (measure(text) <= limit) return text;
   }
   const tailParts = [
     usageLine(results, opts.runUrl),
-    ...(opts.sticky ? [historyBlock(results.history)] : []),
+    ...(opts.sticky ? [hiddenTail(results, opts)] : []),
   ].join('\n\n');
   const note = `\n\n> [!NOTE]\n> This report was cut to fit GitHub's limit. ${opts.fullReportHint ?? 'The full report is in the job summary and the results file.'}\n\n`;
-  const room = limit - tailParts.length - note.length - 16;
+  // Room for the cut text, its closing fence and the closing tags it may need.
   const text = render(results, opts, 0);
-  let cut = text.slice(0, Math.max(0, room));
+  const closers = (text.match(/<details/g) ?? []).length * '\n\n</details>'.length + 32;
+  const room = limit - measure(tailParts) - measure(note) - closers;
+  let cut = prefixWithin(text, Math.max(0, room), measure);
   cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
-  // A cut inside <details> would swallow the rest: close what is open.
+  // A cut inside a code block or <details> would swallow the rest: close what is open.
+  const fence = openFence(cut);
+  if (fence) cut += `\n${fence}`;
   const open = (cut.match(/<details/g) ?? []).length - (cut.match(/<\/details>/g) ?? []).length;
   return `${cut}${'\n\n</details>'.repeat(Math.max(0, open))}${note}${tailParts}\n`;
+}
+
+/** The longest prefix of `text` whose measure is at most `room`. */
+function prefixWithin(text: string, room: number, measure: Measure): string {
+  if (measure(text) <= room) return text;
+  let lo = 0;
+  let hi = Math.min(text.length, room);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(text.slice(0, mid)) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return text.slice(0, lo);
+}
+
+/** The backtick fence left open at the end of `text`, if any. */
+function openFence(text: string): string | null {
+  let open: string | null = null;
+  for (const line of text.split('\n')) {
+    const run = /^(`{3,})/.exec(line)?.[1];
+    if (!run) continue;
+    if (open === null) open = run;
+    else if (run.length >= open.length && line.trim() === run) open = null;
+  }
+  return open;
 }

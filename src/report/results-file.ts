@@ -63,3 +63,27 @@ export function invalidInputResults(errors: string[], now = new Date()): RunResu
     duration_ms: 0,
   };
 }
+
+/**
+ * Writes the results file, whatever is in the results: when they cannot be written as they are
+ * (a value too deep to serialise, a disk error), a failing results file that says why is written
+ * in their place. Returns why the full results were not written, or null.
+ */
+export function writeResultsOrFallback(file: string, results: RunResults): string | null {
+  try {
+    writeResultsFile(file, results);
+    return null;
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    try {
+      writeResultsFile(file, {
+        ...invalidInputResults([`internal: the results could not be written (${why})`]),
+        started_at: results.started_at,
+        duration_ms: results.duration_ms,
+      });
+    } catch {
+      /* the caller reports it */
+    }
+    return why;
+  }
+}

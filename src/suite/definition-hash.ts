@@ -32,6 +32,7 @@ const relativeDir = (root: string, dir: string) => path.relative(root, dir).spli
 function aggregatorDefinition(a: AggregatorConfig, root: string): unknown {
   switch (a.type) {
     case 'weighted_average':
+    case 'all_or_nothing':
       return a;
     case 'code_judge':
       return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
@@ -42,7 +43,15 @@ function aggregatorDefinition(a: AggregatorConfig, root: string): unknown {
 
 /** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
 function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
-  const base = { type: e.type, name: e.name, weight: e.weight };
+  // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
+  const base = {
+    type: e.type,
+    name: e.name,
+    weight: e.weight,
+    negate: e.negate,
+    required: e.required,
+    min_score: e.minScore,
+  };
   switch (e.type) {
     case 'llm_judge':
       return {
@@ -68,7 +77,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
       };
     default: {
       // Deterministic evaluators: their typed config is all that decides the grade.
-      const { pos: _pos, ...config } = e;
+      const { pos: _pos, minScore: _m, ...config } = e;
       return config;
     }
   }
@@ -88,6 +97,7 @@ export function definitionHash(c: EvalCase, targetName: string | null, root: str
     reference_answer: c.referenceAnswer ?? undefined,
     evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
     target: targetName,
+    scoring: c.scoring,
   };
   return createHash('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { glob } from 'tinyglobby';
+import { existsSync } from 'node:fs';
+import { glob, isDynamicPattern } from 'tinyglobby';
 import { type Diagnostic } from '../diagnostics.js';
 import { loadSuiteFile } from './load-suite.js';
 import { type EvalSuite } from './types.js';
@@ -33,7 +34,12 @@ export async function findSuiteFiles(
       onlyFiles: true,
       ignore: ['**/node_modules/**', '**/.git/**'],
       expandDirectories: false,
+      // A checkout may hold a link to `/`: following it walks the runner's whole disk. A suite
+      // named literally is still found through a link (and must resolve inside the workspace).
+      followSymbolicLinks: false,
     });
+    if (!isDynamicPattern(pattern) && existsSync(path.resolve(cwd, pattern)))
+      matches.push(path.resolve(cwd, pattern));
     const suites = matches.filter((m) => SUITE_EXTENSIONS.test(m) && !/\.baseline\.jsonl$/i.test(m)).sort();
     if (suites.length === 0) {
       diagnostics.push({

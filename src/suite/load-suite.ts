@@ -37,8 +37,10 @@ import {
   type PromptScript,
   type PromptTemplate,
 } from './types.js';
+import { isTestsFormat, loadTestsSuite } from './tests-format.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
-import { type PathSegment, parseYamlSource, type SourceDocument } from './yaml-source.js';
+import { tooDeepOffset } from './nesting.js';
+import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
 import { reportZodIssues } from './zod-diagnostics.js';
 
 export interface SuiteLoadResult {
@@ -93,6 +95,13 @@ function parseJsonl(text: string, sink: DiagnosticSink): SourceDocument | undefi
   let ok = true;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
+    // Depth is checked on the text, before any parser or walker can overflow on it.
+    const deep = tooDeepOffset(line);
+    if (deep >= 0) {
+      sink.error({ line: i + 1, column: deep + 1 }, 'too-deep', tooDeepMessage);
+      ok = false;
+      return;
+    }
     // Lines are JSON: parsed as such, with the YAML parser (a superset) only for the error position.
     let doc: SourceDocument | undefined;
     try {
@@ -140,7 +149,8 @@ function jsonLineDocument(value: unknown, line: string, index: number, sink: Dia
   };
 }
 
-class SuiteLoader {
+/** The v2 loader; the AgentV 5 loader borrows its message reading (files, parts, remote refs). */
+export class SuiteLoader {
   private readonly dir: string;
   constructor(
     private readonly absPath: string,
@@ -159,6 +169,8 @@ class SuiteLoader {
       sink.error(doc.locate([]), 'type', 'a suite must be a mapping with an `evalcases` list');
       return undefined;
     }
+    if (isTestsFormat(raw))
+      return loadTestsSuite(this, { absPath: this.absPath, display: this.display, doc, sink, ws: this.ws });
     // Validate the suite's own fields without the cases, then each case on its own so one bad
     // case does not hide the problems of the others.
     const { evalcases, eval_cases, tests, ...head } = raw;
@@ -344,7 +356,7 @@ class SuiteLoader {
     return key ? (raw[key] as string) : undefined;
   }
 
-  private loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
+  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
     if (typeof value === 'string') return [textMessage(defaultRole, value)];
     if (!Array.isArray(value)) {
       // An object is one assistant message with structured content, rendered as JSON text.

@@ -359,6 +359,19 @@ export const ExecutionSchema = z.looseObject({
   evaluators: z.array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
 });
 
+/**
+ * Keys of the AgentV 5 / promptfoo shape: a file with them is read by that format's loader, so
+ * in this schema they never match (the JSON Schema's two shapes stay apart for editors).
+ */
+function agentV5Keys(keys: string[]) {
+  return Object.fromEntries(
+    keys.map((k) => [
+      k,
+      z.never({ error: `\`${k}\` belongs to the AgentV 5 / promptfoo format` }).optional(),
+    ]),
+  );
+}
+
 export const EvalCaseSchema = z
   .looseObject({
     id: z.union([NonEmptyText, z.number()], { error: 'id must be a string' }),
@@ -380,6 +393,7 @@ export const EvalCaseSchema = z
       .array(EvaluatorSchema, { error: 'evaluators must be a list' })
       .optional()
       .meta({ description: "The case's evaluators when its execution.evaluators is not given (AgentV)." }),
+    ...agentV5Keys(['vars', 'assert']),
   })
   .meta({
     id: 'EvalCase',
@@ -396,6 +410,7 @@ export const EvalSuiteSchema = z
     evalcases: z.array(EvalCaseSchema).optional(),
     eval_cases: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
     tests: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
+    ...agentV5Keys(['prompts', 'providers', 'default_test', 'defaultTest']),
   })
   .meta({
     ...CLOSED,

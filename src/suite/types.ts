@@ -1,5 +1,6 @@
 import { type Position } from '../diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
+import { type ProviderEntry } from './provider-catalog.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
@@ -40,6 +41,11 @@ interface EvaluatorBase {
   /** Weight of this evaluator in the case score (composite children: see the aggregator). */
   weight: number;
   pos: Position;
+  /** AgentV 5 `negate`: the score becomes 1 - score, pass and fail swap (an error stays an error). */
+  negate?: boolean;
+  /** AgentV 5 `required`: scoring below `minScore` (else the case threshold) zeroes the case. */
+  required?: boolean;
+  minScore?: number | null;
 }
 
 export interface LlmJudgeConfig extends EvaluatorBase {
@@ -106,6 +112,8 @@ export interface ToolTrajectoryConfig extends EvaluatorBase {
   mode: 'any_order' | 'in_order' | 'exact';
   minimums: Record<string, number>;
   expected: ToolCallExpectation[];
+  /** AgentV 5's `trajectory:*` are pass/fail: any shortfall scores 0 (v2's `tool_trajectory` scores the fraction met). */
+  allOrNothing?: boolean;
 }
 
 export interface ExecutionMetricsConfig extends EvaluatorBase {
@@ -139,6 +147,8 @@ export interface CodeJudgeConfig extends EvaluatorBase {
 
 export type AggregatorConfig =
   | { type: 'weighted_average'; weights: Record<string, number> }
+  /** AgentV 5's binary checks made of parts (a list of tools): 1 only when every child scores 1. */
+  | { type: 'all_or_nothing' }
   | { type: 'code_judge'; command: string | string[]; cwd: string }
   | { type: 'llm_judge'; prompt: PromptTemplate | null };
 
@@ -148,7 +158,42 @@ export interface CompositeConfig extends EvaluatorBase {
   aggregator: AggregatorConfig;
 }
 
-export type EvaluatorConfig = LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig;
+/** AgentV 5 / promptfoo text checks, named as those formats name them. */
+export const TEXT_CHECKS = [
+  'equals',
+  'contains',
+  'icontains',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
+  'starts-with',
+  'ends-with',
+  'regex',
+  'is-json',
+] as const;
+export type TextCheck = (typeof TEXT_CHECKS)[number];
+
+export interface TextAssertionConfig extends EvaluatorBase {
+  type: 'text_assertion';
+  check: TextCheck;
+  /** The expected strings (one for single-value checks; none for `is-json`). */
+  values: string[];
+  /** `regex` flags. */
+  flags: string | null;
+  /** `is-json`: a JSON Schema the parsed answer must satisfy. */
+  schema: Record<string, unknown> | null;
+}
+
+export type EvaluatorConfig =
+  LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig | TextAssertionConfig;
+
+/**
+ * How a case's evaluator results become its verdict. Absent: AgentV v2 / rubric-eval's
+ * pass/borderline/fail (CONTRACTS §4). `threshold`: AgentV 5's weighted score against a
+ * threshold, where a failed `required` evaluator zeroes the case.
+ */
+export type CaseScoring = { kind: 'threshold'; threshold: number };
 
 export interface EvalCase {
   id: string;
@@ -164,6 +209,8 @@ export interface EvalCase {
   /** Target named by the case's `execution.target`, if any. */
   target: string | null;
   evaluators: EvaluatorConfig[];
+  /** Set by the loader of a format whose verdicts differ from v2's (AgentV 5). */
+  scoring?: CaseScoring;
 }
 
 export interface EvalSuite {
@@ -175,4 +222,9 @@ export interface EvalSuite {
   /** Suite `execution.target`, else root `target`. */
   target: string | null;
   cases: EvalCase[];
+  /**
+   * AgentV 5: the providers the suite can name (inline, then its `.agentv/` catalog), which
+   * stand in for a targets.yaml when the `targets` input is not set.
+   */
+  providers?: ProviderEntry[];
 }

@@ -1,6 +1,7 @@
 import jsYaml from 'js-yaml';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { type DiagnosticSink, type Position } from '../diagnostics.js';
+import { MAX_NESTING_DEPTH, tooDeepPath } from './nesting.js';
 
 /** Aliases beyond this count are refused: a "billion laughs" document expands to gigabytes. */
 export const MAX_ALIAS_COUNT = 100;
@@ -67,12 +68,23 @@ export function parseYamlSource(
   sink: DiagnosticSink,
   lineOffset = 0,
 ): SourceDocument | undefined {
-  if (!ANCHOR_OR_ALIAS.test(text)) {
-    const fast = parseFast(text, lineOffset);
-    if (fast) return fast;
+  let doc: SourceDocument | undefined;
+  try {
+    doc = (!ANCHOR_OR_ALIAS.test(text) && parseFast(text, lineOffset)) || parseExact(text, sink, lineOffset);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    sink.error({ line: 1 + lineOffset, column: 1 }, 'too-deep', tooDeepMessage);
+    return undefined;
   }
-  return parseExact(text, sink, lineOffset);
+  const deep = doc ? tooDeepPath(doc.value) : null;
+  if (doc && deep) {
+    sink.error(doc.locate(deep), 'too-deep', tooDeepMessage);
+    return undefined;
+  }
+  return doc;
 }
+
+export const tooDeepMessage = `nested more than ${MAX_NESTING_DEPTH} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 
 function parseFast(text: string, lineOffset: number): SourceDocument | undefined {
   const starts = new WeakMap<object, number>();
@@ -137,8 +149,9 @@ function parseExact(text: string, sink: DiagnosticSink, lineOffset: number): Sou
   };
   let failed = false;
   for (const e of doc.errors) {
-    const rule = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
-    sink.error(at(e.pos[0]), rule, firstLine(e.message));
+    const overflow = /call stack/i.test(e.message);
+    const rule = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : overflow ? 'too-deep' : 'yaml-syntax';
+    sink.error(at(e.pos[0]), rule, overflow ? tooDeepMessage : firstLine(e.message));
     failed = true;
   }
   for (const w of doc.warnings) sink.warn(at(w.pos[0]), 'yaml', firstLine(w.message));

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type z } from 'zod';
-import { describeExit, runCommand } from '../exec/run-command.js';
+import { readCapped } from '../exec/output-buffer.js';
+import { describeExit, runCommand, STDOUT_LIMIT } from '../exec/run-command.js';
 import { filesOf } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { type CliAnswer, parseBatchOutput } from './cli-output.js';
@@ -14,6 +15,9 @@ import {
   TargetError,
   type TargetRunner,
 } from './providers.js';
+
+/** Most bytes of a batch's {OUTPUT_FILE} read: 64 MB, whatever the number of cases. */
+const BATCH_OUTPUT_LIMIT = 8 * STDOUT_LIMIT;
 
 interface Batch {
   records: Map<string, CliAnswer>;
@@ -89,12 +93,21 @@ async function runBatch(
     const said = r.output.trim() ? `:\n${r.output.trim().slice(-1500)}` : '';
     if (r.exitCode !== 0)
       throw new TargetError(`batch run of target '${name}' ${describeExit(r, timeoutMs)}${said}`);
-    let raw: string;
+    // Capped like a single run's output, per case, up to a whole-batch ceiling.
+    const limit = Math.min(STDOUT_LIMIT * cases.length, BATCH_OUTPUT_LIMIT);
+    let read: ReturnType<typeof readCapped>;
     try {
-      raw = deps.redactor.redact(readFileSync(outputFile, 'utf8'));
-    } catch {
-      throw new TargetError(`batch run of target '${name}' exited 0 but wrote no {OUTPUT_FILE}${said}`);
+      read = readCapped(outputFile, limit, deps.redactor.stream());
+    } catch (err) {
+      throw new TargetError(
+        `batch run of target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${(err as Error).message})${said}`,
+      );
     }
+    if (read.overflowed)
+      throw new TargetError(
+        `batch run of target '${name}' wrote ${read.size} bytes to {OUTPUT_FILE}, more than the ${limit} read`,
+      );
+    const raw = read.text;
     try {
       return { records: parseBatchOutput(raw), perCaseMs: Math.round(r.durationMs / cases.length) };
     } catch (err) {

@@ -5,6 +5,7 @@ import { didYouMean } from '../did-you-mean.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../suite/workspace.js';
+import { providerTargets } from './agentv-providers.js';
 import { batchCliRunner } from './cli-batch.js';
 import {
   AZURE_DEFAULT_API_VERSION,
@@ -77,6 +78,8 @@ export function planTargets(
   const assignments = new Map<string, CaseTarget>();
 
   const fileFor = (suite: EvalSuite): TargetsFile | null => {
+    if (!opts.targetsFile && suite.providers)
+      return providerTargets(suite.providers, suite.path, suite.absPath);
     const abs = opts.targetsFile ?? findTargetsFile(path.dirname(suite.absPath), opts.ws);
     if (!abs) return null;
     if (!files.has(abs)) {

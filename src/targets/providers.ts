@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { type CommandResult, describeExit, runCommand } from '../exec/run-command.js';
+import { readCapped } from '../exec/output-buffer.js';
+import { type CommandResult, describeExit, runCommand, STDOUT_LIMIT } from '../exec/run-command.js';
 import { type Redactor } from '../exec/redact.js';
 import { ChatCaller, type EndpointConfig } from '../judge/chat.js';
 import { type AdaptiveLimiter } from '../judge/limiter.js';
@@ -230,10 +231,10 @@ export function cliRunner(
         let raw: string;
         if (usesOutputFile) {
           try {
-            raw = deps.redactor.redact(readFileSync(outputFile, 'utf8'));
-          } catch {
+            raw = readCapped(outputFile, STDOUT_LIMIT, deps.redactor.stream()).text;
+          } catch (err) {
             throw new TargetError(
-              `target '${name}' exited 0 but wrote no {OUTPUT_FILE}${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`,
+              `target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${(err as Error).message})${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`,
             );
           }
         } else raw = r.stdout;

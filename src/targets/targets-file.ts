@@ -48,6 +48,15 @@ export function loadTargetsFile(
   const sink = new DiagnosticSink(display);
   let text: string;
   try {
+    // The `targets` input is a path like `rubric` and `answers-file`: inside the workspace only.
+    if (!ws.contains(absPath)) {
+      sink.error(
+        { line: 0, column: 0 },
+        'escapes-workspace',
+        `targets file resolves outside the workspace (${ws.root}), through '..' or a symlink: refused`,
+      );
+      return { file: undefined, diagnostics: sink.items };
+    }
     text = ws.readText(absPath);
   } catch (err) {
     sink.error({ line: 0, column: 0 }, 'missing-file', `cannot read targets file: ${(err as Error).message}`);

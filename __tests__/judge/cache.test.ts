@@ -1,0 +1,58 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cacheSecret, JudgeCache } from '../../src/judge/cache.js';
+import { tmpDir } from '../helpers/judge.js';
+
+const entry = { answer: { score: 0.2 }, model: 'm', prompt_tokens: 10, completion_tokens: 5 };
+const ours = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-ours' });
+
+function fileOf(dir: string): string {
+  const sub = readdirSync(dir)[0]!;
+  return path.join(dir, sub, readdirSync(path.join(dir, sub))[0]!);
+}
+
+test('an entry is served only under the key that wrote it; others are refused and counted once each', () => {
+  const dir = tmpDir('re-cache-');
+  new JudgeCache(dir).set('k1', entry, ours);
+  const cache = new JudgeCache(dir);
+  expect(cache.get('k1', ours)).toEqual(entry);
+  const theirs = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-theirs' });
+  expect(cache.get('k1', theirs)).toBeUndefined();
+  const elsewhere = cacheSecret({ baseURL: 'https://other.example/v1', apiKey: 'sk-ours' });
+  expect(cache.get('k1', elsewhere)).toBeUndefined();
+  expect(cache).toMatchObject({ hits: 1, misses: 2, rejected: 2 });
+  expect(cache.rejectedNotice('.rubric-eval-cache')).toMatch(/ignored 2 entries not authenticated/);
+});
+
+test('an edited answer, an entry without a MAC, and a v1 entry are refused', () => {
+  const dir = tmpDir('re-cache-');
+  new JudgeCache(dir).set('k1', entry, ours);
+  const file = fileOf(dir);
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  expect(stored).toMatchObject({ v: 2, key: 'k1', mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  for (const forged of [
+    { ...stored, answer: { score: 1 } },
+    { ...stored, prompt_tokens: 0 },
+    { ...stored, mac: undefined },
+    { key: 'k1', ...entry },
+  ]) {
+    writeFileSync(file, JSON.stringify(forged));
+    const cache = new JudgeCache(dir);
+    expect(cache.get('k1', ours)).toBeUndefined();
+    expect(cache.rejected).toBe(1);
+  }
+});
+
+test('replay (the recorded demo) reads entries as they are: asked for by name, it makes no call', () => {
+  const dir = tmpDir('re-cache-');
+  new JudgeCache(dir).set('k1', entry, ours);
+  writeFileSync(fileOf(dir), JSON.stringify({ key: 'k1', ...entry }));
+  expect(new JudgeCache(dir, 'replay').get('k1', ours)).toEqual(entry);
+});
+
+test('a keyless endpoint gets a per-process secret, never one derivable from public facts', () => {
+  const a = cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: '' });
+  const b = cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'none' });
+  expect(a.equals(b)).toBe(true);
+  expect(a.equals(cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-x' }))).toBe(false);
+});

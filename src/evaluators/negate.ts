@@ -1,0 +1,20 @@
+import { type EvaluatorResult } from '../results.js';
+import { verdictForScore } from '../rubric/scoring.js';
+
+/**
+ * AgentV 5's `negate: true`: the score becomes 1 - score and what was a hit is now a miss. An
+ * evaluator that errored stays an error (AgentV would count it 0 and negate it into a pass; an
+ * error is never a pass here).
+ */
+export function negateResult(r: EvaluatorResult): EvaluatorResult {
+  if (r.verdict === 'error') return r;
+  const score = 1 - r.score;
+  return {
+    ...r,
+    score,
+    verdict: r.gating_violations.length > 0 ? 'fail' : verdictForScore(score),
+    hits: (r.misses ?? []).map((m) => `not expected and absent: ${m}`),
+    misses: (r.hits ?? []).map((h) => `negated: ${h}`),
+    negated: true,
+  };
+}

@@ -1,0 +1,103 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { type TextAssertionConfig } from '../suite/types.js';
+import { type Score } from './score.js';
+
+const q = (v: string) => JSON.stringify(v);
+
+/** A check is all or nothing: 1 with the hit, or 0 with the miss (AgentV 5's deterministic assertions). */
+function decide(passed: boolean, hit: string, miss: string): Score {
+  return passed
+    ? { score: 1, verdict: 'pass', hits: [hit], misses: [], reasoning: null }
+    : { score: 0, verdict: 'fail', hits: [], misses: [miss], reasoning: null };
+}
+
+function anyOf(output: string, values: readonly string[], fold: boolean): Score {
+  const hay = fold ? output.toLowerCase() : output;
+  const found = values.find((v) => hay.includes(fold ? v.toLowerCase() : v));
+  const how = fold ? ' (case-insensitive)' : '';
+  return decide(
+    found !== undefined,
+    `output contains ${q(found ?? '')}${how}`,
+    `output contains none of ${values.map(q).join(', ')}${how}`,
+  );
+}
+
+function allOf(output: string, values: readonly string[], fold: boolean): Score {
+  const hay = fold ? output.toLowerCase() : output;
+  const missing = values.filter((v) => !hay.includes(fold ? v.toLowerCase() : v));
+  const how = fold ? ' (case-insensitive)' : '';
+  return decide(
+    missing.length === 0,
+    `output contains all ${values.length} expected strings${how}`,
+    `output is missing ${missing.map(q).join(', ')}${how}`,
+  );
+}
+
+const validators = new WeakMap<object, ValidateFunction>();
+
+/** `is-json`, optionally against a JSON Schema (compiled once per config; ajv does the draft's semantics). */
+function isJson(output: string, schema: Record<string, unknown> | null): Score {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    return decide(false, '', 'output is not valid JSON');
+  }
+  if (!schema) return decide(true, 'output is valid JSON', '');
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    validators.set(schema, validate);
+  }
+  const ok = validate(parsed);
+  const why = (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim())
+    .join('; ');
+  return decide(ok, 'output is valid JSON matching the schema', `output does not match the schema: ${why}`);
+}
+
+/** Scores one text assertion against the answer; pure. */
+export function scoreTextAssertion(config: TextAssertionConfig, output: string): Score {
+  const v = config.values[0] ?? '';
+  switch (config.check) {
+    case 'equals':
+      return decide(output.trim() === v.trim(), `output equals ${q(v)}`, `output does not equal ${q(v)}`);
+    case 'contains':
+      return decide(output.includes(v), `output contains ${q(v)}`, `output does not contain ${q(v)}`);
+    case 'icontains':
+      return decide(
+        output.toLowerCase().includes(v.toLowerCase()),
+        `output contains ${q(v)} (case-insensitive)`,
+        `output does not contain ${q(v)} (case-insensitive)`,
+      );
+    case 'contains-any':
+      return anyOf(output, config.values, false);
+    case 'icontains-any':
+      return anyOf(output, config.values, true);
+    case 'contains-all':
+      return allOf(output, config.values, false);
+    case 'icontains-all':
+      return allOf(output, config.values, true);
+    case 'starts-with':
+      return decide(
+        output.trim().startsWith(v.trim()),
+        `output starts with ${q(v)}`,
+        `output does not start with ${q(v)}`,
+      );
+    case 'ends-with':
+      return decide(
+        output.trim().endsWith(v.trim()),
+        `output ends with ${q(v)}`,
+        `output does not end with ${q(v)}`,
+      );
+    case 'regex': {
+      // Compiled at load time too, so a bad pattern is a located error, never a run-time surprise.
+      const re = new RegExp(v, config.flags ?? undefined);
+      const shown = `/${v}/${config.flags ?? ''}`;
+      return decide(re.test(output), `output matches ${shown}`, `output does not match ${shown}`);
+    }
+    case 'is-json':
+      return isJson(output, config.schema);
+  }
+}

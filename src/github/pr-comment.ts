@@ -1,0 +1,91 @@
+import { type RunKey } from '../report/history.js';
+import { type Octokit, type Repo, isPermissionError } from './client.js';
+import { type Identity } from './identity.js';
+import { listOwnComments, type OwnComment, upsertSticky } from './sticky-comment.js';
+
+/** Everything the action needs to read and write its comment on one pull request. */
+export interface PullRequestSurface {
+  octokit: Octokit;
+  repo: Repo;
+  number: number;
+  me: Identity | null;
+  run: RunKey | null;
+  mode: 'update' | 'new';
+  warn: (m: string) => void;
+  /** The run's cancel: every wait on GitHub here ends with it. */
+  signal: AbortSignal;
+}
+
+/**
+ * Resolves as `work` does, or rejects as soon as `signal` aborts: a wait inside Octokit (a
+ * rate-limit pause, a retry backoff) cannot be aborted, so a cancel must not wait for it.
+ */
+export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const cancelledError = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
+
+/** The action's newest own comment (its history lives there); null when none or unreadable. */
+export async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
+  if (s.mode !== 'update' || !s.me) return null;
+  try {
+    const { own, stopped } = await untilCancelled(
+      listOwnComments(s.octokit, s.repo, s.number, s.me),
+      s.signal,
+    );
+    if (stopped) s.warn(`the PR's comments were not all read (${stopped}); the run history may start afresh`);
+    return own.at(-1) ?? null;
+  } catch (err) {
+    s.warn(`could not read the PR's comments (${describeError(err)}); the run history starts afresh`);
+    return null;
+  }
+}
+
+/**
+ * Posts the report; returns the comment's URL, or '' when GitHub refused (a warning says why:
+ * the verdict alone decides the check) or the run was cancelled (no GitHub call after a cancel).
+ */
+export async function postReport(s: PullRequestSurface, body: string, signal: AbortSignal): Promise<string> {
+  if (signal.aborted) {
+    s.warn(
+      'cancelled: the PR comment is not updated; the job summary and the results file have the partial report',
+    );
+    return '';
+  }
+  try {
+    if (s.mode === 'new') {
+      const r = await untilCancelled(
+        s.octokit.rest.issues.createComment({ ...s.repo, issue_number: s.number, body }),
+        signal,
+      );
+      return r.data.html_url;
+    }
+    const r = await untilCancelled(
+      upsertSticky(s.octokit, s.repo, s.number, body, { me: s.me, run: s.run, warn: s.warn }),
+      signal,
+    );
+    if (r.action === 'kept')
+      s.warn('a newer run of this PR has already reported; its comment is left as it is');
+    return r.url;
+  } catch (err) {
+    if (isPermissionError(err))
+      s.warn(
+        `GitHub refused the PR comment (${describeError(err)}): the token cannot write comments. Grant \`permissions: pull-requests: write\`; on a pull request from a fork the token is read-only, so read the job summary instead. The verdict still decides the check.`,
+      );
+    else s.warn(`could not post the PR comment: ${describeError(err)}. The verdict still decides the check.`);
+    return '';
+  }
+}
+
+/** An HTTP error in one line: status and the first line of the message. */
+export function describeError(err: unknown): string {
+  const status = (err as { status?: number }).status;
+  const message = err instanceof Error ? err.message : String(err);
+  return status ? `HTTP ${status}: ${message.split('\n')[0]}` : message.split('\n')[0]!;
+}

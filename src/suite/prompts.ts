@@ -1,0 +1,163 @@
+import path from 'node:path';
+import { type DiagnosticSink } from '../diagnostics.js';
+import { type Workspace } from './workspace.js';
+import { type SourceDocument } from './yaml-source.js';
+
+/**
+ * AgentV 5 / promptfoo `prompts`: each test runs once per prompt. A prompt is a template string,
+ * a chat message list, or a file holding either; `{{ var }}` is filled from the test's vars.
+ */
+export interface PromptDefinition {
+  /** Given, else `prompt-N`; a test's id gets `__prompt_<id>` when a suite has several prompts. */
+  id: string;
+  /** A template string, or chat messages whose string contents are templates. */
+  input: string | Record<string, unknown>[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isChat = (v: unknown): v is Record<string, unknown>[] =>
+  Array.isArray(v) && v.length > 0 && v.every((m) => isRecord(m) && typeof m.role === 'string');
+
+const VAR = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
+const WHOLE_VAR = /^\s*\{\{\s*([A-Za-z_][\w.]*)\s*\}\}\s*$/;
+
+function lookup(vars: Record<string, unknown>, name: string): unknown {
+  let v: unknown = vars;
+  for (const k of name.split('.')) v = isRecord(v) ? v[k] : undefined;
+  return v;
+}
+
+/** `{{ name }}` and `{{ a.b }}` from the vars; objects as JSON; an unknown name is left as written. */
+export function renderVars(template: string, vars: Record<string, unknown>): string {
+  return template.replace(VAR, (whole, name: string) => {
+    const v = lookup(vars, name);
+    if (v === undefined) return whole;
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+/**
+ * A template that is one `{{ var }}` and nothing else stands for the var's value as it is (a
+ * message list stays a list), as AgentV interpolates it; anything else renders to a string.
+ */
+export function renderValue(template: string, vars: Record<string, unknown>): unknown {
+  const whole = WHOLE_VAR.exec(template);
+  if (whole) return lookup(vars, whole[1]!);
+  return renderVars(template, vars);
+}
+
+/** The var names a template uses that the test does not define. */
+export function missingVars(template: string, vars: Record<string, unknown>): string[] {
+  return [...template.matchAll(VAR)].map((m) => m[1]!).filter((n) => lookup(vars, n) === undefined);
+}
+
+interface PromptContext {
+  doc: SourceDocument;
+  sink: DiagnosticSink;
+  ws: Workspace;
+  dir: string;
+  key: string;
+}
+
+/** The suite's prompts, or null when it has none (the test's `vars.input` is its input then). */
+export function parsePrompts(value: unknown, ctx: PromptContext): PromptDefinition[] | null {
+  if (value === undefined || value === null) return null;
+  const entries = Array.isArray(value) && !isChat(value) ? value : [value];
+  const out: PromptDefinition[] = [];
+  entries.forEach((entry, i) => {
+    const p = parsePrompt(entry, i, ctx);
+    if (p) out.push(p);
+  });
+  return out;
+}
+
+function parsePrompt(entry: unknown, i: number, ctx: PromptContext): PromptDefinition | undefined {
+  const at = [ctx.key, i];
+  const fallback = `prompt-${i + 1}`;
+  const bad = (message: string) => {
+    ctx.sink.error(ctx.doc.locate(at), 'prompt', message, 'suite');
+    return undefined;
+  };
+  if (typeof entry === 'string') {
+    if (entry.startsWith('file://')) return fromFile(entry.slice('file://'.length), fallback, ctx, at);
+    return checked({ id: fallback, input: entry }, ctx, at);
+  }
+  if (isChat(entry)) return checked({ id: fallback, input: entry }, ctx, at);
+  if (!isRecord(entry))
+    return bad('a prompt is a template string, a chat message list, or {id, prompt|raw|file|messages}');
+  const id = typeof entry.id === 'string' ? entry.id : fallback;
+  if (typeof entry.role === 'string') return checked({ id, input: [entry] }, ctx, at);
+  if (typeof entry.file === 'string') return fromFile(entry.file.replace(/^file:\/\//, ''), id, ctx, at);
+  const input = entry.prompt ?? entry.raw ?? entry.messages;
+  if (typeof input === 'string' || isChat(input)) return checked({ id, input }, ctx, at);
+  return bad('a prompt object needs `prompt`, `raw`, `messages` or `file`');
+}
+
+/** Nunjucks tags are not rendered: refused rather than sent to a model half-rendered. */
+function checked(
+  p: PromptDefinition,
+  ctx: PromptContext,
+  at: (string | number)[],
+): PromptDefinition | undefined {
+  const text = typeof p.input === 'string' ? p.input : JSON.stringify(p.input);
+  if (/\{%|\{\{[^}]*\|/.test(text)) {
+    ctx.sink.error(
+      ctx.doc.locate(at),
+      'template',
+      'Nunjucks tags and filters ({% ... %}, {{ x | f }}) are not rendered; use {{ var }} only',
+      'suite',
+    );
+    return undefined;
+  }
+  return p;
+}
+
+function fromFile(
+  ref: string,
+  id: string,
+  ctx: PromptContext,
+  at: (string | number)[],
+): PromptDefinition | undefined {
+  const r = ctx.ws.resolveReference(ref, ctx.dir);
+  if (!r.ok) {
+    ctx.sink.error(ctx.doc.locate(at), r.rule, r.message, 'suite');
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = ctx.ws.readText(r.absPath);
+  } catch (err) {
+    ctx.sink.error(ctx.doc.locate(at), 'missing-file', `'${ref}': ${(err as Error).message}`, 'suite');
+    return undefined;
+  }
+  if (path.extname(r.absPath).toLowerCase() === '.json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      ctx.sink.error(ctx.doc.locate(at), 'json', `'${ref}': ${(err as Error).message}`, 'suite');
+      return undefined;
+    }
+    if (!isChat(parsed) && typeof parsed !== 'string') {
+      ctx.sink.error(
+        ctx.doc.locate(at),
+        'prompt',
+        `'${ref}' must hold a chat message list or a string`,
+        'suite',
+      );
+      return undefined;
+    }
+    return checked({ id, input: parsed }, ctx, at);
+  }
+  return checked({ id, input: text }, ctx, at);
+}
+
+/** A prompt with a test's vars: message-shaped values as they are, strings rendered. */
+export function renderPrompt(p: PromptDefinition, vars: Record<string, unknown>): unknown {
+  if (typeof p.input === 'string') return renderValue(p.input, vars);
+  return p.input.map((m) =>
+    typeof m.content === 'string' ? { ...m, content: renderVars(m.content, vars) } : m,
+  );
+}

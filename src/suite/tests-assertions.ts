@@ -1,0 +1,472 @@
+import path from 'node:path';
+import { type DiagnosticSink, type Position } from '../diagnostics.js';
+import { parseRubricList } from '../rubric/rubric-items.js';
+import { deterministicConfig } from './deterministic-configs.js';
+import { type RawEvaluator } from './schema.js';
+import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
+import { type Workspace } from './workspace.js';
+import { type PathSegment, type SourceDocument } from './yaml-source.js';
+
+/**
+ * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
+ * `llm-rubric`, `script`, `assert-set` and `trajectory:*` meet `llm_judge`, `code_judge`,
+ * `composite` and `tool_trajectory`.
+ */
+
+/** What plain-string criteria become: one checklist judge call per test, as AgentV groups them. */
+export const CRITERIA_EVALUATOR = 'criteria';
+
+/** Types AgentV 5 runs that this project does not, each with why (named at `validate`). */
+export const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
+  'agent-rubric': 'an agentic judge that drives an agent provider',
+  'skill-used': 'needs agent skill traces',
+  'not-skill-used': 'needs agent skill traces',
+  'trajectory:step-count': 'not mapped yet',
+  'trajectory:goal-success': 'not mapped yet',
+  javascript: 'runs inline JavaScript from the suite',
+  python: 'runs inline Python from the suite',
+  webhook: 'posts the answer to a web hook',
+  similar: 'needs an embedding model',
+  'inline-assert': 'a TypeScript SDK function',
+};
+
+export interface AssertionContext {
+  doc: SourceDocument;
+  sink: DiagnosticSink;
+  ws: Workspace;
+  /** The suite file's folder: relative script and prompt paths resolve from here. */
+  dir: string;
+  subject: string;
+  /** Renders `{{ var }}` in assertion values with the test's vars. */
+  render(text: string): string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every entry of a test's `assert` list; plain strings become one weighted checklist. */
+export function mapAssertions(
+  list: readonly unknown[],
+  at: PathSegment[],
+  ctx: AssertionContext,
+): EvaluatorConfig[] {
+  const out: EvaluatorConfig[] = [];
+  const strings: string[] = [];
+  let criteriaSlot = -1;
+  list.forEach((item, i) => {
+    if (typeof item === 'string') {
+      if (item.trim() !== '') strings.push(ctx.render(item.trim()));
+      if (criteriaSlot === -1) criteriaSlot = out.length;
+      return;
+    }
+    const e = mapAssertion(item, [...at, i], ctx, i);
+    if (e) out.push(e);
+  });
+  if (strings.length > 0) {
+    // Weight = the number of criteria, so each string counts like one explicit assertion (AgentV 5).
+    out.splice(
+      criteriaSlot,
+      0,
+      checklistJudge(CRITERIA_EVALUATOR, strings, strings.length, ctx.doc.position(at)),
+    );
+  }
+  const seen = new Set<string>();
+  for (const e of out) {
+    if (seen.has(e.name))
+      ctx.sink.error(
+        e.pos,
+        'duplicate-name',
+        `assertion name '${e.name}' is used twice; set \`metric\``,
+        ctx.subject,
+      );
+    seen.add(e.name);
+  }
+  return out;
+}
+
+function checklistJudge(name: string, outcomes: string[], weight: number, pos: Position): LlmJudgeConfig {
+  return {
+    type: 'llm_judge',
+    name,
+    weight,
+    pos,
+    prompt: null,
+    rubrics: {
+      mode: 'checklist',
+      items: outcomes.map((outcome, i) => ({
+        id: `criterion-${i + 1}`,
+        outcome,
+        weight: 1,
+        required: false,
+      })),
+    },
+  };
+}
+
+function mapAssertion(
+  item: unknown,
+  at: PathSegment[],
+  ctx: AssertionContext,
+  index: number,
+): EvaluatorConfig | undefined {
+  const { doc, sink, subject } = ctx;
+  if (!isRecord(item) || typeof item.type !== 'string') {
+    sink.error(
+      doc.locate(at),
+      'type',
+      'an assertion is a string criterion or an object with `type`',
+      subject,
+    );
+    return undefined;
+  }
+  const written = item.type;
+  const notPrefixed = written.startsWith('not-') && !UNSUPPORTED_ASSERTIONS[written];
+  const type = notPrefixed ? written.slice(4) : written;
+  const weight = typeof item.weight === 'number' ? item.weight : 1;
+  if (!Number.isFinite(weight) || weight < 0)
+    sink.error(
+      doc.locate([...at, 'weight']),
+      'weight',
+      `weight ${String(item.weight)} must be a number >= 0`,
+      subject,
+    );
+  const minScore = typeof item.min_score === 'number' ? item.min_score : null;
+  if (typeof item.required === 'number')
+    sink.error(
+      doc.locate([...at, 'required']),
+      'required',
+      'use `required: true` with `min_score` (AgentV 5)',
+      subject,
+    );
+  const base = {
+    name:
+      typeof item.metric === 'string'
+        ? item.metric
+        : typeof item.name === 'string'
+          ? item.name
+          : `${written}-${index + 1}`,
+    weight,
+    pos: doc.position(at),
+    ...(item.negate === true || notPrefixed ? { negate: true } : {}),
+    ...(item.required === true ? { required: true, minScore } : {}),
+  };
+  if (UNSUPPORTED_ASSERTIONS[written]) {
+    sink.error(
+      doc.locateKey([...at, 'type']),
+      'unsupported-assertion',
+      `assertion type '${written}' is not run by rubric-eval (${UNSUPPORTED_ASSERTIONS[written]})`,
+      subject,
+    );
+    return undefined;
+  }
+  if ((TEXT_CHECKS as readonly string[]).includes(type))
+    return textAssertion(type as TextCheck, item, at, base, ctx);
+  switch (type) {
+    case 'llm-rubric':
+      return rubricJudge(item, at, base, ctx);
+    case 'script':
+      return scriptJudge(item, at, base, ctx);
+    case 'assert-set':
+      return assertSet(item, at, base, ctx);
+    case 'trajectory:tool-used':
+    case 'trajectory:tool-sequence':
+    case 'trajectory:tool-args-match':
+      return trajectory(type, item.value, at, base, ctx);
+    case 'latency':
+    case 'cost':
+    case 'field-accuracy':
+    case 'execution-metrics':
+    case 'token-usage': {
+      const v2 = type.replace('-', '_') as
+        'latency' | 'cost' | 'field_accuracy' | 'execution_metrics' | 'token_usage';
+      const raw = {
+        ...item,
+        ...(type === 'cost' && item.budget === undefined ? { budget: item.threshold } : {}),
+      };
+      return deterministicConfig(v2, raw as unknown as RawEvaluator, base);
+    }
+  }
+  sink.error(
+    doc.locateKey([...at, 'type']),
+    'unknown-assertion',
+    `unknown assertion type '${written}' (AgentV 5 has no such built-in; custom assertion types are not run)`,
+    subject,
+  );
+  return undefined;
+}
+
+type Base = Pick<EvaluatorConfig, 'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore'>;
+
+function textAssertion(
+  check: TextCheck,
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const { doc, sink, subject } = ctx;
+  const raw = item.value;
+  const many = check.endsWith('-any') || check.endsWith('-all');
+  if (check === 'is-json') {
+    if (raw !== undefined && !isRecord(raw)) {
+      sink.error(
+        doc.locate([...at, 'value']),
+        'value',
+        '`is-json` takes an optional JSON Schema object as `value`',
+        subject,
+      );
+      return undefined;
+    }
+    return { ...base, type: 'text_assertion', check, values: [], flags: null, schema: raw ?? null };
+  }
+  const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'number' ? String(v) : v));
+  if (values.length === 0 || values.some((v) => typeof v !== 'string') || (!many && Array.isArray(raw))) {
+    sink.error(
+      doc.locate([...at, 'value']),
+      'value',
+      `\`${check}\` needs \`value\`: ${many ? 'a list of strings' : 'a string'}`,
+      subject,
+    );
+    return undefined;
+  }
+  const rendered = (values as string[]).map(ctx.render);
+  const flags = typeof item.flags === 'string' ? item.flags : null;
+  if (check === 'regex') {
+    try {
+      new RegExp(rendered[0]!, flags ?? undefined);
+    } catch (err) {
+      sink.error(doc.locate([...at, 'value']), 'regex', (err as Error).message, subject);
+      return undefined;
+    }
+  }
+  return { ...base, type: 'text_assertion', check, values: rendered, flags, schema: null };
+}
+
+function rubricJudge(
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const { doc, sink, subject } = ctx;
+  if (isRecord(item.prompt)) return promptScriptJudge(item.prompt, [...at, 'prompt'], base, ctx);
+  if (typeof item.prompt === 'string') {
+    const file = readFileRef(item.prompt, [...at, 'prompt'], ctx);
+    if (!file) return undefined;
+    return {
+      ...base,
+      type: 'llm_judge',
+      rubrics: null,
+      prompt: { path: ctx.ws.display(file.absPath), template: file.text },
+    };
+  }
+  const v = item.value;
+  const outcomes =
+    typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
+  // Without a value AgentV grades against the test's own description with its default template.
+  if (v === undefined) return { ...base, type: 'llm_judge', rubrics: null, prompt: null };
+  if (!outcomes && Array.isArray(v) && v.length > 0) {
+    // Rubric objects ({id, outcome, weight, required, score_ranges}) are v2's rubric items.
+    const rubrics = parseRubricList(v, {
+      sink,
+      locate: (p) => doc.locate([...at, 'value', ...p]),
+      locateKey: (p) => doc.locateKey([...at, 'value', ...p]),
+    });
+    return rubrics ? { ...base, type: 'llm_judge', rubrics, prompt: null } : undefined;
+  }
+  if (!outcomes || outcomes.length === 0) {
+    sink.error(
+      doc.locate([...at, 'value']),
+      'value',
+      '`llm-rubric` needs `value` (a criterion, a list of criteria or rubric objects) or `prompt: file://...`',
+      subject,
+    );
+    return undefined;
+  }
+  return { ...checklistJudge(base.name, outcomes.map(ctx.render), base.weight, base.pos), ...base };
+}
+
+/** `prompt: {command: [argv], config?}`: the script prints the grader prompt (its file must exist). */
+function promptScriptJudge(
+  prompt: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const argv =
+    typeof prompt.command === 'string' ? prompt.command.split(/\s+/) : (prompt.command as string[]);
+  const last = argv.length - 1;
+  const file = readFileRef(
+    argv[last]!,
+    [...at, 'command', ...(Array.isArray(prompt.command) ? [last] : [])],
+    ctx,
+  );
+  if (!file) return undefined;
+  const config = isRecord(prompt.config) ? prompt.config : null;
+  const promptScript = {
+    command: [...argv.slice(0, -1), file.absPath],
+    cwd: path.dirname(file.absPath),
+    config,
+  };
+  return { ...base, type: 'llm_judge', rubrics: null, prompt: null, promptScript };
+}
+
+function readFileRef(
+  value: string,
+  at: PathSegment[],
+  ctx: AssertionContext,
+): { absPath: string; text: string } | undefined {
+  const ref = value.startsWith('file://') ? value.slice('file://'.length) : value;
+  const r = ctx.ws.resolveReference(ref, ctx.dir);
+  if (!r.ok) {
+    ctx.sink.error(ctx.doc.locate(at), r.rule, r.message, ctx.subject);
+    return undefined;
+  }
+  try {
+    return { absPath: r.absPath, text: ctx.ws.readText(r.absPath) };
+  } catch (err) {
+    ctx.sink.error(ctx.doc.locate(at), 'missing-file', `'${value}': ${(err as Error).message}`, ctx.subject);
+    return undefined;
+  }
+}
+
+function scriptJudge(
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const command = item.command ?? item.script ?? item.value;
+  const ok =
+    typeof command === 'string'
+      ? command.trim() !== ''
+      : Array.isArray(command) && command.length > 0 && command.every((c) => typeof c === 'string');
+  if (!ok) {
+    ctx.sink.error(
+      ctx.doc.locate(at),
+      'required',
+      '`script` needs `command` (an argv list or a command string)',
+      ctx.subject,
+    );
+    return undefined;
+  }
+  const cwd = typeof item.cwd === 'string' ? path.resolve(ctx.dir, item.cwd) : ctx.dir;
+  if (!ctx.ws.contains(cwd)) {
+    ctx.sink.error(
+      ctx.doc.locate([...at, 'cwd']),
+      'escapes-workspace',
+      `cwd '${String(item.cwd)}' is outside the workspace`,
+      ctx.subject,
+    );
+    return undefined;
+  }
+  const {
+    type: _t,
+    command: _c,
+    script: _s,
+    value: _v,
+    cwd: _w,
+    weight: _wt,
+    metric: _m,
+    name: _n,
+    required: _r,
+    negate: _g,
+    min_score: _ms,
+    ...config
+  } = item;
+  return { ...base, type: 'code_judge', command: command as string | string[], cwd, config };
+}
+
+function assertSet(
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  if (!Array.isArray(item.assert) || item.assert.length === 0) {
+    ctx.sink.error(
+      ctx.doc.locate(at),
+      'required',
+      '`assert-set` needs a non-empty `assert` list',
+      ctx.subject,
+    );
+    return undefined;
+  }
+  const children = mapAssertions(item.assert, [...at, 'assert'], ctx);
+  const weights = Object.fromEntries(children.map((c) => [c.name, c.weight]));
+  return { ...base, type: 'composite', children, aggregator: { type: 'weighted_average', weights } };
+}
+
+function trajectory(
+  type: string,
+  value: unknown,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const bad = (what: string) => {
+    ctx.sink.error(
+      ctx.doc.locate([...at, 'value']),
+      'value',
+      `\`${type}\` needs \`value\`: ${what}`,
+      ctx.subject,
+    );
+    return undefined;
+  };
+  // Every AgentV 5 trajectory check is pass/fail.
+  const t = { ...base, type: 'tool_trajectory' as const, allOrNothing: true };
+  if (type === 'trajectory:tool-used') {
+    if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
+      const tools = value as string[];
+      if (!base.negate)
+        return {
+          ...t,
+          mode: 'any_order',
+          minimums: Object.fromEntries(tools.map((n) => [n, 1])),
+          expected: [],
+        };
+      // Forbidden tools: the check holds only when none of them was called (not "not all of them").
+      const { negate: _n, ...outer } = base;
+      const children = tools.map((tool): EvaluatorConfig => ({
+        ...t,
+        name: tool,
+        weight: 1,
+        negate: true,
+        required: undefined,
+        minScore: undefined,
+        mode: 'any_order',
+        minimums: { [tool]: 1 },
+        expected: [],
+      }));
+      return { ...outer, type: 'composite', children, aggregator: { type: 'all_or_nothing' } };
+    }
+    const name =
+      typeof value === 'string'
+        ? value
+        : isRecord(value) && typeof value.name === 'string'
+          ? value.name
+          : null;
+    if (!name) return bad('a tool name, a list of tool names, or {name, min}');
+    const min = isRecord(value) && typeof value.min === 'number' ? value.min : 1;
+    return { ...t, mode: 'any_order', minimums: { [name]: min }, expected: [] };
+  }
+  if (type === 'trajectory:tool-sequence') {
+    const steps = isRecord(value) && Array.isArray(value.steps) ? value.steps : null;
+    if (!steps) return bad('{mode: in_order|exact, steps: [tool, ...]}');
+    const expected = steps.map((s) => ({
+      tool: typeof s === 'string' ? s : isRecord(s) ? String(s.name ?? s.tool) : String(s),
+      args: isRecord(s) && isRecord(s.args) ? s.args : null,
+      maxDurationMs: isRecord(s) && typeof s.max_duration_ms === 'number' ? s.max_duration_ms : null,
+    }));
+    const mode = isRecord(value) && value.mode === 'exact' ? 'exact' : 'in_order';
+    return { ...t, mode, minimums: {}, expected };
+  }
+  if (!isRecord(value) || typeof value.name !== 'string') return bad('{name, args, mode?}');
+  // One call anywhere in the trace whose arguments include these (AgentV's partial match).
+  return {
+    ...t,
+    mode: 'in_order',
+    minimums: {},
+    expected: [{ tool: value.name, args: isRecord(value.args) ? value.args : 'any', maxDurationMs: null }],
+  };
+}

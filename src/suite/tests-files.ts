@@ -1,0 +1,124 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { DiagnosticSink, type Position } from '../diagnostics.js';
+import { type Workspace } from './workspace.js';
+import { type PathSegment, parseYamlSource, type SourceDocument } from './yaml-source.js';
+
+/** A file tests are read from, with its own positions and problems. */
+export interface TestsFile {
+  absPath: string;
+  display: string;
+  doc: SourceDocument;
+  sink: DiagnosticSink;
+  ws: Workspace;
+}
+
+/** One test as written, and where: inline in the suite or in a referenced file. */
+export interface TestRef {
+  value: unknown;
+  at: PathSegment[];
+  file: TestsFile;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `tests` as AgentV 5 takes it: a list whose items are tests or `file://` references, or one
+ * reference. Referenced YAML (a list, or `{tests: [...]}`) and JSONL (a test per line) are read
+ * with their positions; problems in them are reported against their own file (`extra`).
+ */
+export function readTests(f: TestsFile, extra: DiagnosticSink[]): TestRef[] | undefined {
+  const t = (f.doc.value as Record<string, unknown>).tests;
+  const dir = path.dirname(f.absPath);
+  if (typeof t === 'string') return readTestsFile(t, ['tests'], f, dir, extra);
+  if (!Array.isArray(t)) {
+    f.sink.error(
+      f.doc.locate(['tests']),
+      'type',
+      '`tests` must be a list of tests or a file reference',
+      'suite',
+    );
+    return undefined;
+  }
+  const out: TestRef[] = [];
+  t.forEach((item, i) => {
+    if (typeof item !== 'string') out.push({ value: item, at: ['tests', i], file: f });
+    else out.push(...(readTestsFile(item, ['tests', i], f, dir, extra) ?? []));
+  });
+  return out;
+}
+
+function readTestsFile(
+  ref: string,
+  at: PathSegment[],
+  f: TestsFile,
+  dir: string,
+  extra: DiagnosticSink[],
+): TestRef[] | undefined {
+  const fail = (rule: string, message: string) => {
+    f.sink.error(f.doc.locate(at), rule, message, 'suite');
+    return undefined;
+  };
+  const rel = ref.replace(/^file:\/\//, '');
+  const abs = path.resolve(dir, rel);
+  if (!f.ws.contains(abs)) return fail('escapes-workspace', `'${ref}' is outside the workspace`);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    return fail('missing-file', `tests file '${ref}' not found`);
+  }
+  if (isDir)
+    return fail(
+      'tests-directory',
+      `'${ref}' is a folder of test directories (AgentV directory discovery), not read here; list the tests or reference a YAML or JSONL file`,
+    );
+  const ext = path.extname(abs).toLowerCase();
+  if (ext === '.csv')
+    return fail('tests-csv', `'${ref}' is a CSV dataset, not read here; convert it to YAML or JSONL tests`);
+  const display = f.ws.display(abs);
+  const sink = new DiagnosticSink(display);
+  extra.push(sink);
+  let text: string;
+  try {
+    text = f.ws.readText(abs);
+  } catch (err) {
+    return fail('missing-file', `'${ref}': ${(err as Error).message}`);
+  }
+  const file = (doc: SourceDocument): TestsFile => ({ ...f, absPath: abs, display, doc, sink });
+  if (ext === '.jsonl') {
+    const doc = jsonlDocument(text, sink);
+    return (doc.value as unknown[]).map((value, i) => ({ value, at: [i], file: file(doc) }));
+  }
+  const doc = parseYamlSource(text, sink);
+  if (!doc) return undefined;
+  const v = doc.value;
+  const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.tests) ? v.tests : null;
+  if (!list) {
+    sink.error({ line: 1, column: 1 }, 'type', 'a tests file holds a list of tests (or `tests:` with one)');
+    return undefined;
+  }
+  const base: PathSegment[] = Array.isArray(v) ? [] : ['tests'];
+  return list.map((value, i) => ({ value, at: [...base, i], file: file(doc) }));
+}
+
+/** A JSONL tests file: one test per line, each located at its line. */
+function jsonlDocument(text: string, sink: DiagnosticSink): SourceDocument {
+  const list: unknown[] = [];
+  const lines: number[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      list.push(JSON.parse(line));
+      lines.push(i + 1);
+    } catch (err) {
+      sink.error({ line: i + 1, column: 1 }, 'json', (err as Error).message);
+    }
+  });
+  const at = (p: readonly PathSegment[]): Position => ({
+    line: typeof p[0] === 'number' ? (lines[p[0]] ?? 1) : 1,
+    column: 1,
+  });
+  return { value: list, locate: at, locateKey: at, position: at };
+}

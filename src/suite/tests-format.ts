@@ -1,0 +1,331 @@
+import path from 'node:path';
+import { DiagnosticSink } from '../diagnostics.js';
+import { DEFAULT_TEST_THRESHOLD } from '../rubric/case-scoring.js';
+import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
+import {
+  findProviderCatalog,
+  isRunnable,
+  type ProviderCatalog,
+  type ProviderEntry,
+  providerEntry,
+  readProviderList,
+  RUNNABLE_PROVIDERS,
+} from './provider-catalog.js';
+import { mapAssertions } from './tests-assertions.js';
+import { type EvalCase, type EvalSuite, type Message } from './types.js';
+import { readTests, type TestsFile } from './tests-files.js';
+import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
+import { type PathSegment, parseYamlSource } from './yaml-source.js';
+import { reportZodIssues } from './zod-diagnostics.js';
+
+/**
+ * AgentV 5 / promptfoo suites: `prompts`, `providers`, `tests` with `vars` and `assert`,
+ * `default_test` (`defaultTest`). Read into the same EvalSuite as v2, with AgentV 5's scoring
+ * (the test's weighted score against its threshold) carried on each case.
+ */
+
+/** What the v2 loader lends: message lists with file parts, read and located the v2 way. */
+export interface MessageReader {
+  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The format is told by its keys: v2's `tests` alias has neither vars, assert nor prompts. */
+export function isTestsFormat(raw: Record<string, unknown>): boolean {
+  if (['prompts', 'providers', 'default_test', 'defaultTest'].some((k) => raw[k] !== undefined)) return true;
+  if (typeof raw.tests === 'string') return true;
+  return (
+    Array.isArray(raw.tests) &&
+    raw.tests.some((t) => isRecord(t) && (t.vars !== undefined || t.assert !== undefined))
+  );
+}
+
+/** `default_test` inline, or `file://` to a YAML mapping (AgentV reads it the same way). */
+function defaultTest(value: unknown, f: TestsFile, dir: string): Record<string, unknown> | undefined {
+  if (value === undefined) return {};
+  if (isRecord(value)) return value;
+  const key =
+    f.doc.value && isRecord(f.doc.value) && f.doc.value.default_test !== undefined
+      ? 'default_test'
+      : 'defaultTest';
+  const fail = (rule: string, message: string) => {
+    f.sink.error(f.doc.locate([key]), rule, message, 'suite');
+    return undefined;
+  };
+  if (typeof value !== 'string' || !value.startsWith('file://'))
+    return fail('type', '`default_test` is a mapping or a file:// reference to one');
+  const r = f.ws.resolveReference(value.slice('file://'.length), dir);
+  if (!r.ok) return fail(r.rule, r.message);
+  let doc;
+  try {
+    doc = parseYamlSource(f.ws.readText(r.absPath), new DiagnosticSink(f.ws.display(r.absPath)));
+  } catch (err) {
+    return fail('missing-file', `'${value}': ${(err as Error).message}`);
+  }
+  const v = doc?.value;
+  if (!isRecord(v)) return fail('type', `'${value}' must hold a YAML mapping (vars, assert, threshold)`);
+  const checked = TestSchema.safeParse(v);
+  if (!checked.success) return fail('type', `'${value}': ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  return v;
+}
+
+/**
+ * promptfoo's `openai:<model>` / `openai:chat:<model>` provider ids: an OpenAI model read with
+ * OPENAI_API_KEY (and OPENAI_BASE_URL when set), as promptfoo reads them.
+ */
+function promptfooModel(id: string, f: TestsFile, at: PathSegment[]): ProviderEntry | undefined {
+  const m = /^openai:(?:chat:)?(.+)$/.exec(id);
+  if (!m) return undefined;
+  const raw = { id: 'openai', label: id, model: m[1], api_key: '{{ env.OPENAI_API_KEY }}' };
+  return providerEntry(raw, f.absPath, f.display, f.doc.position(at)) ?? undefined;
+}
+
+function threshold(v: unknown): number | undefined {
+  return typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined;
+}
+
+export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite | undefined {
+  const raw = f.doc.value as Record<string, unknown>;
+  const dir = path.dirname(f.absPath);
+  // The suite's own keys first (tests are checked one by one, so one bad test hides no other).
+  const head = { ...raw, tests: Array.isArray(raw.tests) ? [] : raw.tests };
+  const checked = TestsSuiteSchema.safeParse(head);
+  if (!checked.success) {
+    reportZodIssues(checked.error, head, f.doc, f.sink, [], 'suite');
+    return undefined;
+  }
+  const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
+  const extra: DiagnosticSink[] = [];
+  const tests = readTests(f, extra);
+  if (!tests) {
+    for (const x of extra) f.sink.items.push(...x.items);
+    return undefined;
+  }
+  const defaults = defaultTest(raw.default_test ?? raw.defaultTest, f, dir);
+  if (!defaults) return undefined;
+  const suiteThreshold = threshold(raw.threshold) ?? DEFAULT_TEST_THRESHOLD;
+  const promptKey = raw.prompts !== undefined ? 'prompts' : 'prompt';
+  const prompts = parsePrompts(raw[promptKey], { doc: f.doc, sink: f.sink, ws: f.ws, dir, key: promptKey });
+  const cases: EvalCase[] = [];
+  const seen = new Set<string>();
+  tests.forEach(({ value: t, at, file }, i) => {
+    const subject = isRecord(t) && t.id !== undefined ? `test '${String(t.id)}'` : `test ${i + 1}`;
+    const test = TestSchema.safeParse(t);
+    if (!test.success || !isRecord(t)) {
+      if (test.success) file.sink.error(file.doc.locate(at), 'type', 'a test must be a mapping', subject);
+      else reportZodIssues(test.error, t, file.doc, file.sink, at, subject);
+      return;
+    }
+    const expanded = loadTest(t, at, subject, {
+      reader,
+      f: file,
+      dir,
+      defaults,
+      suiteAssert: raw.assert,
+      prompts,
+      suiteThreshold,
+      suite: f,
+    });
+    for (const c of expanded) {
+      if (seen.has(c.id))
+        file.sink.error(
+          file.doc.locate([...at, 'id']),
+          'duplicate-id',
+          `test id '${c.id}' is used twice`,
+          subject,
+        );
+      seen.add(c.id);
+      cases.push(c);
+    }
+  });
+  for (const x of extra) f.sink.items.push(...x.items);
+  return {
+    path: f.display,
+    absPath: f.absPath,
+    description: typeof raw.description === 'string' ? raw.description : null,
+    dataset: typeof raw.name === 'string' ? raw.name : null,
+    target,
+    cases,
+    ...(providers ? { providers } : {}),
+  };
+}
+
+interface TestEnv {
+  reader: MessageReader;
+  f: TestsFile;
+  suite: TestsFile;
+  dir: string;
+  defaults: Record<string, unknown>;
+  suiteAssert: unknown;
+  prompts: PromptDefinition[] | null;
+  suiteThreshold: number;
+}
+
+/**
+ * One test, `default_test` merged as AgentV merges it (vars by key, assertions default-first),
+ * once per prompt: with several prompts each copy's id gets `__prompt_<prompt id>` (AgentV).
+ */
+function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
+  const { f } = env;
+  const before = f.sink.items.filter((d) => d.severity === 'error').length;
+  // Case files in AgentV's older shape keep `input` / `expected_output` on the test: AgentV
+  // moves them into the vars, and so do we.
+  const vars = {
+    ...(isRecord(env.defaults.vars) ? env.defaults.vars : {}),
+    ...(t.input !== undefined ? { input: t.input } : {}),
+    ...(t.expected_output !== undefined ? { expected_output: t.expected_output } : {}),
+    ...(isRecord(t.vars) ? t.vars : {}),
+  };
+  const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+  const render = (s: string) => renderVars(s, vars);
+  const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  const evaluators = [
+    ...mapAssertions(asList(env.defaults.assert), ['default_test', 'assert'], {
+      ...ctx,
+      doc: env.suite.doc,
+      sink: env.suite.sink,
+    }),
+    ...mapAssertions(asList(env.suiteAssert), ['assert'], {
+      ...ctx,
+      doc: env.suite.doc,
+      sink: env.suite.sink,
+    }),
+    ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
+  ];
+  const written =
+    asList(env.defaults.assert).length + asList(env.suiteAssert).length + asList(t.assert).length;
+  if (written === 0)
+    f.sink.error(
+      f.doc.locate(at),
+      'required',
+      'a test needs at least one assertion in `assert` (or in `default_test`)',
+      subject,
+    );
+  const inputs = (env.prompts ?? [null]).map((p) => ({ p, messages: inputOf(p, vars, at, subject, env) }));
+  const expected = vars.expected_output;
+  const expectedMessages =
+    expected === undefined
+      ? []
+      : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
+  const execution = isRecord(t.execution) ? t.execution : {};
+  const th =
+    threshold(t.threshold) ??
+    threshold(execution.threshold) ??
+    threshold(env.defaults.threshold) ??
+    env.suiteThreshold;
+  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
+  const id = t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id);
+  return inputs.map(({ p, messages }) => ({
+    id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
+    suitePath: env.suite.display,
+    pos: f.doc.position(at),
+    expectedOutcome:
+      typeof t.criteria === 'string' ? t.criteria : typeof t.description === 'string' ? t.description : '',
+    inputMessages: messages,
+    expectedMessages,
+    conversationId: typeof t.conversation_id === 'string' ? t.conversation_id : null,
+    referenceAnswer: typeof expected === 'string' ? expected : null,
+    target: null,
+    evaluators,
+    scoring: { kind: 'threshold' as const, threshold: th },
+  }));
+}
+
+/** A prompt with the test's vars; without prompts, the test's `vars.input` is its input. */
+function inputOf(
+  prompt: PromptDefinition | null,
+  vars: Record<string, unknown>,
+  at: PathSegment[],
+  subject: string,
+  env: TestEnv,
+): Message[] {
+  const template = prompt
+    ? typeof prompt.input === 'string'
+      ? prompt.input
+      : JSON.stringify(prompt.input)
+    : '{{ input }}';
+  const missing = missingVars(template, vars);
+  if (missing.length > 0) {
+    env.f.sink.error(
+      env.f.doc.locate([...at, 'vars']),
+      'missing-var',
+      `the prompt${prompt ? ` '${prompt.id}'` : ''} uses ${missing.map((m) => `{{ ${m} }}`).join(', ')}, which neither the test nor \`default_test\` defines in \`vars\``,
+      subject,
+    );
+    return [];
+  }
+  const value = prompt ? renderPrompt(prompt, vars) : vars.input;
+  // Where a var handed over a message list, positions point into the test's vars.
+  const whole = /^\s*\{\{\s*(\w+)\s*\}\}\s*$/.exec(template);
+  return env.reader.loadMessages(value, [...at, 'vars', ...(whole ? [whole[1]!] : [])], 'user', subject);
+}
+
+/**
+ * The suite's provider, inline or by label from the `.agentv/` catalog: a model or command
+ * provider names the target that answers (resolved like any target, or replaced by
+ * `answers-file`); any other kind is refused here, by name.
+ */
+function resolveProviders(
+  raw: Record<string, unknown>,
+  f: TestsFile,
+  catalog: ProviderCatalog,
+): { target: string | null; providers?: ProviderEntry[] } {
+  const none = { target: null };
+  const given = raw.providers;
+  const list = given === undefined ? [catalog.defaultLabel] : Array.isArray(given) ? given : [given];
+  const first = list[0];
+  const at: PathSegment[] =
+    given === undefined ? [] : Array.isArray(given) ? ['providers', 0] : ['providers'];
+  if (list.length > 1)
+    f.sink.warn(
+      f.doc.locate(['providers', 1]),
+      'providers-matrix',
+      `only the first provider answers here; AgentV would run every test against each of the ${list.length}`,
+      'suite',
+    );
+  let entry: ProviderEntry | undefined;
+  let entries = catalog.entries;
+  if (typeof first === 'string' && first.startsWith('file://')) {
+    const abs = path.resolve(path.dirname(f.absPath), first.slice('file://'.length));
+    const fromFile = f.ws.contains(abs) ? readProviderList(abs, f.ws) : [];
+    entry = fromFile[0];
+    entries = [...fromFile, ...catalog.entries];
+  } else if (typeof first === 'string') {
+    entry =
+      catalog.entries.find((e) => e.label === first) ??
+      catalog.entries.find((e) => e.label === null && e.kind === first);
+    if (!entry) {
+      entry = promptfooModel(first, f, at);
+      if (entry) entries = [entry, ...entries];
+    }
+    if (!entry) {
+      if (given === undefined) return none; // no provider named and none by convention: targets decide, as for v2
+      f.sink.error(
+        f.doc.locate(at),
+        'unknown-provider',
+        `provider '${first}' is not in ${catalog.dir ? `${catalog.dir}/providers.yaml` : 'any .agentv/ catalog up to the workspace root'}`,
+        'suite',
+      );
+      return none;
+    }
+  } else if (isRecord(first)) {
+    entry = providerEntry(first, f.absPath, f.display, f.doc.position(at)) ?? undefined;
+    if (entry) entries = [entry, ...catalog.entries];
+  }
+  if (!entry) {
+    f.sink.error(f.doc.locate(at), 'provider', 'a provider is a label or an object with `id`', 'suite');
+    return none;
+  }
+  if (!isRunnable(entry.kind)) {
+    f.sink.error(
+      f.doc.locate(at),
+      'unsupported-provider',
+      `provider '${entry.kind}'${entry.label ? ` (label '${entry.label}')` : ''} is not run by rubric-eval (runs: ${RUNNABLE_PROVIDERS.join(', ')}); record its answers and pass them with \`answers-file\`, or use a cli provider`,
+      'suite',
+    );
+    return none;
+  }
+  return { target: entry.label ?? entry.kind, providers: entries };
+}
