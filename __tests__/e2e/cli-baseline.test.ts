@@ -71,7 +71,7 @@ test('run --baseline FILE: changes per case, and --fail-on regression blames onl
   expect(missing.stderr).toContain(
     'warning: no baseline: baseline file nope.json not found; the run goes on without one',
   );
-  expect(missing.stdout).toContain('`fail-on: regression` judges this run as `fail`');
+  expect(missing.stdout).toContain('fail-on regression judges this run as fail');
   expect(missing.code).toBe(1);
 }, 60_000);
 

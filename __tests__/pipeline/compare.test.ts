@@ -61,7 +61,7 @@ describe('compare stage', () => {
     const auto: BaselineConfig = { mode: 'auto', artifact: 'rubric-eval-results', margin: 0.1 };
     expect((await compareStage(resultsOf(HEAD), cfg(auto), d)).baseline_note).toBeNull();
     expect((await compareStage(resultsOf(HEAD), cfg(auto, 'regression'), d)).baseline_note).toBe(
-      'No baseline (nothing to compare with outside a pull request): `fail-on: regression` judges this run as `fail`.',
+      'No baseline (nothing to compare with outside a pull request): fail-on regression judges this run as fail.',
     );
     expect(d.warnings).toEqual([]);
   });

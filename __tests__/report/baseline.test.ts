@@ -100,10 +100,10 @@ test('no baseline: the note says why in one line; none at all without one asked 
   const noted = {
     ...plain,
     baseline: null,
-    baseline_note: 'No baseline (no artifact): `fail-on: regression` judges this run as `fail`.',
+    baseline_note: 'No baseline (no artifact): fail-on regression judges this run as fail.',
   };
   expect(baselineLine(noted)).toBe(
-    '_No baseline (no artifact): `fail-on: regression` judges this run as `fail`._',
+    '_No baseline (no artifact): fail-on regression judges this run as fail._',
   );
   expect(renderReport(noted)).toContain(baselineLine(noted));
   // Without a baseline the table keeps its usual columns.

@@ -35,7 +35,7 @@ export async function compareStage(
 
 function note(reason: string, warned: boolean, failOn: Config['failOn']): string | null {
   return failOn === 'regression'
-    ? `No baseline (${reason}): \`fail-on: regression\` judges this run as \`fail\`.`
+    ? `No baseline (${reason}): fail-on regression judges this run as fail.`
     : warned
       ? `No baseline (${reason}).`
       : null;
