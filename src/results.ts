@@ -68,6 +68,8 @@ export interface EvaluatorResult {
   negated?: true;
   /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
   required?: true;
+  /** A code judge's own `details` object, as its script printed it (AgentV). */
+  details?: Record<string, unknown>;
 }
 
 export interface CaseResult {

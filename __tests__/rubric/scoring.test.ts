@@ -170,6 +170,14 @@ describe('case aggregation', () => {
     expect(r.score).toBeCloseTo(0.625, 12);
     expect(r.verdict).toBe('borderline');
   });
+  test('every evaluator at weight 0: nothing is counted, the case scores 0 and fails (AgentV orchestrator)', () => {
+    const r = aggregateCase([
+      ev({ name: 'a', score: 0.8, weight: 0 }),
+      ev({ name: 'b', score: 1, weight: 0 }),
+    ]);
+    expect(r.score).toBe(0);
+    expect(r.verdict).toBe('fail');
+  });
   test('the corpus baseline: rubric 0.5 + code judge 1.0 = 0.75, but a gating violation fails the case', () => {
     const r = aggregateCase([
       ev({

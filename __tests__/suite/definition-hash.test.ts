@@ -124,6 +124,31 @@ describe('definition_hash', () => {
       expect((await hashes(repo(files(changed))))[key]).not.toBe(base);
   });
 
+  test('structured expected content and tool calls count; an alias shadowed by its canonical key does not', async () => {
+    const suite = (expected: string) => `evalcases:
+  - id: shaped
+    expected_outcome: Extracts
+    input_messages: [{ role: user, content: Extract }]
+${expected}
+    execution:
+      evaluators:
+        - { name: check, type: code_judge, script: node check.js }
+`;
+    const key = 'evals/s.yaml#shaped';
+    const hashOf = async (expected: string) => (await hashes(repo({ 'evals/s.yaml': suite(expected) })))[key];
+    // The same JSON text, once as an object and once as a string: a code judge sees different values.
+    const object = await hashOf('    expected_output: { total: 1 }');
+    const text = await hashOf('    expected_output: "{\\n  \\"total\\": 1\\n}"');
+    expect(object).not.toBe(text);
+    const tools = await hashOf('    expected_messages: [{ role: assistant, tool_calls: [{ tool: Read }] }]');
+    const otherTools = await hashOf(
+      '    expected_messages: [{ role: assistant, tool_calls: [{ tool: Edit }] }]',
+    );
+    expect(tools).not.toBe(otherTools);
+    const shadowed = await hashOf('    expected_output: { total: 1 }\n    input: Never read');
+    expect(shadowed).toBe(object);
+  });
+
   test('key order and comments in the YAML do not change it', async () => {
     const reordered = SUITE.replace(
       '    expected_outcome: Names Paris\n    input: What is the capital of France?\n',

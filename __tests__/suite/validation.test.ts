@@ -38,7 +38,7 @@ test('mixing checklist and score-range items is rejected with rule mixed', () =>
 
 test('wrong types, missing fields, bad weights, duplicate ids and unknown evaluator types are all reported at once', () => {
   expect(messages('types.yaml')).toEqual([
-    "invalid/types.yaml:4:12 case 'one': type: must be a string (one user message) or a list of {role, content} messages",
+    "invalid/types.yaml:4:12 case 'one': type: input must be a string (one user message) or a list of {role, content} messages",
     "invalid/types.yaml:11:5 case 2: required: missing required field 'id'",
     "invalid/types.yaml:17:17 case 'three': enum: evaluator type must be one of llm_judge, llm-judge, code_judge, code-judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory, execution_metrics",
   ]);
@@ -91,7 +91,7 @@ test('a symlink leaving the workspace is refused', () => {
   ]);
 });
 
-test('a leading / means the workspace root', () => {
+test('a leading / is trimmed and searched from the suite folder up to the workspace root (AgentV)', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 're-ws-'));
   mkdirSync(path.join(root, 'a/b'), { recursive: true });
   writeFileSync(path.join(root, 'shared.md'), 'shared\r\ntext\r\n');
@@ -229,7 +229,7 @@ test('a duplicate case id is reported even when that case has other errors', () 
   const r = loadSuiteFile(path.join(dir, 's.yaml'), new Workspace(dir));
   expect(r.diagnostics.map(formatDiagnostic)).toEqual([
     "s.yaml:4:9 case 'x': duplicate-id: case id 'x' is already used by case 1",
-    "s.yaml:5:12 case 'x': type: must be a string (one user message) or a list of {role, content} messages",
+    "s.yaml:5:12 case 'x': type: input must be a string (one user message) or a list of {role, content} messages",
     "s.yaml:8:9 case 'y': duplicate-id: case id 'y' is already used by case 3",
     "s.yaml:8:5 case 'y': required: missing `input_messages` (or `input`): what is the question?",
   ]);

@@ -1,10 +1,13 @@
 import { type CommandResult, describeExit, runCommand } from '../exec/run-command.js';
 import { type EvaluatorResult } from '../results.js';
 import { clamp01, verdictForScore } from '../rubric/scoring.js';
-import { filesOf, renderContent } from '../suite/messages.js';
+import { filesOf, messageAsWritten, renderContent, renderReferenceAnswer } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { type CandidateAnswer } from './context.js';
 import { type ExecDeps } from './deps.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The stdin payload of AgentV's code_judge contract. */
 export function codeJudgeInput(
@@ -12,23 +15,19 @@ export function codeJudgeInput(
   answer: CandidateAnswer,
   config: Record<string, unknown>,
 ): Record<string, unknown> {
-  const messages = (list: EvalCase['inputMessages']) =>
-    list.map((m) => ({ role: m.role, content: renderContent(m.parts) }));
   const files = filesOf(c.inputMessages);
-  const expected = c.expectedMessages;
-  const reference =
-    [...expected].reverse().find((m) => m.role === 'assistant') ?? expected[expected.length - 1];
   return {
     question: renderContent(c.inputMessages.filter((m) => m.role === 'user').flatMap((m) => m.parts)),
     expected_outcome: c.expectedOutcome,
-    reference_answer: c.referenceAnswer ?? (reference ? renderContent(reference.parts) : ''),
+    reference_answer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
     candidate_answer: answer.text,
-    input_messages: messages(c.inputMessages),
-    expected_messages: messages(c.expectedMessages),
+    input_messages: c.inputMessages.map(messageAsWritten),
+    expected_messages: c.expectedMessages.map(messageAsWritten),
     output_messages: answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
     guideline_files: files.filter((f) => f.guideline).map((f) => f.absPath),
     input_files: files.filter((f) => !f.guideline).map((f) => f.absPath),
-    config,
+    // AgentV sends `config: null` when the evaluator has no keys of its own.
+    config: Object.keys(config).length > 0 ? config : null,
   };
 }
 
@@ -37,6 +36,8 @@ export interface ScriptScore {
   hits: string[];
   misses: string[];
   reasoning: string | null;
+  /** The script's own `details` object, kept in the results file as AgentV keeps it. */
+  details?: Record<string, unknown>;
 }
 
 /** A script that ran and printed a result, or why it did not: the latter is an `error`, never a score. */
@@ -97,6 +98,7 @@ function parseScoreJson(stdout: string): ScriptScore | null {
           hits: strings(d.hits),
           misses: strings(d.misses),
           reasoning: typeof d.reasoning === 'string' ? d.reasoning : null,
+          ...(isObject(d.details) ? { details: d.details } : {}),
         };
       }
     } catch {
@@ -146,5 +148,6 @@ export async function runCodeJudge(
     hits: s.hits,
     misses: s.misses,
     reasoning: s.reasoning,
+    ...(s.details ? { details: s.details } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { type CaseContext } from '../judge/prompts.js';
-import { renderContent, renderQuestion, renderReferenceAnswer } from '../suite/messages.js';
+import { messageAsWritten, renderQuestion, renderReferenceAnswer } from '../suite/messages.js';
 import { type EvalCase, type Message } from '../suite/types.js';
 import { type TargetAnswer } from '../targets/providers.js';
 import { type TokenUsage } from './trace.js';
@@ -39,7 +39,7 @@ export function candidateFromTarget(a: TargetAnswer): CandidateAnswer {
 }
 
 function messagesJson(messages: readonly Message[]): string {
-  return JSON.stringify(messages.map((m) => ({ role: m.role, content: renderContent(m.parts) })));
+  return JSON.stringify(messages.map(messageAsWritten));
 }
 
 /** Everything a prompt or code judge may need about one case and its answer. */

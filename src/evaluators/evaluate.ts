@@ -1,7 +1,7 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult } from '../results.js';
-import { evaluatorVerdict, weightedMean } from '../rubric/scoring.js';
+import { evaluatorMean, evaluatorVerdict } from '../rubric/scoring.js';
 import {
   type CompositeConfig,
   type DeterministicConfig,
@@ -206,7 +206,7 @@ async function runComposite(
     score = short.length === 0 ? 1 : 0;
     reasoning = short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`;
   } else if (agg.type === 'weighted_average') {
-    score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+    score = evaluatorMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     reasoning = children
       .map(
         (c) =>

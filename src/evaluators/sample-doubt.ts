@@ -1,11 +1,11 @@
 import { lowerMedian, parseVotes } from '../judge/sampling.js';
 import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../results.js';
 import {
+  evaluatorMean,
   evaluatorVerdict,
   scoreChecklist,
   scoreRanges,
   verdictForScore,
-  weightedMean,
 } from '../rubric/scoring.js';
 import { scoreCase } from '../rubric/case-scoring.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
@@ -131,7 +131,7 @@ function rescore(
     let score = r.score;
     if (agg.type === 'all_or_nothing') score = children.every((c) => c.score >= 1) ? 1 : 0;
     else if (agg.type === 'weighted_average')
-      score = weightedMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+      score = evaluatorMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
     else if (agg.type === 'llm_judge') score = o.get(`${p}/agg`) ?? r.score;
     // A scoring script that failed forced `fail` whatever its score: keep that.
     const forced = agg.type === 'code_judge' && r.verdict !== evaluatorVerdict(r.score, r.gating_violations);

@@ -101,13 +101,20 @@ export interface CaseAggregate {
 }
 
 /**
- * A case from its evaluators: weighted mean by evaluator weight (0 excludes, unless all are 0),
+ * Weighted mean of evaluator scores as AgentV's orchestrator and composite compute it: weight 0
+ * excludes, and when every weight is 0 there is nothing to count, so the score is 0.
+ */
+export function evaluatorMean(items: readonly { value: number; weight: number }[]): number {
+  const total = items.reduce((s, i) => s + i.weight, 0);
+  return total > 0 ? items.reduce((s, i) => s + i.value * i.weight, 0) / total : 0;
+}
+
+/**
+ * A case from its evaluators: weighted mean by evaluator weight (0 excludes; all 0 scores 0),
  * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
  */
 export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggregate {
-  const weighted = evaluators.filter((e) => e.weight > 0);
-  const basis = weighted.length > 0 ? weighted : evaluators;
-  const score = weightedMean(basis.map((e) => ({ value: e.score, weight: e.weight })));
+  const score = evaluatorMean(evaluators.map((e) => ({ value: e.score, weight: e.weight })));
   const gating = evaluators.flatMap((e) =>
     e.gating_violations.map((v) => (e.name === 'rubric' ? v : `${e.name} › ${v}`)),
   );

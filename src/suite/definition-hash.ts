@@ -24,6 +24,10 @@ const messageDefinition = (m: Message) => ({
       ? { type: 'text', text: p.text }
       : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline },
   ),
+  // Code judges see structured content and tool calls as written; left out (undefined) when absent,
+  // so the hash of a case without them is what it was.
+  structured: m.structured,
+  tool_calls: m.toolCalls,
 });
 
 /** A working directory relative to the workspace: the same on every machine and checkout. */

@@ -20,11 +20,14 @@ import {
   KNOWN_PART_KEYS,
   KNOWN_SUITE_KEYS,
   knownEvaluatorKeys,
+  MessageSchema,
   OPEN_EVALUATOR_TYPES,
   type RawCase,
   type RawEvaluator,
+  type RawMessage,
 } from './schema.js';
 import { scriptFileArgs } from './script-files.js';
+import { dropShadowedAliases, messagesShape } from './shorthand.js';
 import { checkUnknownKeys } from './unknown-keys.js';
 import {
   type AggregatorConfig,
@@ -213,7 +216,6 @@ export class SuiteLoader {
     const seenIds = new Map<string, number>();
     list.forEach((rawCase: unknown, index: number) => {
       const base: PathSegment[] = [key, index];
-      const parsed = EvalCaseSchema.safeParse(rawCase);
       const subject =
         isRecord(rawCase) && rawCase.id !== undefined
           ? `case '${excerpt(String(rawCase.id))}'`
@@ -231,8 +233,10 @@ export class SuiteLoader {
           );
         } else seenIds.set(id, index);
       }
+      const read = isRecord(rawCase) ? this.withoutShadowedAliases(rawCase, base, subject) : rawCase;
+      const parsed = EvalCaseSchema.safeParse(read);
       if (!parsed.success) {
-        reportZodIssues(parsed.error, rawCase, doc, sink, base, subject);
+        reportZodIssues(parsed.error, read, doc, sink, base, subject);
         return;
       }
       const c = this.loadCase(parsed.data, base, subject, suiteEvaluatorsRaw);
@@ -274,9 +278,19 @@ export class SuiteLoader {
         'missing `input_messages` (or `input`): what is the question?',
         subject,
       );
-    else inputMessages = this.loadMessages(raw[inputKey], [...base, inputKey], 'user', subject);
+    else {
+      inputMessages = this.readMessages(inputKey, raw[inputKey], [...base, inputKey], 'user', subject);
+      // AgentV skips a case whose input list is empty as incomplete; here it is refused, never run.
+      if (Array.isArray(raw[inputKey]) && (raw[inputKey] as unknown[]).length === 0)
+        sink.error(
+          doc.locate([...base, inputKey]),
+          'required',
+          `\`${inputKey}\` is an empty list: a case needs input (what is the question?)`,
+          subject,
+        );
+    }
     const expectedMessages = expectedKey
-      ? this.loadMessages(raw[expectedKey], [...base, expectedKey], 'assistant', subject)
+      ? this.readMessages(expectedKey, raw[expectedKey], [...base, expectedKey], 'assistant', subject)
       : [];
 
     const evaluators: EvaluatorConfig[] = [];
@@ -301,6 +315,14 @@ export class SuiteLoader {
     const chosen = chooseEvaluators(raw, base, suiteEvaluators);
     if (chosen) evaluators.push(...this.loadEvaluators(chosen.list, chosen.at, subject));
     this.checkUniqueNames(evaluators, subject);
+    if (evaluators.length > 0 && evaluators.every((e) => e.weight === 0)) {
+      sink.warn(
+        evaluators[0]!.pos,
+        'zero-weight',
+        'every evaluator of this case has weight 0: nothing is counted, so the case scores 0 and fails (as in AgentV)',
+        subject,
+      );
+    }
     if (evaluators.length === 0) {
       evaluators.push({
         type: 'llm_judge',
@@ -356,16 +378,75 @@ export class SuiteLoader {
     return key ? (raw[key] as string) : undefined;
   }
 
-  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
-    if (typeof value === 'string') return [textMessage(defaultRole, value)];
-    if (!Array.isArray(value)) {
-      // An object is one assistant message with structured content, rendered as JSON text.
-      return [textMessage(defaultRole, JSON.stringify(value, null, 2))];
+  /**
+   * The case is read without an alias its canonical key shadows (AgentV reads the canonical
+   * one); the alias is named in a warning so a stale copy does not go unnoticed.
+   */
+  private withoutShadowedAliases(
+    rawCase: Record<string, unknown>,
+    base: PathSegment[],
+    subject: string,
+  ): Record<string, unknown> {
+    const { value, shadowed } = dropShadowedAliases(rawCase);
+    for (const { alias, canonical } of shadowed) {
+      this.sink.warn(
+        this.doc.locateKey([...base, alias]),
+        'alias-ignored',
+        `'${alias}' is ignored: '${canonical}' is given and wins (as in AgentV)`,
+        subject,
+      );
     }
-    return value.map((m: { role: string; content?: unknown }, i: number) => {
-      this.checkKeys(m, KNOWN_MESSAGE_KEYS, [...at, i], subject);
-      return { role: m.role, parts: this.loadContent(m.content, [...at, i, 'content'], subject) };
-    });
+    return value;
+  }
+
+  /** Messages for another format's loader: an expected output read as `expected_output`, else as `input`. */
+  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[] {
+    return this.readMessages(
+      defaultRole === 'assistant' ? 'expected_output' : 'input',
+      value,
+      at,
+      defaultRole,
+      subject,
+    );
+  }
+
+  private readMessages(
+    key: string,
+    value: unknown,
+    at: PathSegment[],
+    defaultRole: string,
+    subject: string,
+  ): Message[] {
+    const shape = messagesShape(key, value);
+    if (shape.kind === 'text') return [textMessage(defaultRole, shape.text)];
+    if (shape.kind === 'structured') {
+      return [
+        { ...textMessage(defaultRole, JSON.stringify(shape.content, null, 2)), structured: shape.content },
+      ];
+    }
+    const out: Message[] = [];
+    for (const item of shape.items) {
+      const where = [...at, ...item.at];
+      // `expected_output` lists pass the schema as any list: their messages are checked here.
+      const parsed = key === 'expected_output' ? MessageSchema.safeParse(item.value) : null;
+      if (parsed && !parsed.success) {
+        reportZodIssues(parsed.error, item.value, this.doc, this.sink, where, subject);
+        continue;
+      }
+      out.push(this.loadMessage(parsed?.data ?? (item.value as RawMessage), where, subject));
+    }
+    return out;
+  }
+
+  private loadMessage(m: RawMessage, at: PathSegment[], subject: string): Message {
+    this.checkKeys(m, KNOWN_MESSAGE_KEYS, at, subject);
+    const message: Message = {
+      role: m.role,
+      parts: this.loadContent(m.content, [...at, 'content'], subject),
+    };
+    if (isRecord(m.content)) message.structured = m.content;
+    if (Array.isArray(m.tool_calls)) message.toolCalls = m.tool_calls;
+    return message;
   }
 
   private loadContent(content: unknown, at: PathSegment[], subject: string): ContentPart[] {
@@ -592,6 +673,14 @@ export class SuiteLoader {
             `weight ${w} must be a finite number >= 0`,
             subject,
           );
+      }
+      if (children.length > 0 && children.every((c) => (weights[c.name] ?? 1) === 0)) {
+        sink.warn(
+          doc.locateKey([...at, 'weights']),
+          'zero-weight',
+          'every child has weight 0: nothing is counted, so the composite scores 0 (as in AgentV)',
+          subject,
+        );
       }
       return { type, weights };
     }

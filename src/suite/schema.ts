@@ -37,20 +37,37 @@ export const MessageSchema = z
     content: MessageContentSchema.optional(),
     // AgentV's loader accepts these on messages (its JSON Schema forgets them); kept as written.
     name: z.string().optional().meta({ description: 'Speaker name (AgentV); not sent to the judge.' }),
-    tool_calls: z
-      .array(z.unknown())
-      .optional()
-      .meta({ description: "An expected message's tool calls (AgentV); grade them with tool_trajectory." }),
+    tool_calls: z.array(z.unknown()).optional().meta({
+      description:
+        "An expected message's tool calls (AgentV): code judges and {{expected_messages}} get them as written; grade them with tool_trajectory.",
+    }),
   })
   .meta({ id: 'Message', ...CLOSED });
 
-const Messages = z.union([z.string(), z.array(MessageSchema)], {
-  error: 'must be a string (one user message) or a list of {role, content} messages',
+// Each message key's own error names the key: a case has four of them and two are aliases.
+const InputMessages = z.array(MessageSchema, {
+  error: 'input_messages must be a list of {role, content} messages',
 });
-
-const ExpectedMessages = z.union([z.string(), z.array(MessageSchema), z.record(z.string(), z.unknown())], {
-  error: 'must be a string, a list of messages, or an object (structured assistant content)',
+const Input = z.union([z.string(), z.array(MessageSchema)], {
+  error: 'input must be a string (one user message) or a list of {role, content} messages',
 });
+const ExpectedMessages = z.array(MessageSchema, {
+  error: 'expected_messages must be a list of {role, content} messages',
+});
+/** Its items are checked as messages by the loader when the first one is a message (AgentV's test). */
+const ExpectedOutput = z.union(
+  [
+    z.string(),
+    z.array(z.unknown()).meta({
+      description: 'A list of messages, or any other list (one assistant message with that list as content).',
+    }),
+    z.record(z.string(), z.unknown()),
+  ],
+  {
+    error:
+      'expected_output must be a string, a list (of messages, or structured content) or an object (structured assistant content)',
+  },
+);
 
 export const ScoreRangeEntrySchema = z
   .looseObject({
@@ -378,10 +395,16 @@ export const EvalCaseSchema = z
     expected_outcome: z.string().optional(),
     outcome: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
     criteria: z.string().optional().meta({ description: 'Alias of expected_outcome.' }),
-    input_messages: Messages.optional(),
-    input: Messages.optional().meta({ description: 'Alias of input_messages.' }),
+    input_messages: InputMessages.optional(),
+    input: Input.optional().meta({
+      description:
+        'Alias of input_messages (a string is one user message); input_messages wins when both are given.',
+    }),
     expected_messages: ExpectedMessages.optional(),
-    expected_output: ExpectedMessages.optional().meta({ description: 'Alias of expected_messages.' }),
+    expected_output: ExpectedOutput.optional().meta({
+      description:
+        'Alias of expected_messages: a string or object is one assistant message; expected_messages wins when both are given.',
+    }),
     conversation_id: z.string().optional(),
     description: z.string().optional(),
     reference_answer: z.string().optional().meta({

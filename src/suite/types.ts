@@ -19,7 +19,15 @@ export type ContentPart = { type: 'text'; text: string } | { type: 'file'; file:
 
 export interface Message {
   role: string;
+  /** The content as text and files: what prompts and targets see. */
   parts: ContentPart[];
+  /**
+   * Content written as structure (an object, or `expected_output` as a list that is not
+   * messages), kept as written for code judges (AgentV); `parts` holds its JSON text.
+   */
+  structured?: unknown;
+  /** The message's `tool_calls` as written (AgentV passes them to code judges). */
+  toolCalls?: unknown[];
 }
 
 /** `https://github.com/{owner}/{repo}/blob/{ref...}/{path}`; the ref may hold slashes. */

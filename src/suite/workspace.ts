@@ -43,21 +43,23 @@ export class Workspace {
   }
 
   /**
-   * Resolves a file reference from a suite: relative to `fromDir`, then each ancestor up to the
-   * root; a leading `/` means the workspace root. The first existing candidate wins.
+   * Resolves a file reference from a suite as AgentV v2.6.1 does: an absolute path as it is,
+   * then the path without its leading separators against `fromDir` and each ancestor up to the
+   * root (so `/x.md` is found beside the suite first). The first existing candidate wins. An
+   * absolute path outside the workspace is never looked at, not even to see whether it exists
+   * (that would tell a pull request what the runner holds): only its trimmed form is searched.
    */
   resolveReference(value: string, fromDir: string): Resolution {
-    const candidates: string[] = [];
-    if (value.startsWith('/')) candidates.push(path.join(this.root, value.slice(1)));
-    else {
-      let dir = path.resolve(fromDir);
-      for (;;) {
-        candidates.push(path.resolve(dir, value));
-        if (dir === this.root || !lexicallyInside(this.root, dir)) break;
-        const parent = path.dirname(dir);
-        if (parent === dir) break;
-        dir = parent;
-      }
+    const absolute = path.isAbsolute(value) ? path.normalize(value) : null;
+    const trimmed = value.replace(/^[/\\]+/, '') || value;
+    const candidates: string[] = absolute && lexicallyInside(this.root, absolute) ? [absolute] : [];
+    let dir = path.resolve(fromDir);
+    for (;;) {
+      candidates.push(path.resolve(dir, trimmed));
+      if (dir === this.root || !lexicallyInside(this.root, dir)) break;
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
     }
     const first = candidates[0]!;
     if (!lexicallyInside(this.root, first)) {

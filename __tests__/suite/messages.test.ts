@@ -1,0 +1,55 @@
+import {
+  messageAsWritten,
+  renderQuestion,
+  renderReferenceAnswer,
+  textMessage,
+} from '../../src/suite/messages.js';
+import { type Message } from '../../src/suite/types.js';
+
+// Written from AgentV v2.6.1's prompt builder (formatting/prompt-builder.ts): role markers when
+// the input is a conversation (an assistant or tool turn, or more than one turn with content).
+describe('renderQuestion', () => {
+  test('one turn is its content alone', () => {
+    expect(renderQuestion([textMessage('user', 'What is 2+2?')])).toBe('What is 2+2?');
+  });
+
+  test('a system and a user turn: both, each with its role marker', () => {
+    expect(
+      renderQuestion([textMessage('system', 'You are terse.'), textMessage('user', 'What is 2+2?')]),
+    ).toBe('@[System]:\nYou are terse.\n\n@[User]:\nWhat is 2+2?');
+  });
+
+  test('an assistant turn makes a conversation even with one user turn; empty turns are left out', () => {
+    const empty: Message = { role: 'user', parts: [] };
+    expect(renderQuestion([textMessage('assistant', 'Hello'), empty])).toBe('@[Assistant]:\nHello');
+    expect(
+      renderQuestion([
+        textMessage('system', 'Be brief.'),
+        textMessage('user', 'Hi'),
+        textMessage('assistant', 'Hello'),
+        textMessage('user', 'And 2+2?'),
+      ]),
+    ).toBe('@[System]:\nBe brief.\n\n@[User]:\nHi\n\n@[Assistant]:\nHello\n\n@[User]:\nAnd 2+2?');
+  });
+});
+
+describe('renderReferenceAnswer', () => {
+  test('the last assistant turn; a turn with only tool calls gives its calls', () => {
+    const tools: Message = { role: 'assistant', parts: [], toolCalls: [{ tool: 'Read' }] };
+    expect(renderReferenceAnswer([textMessage('assistant', 'first'), textMessage('assistant', 'last')])).toBe(
+      'last',
+    );
+    expect(JSON.parse(renderReferenceAnswer([tools]))).toEqual([{ tool: 'Read' }]);
+    expect(renderReferenceAnswer([])).toBe('');
+  });
+});
+
+describe('messageAsWritten', () => {
+  test('structured content as written, tool calls kept, text as text', () => {
+    const structured: Message = { ...textMessage('assistant', '{"a": 1}'), structured: { a: 1 } };
+    expect(messageAsWritten(structured)).toEqual({ role: 'assistant', content: { a: 1 } });
+    const tools: Message = { role: 'assistant', parts: [], toolCalls: [{ tool: 'Read' }] };
+    expect(messageAsWritten(tools)).toEqual({ role: 'assistant', tool_calls: [{ tool: 'Read' }] });
+    expect(messageAsWritten(textMessage('user', 'hi'))).toEqual({ role: 'user', content: 'hi' });
+  });
+});
