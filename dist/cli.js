@@ -10206,7 +10206,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6341);
+/* harmony import */ var _cli_run_cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5536);
 /* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4921);
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 
@@ -10241,7 +10241,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6341:
+/***/ 5536:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20048,7 +20048,7 @@ const config_number = (name, fallback, opts) => preprocess((v) => {
     error: `${name}: must be ${opts.int ? 'an integer' : 'a number'} from ${opts.min} to ${opts.max}`,
 })
     .default(fallback));
-const FAIL_ON = ['fail', 'borderline', 'never'];
+const FAIL_ON = ['fail', 'borderline', 'regression', 'never'];
 const COMMENT_MODES = ['update', 'new', 'off'];
 const InputsSchema = object({
     suites: config_text(),
@@ -20106,6 +20106,9 @@ const InputsSchema = object({
     })
         .optional()),
     merge: config_text(),
+    baseline: preprocess(unset, schemas_string().default('auto')),
+    'baseline-artifact': preprocess(unset, schemas_string().default('rubric-eval-results')),
+    'regression-margin': config_number('regression-margin', 0.1, { min: 0, max: 1 }),
 })
     .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
@@ -20115,6 +20118,14 @@ const InputsSchema = object({
 });
 const PriceTableSchema = record(schemas_string(), object({ input: schemas_number().min(0), output: schemas_number().min(0) }));
 const INPUT_NAMES = Object.keys(InputsSchema.shape);
+function baselineConfig(value, artifact, margin) {
+    const v = value.trim();
+    if (v.toLowerCase() === 'auto')
+        return { mode: 'auto', artifact, margin };
+    if (v.toLowerCase() === 'off' || v === '')
+        return { mode: 'off', margin };
+    return { mode: 'file', path: v, margin };
+}
 function parseInputs(raw) {
     const r = InputsSchema.safeParse(raw);
     if (r.success)
@@ -20162,6 +20173,7 @@ function configFromInputs(i, extra) {
         judgeSamples: i['judge-samples'],
         shard: i.shard ?? null,
         merge: splitList(i.merge),
+        baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
     };
 }
 
@@ -20535,88 +20547,109 @@ function rubricVerdict(input) {
     return { verdict: fail ? 'fail' : 'pass', score };
 }
 
-;// CONCATENATED MODULE: ./src/report/history.ts
+;// CONCATENATED MODULE: ./src/baseline/change.ts
+const failing = (v) => v === 'fail' || v === 'error';
+/**
+ * Scores are sums of weighted fractions (0.7 - 0.6 is 0.09999…, 0.8 - 0.7 is 0.10000…01): a
+ * drop of exactly the margin must read as `same` whichever way the float rounding fell.
+ */
+const change_EPSILON = 1e-9;
+/**
+ * The change of one case against its baseline, in the precedence of CONTRACTS §7: the first row
+ * that applies wins. A hash missing on either side (a file written before hashes existed) is not
+ * evidence of a redefinition, so the case is compared.
+ */
+function changeOf(base, head, margin) {
+    if (!base)
+        return 'new';
+    if (base.definition_hash && head.definition_hash && base.definition_hash !== head.definition_hash)
+        return 'redefined';
+    if (!failing(base.verdict) && failing(head.verdict))
+        return 'broken';
+    if (failing(base.verdict) && !failing(head.verdict))
+        return 'fixed';
+    const delta = head.score - base.score;
+    if (-delta > margin + change_EPSILON || (base.verdict === 'pass' && head.verdict === 'borderline'))
+        return 'regressed';
+    if (delta > margin + change_EPSILON || (base.verdict === 'borderline' && head.verdict === 'pass'))
+        return 'improved';
+    return 'same';
+}
+/** A case that failed (or errored) on both sides: shown as "still failing", never blamed on the PR. */
+function stillFailing(head, base, change) {
+    return change === 'same' && base !== null && failing(base) && failing(head);
+}
 
-/** The sticky comment's first line: how the action finds its own comment. */
-const COMMENT_MARKER = '<!-- rubric-eval -->';
-/** The history block, matched only as a whole line: the comment's last line. */
-const HISTORY_RE = /^<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->$/;
-/** Which run wrote the comment: the line before the history block. */
-const RUN_RE = /^<!-- rubric-eval-run:(\d+)\.(\d+) -->$/;
-function runLine(key) {
-    return `<!-- rubric-eval-run:${key.id}.${key.attempt} -->`;
+;// CONCATENATED MODULE: ./src/results.ts
+/** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
+/** What a case did relative to the baseline, in the order of precedence of CONTRACTS §7. */
+const CHANGES = ['new', 'redefined', 'broken', 'fixed', 'regressed', 'improved', 'same'];
+function emptyUsage() {
+    return { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null };
 }
-/** Negative when `a` ran before `b`. */
-function compareRuns(a, b) {
-    return a.id - b.id || a.attempt - b.attempt;
+function addUsage(into, more) {
+    if (!more)
+        return into;
+    into.judge_calls += more.judge_calls;
+    into.cached_calls += more.cached_calls;
+    into.prompt_tokens += more.prompt_tokens;
+    into.completion_tokens += more.completion_tokens;
+    if (more.cost_usd !== null)
+        into.cost_usd = (into.cost_usd ?? 0) + more.cost_usd;
+    return into;
 }
-/**
- * The comment's own hidden lines: the last line (history) and the one before it (run). Only
- * these are read; a history block anywhere else in the body (quoted gate output, say) is text.
- */
-function hiddenLines(body) {
-    const lines = body.trimEnd().split('\n');
-    return { history: lines.at(-1), run: lines.at(-2) };
-}
-/** The run that wrote a comment of ours, or null when the comment does not say. */
-function parseRunKey(body) {
-    const m = body ? RUN_RE.exec(hiddenLines(body).run ?? '') : null;
-    return m ? { id: Number(m[1]), attempt: Number(m[2]) } : null;
-}
-/** Iterations kept in the comment; older ones are dropped first. */
-const MAX_HISTORY = 20;
-/** The run history as a hidden block: base64 JSON, so no text inside can close the HTML comment. */
-function historyBlock(history) {
-    const kept = history
-        .slice(-MAX_HISTORY)
-        .map((h) => ({ ...h, feedback: h.feedback ? h.feedback.slice(0, 300) : null }));
-    return `<!-- rubric-eval-history:${Buffer.from(JSON.stringify(kept)).toString('base64')} -->`;
+
+;// CONCATENATED MODULE: ./src/baseline/compare.ts
+
+
+const key = (suite, id) => `${suite}#${id}`;
+function emptyChanges() {
+    return Object.fromEntries([...CHANGES, 'removed'].map((k) => [k, 0]));
 }
 /**
- * Reads the history back from the body of the action's own comment, from its last line only;
- * anything unreadable is an empty history, not a crash.
+ * The run compared with its baseline, case by case on (suite path, case id): each case gets its
+ * `baseline`, the run its counts and the baseline's cases this run no longer has. Pure: returns
+ * new results and leaves both inputs as they were.
  */
-function parseHistory(body) {
-    const m = body ? HISTORY_RE.exec(hiddenLines(body).history ?? '') : null;
-    if (!m)
-        return [];
-    try {
-        const data = JSON.parse(Buffer.from(m[1], 'base64').toString('utf8'));
-        if (!Array.isArray(data))
-            return [];
-        return data
-            .filter((h) => typeof h === 'object' && h !== null && typeof h.iteration === 'number')
-            .map((h) => ({
-            iteration: h.iteration,
-            commit: typeof h.commit === 'string' ? h.commit : null,
-            verdict: h.verdict === 'pass' || h.verdict === 'borderline' ? h.verdict : 'fail',
-            score: typeof h.score === 'number' ? h.score : 0,
-            counts: typeof h.counts === 'string' ? h.counts : null,
-            feedback: typeof h.feedback === 'string' ? h.feedback : null,
-            rubric_hash: typeof h.rubric_hash === 'string' ? h.rubric_hash : null,
-            ...(h.rubric_verdict === 'accept' || h.rubric_verdict === 'retry' || h.rubric_verdict === 'terminate'
-                ? { rubric_verdict: h.rubric_verdict }
-                : {}),
-            at: typeof h.at === 'string' ? h.at : '',
-        }));
-    }
-    catch {
-        return [];
-    }
+function compareWithBaseline(head, base, origin, margin) {
+    const baseCases = new Map();
+    for (const s of base.suites)
+        for (const c of s.cases)
+            if (!baseCases.has(key(s.path, c.id)))
+                baseCases.set(key(s.path, c.id), c);
+    const changes = emptyChanges();
+    const seen = new Set();
+    const suites = head.suites.map((s) => ({
+        ...s,
+        cases: s.cases.map((c) => {
+            const k = key(s.path, c.id);
+            seen.add(k);
+            const was = baseCases.get(k);
+            const change = changeOf(was, c, margin);
+            changes[change]++;
+            const baseline = {
+                verdict: was?.verdict ?? null,
+                score: was?.score ?? null,
+                change,
+            };
+            return { ...c, baseline };
+        }),
+    }));
+    // A cancelled run lacks cases it never reached: they are not removed, just not run.
+    const removed = head.partial ? [] : [...baseCases.keys()].filter((k) => !seen.has(k));
+    changes.removed = removed.length;
+    return { ...head, suites, baseline: { ...origin, margin, changes, removed }, baseline_note: null };
 }
-/**
- * The history's counts column: the cases' verdicts when the run had cases, the rubric's counts when
- * it had a rubric, both when it had both.
- */
-function historyCounts(cases, rubric) {
-    const total = cases.pass + cases.borderline + cases.fail + cases.error;
-    const parts = [];
-    if (total > 0)
-        parts.push(`${cases.pass} pass · ${cases.borderline} borderline · ${cases.fail} fail${cases.error ? ` · ${cases.error} error` : ''}`);
-    if (rubric)
-        parts.push(total > 0 ? `rubric ${formatRubricCounts(rubric)}` : formatRubricCounts(rubric));
-    return parts.join(' · ') || '0 cases';
-}
+/** Counts in the order a reviewer reads them, for one-line summaries. */
+const CHANGE_ORDER = [
+    'broken',
+    'regressed',
+    'fixed',
+    'improved',
+    'new',
+    'redefined',
+    'removed',
+];
 
 ;// CONCATENATED MODULE: ./src/report/inert.ts
 /**
@@ -20719,6 +20752,174 @@ function codeBlock(text, info = 'text') {
     return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/baseline.ts
+
+
+
+
+/** Quoted code outside a table (a line, a list item): one line, bounded, shown as written. */
+const codeLine = (text, max) => code([...text.replace(/\s+/g, ' ')].slice(0, max).join(''));
+/** Was this case failing on both sides ("still failing": not the pull request's doing)? */
+function isStillFailing(c) {
+    return !!c.baseline && stillFailing(c.verdict, c.baseline.verdict, c.baseline.change);
+}
+/** `2 broken · 1 regressed · 1 fixed · 2 still failing · 1 new`; zero counts left out. */
+function changeCounts(results) {
+    const b = results.baseline;
+    if (!b)
+        return '';
+    let still = 0;
+    for (const s of results.suites)
+        for (const c of s.cases)
+            if (isStillFailing(c))
+                still++;
+    const bits = [];
+    for (const k of CHANGE_ORDER) {
+        if (k === 'new' && still)
+            bits.push(`${still} still failing`);
+        if (b.changes[k])
+            bits.push(`${b.changes[k]} ${k}`);
+    }
+    return bits.join(' · ') || 'no change';
+}
+/** The short base commit, linked to the base run when known; only a sha is ever shown raw. */
+function baseRef(b) {
+    const sha = b.commit && /^[0-9a-f]{7,64}$/i.test(b.commit) ? b.commit.slice(0, 7) : null;
+    const label = sha ?? (b.source === 'file' && b.file ? codeLine(b.file, 80) : 'branch');
+    return sha && b.run_url ? `[${sha}](${b.run_url})` : label;
+}
+/** The comment's second line: what this pull request changed against the base; or why no base. */
+function baselineLine(results) {
+    const b = results.baseline;
+    if (b)
+        return `vs base ${baseRef(b)}: ${changeCounts(results)}${b.check ? checkNote(b.check) : ''}`;
+    if (results.baseline_note)
+        return `_${cell(results.baseline_note, 400)}_`;
+    return null;
+}
+/** The verdict can fail while the check passes: say which the reviewer is looking at. */
+function checkNote(check) {
+    return check.fails
+        ? ` — \`fail-on: regression\` fails the check: ${cell(check.reasons.join(', '), 300)}`
+        : ' — `fail-on: regression` passes the check: nothing got worse';
+}
+/** `0.60 ▼0.30`: the score with its move since the base, when it moved by a visible amount. */
+function scoreWithDelta(c) {
+    const now = c.score.toFixed(2);
+    const was = c.baseline?.score;
+    if (was === null || was === undefined)
+        return now;
+    const delta = Math.round((c.score - was) * 100) / 100;
+    if (delta === 0)
+        return now;
+    return `${now} ${delta < 0 ? '▼' : '▲'}${Math.abs(delta).toFixed(2)}`;
+}
+/** The change word of the case's row; empty for `same` (and "still failing" for those). */
+function changeWord(c) {
+    if (!c.baseline)
+        return '';
+    if (isStillFailing(c))
+        return 'still failing';
+    return c.baseline.change === 'same' ? '' : c.baseline.change;
+}
+const RANK = { broken: 0, regressed: 1, new: 2, redefined: 2 };
+/** Review order with a baseline: what the PR broke or regressed first, then other new trouble. */
+function byReviewOrder(a, b) {
+    return (RANK[a.baseline?.change ?? ''] ?? 3) - (RANK[b.baseline?.change ?? ''] ?? 3);
+}
+/** The base's cases this run no longer has, folded. */
+function removedSection(results, detail) {
+    const removed = results.baseline?.removed ?? [];
+    if (removed.length === 0)
+        return '';
+    const shown = removed.slice(0, detail >= 2 ? 200 : detail === 1 ? 50 : 10);
+    const more = removed.length - shown.length;
+    return `<details><summary>${removed.length} case${removed.length === 1 ? '' : 's'} of the base no longer here</summary>\n\n${shown.map((k) => `- ${codeLine(k, 120)}`).join('\n')}${more ? `\n- _… and ${more} more._` : ''}\n\n</details>`;
+}
+
+;// CONCATENATED MODULE: ./src/report/history.ts
+
+/** The sticky comment's first line: how the action finds its own comment. */
+const COMMENT_MARKER = '<!-- rubric-eval -->';
+/** The history block, matched only as a whole line: the comment's last line. */
+const HISTORY_RE = /^<!-- rubric-eval-history:([A-Za-z0-9+/=]*) -->$/;
+/** Which run wrote the comment: the line before the history block. */
+const RUN_RE = /^<!-- rubric-eval-run:(\d+)\.(\d+) -->$/;
+function runLine(key) {
+    return `<!-- rubric-eval-run:${key.id}.${key.attempt} -->`;
+}
+/** Negative when `a` ran before `b`. */
+function compareRuns(a, b) {
+    return a.id - b.id || a.attempt - b.attempt;
+}
+/**
+ * The comment's own hidden lines: the last line (history) and the one before it (run). Only
+ * these are read; a history block anywhere else in the body (quoted gate output, say) is text.
+ */
+function hiddenLines(body) {
+    const lines = body.trimEnd().split('\n');
+    return { history: lines.at(-1), run: lines.at(-2) };
+}
+/** The run that wrote a comment of ours, or null when the comment does not say. */
+function parseRunKey(body) {
+    const m = body ? RUN_RE.exec(hiddenLines(body).run ?? '') : null;
+    return m ? { id: Number(m[1]), attempt: Number(m[2]) } : null;
+}
+/** Iterations kept in the comment; older ones are dropped first. */
+const MAX_HISTORY = 20;
+/** The run history as a hidden block: base64 JSON, so no text inside can close the HTML comment. */
+function historyBlock(history) {
+    const kept = history
+        .slice(-MAX_HISTORY)
+        .map((h) => ({ ...h, feedback: h.feedback ? h.feedback.slice(0, 300) : null }));
+    return `<!-- rubric-eval-history:${Buffer.from(JSON.stringify(kept)).toString('base64')} -->`;
+}
+/**
+ * Reads the history back from the body of the action's own comment, from its last line only;
+ * anything unreadable is an empty history, not a crash.
+ */
+function parseHistory(body) {
+    const m = body ? HISTORY_RE.exec(hiddenLines(body).history ?? '') : null;
+    if (!m)
+        return [];
+    try {
+        const data = JSON.parse(Buffer.from(m[1], 'base64').toString('utf8'));
+        if (!Array.isArray(data))
+            return [];
+        return data
+            .filter((h) => typeof h === 'object' && h !== null && typeof h.iteration === 'number')
+            .map((h) => ({
+            iteration: h.iteration,
+            commit: typeof h.commit === 'string' ? h.commit : null,
+            verdict: h.verdict === 'pass' || h.verdict === 'borderline' ? h.verdict : 'fail',
+            score: typeof h.score === 'number' ? h.score : 0,
+            counts: typeof h.counts === 'string' ? h.counts : null,
+            feedback: typeof h.feedback === 'string' ? h.feedback : null,
+            rubric_hash: typeof h.rubric_hash === 'string' ? h.rubric_hash : null,
+            ...(h.rubric_verdict === 'accept' || h.rubric_verdict === 'retry' || h.rubric_verdict === 'terminate'
+                ? { rubric_verdict: h.rubric_verdict }
+                : {}),
+            at: typeof h.at === 'string' ? h.at : '',
+        }));
+    }
+    catch {
+        return [];
+    }
+}
+/**
+ * The history's counts column: the cases' verdicts when the run had cases, the rubric's counts when
+ * it had a rubric, both when it had both.
+ */
+function historyCounts(cases, rubric) {
+    const total = cases.pass + cases.borderline + cases.fail + cases.error;
+    const parts = [];
+    if (total > 0)
+        parts.push(`${cases.pass} pass · ${cases.borderline} borderline · ${cases.fail} fail${cases.error ? ` · ${cases.error} error` : ''}`);
+    if (rubric)
+        parts.push(total > 0 ? `rubric ${formatRubricCounts(rubric)}` : formatRubricCounts(rubric));
+    return parts.join(' · ') || '0 cases';
+}
+
 ;// CONCATENATED MODULE: ./src/report/samples.ts
 /** Every evaluator of a list, composites' children included. */
 function flatten(list) {
@@ -20778,6 +20979,7 @@ function samplesNote(results) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -20891,26 +21093,33 @@ function caseReason(c) {
     const first = whyNot(c)[0] ?? '';
     return c.verdict === 'error' && !first.includes('error: ') ? `error: ${first}` : first;
 }
-function caseRow(c) {
+function caseRow(c, withBase = false) {
     const split = judgeSplit(c);
-    return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+    const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
+    return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
-function suiteSection(s, detail) {
+const BASE_HEADER = '| | case | score | change | checklist | ranges | reason |\n|---|---|---|---|---|---|---|';
+function suiteSection(s, detail, withBase) {
     const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
     for (const c of s.cases)
         counts[c.verdict]++;
     const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
     // Failures first: they are what a reviewer came for.
     const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
+    // With a baseline, what the PR broke or regressed leads, and failures it inherited fold apart.
+    const attention = (c) => withBase ? (isFailing(c) && !isStillFailing(c)) || c.baseline?.change === 'regressed' : isFailing(c);
     const failing = s.cases
-        .filter(isFailing)
-        .sort((a, b) => order[a.verdict] - order[b.verdict] || a.score - b.score);
-    const passing = s.cases.filter((c) => !isFailing(c));
+        .filter(attention)
+        .sort((a, b) => byReviewOrder(a, b) || order[a.verdict] - order[b.verdict] || a.score - b.score);
+    const still = withBase ? s.cases.filter(isStillFailing) : [];
+    const passing = s.cases.filter((c) => !attention(c) && !(withBase && isStillFailing(c)));
+    const header = withBase ? BASE_HEADER : CASE_HEADER;
+    const row = (c) => caseRow(c, withBase);
     const parts = [head];
     const maxFailingRows = detail >= 2 ? failing.length : detail === 1 ? 50 : 10;
     if (failing.length > 0) {
-        parts.push(`${CASE_HEADER}\n${failing.slice(0, maxFailingRows).map(caseRow).join('\n')}`);
+        parts.push(`${header}\n${failing.slice(0, maxFailingRows).map(row).join('\n')}`);
         if (failing.length > maxFailingRows)
             parts.push(`_… and ${failing.length - maxFailingRows} more not passing; see the job summary._`);
         if (detail >= 1) {
@@ -20926,13 +21135,22 @@ function suiteSection(s, detail) {
             if (why.length) {
                 // The reasons are what a reviewer came for: shown open while they are few.
                 const open = failing.length <= 10 ? ' open' : '';
-                parts.push(`<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+                parts.push(
+                // With a baseline the list also holds regressed cases that still pass.
+                `<details${open}><summary>${withBase ? 'What they miss' : 'Why they did not pass'}</summary>\n\n${why.join('\n\n')}\n\n</details>`);
             }
         }
     }
+    if (still.length > 0) {
+        const summary = `${still.length} still failing (failing on the base too)`;
+        if (detail >= 1)
+            parts.push(`<details><summary>${summary}</summary>\n\n${header}\n${still.map(row).join('\n')}\n\n</details>`);
+        else
+            parts.push(`_${summary}: listed in the job summary._`);
+    }
     if (passing.length > 0) {
         if (detail >= 1)
-            parts.push(`<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${CASE_HEADER}\n${passing.map(caseRow).join('\n')}\n\n</details>`);
+            parts.push(`<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${header}\n${passing.map(row).join('\n')}\n\n</details>`);
         else
             parts.push(`_${passing.length} passing case${passing.length === 1 ? '' : 's'} (listed in the job summary)._`);
     }
@@ -21012,7 +21230,8 @@ function headline(results) {
         bits.push(`**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}`);
     if (results.rubric)
         bits.push(`**rubric:** ${results.rubric.verdict}${formatRubricCounts(results.rubric.counts) ? ` (${formatRubricCounts(results.rubric.counts)})` : ''}`);
-    return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${bits.join(' · ')}`;
+    const base = baselineLine(results);
+    return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}`;
 }
 function render(results, opts, detail) {
     const parts = [];
@@ -21028,7 +21247,10 @@ function render(results, opts, detail) {
     if (results.rubric)
         parts.push(rubricSection(results.rubric, detail));
     for (const s of results.suites)
-        parts.push(suiteSection(s, detail));
+        parts.push(suiteSection(s, detail, !!results.baseline));
+    const removed = removedSection(results, detail);
+    if (removed)
+        parts.push(removed);
     const history = historySection(results);
     if (history)
         parts.push(history);
@@ -21105,6 +21327,7 @@ function openFence(text) {
 ;// CONCATENATED MODULE: external "node:tty"
 const external_node_tty_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tty");
 ;// CONCATENATED MODULE: ./src/report/terminal.ts
+
 
 
 
@@ -21188,19 +21411,319 @@ function renderTerminal(results, style = plain) {
             ]
                 .filter(Boolean)
                 .join('  ');
-            out.push(`  ${paint(style, c.verdict, pad(c.verdict, 10))} ${c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${style.dim(extra)}`);
+            const change = changeWord(c);
+            out.push(`  ${paint(style, c.verdict, pad(c.verdict, 10))} ${results.baseline ? pad(scoreWithDelta(c), 10) : c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${change ? `${paint(style, /broken|regressed/.test(change) ? 'fail' : change === 'still failing' ? 'borderline' : 'pass', change)}  ` : ''}${style.dim(extra)}`);
             if (c.verdict !== 'pass')
                 for (const line of whyNot(c).slice(0, 6))
                     out.push(style.dim(`      ${line.length > 160 ? `${line.slice(0, 159)}…` : line}`));
         }
         out.push('');
     }
+    if (results.baseline) {
+        const b = results.baseline;
+        out.push(`${style.bold('vs base')} ${b.commit ? b.commit.slice(0, 7) : (b.file ?? '')}: ${changeCounts(results)}`);
+        for (const k of b.removed.slice(0, 20))
+            out.push(style.dim(`  removed  ${k}`));
+        if (b.removed.length > 20)
+            out.push(style.dim(`  … and ${b.removed.length - 20} more removed`));
+    }
+    else if (results.baseline_note)
+        out.push(style.dim(results.baseline_note));
     const c = results.counts;
     const u = results.usage;
     out.push(`${style.bold('Verdict:')} ${paint(style, results.verdict, results.verdict.toUpperCase())}  score ${results.score.toFixed(2)}  ` +
         `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`);
     out.push(style.dim(`${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`));
     return out.join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/baseline/artifact-zip.ts
+
+/** A results file larger than this is not a results file this project wrote (10,000 cases ≈ 30 MB). */
+const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+const base = (name) => name.split('/').pop() ?? name;
+/**
+ * The results file inside an artifact's zip: the one `.json`, or the one named like
+ * `results-file` when there are several. Entries are inflated into buffers of their declared
+ * size, so a hostile archive cannot expand past the cap. Never throws: a reason instead.
+ */
+function resultsFromZip(zip, resultsFileName) {
+    const entries = [];
+    try {
+        // First pass reads the directory only: the filter sees every entry and inflates none.
+        unzipSync(zip, {
+            filter: (f) => {
+                if (!f.name.endsWith('/'))
+                    entries.push({ name: f.name, size: f.originalSize });
+                return false;
+            },
+        });
+    }
+    catch (err) {
+        return { error: `the artifact is not a readable zip (${err.message})` };
+    }
+    const json = entries.filter((e) => e.name.toLowerCase().endsWith('.json'));
+    const wanted = base(resultsFileName);
+    const pick = json.length === 1 ? json[0] : json.find((e) => base(e.name) === wanted);
+    if (!pick)
+        return {
+            error: json.length === 0
+                ? `the artifact holds no .json file (${entries.length} file${entries.length === 1 ? '' : 's'})`
+                : `the artifact holds ${json.length} .json files and none is named ${wanted}`,
+        };
+    if (pick.size > MAX_RESULTS_BYTES)
+        return {
+            error: `${pick.name} in the artifact is ${pick.size} bytes, over the ${MAX_RESULTS_BYTES} limit`,
+        };
+    try {
+        const files = unzipSync(zip, { filter: (f) => f.name === pick.name });
+        const bytes = files[pick.name];
+        if (!bytes)
+            return { error: `${pick.name} could not be read from the artifact` };
+        return { name: pick.name, text: strFromU8(bytes) };
+    }
+    catch (err) {
+        return { error: `${pick.name} in the artifact is corrupt (${err.message})` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/baseline/read-results.ts
+
+/** The results major version this build writes and can compare with. */
+const RESULTS_MAJOR = 1;
+const Schema = object({
+    partial: schemas_boolean().optional(),
+    suites: array(object({
+        path: schemas_string(),
+        cases: array(object({
+            id: schemas_string(),
+            verdict: schemas_enum(['pass', 'borderline', 'fail', 'error']),
+            score: schemas_number().min(0).max(1),
+            definition_hash: schemas_string().nullish(),
+        })),
+    })),
+    history: array(object({ commit: schemas_string().nullish() })).optional(),
+});
+/**
+ * Reads a results file's text as a baseline. Never throws: a file that is not JSON, of another
+ * major version or of the wrong shape gives a one-line reason naming `source`.
+ */
+function parseBaselineResults(text, source) {
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch (err) {
+        return { error: `${source} is not readable JSON (${err.message})` };
+    }
+    return checkBaselineResults(raw, source);
+}
+/** The same checks on an already parsed value (the CLI renders the head file it parsed). */
+function checkBaselineResults(raw, source) {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        return { error: `${source} is not a results file (expected a JSON object)` };
+    const version = raw.version;
+    const major = typeof version === 'number' || typeof version === 'string' ? Math.trunc(Number(version)) : NaN;
+    if (major !== RESULTS_MAJOR)
+        return {
+            error: `${source} has results version ${JSON.stringify(version ?? null)}; this rubric-eval compares with version ${RESULTS_MAJOR} only`,
+        };
+    const parsed = Schema.safeParse(raw);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+        return {
+            error: `${source} is not a valid results file: ${where.replace(/^\./, '') || '(root)'}: ${issue.message}`,
+        };
+    }
+    const r = parsed.data;
+    return {
+        results: {
+            partial: r.partial ?? false,
+            commit: r.history?.at(-1)?.commit ?? null,
+            suites: r.suites,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/load.ts
+
+
+
+
+/**
+ * The baseline the config asks for, read and checked; null when it is off. Never throws: every
+ * failure is a reason, and the run goes on without a baseline.
+ */
+async function loadBaseline(config, ws, finder) {
+    if (config.mode === 'off')
+        return null;
+    let found;
+    if (config.mode === 'file')
+        found = readBaselineFile(config.path, ws);
+    else if (!finder)
+        return { missing: 'nothing to compare with outside a pull request', warn: false };
+    else {
+        try {
+            found = await finder();
+        }
+        catch (err) {
+            found = { warning: `the baseline could not be found (${err.message})` };
+        }
+    }
+    if ('skipped' in found)
+        return { missing: found.skipped, warn: false };
+    if ('warning' in found)
+        return { missing: found.warning, warn: true };
+    const source = found.origin.file ?? 'the baseline';
+    const parsed = parseBaselineResults(found.text, source);
+    if ('error' in parsed)
+        return { missing: parsed.error, warn: true };
+    const origin = { ...found.origin, commit: found.origin.commit ?? parsed.results.commit };
+    return { results: parsed.results, origin };
+}
+/** `baseline: <path>`: a results file inside the workspace, like every file input (§10). */
+function readBaselineFile(file, ws) {
+    if (!ws.contains(external_node_path_default().resolve(ws.root, file)))
+        return { warning: `baseline file ${file} resolves outside the workspace` };
+    return readUserBaseline(file, ws.root);
+}
+/** A results file the CLI's user names: read as given (their own machine), relative to `cwd`. */
+function readUserBaseline(file, cwd) {
+    try {
+        const abs = external_node_path_default().resolve(cwd, file);
+        const size = (0,external_node_fs_namespaceObject.statSync)(abs).size;
+        if (size > MAX_RESULTS_BYTES)
+            return { warning: `baseline file ${file} is ${size} bytes, over the ${MAX_RESULTS_BYTES} limit` };
+        return { text: (0,external_node_fs_namespaceObject.readFileSync)(abs, 'utf8'), origin: fileOrigin(file) };
+    }
+    catch (err) {
+        return {
+            warning: err.code === 'ENOENT'
+                ? `baseline file ${file} not found`
+                : `baseline file ${file} could not be read (${err.message})`,
+        };
+    }
+}
+function fileOrigin(file) {
+    return {
+        source: 'file',
+        commit: null,
+        run_id: null,
+        run_url: null,
+        artifact_id: null,
+        created_at: null,
+        file,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/results.ts
+/**
+ * Stage 6, results: the compared results with how the judge endpoint behaved, as the outcome the
+ * action and the CLI turn into their world. `judge_stats` only when something was executed.
+ */
+function finishRun(results, p) {
+    if (p.executed)
+        results.judge_stats = {
+            http_calls: p.stats.judgeCalls,
+            retries: p.stats.retries,
+            repairs: p.stats.repairs,
+            rate_limited: p.stats.rateLimited,
+            timeouts: p.stats.timeouts,
+            peak_in_flight: p.stats.peakInFlight,
+        };
+    return { results, diagnostics: p.diagnostics, redactor: p.redactor, stats: p.stats };
+}
+/** Whether the verdict trips `fail-on` (so the check fails). */
+function tripsFailOn(verdict, failOn) {
+    if (failOn === 'never')
+        return false;
+    if (verdict === 'fail')
+        return true;
+    return failOn === 'borderline' && verdict === 'borderline';
+}
+
+;// CONCATENATED MODULE: ./src/fail-on.ts
+
+const fail_on_failing = (v) => v === 'fail' || v === 'error';
+/**
+ * Does the run fail the check under `fail-on`? The reasons say why, one short phrase each, for
+ * the failure message. `regression` (CONTRACTS §7) blames the PR only for what it made worse;
+ * without a baseline it is `fail`.
+ */
+function checkFailures(results, failOn) {
+    if (failOn === 'never')
+        return [];
+    if (results.partial)
+        return ['the run was cancelled (partial results)'];
+    if (results.errors.length > 0)
+        return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
+    if (failOn === 'regression' && results.baseline)
+        return regressions(results);
+    // Every other case is the absolute rule; `regression` without a baseline is `fail`.
+    if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn))
+        return [];
+    const c = results.counts;
+    const bits = [];
+    if (c.fail)
+        bits.push(`${c.fail} failed`);
+    if (c.error)
+        bits.push(`${c.error} errored`);
+    if (failOn === 'borderline' && c.borderline)
+        bits.push(`${c.borderline} borderline`);
+    if (results.rubric?.verdict === 'fail')
+        bits.push(`rubric ${results.rubric.path} failed`);
+    return bits.length ? bits : ['nothing was evaluated'];
+}
+function regressions(results) {
+    const n = { broken: 0, regressed: 0, newFailing: 0, errored: 0 };
+    for (const s of results.suites)
+        for (const c of s.cases) {
+            const change = c.baseline?.change;
+            if (c.verdict === 'error')
+                n.errored++;
+            if (change === 'broken')
+                n.broken++;
+            else if (change === 'regressed')
+                n.regressed++;
+            else if ((change === 'new' || change === 'redefined' || !change) && fail_on_failing(c.verdict))
+                n.newFailing++;
+        }
+    const bits = [];
+    if (n.broken)
+        bits.push(`${n.broken} broken`);
+    if (n.regressed)
+        bits.push(`${n.regressed} regressed`);
+    if (n.newFailing)
+        bits.push(`${n.newFailing} new or redefined failing`);
+    if (n.errored)
+        bits.push(`${n.errored} errored`);
+    if (results.rubric?.verdict === 'fail')
+        bits.push(`rubric ${results.rubric.path} failed`);
+    return bits;
+}
+/**
+ * Under `fail-on: regression` the run's verdict and the check can differ (a case failing on both
+ * sides fails the verdict, not the check): the comparison records which, for the report.
+ */
+function withRegressionCheck(results, failOn) {
+    if (failOn !== 'regression' || !results.baseline)
+        return results;
+    const reasons = checkFailures(results, failOn);
+    return {
+        ...results,
+        baseline: { ...results.baseline, check: { fail_on: failOn, fails: reasons.length > 0, reasons } },
+    };
+}
+/** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */
+function failureMessage(results, failOn) {
+    const reasons = checkFailures(results, failOn);
+    if (results.partial)
+        return `rubric-eval: ${results.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
+    if (results.errors.length > 0)
+        return `rubric-eval: ${results.shards ? 'the shards do not make one valid run' : 'invalid input'} (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'}): ${results.errors[0]}`;
+    const mode = failOn === 'regression' && results.baseline ? ' against the baseline' : '';
+    return `rubric-eval: ${results.verdict} (score ${results.score.toFixed(2)})${mode}: ${reasons.join(', ') || 'nothing was evaluated'}`;
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -35794,23 +36317,6 @@ function zodResponsesFunction(options) {
     });
 }
 //# sourceMappingURL=zod.mjs.map
-;// CONCATENATED MODULE: ./src/results.ts
-/** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
-function emptyUsage() {
-    return { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null };
-}
-function addUsage(into, more) {
-    if (!more)
-        return into;
-    into.judge_calls += more.judge_calls;
-    into.cached_calls += more.cached_calls;
-    into.prompt_tokens += more.prompt_tokens;
-    into.completion_tokens += more.completion_tokens;
-    if (more.cost_usd !== null)
-        into.cost_usd = (into.cost_usd ?? 0) + more.cost_usd;
-    return into;
-}
-
 ;// CONCATENATED MODULE: ./src/setting-names.ts
 const ACTION_SETTINGS = {
     judgeBaseUrl: '`judge-base-url`',
@@ -42226,7 +42732,7 @@ var jsYamlExports = requireJsYaml();
 const yaml = /* @__PURE__ */ getDefaultExportFromCjs(jsYamlExports);
 const {
   Type,
-  Schema,
+  Schema: js_yaml_Schema,
   FAILSAFE_SCHEMA,
   JSON_SCHEMA,
   CORE_SCHEMA,
@@ -58499,14 +59005,57 @@ function firstFailure(suites, errors) {
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/compare.ts
+
+
+
 /**
- * Stage 5, compare: the aggregated results against a baseline run (CONTRACTS §7), returning the
- * results with what changed. A run without a baseline comes back as it went in; so does every
- * run until baseline comparison is built here (the same stage serves a merged run).
+ * Stage 5, compare: the aggregated results with each case compared with the baseline
+ * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that
+ * fails is a warning and the run goes on as without a baseline; `fail-on: regression` then
+ * judges as `fail`, and the report says so in one line.
  */
-function compareWithBaseline(results, baseline = null) {
-    void baseline;
-    return results;
+async function compareStage(results, config, deps) {
+    // A shard is a part of a run: the merge compares the whole run, once.
+    if (results.shard)
+        return results;
+    // Invalid input judged nothing: every base case would read as removed.
+    if (results.errors.length > 0)
+        return withoutBaseline(results, null);
+    // A cancelled run must exit within seconds: it does not wait for a download still under way.
+    if (deps.signal?.aborted)
+        return withoutBaseline(results, null);
+    const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
+    if (loaded === ABORTED)
+        return withoutBaseline(results, null);
+    if (loaded && 'results' in loaded)
+        return withRegressionCheck(compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin), config.failOn);
+    const reason = loaded?.missing ?? 'none was asked for';
+    if (loaded?.warn)
+        deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
+    const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;
+    return withoutBaseline({ ...results, warnings }, note(reason, loaded?.warn ?? false, config.failOn));
+}
+function note(reason, warned, failOn) {
+    return failOn === 'regression'
+        ? `No baseline (${reason}): fail-on regression judges this run as fail.`
+        : warned
+            ? `No baseline (${reason}).`
+            : null;
+}
+/** Every case says it has no baseline (`baseline: null`, CONTRACTS §7), and so does the run. */
+function withoutBaseline(results, baselineNote) {
+    const suites = results.suites.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, baseline: null })) }));
+    return { ...results, suites, baseline: null, baseline_note: baselineNote };
+}
+const ABORTED = Symbol('aborted');
+function untilAborted(p, signal) {
+    if (!signal)
+        return p;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => resolve(ABORTED);
+        signal.addEventListener('abort', onAbort, { once: true });
+        p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/judge/fence.ts
@@ -60932,32 +61481,6 @@ function sumStats(files) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/results.ts
-/**
- * Stage 6, results: the compared results with how the judge endpoint behaved, as the outcome the
- * action and the CLI turn into their world. `judge_stats` only when something was executed.
- */
-function finishRun(results, p) {
-    if (p.executed)
-        results.judge_stats = {
-            http_calls: p.stats.judgeCalls,
-            retries: p.stats.retries,
-            repairs: p.stats.repairs,
-            rate_limited: p.stats.rateLimited,
-            timeouts: p.stats.timeouts,
-            peak_in_flight: p.stats.peakInFlight,
-        };
-    return { results, diagnostics: p.diagnostics, redactor: p.redactor, stats: p.stats };
-}
-/** Whether the verdict trips `fail-on` (so the check fails). */
-function tripsFailOn(verdict, failOn) {
-    if (failOn === 'never')
-        return false;
-    if (verdict === 'fail')
-        return true;
-    return failOn === 'borderline' && verdict === 'borderline';
-}
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -61136,7 +61659,13 @@ async function runEvaluation(config, io) {
         started,
         shard: plan.shard ?? undefined,
     });
-    return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+    const compared = await compareStage(results, config, {
+        ws: ctx.ws,
+        finder: io.baseline,
+        warn: ctx.warn,
+        signal: io.signal,
+    });
+    return finishRun(compared, {
         diagnostics: plan.diagnostics,
         redactor: ctx.redactor,
         stats: ctx.judges.stats(),
@@ -61163,7 +61692,13 @@ async function mergeEvaluation(config, globs, io) {
         started: merged.started ?? started,
     });
     results.shards = merged.shards;
-    return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+    const compared = await compareStage(results, config, {
+        ws: ctx.ws,
+        finder: io.baseline,
+        warn: ctx.warn,
+        signal: io.signal,
+    });
+    return finishRun(compared, {
         diagnostics: [],
         redactor: ctx.redactor,
         stats: merged.stats,
@@ -61324,6 +61859,9 @@ function criteriaInsertion(item, text, criteria) {
 const EXIT_PASS = 0;
 const EXIT_FAIL = 1;
 const EXIT_USAGE = 2;
+/** Bad arguments or unreadable input files: exit 2 with the message and a pointer to --help. */
+class UsageError extends Error {
+}
 
 ;// CONCATENATED MODULE: ./src/cli/generate.ts
 
@@ -61540,7 +62078,147 @@ function insertionDiff(file, original, insertions) {
     return out.join('\n') + '\n';
 }
 
+;// CONCATENATED MODULE: ./src/cli/compare.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
+
+Compares two results files case by case (on suite path and case id) and reports what changed:
+broken, regressed, fixed, improved, new, redefined, removed, and what was failing on both sides.
+No model is called.
+
+Options:
+  --format <table|markdown|json>   (default table; json is the head results with the comparison)
+  --fail-on <regression|fail|borderline|never>   (default regression)
+  --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
+  -h, --help
+
+Exit codes: 0 pass, 1 the comparison fails --fail-on, 2 unreadable files or usage.
+
+Example:
+  rubric-eval compare main-results.json rubric-eval-results.json --format markdown`;
+/** `rubric-eval compare BASE HEAD`: the compare stage on two files, rendered like `run`. */
+async function compareCommand(args, io) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_namespaceObject.parseArgs)({
+            args,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                format: { type: 'string' },
+                'fail-on': { type: 'string' },
+                'regression-margin': { type: 'string' },
+                help: { type: 'boolean', short: 'h' },
+            },
+        });
+    }
+    catch (err) {
+        throw new UsageError(err.message);
+    }
+    const { values: v, positionals } = parsed;
+    if (v.help) {
+        io.stdout.write(`${COMPARE_HELP}\n`);
+        return EXIT_PASS;
+    }
+    if (positionals.length !== 2)
+        throw new UsageError('compare needs two results files: <base.json> <head.json>');
+    const format = v.format ?? 'table';
+    if (!['table', 'markdown', 'json'].includes(format))
+        throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    const failOn = (v['fail-on'] ?? 'regression');
+    if (!FAIL_ON.includes(failOn))
+        throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${failOn}')`);
+    const margin = Number(v['regression-margin'] ?? 0.1);
+    if (!Number.isFinite(margin) || margin < 0 || margin > 1)
+        throw new UsageError('--regression-margin must be a number from 0 to 1');
+    const [baseFile, headFile] = positionals;
+    const base = parseBaselineResults(readText(baseFile, io.cwd), baseFile);
+    if ('error' in base)
+        throw new UsageError(base.error);
+    const head = readHead(headFile, io.cwd);
+    const compared = withRegressionCheck(compareWithBaseline(head, base.results, fileOrigin(baseFile), margin), failOn);
+    if (format === 'json')
+        await writeResultsStream(io.stdout, compared);
+    else if (format === 'markdown')
+        io.stdout.write(renderReport(compared));
+    else
+        io.stdout.write(renderTerminal(compared, styleFor(io.stdout, io.env)));
+    if (compared.errors.length > 0)
+        return EXIT_USAGE;
+    return checkFailures(compared, failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
+}
+function readText(file, cwd) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().resolve(cwd, file), 'utf8');
+    }
+    catch (err) {
+        throw new UsageError(`${file}: ${err.message}`);
+    }
+}
+/**
+ * The head side is rendered, so it must be a whole results file: checked as a baseline is
+ * (version, shape), then the fields a renderer reads get their defaults.
+ */
+function readHead(file, cwd) {
+    let raw;
+    try {
+        raw = JSON.parse(readText(file, cwd));
+    }
+    catch (err) {
+        if (err instanceof UsageError)
+            throw err;
+        throw new UsageError(`${file} is not readable JSON (${err.message})`);
+    }
+    const checked = checkBaselineResults(raw, file);
+    if ('error' in checked)
+        throw new UsageError(checked.error);
+    const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+    for (const s of checked.results.suites)
+        for (const c of s.cases)
+            counts[c.verdict]++;
+    return {
+        ...raw,
+        version: 1,
+        verdict: raw.verdict ?? 'fail',
+        score: typeof raw.score === 'number' ? raw.score : 0,
+        counts: raw.counts ?? counts,
+        suites: (raw.suites ?? []).map((s) => ({
+            ...s,
+            description: s.description ?? null,
+            cases: s.cases.map((c) => ({
+                ...c,
+                gating_violations: c.gating_violations ?? [],
+                evaluators: c.evaluators ?? [],
+            })),
+        })),
+        rubric: raw.rubric ?? null,
+        usage: raw.usage ?? emptyUsage(),
+        partial: raw.partial ?? false,
+        errors: raw.errors ?? [],
+        warnings: raw.warnings ?? [],
+        history: raw.history ?? [],
+        judge: raw.judge ?? null,
+        started_at: raw.started_at ?? '',
+        duration_ms: raw.duration_ms ?? 0,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/run-cli.ts
+
+
+
 
 
 
@@ -61567,6 +62245,7 @@ Usage:
   rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
   rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
+  rubric-eval compare <base.json> <head.json>     what changed between two results files
   rubric-eval <command> --help                    options and examples of a command
 
 Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
@@ -61588,7 +62267,9 @@ Options:
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
                              samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|never>   (default fail)
+  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
+  --baseline <file>          compare every case with this results file (the base branch's run)
+  --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)
@@ -61605,6 +62286,7 @@ Examples:
   rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
   rubric-eval run --rubric RUBRIC.md --base origin/main
   rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md
+  rubric-eval run 'evals/*.yaml' --baseline main-results.json --fail-on regression
   rubric-eval run 'evals/**/*.yaml' --shard 2/4 --out shards/2.json`;
 const MERGE_HELP = `Usage: rubric-eval merge <results-globs...> [options]
 
@@ -61679,6 +62361,8 @@ const runOptions = {
     format: { type: 'string' },
     'judge-samples': { type: 'string' },
     shard: { type: 'string' },
+    baseline: { type: 'string' },
+    'regression-margin': { type: 'string' },
 };
 const mergeOptions = {
     ...run_cli_common,
@@ -61686,8 +62370,6 @@ const mergeOptions = {
     out: { type: 'string' },
     format: { type: 'string' },
 };
-class UsageError extends Error {
-}
 function run_cli_parse(args, options) {
     try {
         return (0,external_node_util_namespaceObject.parseArgs)({ args, options, allowPositionals: true, strict: true });
@@ -61726,6 +62408,8 @@ async function runCli(io) {
                 return await mergeCommand(rest, io);
             case 'generate':
                 return await generateCommand(rest, io);
+            case 'compare':
+                return await compareCommand(rest, io);
             default:
                 throw new UsageError(`unknown command '${command}'`);
         }
@@ -61765,12 +62449,14 @@ async function run_cli_runCommand(args, io) {
         'gate-timeout': v['gate-timeout'],
         'judge-samples': v['judge-samples'],
         shard: v.shard,
+        'regression-margin': v['regression-margin'],
     });
     if ('errors' in parsed)
         throw new UsageError(parsed.errors.join('\n'));
     const i = parsed.inputs;
     if (i.shard && !v.out)
         throw new UsageError('--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads');
+    const margin = i['regression-margin'];
     const cwd = external_node_path_default().resolve(io.cwd, v.cwd ?? '.');
     // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
     const replay = v['judge-replay'] ? readReplayMeta(external_node_path_default().resolve(io.cwd, v['judge-replay'])) : null;
@@ -61781,6 +62467,8 @@ async function run_cli_runCommand(args, io) {
         cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
         diffFile: v.diff ?? null,
         baseRef: v.base ?? null,
+        // The CLI's baseline is the file the user names (read as given, like --out), or none.
+        baseline: v.baseline ? { mode: 'auto', artifact: '', margin } : { mode: 'off', margin },
         judge: replay ? { model: replay.model, baseURL: replay.base_url, apiKey: null } : {},
     });
     const subject = () => {
@@ -61794,10 +62482,12 @@ async function run_cli_runCommand(args, io) {
     const progressCounts = { pass: 0, borderline: 0, fail: 0 };
     if (v['judge-replay'])
         io.stderr.write(`rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`);
+    const baselineFile = v.baseline;
     const outcome = await runEvaluation(config, {
         env: io.env,
         signal: io.signal,
         subject,
+        baseline: baselineFile ? () => Promise.resolve(readUserBaseline(baselineFile, io.cwd)) : undefined,
         settings: CLI_SETTINGS,
         hooks: {
             warn: (m) => io.stderr.write(`warning: ${m}\n`),
@@ -61841,7 +62531,7 @@ async function run_cli_report(results, config, format, io) {
     }
     if (results.errors.length > 0)
         return EXIT_USAGE;
-    return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+    return checkFailures(results, config.failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
 }
 /** `merge`: shard results files in, one run out, reported exactly like `run`. */
 async function mergeCommand(args, io) {

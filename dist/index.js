@@ -40946,7 +40946,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _process_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4921);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6977);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8676);
 /** The action's entry point: everything happens in run(). */
 
 
@@ -40959,7 +40959,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6977:
+/***/ 8676:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58414,7 +58414,7 @@ const config_number = (name, fallback, opts) => preprocess((v) => {
     error: `${name}: must be ${opts.int ? 'an integer' : 'a number'} from ${opts.min} to ${opts.max}`,
 })
     .default(fallback));
-const FAIL_ON = ['fail', 'borderline', 'never'];
+const FAIL_ON = ['fail', 'borderline', 'regression', 'never'];
 const COMMENT_MODES = ['update', 'new', 'off'];
 const InputsSchema = object({
     suites: config_text(),
@@ -58472,6 +58472,9 @@ const InputsSchema = object({
     })
         .optional()),
     merge: config_text(),
+    baseline: preprocess(unset, schemas_string().default('auto')),
+    'baseline-artifact': preprocess(unset, schemas_string().default('rubric-eval-results')),
+    'regression-margin': config_number('regression-margin', 0.1, { min: 0, max: 1 }),
 })
     .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error: 'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
@@ -58481,6 +58484,14 @@ const InputsSchema = object({
 });
 const PriceTableSchema = record(schemas_string(), object({ input: schemas_number().min(0), output: schemas_number().min(0) }));
 const INPUT_NAMES = Object.keys(InputsSchema.shape);
+function baselineConfig(value, artifact, margin) {
+    const v = value.trim();
+    if (v.toLowerCase() === 'auto')
+        return { mode: 'auto', artifact, margin };
+    if (v.toLowerCase() === 'off' || v === '')
+        return { mode: 'off', margin };
+    return { mode: 'file', path: v, margin };
+}
 function parseInputs(raw) {
     const r = InputsSchema.safeParse(raw);
     if (r.success)
@@ -58528,7 +58539,3035 @@ function configFromInputs(i, extra) {
         judgeSamples: i['judge-samples'],
         shard: i.shard ?? null,
         merge: splitList(i.merge),
+        baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
     };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/results.ts
+/**
+ * Stage 6, results: the compared results with how the judge endpoint behaved, as the outcome the
+ * action and the CLI turn into their world. `judge_stats` only when something was executed.
+ */
+function finishRun(results, p) {
+    if (p.executed)
+        results.judge_stats = {
+            http_calls: p.stats.judgeCalls,
+            retries: p.stats.retries,
+            repairs: p.stats.repairs,
+            rate_limited: p.stats.rateLimited,
+            timeouts: p.stats.timeouts,
+            peak_in_flight: p.stats.peakInFlight,
+        };
+    return { results, diagnostics: p.diagnostics, redactor: p.redactor, stats: p.stats };
+}
+/** Whether the verdict trips `fail-on` (so the check fails). */
+function tripsFailOn(verdict, failOn) {
+    if (failOn === 'never')
+        return false;
+    if (verdict === 'fail')
+        return true;
+    return failOn === 'borderline' && verdict === 'borderline';
+}
+
+;// CONCATENATED MODULE: ./src/fail-on.ts
+
+const failing = (v) => v === 'fail' || v === 'error';
+/**
+ * Does the run fail the check under `fail-on`? The reasons say why, one short phrase each, for
+ * the failure message. `regression` (CONTRACTS §7) blames the PR only for what it made worse;
+ * without a baseline it is `fail`.
+ */
+function checkFailures(results, failOn) {
+    if (failOn === 'never')
+        return [];
+    if (results.partial)
+        return ['the run was cancelled (partial results)'];
+    if (results.errors.length > 0)
+        return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
+    if (failOn === 'regression' && results.baseline)
+        return regressions(results);
+    // Every other case is the absolute rule; `regression` without a baseline is `fail`.
+    if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn))
+        return [];
+    const c = results.counts;
+    const bits = [];
+    if (c.fail)
+        bits.push(`${c.fail} failed`);
+    if (c.error)
+        bits.push(`${c.error} errored`);
+    if (failOn === 'borderline' && c.borderline)
+        bits.push(`${c.borderline} borderline`);
+    if (results.rubric?.verdict === 'fail')
+        bits.push(`rubric ${results.rubric.path} failed`);
+    return bits.length ? bits : ['nothing was evaluated'];
+}
+function regressions(results) {
+    const n = { broken: 0, regressed: 0, newFailing: 0, errored: 0 };
+    for (const s of results.suites)
+        for (const c of s.cases) {
+            const change = c.baseline?.change;
+            if (c.verdict === 'error')
+                n.errored++;
+            if (change === 'broken')
+                n.broken++;
+            else if (change === 'regressed')
+                n.regressed++;
+            else if ((change === 'new' || change === 'redefined' || !change) && failing(c.verdict))
+                n.newFailing++;
+        }
+    const bits = [];
+    if (n.broken)
+        bits.push(`${n.broken} broken`);
+    if (n.regressed)
+        bits.push(`${n.regressed} regressed`);
+    if (n.newFailing)
+        bits.push(`${n.newFailing} new or redefined failing`);
+    if (n.errored)
+        bits.push(`${n.errored} errored`);
+    if (results.rubric?.verdict === 'fail')
+        bits.push(`rubric ${results.rubric.path} failed`);
+    return bits;
+}
+/**
+ * Under `fail-on: regression` the run's verdict and the check can differ (a case failing on both
+ * sides fails the verdict, not the check): the comparison records which, for the report.
+ */
+function withRegressionCheck(results, failOn) {
+    if (failOn !== 'regression' || !results.baseline)
+        return results;
+    const reasons = checkFailures(results, failOn);
+    return {
+        ...results,
+        baseline: { ...results.baseline, check: { fail_on: failOn, fails: reasons.length > 0, reasons } },
+    };
+}
+/** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */
+function failureMessage(results, failOn) {
+    const reasons = checkFailures(results, failOn);
+    if (results.partial)
+        return `rubric-eval: ${results.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
+    if (results.errors.length > 0)
+        return `rubric-eval: ${results.shards ? 'the shards do not make one valid run' : 'invalid input'} (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'}): ${results.errors[0]}`;
+    const mode = failOn === 'regression' && results.baseline ? ' against the baseline' : '';
+    return `rubric-eval: ${results.verdict} (score ${results.score.toFixed(2)})${mode}: ${reasons.join(', ') || 'nothing was evaluated'}`;
+}
+
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: ./node_modules/fflate/esm/index.mjs
+
+var esm_require = (0,external_module_namespaceObject.createRequire)('/');
+// DEFLATE is a complex format; to read this code, you should probably check the RFC first:
+// https://tools.ietf.org/html/rfc1951
+// You may also wish to take a look at the guide I made about this program:
+// https://gist.github.com/101arrowz/253f31eb5abc3d9275ab943003ffecad
+// Some of the following code is similar to that of UZIP.js:
+// https://github.com/photopea/UZIP.js
+// However, the vast majority of the codebase has diverged from UZIP.js to increase performance and reduce bundle size.
+// Sometimes 0 will appear where -1 would be more appropriate. This is because using a uint
+// is better for memory in most engines (I *think*).
+var esm_a;
+// Mediocre shim
+var Worker;
+var isMarkedAsUntransferable;
+var workerAdd = ";var __w=require('worker_threads');__w.parentPort.on('message',function(m){onmessage({data:m})}),postMessage=function(m,t){__w.parentPort.postMessage(m,t)},close=process.exit;self=global";
+try {
+    (esm_a = esm_require('worker_threads'), Worker = esm_a.Worker, isMarkedAsUntransferable = esm_a.isMarkedAsUntransferable);
+}
+catch (e) {
+}
+var wk = (/* unused pure expression or super */ null && (Worker ? function (c, _, msg, transfer, cb) {
+    var done = false;
+    var w = new Worker(c + workerAdd, { eval: true })
+        .on('error', function (e) { return cb(e, null); })
+        .on('message', function (m) { return cb(null, m); })
+        .on('exit', function (c) {
+        if (c && !done)
+            cb(new Error('exited with code ' + c), null);
+    });
+    if (isMarkedAsUntransferable)
+        transfer = transfer.filter(function (t) { return !isMarkedAsUntransferable(t); });
+    w.postMessage(msg, transfer);
+    w.terminate = function () {
+        done = true;
+        return Worker.prototype.terminate.call(w);
+    };
+    return w;
+} : function (_, __, ___, ____, cb) {
+    setImmediate(function () { return cb(new Error('async operations unsupported - update to Node 12+ (or Node 10-11 with the --experimental-worker CLI flag)'), null); });
+    var NOP = function () { };
+    return {
+        terminate: NOP,
+        postMessage: NOP
+    };
+}));
+
+// aliases for shorter compressed code (most minifers don't do this)
+var u8 = Uint8Array, u16 = Uint16Array, i32 = Int32Array;
+// fixed length extra bits
+var fleb = new u8([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, /* unused */ 0, 0, /* impossible */ 0]);
+// fixed distance extra bits
+var fdeb = new u8([0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, /* unused */ 0, 0]);
+// code length index map
+var clim = new u8([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]);
+// get base, reverse index map from extra bits
+var freb = function (eb, start) {
+    var b = new u16(31);
+    for (var i = 0; i < 31; ++i) {
+        b[i] = start += 1 << eb[i - 1];
+    }
+    // numbers here are at max 18 bits
+    var r = new i32(b[30]);
+    for (var i = 1; i < 30; ++i) {
+        for (var j = b[i]; j < b[i + 1]; ++j) {
+            r[j] = ((j - b[i]) << 5) | i;
+        }
+    }
+    return { b: b, r: r };
+};
+var esm_a = freb(fleb, 2), fl = esm_a.b, revfl = esm_a.r;
+// we can ignore the fact that the other numbers are wrong; they never happen anyway
+fl[28] = 258, revfl[258] = 28;
+var _b = freb(fdeb, 0), fd = _b.b, revfd = _b.r;
+// map of value to reverse (assuming 16 bits)
+var rev = new u16(32768);
+for (var i = 0; i < 32768; ++i) {
+    // reverse table algorithm from SO
+    var x = ((i & 0xAAAA) >> 1) | ((i & 0x5555) << 1);
+    x = ((x & 0xCCCC) >> 2) | ((x & 0x3333) << 2);
+    x = ((x & 0xF0F0) >> 4) | ((x & 0x0F0F) << 4);
+    rev[i] = (((x & 0xFF00) >> 8) | ((x & 0x00FF) << 8)) >> 1;
+}
+// create huffman tree from u8 "map": index -> code length for code index
+// mb (max bits) must be at most 15
+// TODO: optimize/split up?
+var hMap = (function (cd, mb, r) {
+    var s = cd.length;
+    // index
+    var i = 0;
+    // u16 "map": index -> # of codes with bit length = index
+    var l = new u16(mb);
+    // length of cd must be 288 (total # of codes)
+    for (; i < s; ++i) {
+        if (cd[i])
+            ++l[cd[i] - 1];
+    }
+    // u16 "map": index -> minimum code for bit length = index
+    var le = new u16(mb);
+    for (i = 1; i < mb; ++i) {
+        le[i] = (le[i - 1] + l[i - 1]) << 1;
+    }
+    var co;
+    if (r) {
+        // u16 "map": index -> number of actual bits, symbol for code
+        co = new u16(1 << mb);
+        // bits to remove for reverser
+        var rvb = 15 - mb;
+        for (i = 0; i < s; ++i) {
+            // ignore 0 lengths
+            if (cd[i]) {
+                // num encoding both symbol and bits read
+                var sv = (i << 4) | cd[i];
+                // free bits
+                var r_1 = mb - cd[i];
+                // start value
+                var v = le[cd[i] - 1]++ << r_1;
+                // m is end value
+                for (var m = v | ((1 << r_1) - 1); v <= m; ++v) {
+                    // every 16 bit value starting with the code yields the same result
+                    co[rev[v] >> rvb] = sv;
+                }
+            }
+        }
+    }
+    else {
+        co = new u16(s);
+        for (i = 0; i < s; ++i) {
+            if (cd[i]) {
+                co[i] = rev[le[cd[i] - 1]++] >> (15 - cd[i]);
+            }
+        }
+    }
+    return co;
+});
+// fixed length tree
+var flt = new u8(288);
+for (var i = 0; i < 144; ++i)
+    flt[i] = 8;
+for (var i = 144; i < 256; ++i)
+    flt[i] = 9;
+for (var i = 256; i < 280; ++i)
+    flt[i] = 7;
+for (var i = 280; i < 288; ++i)
+    flt[i] = 8;
+// fixed distance tree
+var fdt = new u8(32);
+for (var i = 0; i < 32; ++i)
+    fdt[i] = 5;
+// fixed length map
+var flm = /*#__PURE__*/ (/* unused pure expression or super */ null && (hMap(flt, 9, 0))), flrm = /*#__PURE__*/ hMap(flt, 9, 1);
+// fixed distance map
+var fdm = /*#__PURE__*/ (/* unused pure expression or super */ null && (hMap(fdt, 5, 0))), fdrm = /*#__PURE__*/ hMap(fdt, 5, 1);
+// find max of array
+var max = function (a) {
+    var m = a[0];
+    for (var i = 1; i < a.length; ++i) {
+        if (a[i] > m)
+            m = a[i];
+    }
+    return m;
+};
+// read d, starting at bit p and mask with m
+var bits = function (d, p, m) {
+    var o = (p / 8) | 0;
+    return ((d[o] | (d[o + 1] << 8)) >> (p & 7)) & m;
+};
+// read d, starting at bit p continuing for at least 16 bits
+var bits16 = function (d, p) {
+    var o = (p / 8) | 0;
+    return ((d[o] | (d[o + 1] << 8) | (d[o + 2] << 16)) >> (p & 7));
+};
+// get end of byte
+var shft = function (p) { return ((p + 7) / 8) | 0; };
+// typed array slice - allows garbage collector to free original reference,
+// while being more compatible than .slice
+var slc = function (v, s, e) {
+    if (s == null || s < 0)
+        s = 0;
+    if (e == null || e > v.length)
+        e = v.length;
+    // can't use .constructor in case user-supplied
+    return new u8(v.subarray(s, e));
+};
+/**
+ * Codes for errors generated within this library
+ */
+var FlateErrorCode = {
+    UnexpectedEOF: 0,
+    InvalidBlockType: 1,
+    InvalidLengthLiteral: 2,
+    InvalidDistance: 3,
+    StreamFinished: 4,
+    NoStreamHandler: 5,
+    InvalidHeader: 6,
+    NoCallback: 7,
+    InvalidUTF8: 8,
+    ExtraFieldTooLong: 9,
+    InvalidDate: 10,
+    FilenameTooLong: 11,
+    StreamFinishing: 12,
+    InvalidZipData: 13,
+    UnknownCompressionMethod: 14
+};
+// error codes
+var ec = [
+    'unexpected EOF',
+    'invalid block type',
+    'invalid length/literal',
+    'invalid distance',
+    'stream finished',
+    'no stream handler',
+    , // determined by compression function
+    'no callback',
+    'invalid UTF-8 data',
+    'extra field too long',
+    'date not in range 1980-2099',
+    'filename too long',
+    'stream finishing',
+    'invalid zip data'
+    // determined by unknown compression method
+];
+;
+var err = function (ind, msg, nt) {
+    var e = new Error(msg || ec[ind]);
+    e.code = ind;
+    if (Error.captureStackTrace)
+        Error.captureStackTrace(e, err);
+    if (!nt)
+        throw e;
+    return e;
+};
+// expands raw DEFLATE data
+var inflt = function (dat, st, buf, dict) {
+    // source length       dict length
+    var sl = dat.length, dl = dict ? dict.length : 0;
+    if (!sl || st.f && !st.l)
+        return buf || new u8(0);
+    var noBuf = !buf;
+    // have to estimate size
+    var resize = noBuf || st.i != 2;
+    // no state
+    var noSt = st.i;
+    // Assumes roughly 33% compression ratio average
+    if (noBuf)
+        buf = new u8(sl * 3);
+    // ensure buffer can fit at least l elements
+    var cbuf = function (l) {
+        var bl = buf.length;
+        // need to increase size to fit
+        if (l > bl) {
+            // Double or set to necessary, whichever is greater
+            var nbuf = new u8(Math.max(bl * 2, l));
+            nbuf.set(buf);
+            buf = nbuf;
+        }
+    };
+    //  last chunk         bitpos           bytes
+    var final = st.f || 0, pos = st.p || 0, bt = st.b || 0, lm = st.l, dm = st.d, lbt = st.m, dbt = st.n;
+    // total bits
+    var tbts = sl * 8;
+    do {
+        if (!lm) {
+            // BFINAL - this is only 1 when last chunk is next
+            final = bits(dat, pos, 1);
+            // type: 0 = no compression, 1 = fixed huffman, 2 = dynamic huffman
+            var type = bits(dat, pos + 1, 3);
+            pos += 3;
+            if (!type) {
+                // go to end of byte boundary
+                var s = shft(pos) + 4, l = dat[s - 4] | (dat[s - 3] << 8), t = s + l;
+                if (t > sl) {
+                    if (noSt)
+                        err(0);
+                    break;
+                }
+                // ensure size
+                if (resize)
+                    cbuf(bt + l);
+                // Copy over uncompressed data
+                buf.set(dat.subarray(s, t), bt);
+                // Get new bitpos, update byte count
+                st.b = bt += l, st.p = pos = t * 8, st.f = final;
+                continue;
+            }
+            else if (type == 1)
+                lm = flrm, dm = fdrm, lbt = 9, dbt = 5;
+            else if (type == 2) {
+                //  literal                            lengths
+                var hLit = bits(dat, pos, 31) + 257, hcLen = bits(dat, pos + 10, 15) + 4;
+                var tl = hLit + bits(dat, pos + 5, 31) + 1;
+                pos += 14;
+                // length+distance tree
+                var ldt = new u8(tl);
+                // code length tree
+                var clt = new u8(19);
+                for (var i = 0; i < hcLen; ++i) {
+                    // use index map to get real code
+                    clt[clim[i]] = bits(dat, pos + i * 3, 7);
+                }
+                pos += hcLen * 3;
+                // code lengths bits
+                var clb = max(clt), clbmsk = (1 << clb) - 1;
+                // code lengths map
+                var clm = hMap(clt, clb, 1);
+                for (var i = 0; i < tl;) {
+                    var r = clm[bits(dat, pos, clbmsk)];
+                    // bits read
+                    pos += r & 15;
+                    // symbol
+                    var s = r >> 4;
+                    // code length to copy
+                    if (s < 16) {
+                        ldt[i++] = s;
+                    }
+                    else {
+                        //  copy   count
+                        var c = 0, n = 0;
+                        if (s == 16)
+                            n = 3 + bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
+                        else if (s == 17)
+                            n = 3 + bits(dat, pos, 7), pos += 3;
+                        else if (s == 18)
+                            n = 11 + bits(dat, pos, 127), pos += 7;
+                        while (n--)
+                            ldt[i++] = c;
+                    }
+                }
+                //    length tree                 distance tree
+                var lt = ldt.subarray(0, hLit), dt = ldt.subarray(hLit);
+                // max length bits
+                lbt = max(lt);
+                // max dist bits
+                dbt = max(dt);
+                lm = hMap(lt, lbt, 1);
+                dm = hMap(dt, dbt, 1);
+            }
+            else
+                err(1);
+            if (pos > tbts) {
+                if (noSt)
+                    err(0);
+                break;
+            }
+        }
+        // Make sure the buffer can hold this + the largest possible addition
+        // Maximum chunk size (practically, theoretically infinite) is 2^17
+        if (resize)
+            cbuf(bt + 131072);
+        var lms = (1 << lbt) - 1, dms = (1 << dbt) - 1;
+        var lpos = pos;
+        for (;; lpos = pos) {
+            // bits read, code
+            var c = lm[bits16(dat, pos) & lms], sym = c >> 4;
+            pos += c & 15;
+            if (pos > tbts) {
+                if (noSt)
+                    err(0);
+                break;
+            }
+            if (!c)
+                err(2);
+            if (sym < 256)
+                buf[bt++] = sym;
+            else if (sym == 256) {
+                lpos = pos, lm = null;
+                break;
+            }
+            else {
+                var add = sym - 254;
+                // no extra bits needed if less
+                if (sym > 264) {
+                    // index
+                    var i = sym - 257, b = fleb[i];
+                    add = bits(dat, pos, (1 << b) - 1) + fl[i];
+                    pos += b;
+                }
+                // dist
+                var d = dm[bits16(dat, pos) & dms], dsym = d >> 4;
+                if (!d)
+                    err(3);
+                pos += d & 15;
+                var dt = fd[dsym];
+                if (dsym > 3) {
+                    var b = fdeb[dsym];
+                    dt += bits16(dat, pos) & (1 << b) - 1, pos += b;
+                }
+                if (pos > tbts) {
+                    if (noSt)
+                        err(0);
+                    break;
+                }
+                if (resize)
+                    cbuf(bt + 131072);
+                var end = bt + add;
+                if (bt < dt) {
+                    var shift = dl - dt, dend = Math.min(dt, end);
+                    if (shift + bt < 0)
+                        err(3);
+                    for (; bt < dend; ++bt)
+                        buf[bt] = dict[shift + bt];
+                }
+                for (; bt < end; ++bt)
+                    buf[bt] = buf[bt - dt];
+            }
+        }
+        st.l = lm, st.p = lpos, st.b = bt, st.f = final;
+        if (lm)
+            final = 1, st.m = lbt, st.d = dm, st.n = dbt;
+    } while (!final);
+    // don't reallocate for streams or user buffers
+    return bt != buf.length && noBuf ? slc(buf, 0, bt) : buf.subarray(0, bt);
+};
+// starting at p, write the minimum number of bits that can hold v to d
+var wbits = function (d, p, v) {
+    v <<= p & 7;
+    var o = (p / 8) | 0;
+    d[o] |= v;
+    d[o + 1] |= v >> 8;
+};
+// starting at p, write the minimum number of bits (>8) that can hold v to d
+var wbits16 = function (d, p, v) {
+    v <<= p & 7;
+    var o = (p / 8) | 0;
+    d[o] |= v;
+    d[o + 1] |= v >> 8;
+    d[o + 2] |= v >> 16;
+};
+// creates code lengths from a frequency table
+var hTree = function (d, mb) {
+    // Need extra info to make a tree
+    var t = [];
+    for (var i = 0; i < d.length; ++i) {
+        if (d[i])
+            t.push({ s: i, f: d[i] });
+    }
+    var s = t.length;
+    var t2 = t.slice();
+    if (!s)
+        return { t: et, l: 0 };
+    if (s == 1) {
+        var v = new u8(t[0].s + 1);
+        v[t[0].s] = 1;
+        return { t: v, l: 1 };
+    }
+    t.sort(function (a, b) { return a.f - b.f; });
+    // after i2 reaches last ind, will be stopped
+    // freq must be greater than largest possible number of symbols
+    t.push({ s: -1, f: 25001 });
+    var l = t[0], r = t[1], i0 = 0, i1 = 1, i2 = 2;
+    t[0] = { s: -1, f: l.f + r.f, l: l, r: r };
+    // efficient algorithm from UZIP.js
+    // i0 is lookbehind, i2 is lookahead - after processing two low-freq
+    // symbols that combined have high freq, will start processing i2 (high-freq,
+    // non-composite) symbols instead
+    // see https://reddit.com/r/photopea/comments/ikekht/uzipjs_questions/
+    while (i1 != s - 1) {
+        l = t[t[i0].f < t[i2].f ? i0++ : i2++];
+        r = t[i0 != i1 && t[i0].f < t[i2].f ? i0++ : i2++];
+        t[i1++] = { s: -1, f: l.f + r.f, l: l, r: r };
+    }
+    var maxSym = t2[0].s;
+    for (var i = 1; i < s; ++i) {
+        if (t2[i].s > maxSym)
+            maxSym = t2[i].s;
+    }
+    // code lengths
+    var tr = new u16(maxSym + 1);
+    // max bits in tree
+    var mbt = ln(t[i1 - 1], tr, 0);
+    if (mbt > mb) {
+        // more algorithms from UZIP.js
+        // TODO: find out how this code works (debt)
+        //  ind    debt
+        var i = 0, dt = 0;
+        //    left            cost
+        var lft = mbt - mb, cst = 1 << lft;
+        t2.sort(function (a, b) { return tr[b.s] - tr[a.s] || a.f - b.f; });
+        for (; i < s; ++i) {
+            var i2_1 = t2[i].s;
+            if (tr[i2_1] > mb) {
+                dt += cst - (1 << (mbt - tr[i2_1]));
+                tr[i2_1] = mb;
+            }
+            else
+                break;
+        }
+        dt >>= lft;
+        while (dt > 0) {
+            var i2_2 = t2[i].s;
+            if (tr[i2_2] < mb)
+                dt -= 1 << (mb - tr[i2_2]++ - 1);
+            else
+                ++i;
+        }
+        for (; i >= 0 && dt; --i) {
+            var i2_3 = t2[i].s;
+            if (tr[i2_3] == mb) {
+                --tr[i2_3];
+                ++dt;
+            }
+        }
+        mbt = mb;
+    }
+    return { t: new u8(tr), l: mbt };
+};
+// get the max length and assign length codes
+var ln = function (n, l, d) {
+    return n.s == -1
+        ? Math.max(ln(n.l, l, d + 1), ln(n.r, l, d + 1))
+        : (l[n.s] = d);
+};
+// length codes generation
+var lc = function (c) {
+    var s = c.length;
+    // Note that the semicolon was intentional
+    while (s && !c[--s])
+        ;
+    var cl = new u16(++s);
+    //  ind      num         streak
+    var cli = 0, cln = c[0], cls = 1;
+    var w = function (v) { cl[cli++] = v; };
+    for (var i = 1; i <= s; ++i) {
+        if (c[i] == cln && i != s)
+            ++cls;
+        else {
+            if (!cln && cls > 2) {
+                for (; cls > 138; cls -= 138)
+                    w(32754);
+                if (cls > 2) {
+                    w(cls > 10 ? ((cls - 11) << 5) | 28690 : ((cls - 3) << 5) | 12305);
+                    cls = 0;
+                }
+            }
+            else if (cls > 3) {
+                w(cln), --cls;
+                for (; cls > 6; cls -= 6)
+                    w(8304);
+                if (cls > 2)
+                    w(((cls - 3) << 5) | 8208), cls = 0;
+            }
+            while (cls--)
+                w(cln);
+            cls = 1;
+            cln = c[i];
+        }
+    }
+    return { c: cl.subarray(0, cli), n: s };
+};
+// calculate the length of output from tree, code lengths
+var clen = function (cf, cl) {
+    var l = 0;
+    for (var i = 0; i < cl.length; ++i)
+        l += cf[i] * cl[i];
+    return l;
+};
+// writes a fixed block
+// returns the new bit pos
+var wfblk = function (out, pos, dat) {
+    // no need to write 00 as type: TypedArray defaults to 0
+    var s = dat.length;
+    var o = shft(pos + 2);
+    out[o] = s & 255;
+    out[o + 1] = s >> 8;
+    out[o + 2] = out[o] ^ 255;
+    out[o + 3] = out[o + 1] ^ 255;
+    for (var i = 0; i < s; ++i)
+        out[o + i + 4] = dat[i];
+    return (o + 4 + s) * 8;
+};
+// writes a block
+var wblk = function (dat, out, final, syms, lf, df, eb, li, bs, bl, p) {
+    wbits(out, p++, final);
+    ++lf[256];
+    var _a = hTree(lf, 15), dlt = _a.t, mlb = _a.l;
+    var _b = hTree(df, 15), ddt = _b.t, mdb = _b.l;
+    var _c = lc(dlt), lclt = _c.c, nlc = _c.n;
+    var _d = lc(ddt), lcdt = _d.c, ndc = _d.n;
+    var lcfreq = new u16(19);
+    for (var i = 0; i < lclt.length; ++i)
+        ++lcfreq[lclt[i] & 31];
+    for (var i = 0; i < lcdt.length; ++i)
+        ++lcfreq[lcdt[i] & 31];
+    var _e = hTree(lcfreq, 7), lct = _e.t, mlcb = _e.l;
+    var nlcc = 19;
+    for (; nlcc > 4 && !lct[clim[nlcc - 1]]; --nlcc)
+        ;
+    var flen = (bl + 5) << 3;
+    var ftlen = clen(lf, flt) + clen(df, fdt) + eb;
+    var dtlen = clen(lf, dlt) + clen(df, ddt) + eb + 14 + 3 * nlcc + clen(lcfreq, lct) + 2 * lcfreq[16] + 3 * lcfreq[17] + 7 * lcfreq[18];
+    if (bs >= 0 && flen <= ftlen && flen <= dtlen)
+        return wfblk(out, p, dat.subarray(bs, bs + bl));
+    var lm, ll, dm, dl;
+    wbits(out, p, 1 + (dtlen < ftlen)), p += 2;
+    if (dtlen < ftlen) {
+        lm = hMap(dlt, mlb, 0), ll = dlt, dm = hMap(ddt, mdb, 0), dl = ddt;
+        var llm = hMap(lct, mlcb, 0);
+        wbits(out, p, nlc - 257);
+        wbits(out, p + 5, ndc - 1);
+        wbits(out, p + 10, nlcc - 4);
+        p += 14;
+        for (var i = 0; i < nlcc; ++i)
+            wbits(out, p + 3 * i, lct[clim[i]]);
+        p += 3 * nlcc;
+        var lcts = [lclt, lcdt];
+        for (var it = 0; it < 2; ++it) {
+            var clct = lcts[it];
+            for (var i = 0; i < clct.length; ++i) {
+                var len = clct[i] & 31;
+                wbits(out, p, llm[len]), p += lct[len];
+                if (len > 15)
+                    wbits(out, p, (clct[i] >> 5) & 127), p += clct[i] >> 12;
+            }
+        }
+    }
+    else {
+        lm = flm, ll = flt, dm = fdm, dl = fdt;
+    }
+    for (var i = 0; i < li; ++i) {
+        var sym = syms[i];
+        if (sym > 255) {
+            var len = (sym >> 18) & 31;
+            wbits16(out, p, lm[len + 257]), p += ll[len + 257];
+            if (len > 7)
+                wbits(out, p, (sym >> 23) & 31), p += fleb[len];
+            var dst = sym & 31;
+            wbits16(out, p, dm[dst]), p += dl[dst];
+            if (dst > 3)
+                wbits16(out, p, (sym >> 5) & 8191), p += fdeb[dst];
+        }
+        else {
+            wbits16(out, p, lm[sym]), p += ll[sym];
+        }
+    }
+    wbits16(out, p, lm[256]);
+    return p + ll[256];
+};
+// deflate options (nice << 13) | chain
+var deo = /*#__PURE__*/ new i32([65540, 131080, 131088, 131104, 262176, 1048704, 1048832, 2114560, 2117632]);
+// empty
+var et = /*#__PURE__*/ new u8(0);
+// compresses data into a raw DEFLATE buffer
+var dflt = function (dat, lvl, plvl, pre, post, st) {
+    var s = st.z || dat.length;
+    var o = new u8(pre + s + 5 * (1 + Math.ceil(s / 7000)) + post);
+    // writing to this writes to the output buffer
+    var w = o.subarray(pre, o.length - post);
+    var lst = st.l;
+    var pos = (st.r || 0) & 7;
+    if (lvl) {
+        if (pos)
+            w[0] = st.r >> 3;
+        var opt = deo[lvl - 1];
+        var n = opt >> 13, c = opt & 8191;
+        var msk_1 = (1 << plvl) - 1;
+        //    prev 2-byte val map    curr 2-byte val map
+        var prev = st.p || new u16(32768), head = st.h || new u16(msk_1 + 1);
+        var bs1_1 = Math.ceil(plvl / 3), bs2_1 = 2 * bs1_1;
+        var hsh = function (i) { return (dat[i] ^ (dat[i + 1] << bs1_1) ^ (dat[i + 2] << bs2_1)) & msk_1; };
+        // 24576 is an arbitrary number of maximum symbols per block
+        // 424 buffer for last block
+        var syms = new i32(25000);
+        // length/literal freq   distance freq
+        var lf = new u16(288), df = new u16(32);
+        //  l/lcnt  exbits  index          l/lind  waitdx          blkpos
+        var lc_1 = 0, eb = 0, i = st.i || 0, li = 0, wi = st.w || 0, bs = 0;
+        for (; i + 2 < s; ++i) {
+            // hash value
+            var hv = hsh(i);
+            // index mod 32768    previous index mod
+            var imod = i & 32767, pimod = head[hv];
+            prev[imod] = pimod;
+            head[hv] = imod;
+            // We always should modify head and prev, but only add symbols if
+            // this data is not yet processed ("wait" for wait index)
+            if (wi <= i) {
+                // bytes remaining
+                var rem = s - i;
+                if ((lc_1 > 7000 || li > 24576) && (rem > 423 || !lst)) {
+                    pos = wblk(dat, w, 0, syms, lf, df, eb, li, bs, i - bs, pos);
+                    li = lc_1 = eb = 0, bs = i;
+                    for (var j = 0; j < 286; ++j)
+                        lf[j] = 0;
+                    for (var j = 0; j < 30; ++j)
+                        df[j] = 0;
+                }
+                //  len    dist   chain
+                var l = 2, d = 0, ch_1 = c, dif = imod - pimod & 32767;
+                if (rem > 2 && hv == hsh(i - dif)) {
+                    var maxn = Math.min(n, rem) - 1;
+                    var maxd = Math.min(32767, i);
+                    // max possible length
+                    // not capped at dif because decompressors implement "rolling" index population
+                    var ml = Math.min(258, rem);
+                    while (dif <= maxd && --ch_1 && imod != pimod) {
+                        if (dat[i + l] == dat[i + l - dif]) {
+                            var nl = 0;
+                            for (; nl < ml && dat[i + nl] == dat[i + nl - dif]; ++nl)
+                                ;
+                            if (nl > l) {
+                                l = nl, d = dif;
+                                // break out early when we reach "nice" (we are satisfied enough)
+                                if (nl > maxn)
+                                    break;
+                                // now, find the rarest 2-byte sequence within this
+                                // length of literals and search for that instead.
+                                // Much faster than just using the start
+                                var mmd = Math.min(dif, nl - 2);
+                                var md = 0;
+                                for (var j = 0; j < mmd; ++j) {
+                                    var ti = i - dif + j & 32767;
+                                    var pti = prev[ti];
+                                    var cd = ti - pti & 32767;
+                                    if (cd > md)
+                                        md = cd, pimod = ti;
+                                }
+                            }
+                        }
+                        // check the previous match
+                        imod = pimod, pimod = prev[imod];
+                        dif += imod - pimod & 32767;
+                    }
+                }
+                // d will be nonzero only when a match was found
+                if (d) {
+                    // store both dist and len data in one int32
+                    // Make sure this is recognized as a len/dist with 28th bit (2^28)
+                    syms[li++] = 268435456 | (revfl[l] << 18) | revfd[d];
+                    var lin = revfl[l] & 31, din = revfd[d] & 31;
+                    eb += fleb[lin] + fdeb[din];
+                    ++lf[257 + lin];
+                    ++df[din];
+                    wi = i + l;
+                    ++lc_1;
+                }
+                else {
+                    syms[li++] = dat[i];
+                    ++lf[dat[i]];
+                }
+            }
+        }
+        for (i = Math.max(i, wi); i < s; ++i) {
+            syms[li++] = dat[i];
+            ++lf[dat[i]];
+        }
+        pos = wblk(dat, w, lst, syms, lf, df, eb, li, bs, i - bs, pos);
+        if (!lst) {
+            st.r = (pos & 7) | w[(pos / 8) | 0] << 3;
+            // shft(pos) now 1 less if pos & 7 != 0
+            pos -= 7;
+            st.h = head, st.p = prev, st.i = i, st.w = wi;
+        }
+    }
+    else {
+        for (var i = st.w || 0; i < s + lst; i += 65535) {
+            // end
+            var e = i + 65535;
+            if (e >= s) {
+                // write final block
+                w[(pos / 8) | 0] = lst;
+                e = s;
+            }
+            pos = wfblk(w, pos + 1, dat.subarray(i, e));
+        }
+        st.i = s;
+    }
+    return slc(o, 0, pre + shft(pos) + post);
+};
+// CRC32 table
+var crct = /*#__PURE__*/ (/* unused pure expression or super */ null && ((function () {
+    var t = new Int32Array(256);
+    for (var i = 0; i < 256; ++i) {
+        var c = i, k = 9;
+        while (--k)
+            c = ((c & 1) && -306674912) ^ (c >>> 1);
+        t[i] = c;
+    }
+    return t;
+})()));
+// CRC32
+var crc = function () {
+    var c = -1;
+    return {
+        p: function (d) {
+            // closures have awful performance
+            var cr = c;
+            for (var i = 0; i < d.length; ++i)
+                cr = crct[(cr & 255) ^ d[i]] ^ (cr >>> 8);
+            c = cr;
+        },
+        d: function () { return ~c; }
+    };
+};
+// Adler32
+var adler = function () {
+    var a = 1, b = 0;
+    return {
+        p: function (d) {
+            // closures have awful performance
+            var n = a, m = b;
+            var l = d.length | 0;
+            for (var i = 0; i != l;) {
+                var e = Math.min(i + 2655, l);
+                for (; i < e; ++i)
+                    m += n += d[i];
+                n = (n & 65535) + 15 * (n >> 16), m = (m & 65535) + 15 * (m >> 16);
+            }
+            a = n, b = m;
+        },
+        d: function () {
+            a %= 65521, b %= 65521;
+            return (a & 255) << 24 | (a & 0xFF00) << 8 | (b & 255) << 8 | (b >> 8);
+        }
+    };
+};
+;
+// deflate with opts
+var dopt = function (dat, opt, pre, post, st) {
+    if (!st) {
+        st = { l: 1 };
+        if (opt.dictionary) {
+            var dict = opt.dictionary.subarray(-32768);
+            var newDat = new u8(dict.length + dat.length);
+            newDat.set(dict);
+            newDat.set(dat, dict.length);
+            dat = newDat;
+            st.w = dict.length;
+        }
+    }
+    return dflt(dat, opt.level == null ? 6 : opt.level, opt.mem == null ? (st.l ? Math.ceil(Math.max(8, Math.min(13, Math.log(dat.length))) * 1.5) : 20) : (12 + opt.mem), pre, post, st);
+};
+// Walmart object spread
+var mrg = function (a, b) {
+    var o = {};
+    for (var k in a)
+        o[k] = a[k];
+    for (var k in b)
+        o[k] = b[k];
+    return o;
+};
+// worker clone
+// This is possibly the craziest part of the entire codebase, despite how simple it may seem.
+// The only parameter to this function is a closure that returns an array of variables outside of the function scope.
+// We're going to try to figure out the variable names used in the closure as strings because that is crucial for workerization.
+// We will return an object mapping of true variable name to value (basically, the current scope as a JS object).
+// The reason we can't just use the original variable names is minifiers mangling the toplevel scope.
+// This took me three weeks to figure out how to do.
+var wcln = function (fn, fnStr, td) {
+    var dt = fn();
+    var st = fn.toString();
+    var ks = st.slice(st.indexOf('[') + 1, st.lastIndexOf(']')).replace(/\s+/g, '').split(',');
+    for (var i = 0; i < dt.length; ++i) {
+        var v = dt[i], k = ks[i];
+        if (typeof v == 'function') {
+            fnStr += ';' + k + '=';
+            var st_1 = v.toString();
+            if (v.prototype) {
+                // for global objects
+                if (st_1.indexOf('[native code]') != -1) {
+                    var spInd = st_1.indexOf(' ', 8) + 1;
+                    fnStr += st_1.slice(spInd, st_1.indexOf('(', spInd));
+                }
+                else {
+                    fnStr += st_1;
+                    for (var t in v.prototype)
+                        fnStr += ';' + k + '.prototype.' + t + '=' + v.prototype[t].toString();
+                }
+            }
+            else
+                fnStr += st_1;
+        }
+        else
+            td[k] = v;
+    }
+    return fnStr;
+};
+var ch = (/* unused pure expression or super */ null && ([]));
+// clone bufs
+var cbfs = function (v) {
+    var tl = [];
+    for (var k in v) {
+        if (v[k].buffer) {
+            tl.push((v[k] = new v[k].constructor(v[k])).buffer);
+        }
+    }
+    return tl;
+};
+// use a worker to execute code
+var wrkr = function (fns, init, id, cb) {
+    if (!ch[id]) {
+        var fnStr = '', td_1 = {}, m = fns.length - 1;
+        for (var i = 0; i < m; ++i)
+            fnStr = wcln(fns[i], fnStr, td_1);
+        ch[id] = { c: wcln(fns[m], fnStr, td_1), e: td_1 };
+    }
+    var td = mrg({}, ch[id].e);
+    return wk(ch[id].c + ';onmessage=function(e){for(var k in e.data)self[k]=e.data[k];onmessage=' + init.toString() + '}', id, td, cbfs(td), cb);
+};
+// base async inflate fn
+var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
+var bDflt = function () { return [u8, u16, i32, fleb, fdeb, clim, revfl, revfd, flm, flt, fdm, fdt, rev, deo, et, hMap, wbits, wbits16, hTree, ln, lc, clen, wfblk, wblk, shft, slc, dflt, dopt, deflateSync, pbf]; };
+// gzip extra
+var gze = function () { return [gzh, gzhl, wbytes, crc, crct]; };
+// gunzip extra
+var guze = function () { return [gzs, gzl]; };
+// zlib extra
+var zle = function () { return [zlh, wbytes, adler]; };
+// unzlib extra
+var zule = function () { return [zls]; };
+// post buf
+var pbf = function (msg) { return postMessage(msg, [msg.buffer]); };
+// get opts
+var gopt = function (o) { return o && {
+    out: o.size && new u8(o.size),
+    dictionary: o.dictionary
+}; };
+// async helper
+var cbify = function (dat, opts, fns, init, id, cb) {
+    var w = wrkr(fns, init, id, function (err, dat) {
+        w.terminate();
+        cb(err, dat);
+    });
+    w.postMessage([dat, opts], opts.consume ? [dat.buffer] : []);
+    return function () { w.terminate(); };
+};
+// auto stream
+var astrm = function (strm) {
+    strm.ondata = function (dat, final) { return postMessage([dat, final], [dat.buffer]); };
+    return function (ev) {
+        if (ev.data[0]) {
+            strm.push(ev.data[0], ev.data[1]);
+            postMessage([ev.data[0].length]);
+        }
+        else
+            strm.flush(ev.data[1]);
+    };
+};
+// async stream attach
+var astrmify = function (fns, strm, opts, init, id, flush, ext) {
+    var t;
+    var w = wrkr(fns, init, id, function (err, dat) {
+        if (err)
+            w.terminate(), strm.ondata.call(strm, err);
+        else if (!Array.isArray(dat))
+            ext(dat);
+        else if (dat.length == 1) {
+            strm.queuedSize -= dat[0];
+            if (strm.ondrain)
+                strm.ondrain(dat[0]);
+        }
+        else {
+            if (dat[1])
+                w.terminate();
+            strm.ondata.call(strm, err, dat[0], dat[1]);
+        }
+    });
+    w.postMessage(opts);
+    strm.queuedSize = 0;
+    strm.push = function (d, f) {
+        if (!strm.ondata)
+            err(5);
+        if (t)
+            strm.ondata(err(4, 0, 1), null, !!f);
+        strm.queuedSize += d.length;
+        // can fail for cross-realm Uint8Array, but ok - only a small performance penalty
+        w.postMessage([d, t = f], d.buffer instanceof ArrayBuffer ? [d.buffer] : []);
+    };
+    strm.terminate = function () { w.terminate(); };
+    if (flush) {
+        strm.flush = function (sync) { w.postMessage([0, sync]); };
+    }
+};
+// read 2 bytes
+var b2 = function (d, b) { return d[b] | (d[b + 1] << 8); };
+// read 4 bytes
+var b4 = function (d, b) { return (d[b] | (d[b + 1] << 8) | (d[b + 2] << 16) | (d[b + 3] << 24)) >>> 0; };
+// read 8 bytes
+var b8 = function (d, b) { return b4(d, b) + (b4(d, b + 4) * 4294967296); };
+// write bytes
+var wbytes = function (d, b, v) {
+    for (; v; ++b)
+        d[b] = v, v >>>= 8;
+};
+// gzip header
+var gzh = function (c, o) {
+    var fn = o.filename;
+    c[0] = 31, c[1] = 139, c[2] = 8, c[8] = o.level < 2 ? 4 : o.level == 9 ? 2 : 0, c[9] = 3; // assume Unix
+    if (o.mtime != 0)
+        wbytes(c, 4, Math.floor(new Date(o.mtime || Date.now()) / 1000));
+    if (fn) {
+        c[3] = 8;
+        for (var i = 0; i <= fn.length; ++i)
+            c[i + 10] = fn.charCodeAt(i);
+    }
+};
+// gzip footer: -8 to -4 = CRC, -4 to -0 is length
+// gzip start
+var gzs = function (d) {
+    if (d[0] != 31 || d[1] != 139 || d[2] != 8)
+        err(6, 'invalid gzip data');
+    var flg = d[3];
+    var st = 10;
+    if (flg & 4)
+        st += (d[10] | d[11] << 8) + 2;
+    for (var zs = (flg >> 3 & 1) + (flg >> 4 & 1); zs > 0; zs -= !d[st++])
+        ;
+    return st + (flg & 2);
+};
+// gzip length
+var gzl = function (d) {
+    var l = d.length;
+    return (d[l - 4] | d[l - 3] << 8 | d[l - 2] << 16 | d[l - 1] << 24) >>> 0;
+};
+// gzip header length
+var gzhl = function (o) { return 10 + (o.filename ? o.filename.length + 1 : 0); };
+// zlib header
+var zlh = function (c, o) {
+    var lv = o.level, fl = lv == 0 ? 0 : lv < 6 ? 1 : lv == 9 ? 3 : 2;
+    c[0] = 120, c[1] = (fl << 6) | (o.dictionary && 32);
+    c[1] |= 31 - ((c[0] << 8) | c[1]) % 31;
+    if (o.dictionary) {
+        var h = adler();
+        h.p(o.dictionary);
+        wbytes(c, 2, h.d());
+    }
+};
+// zlib start
+var zls = function (d, dict) {
+    if ((d[0] & 15) != 8 || (d[0] >> 4) > 7 || ((d[0] << 8 | d[1]) % 31))
+        err(6, 'invalid zlib data');
+    if ((d[1] >> 5 & 1) == +!dict)
+        err(6, 'invalid zlib data: ' + (d[1] & 32 ? 'need' : 'unexpected') + ' dictionary');
+    return (d[1] >> 3 & 4) + 2;
+};
+function StrmOpt(opts, cb) {
+    if (typeof opts == 'function')
+        cb = opts, opts = {};
+    this.ondata = cb;
+    return opts;
+}
+/**
+ * Streaming DEFLATE compression
+ */
+var Deflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Deflate(opts, cb) {
+        if (typeof opts == 'function')
+            cb = opts, opts = {};
+        this.ondata = cb;
+        this.o = opts || {};
+        this.s = { l: 0, i: 32768, w: 32768, z: 32768 };
+        // Buffer length must always be 0 mod 32768 for index calculations to be correct when modifying head and prev
+        // 98304 = 32768 (lookback) + 65536 (common chunk size)
+        this.b = new u8(98304);
+        if (this.o.dictionary) {
+            var dict = this.o.dictionary.subarray(-32768);
+            this.b.set(dict, 32768 - dict.length);
+            this.s.i = 32768 - dict.length;
+        }
+    }
+    Deflate.prototype.p = function (c, f) {
+        this.ondata(dopt(c, this.o, 0, 0, this.s), f);
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Deflate.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (this.s.l)
+            err(4);
+        var endLen = chunk.length + this.s.z;
+        if (endLen > this.b.length) {
+            if (endLen > 2 * this.b.length - 32768) {
+                var newBuf = new u8(endLen & -32768);
+                newBuf.set(this.b.subarray(0, this.s.z));
+                this.b = newBuf;
+            }
+            var split = this.b.length - this.s.z;
+            this.b.set(chunk.subarray(0, split), this.s.z);
+            this.s.z = this.b.length;
+            this.p(this.b, false);
+            this.b.set(this.b.subarray(-32768));
+            this.b.set(chunk.subarray(split), 32768);
+            this.s.z = chunk.length - split + 32768;
+            this.s.i = 32766, this.s.w = 32768;
+        }
+        else {
+            this.b.set(chunk, this.s.z);
+            this.s.z += chunk.length;
+        }
+        this.s.l = final & 1;
+        if (this.s.z > this.s.w + 8191 || final) {
+            this.p(this.b, final || false);
+            this.s.w = this.s.i, this.s.i -= 2;
+        }
+        if (final) {
+            // cleanup unneeded buffers/state to reduce memory usage
+            this.s = this.o = {};
+            this.b = et;
+        }
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * deflated output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible. A separate DEFLATE stream may be concatenated
+     *             with the current output after a sync flush.
+     */
+    Deflate.prototype.flush = function (sync) {
+        if (!this.ondata)
+            err(5);
+        if (this.s.l)
+            err(4);
+        this.p(this.b, false);
+        this.s.w = this.s.i, this.s.i -= 2;
+        // could technically skip writing the type-0 block for (this.s.r & 7) == 0,
+        // but the deterministic trailer (00 00 FF FF) is useful in some situations
+        if (sync) {
+            var c = new u8(6);
+            c[0] = this.s.r >> 3;
+            // write empty, non-final type-0 block
+            var ep = wfblk(c, this.s.r, et);
+            this.s.r = 0;
+            this.ondata(c.subarray(0, ep >> 3), false);
+        }
+    };
+    return Deflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE compression
+ */
+var AsyncDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncDeflate(opts, cb) {
+        astrmify([
+            bDflt,
+            function () { return [astrm, Deflate]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Deflate(ev.data);
+            onmessage = astrm(strm);
+        }, 6, 1);
+    }
+    return AsyncDeflate;
+}())));
+
+function deflate(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+    ], function (ev) { return pbf(deflateSync(ev.data[0], ev.data[1])); }, 0, cb);
+}
+/**
+ * Compresses data with DEFLATE without any wrapper
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The deflated version of the data
+ */
+function deflateSync(data, opts) {
+    return dopt(data, opts || {}, 0, 0);
+}
+/**
+ * Streaming DEFLATE decompression
+ */
+var Inflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Inflate(opts, cb) {
+        // no StrmOpt here to avoid adding to workerizer
+        if (typeof opts == 'function')
+            cb = opts, opts = {};
+        this.ondata = cb;
+        var dict = opts && opts.dictionary && opts.dictionary.subarray(-32768);
+        this.s = { i: 0, b: dict ? dict.length : 0 };
+        this.o = new u8(32768);
+        this.p = new u8(0);
+        if (dict)
+            this.o.set(dict);
+    }
+    Inflate.prototype.e = function (c) {
+        if (!this.ondata)
+            err(5);
+        if (this.d)
+            err(4);
+        if (!this.p.length)
+            this.p = c;
+        else if (c.length) {
+            var n = new u8(this.p.length + c.length);
+            n.set(this.p), n.set(c, this.p.length), this.p = n;
+        }
+    };
+    Inflate.prototype.c = function (final) {
+        this.s.i = +(this.d = final || false);
+        var bts = this.s.b;
+        var dt = inflt(this.p, this.s, this.o);
+        this.ondata(slc(dt, bts, this.s.b), this.d);
+        this.o = slc(dt, this.s.b - 32768), this.s.b = this.o.length;
+        this.p = slc(this.p, (this.s.p / 8) | 0), this.s.p &= 7;
+    };
+    /**
+     * Pushes a chunk to be inflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the final chunk
+     */
+    Inflate.prototype.push = function (chunk, final) {
+        this.e(chunk), this.c(final);
+    };
+    return Inflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE decompression
+ */
+var AsyncInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncInflate(opts, cb) {
+        astrmify([
+            bInflt,
+            function () { return [astrm, Inflate]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Inflate(ev.data);
+            onmessage = astrm(strm);
+        }, 7, 0);
+    }
+    return AsyncInflate;
+}())));
+
+function inflate(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt
+    ], function (ev) { return pbf(inflateSync(ev.data[0], gopt(ev.data[1]))); }, 1, cb);
+}
+function inflateSync(data, opts) {
+    return inflt(data, { i: 2 }, opts && opts.out, opts && opts.dictionary);
+}
+// before you yell at me for not just using extends, my reason is that TS inheritance is hard to workerize.
+/**
+ * Streaming GZIP compression
+ */
+var Gzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Gzip(opts, cb) {
+        this.c = crc();
+        this.l = 0;
+        this.v = 1;
+        Deflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be GZIPped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Gzip.prototype.push = function (chunk, final) {
+        this.c.p(chunk);
+        this.l += chunk.length;
+        Deflate.prototype.push.call(this, chunk, final);
+    };
+    Gzip.prototype.p = function (c, f) {
+        var raw = dopt(c, this.o, this.v && gzhl(this.o), f && 8, this.s);
+        if (this.v)
+            gzh(raw, this.o), this.v = 0;
+        if (f)
+            wbytes(raw, raw.length - 8, this.c.d()), wbytes(raw, raw.length - 4, this.l);
+        this.ondata(raw, f);
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * GZIPped output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible.
+     */
+    Gzip.prototype.flush = function (sync) {
+        Deflate.prototype.flush.call(this, sync);
+    };
+    return Gzip;
+}())));
+
+/**
+ * Asynchronous streaming GZIP compression
+ */
+var AsyncGzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncGzip(opts, cb) {
+        astrmify([
+            bDflt,
+            gze,
+            function () { return [astrm, Deflate, Gzip]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Gzip(ev.data);
+            onmessage = astrm(strm);
+        }, 8, 1);
+    }
+    return AsyncGzip;
+}())));
+
+function gzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+        gze,
+        function () { return [gzipSync]; }
+    ], function (ev) { return pbf(gzipSync(ev.data[0], ev.data[1])); }, 2, cb);
+}
+/**
+ * Compresses data with GZIP
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The gzipped version of the data
+ */
+function gzipSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var c = crc(), l = data.length;
+    c.p(data);
+    var d = dopt(data, opts, gzhl(opts), 8), s = d.length;
+    return gzh(d, opts), wbytes(d, s - 8, c.d()), wbytes(d, s - 4, l), d;
+}
+/**
+ * Streaming single or multi-member GZIP decompression
+ */
+var Gunzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Gunzip(opts, cb) {
+        this.v = 1;
+        this.r = 0;
+        Inflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be GUNZIPped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Gunzip.prototype.push = function (chunk, final) {
+        Inflate.prototype.e.call(this, chunk);
+        this.r += chunk.length;
+        if (this.v) {
+            var p = this.p.subarray(this.v - 1);
+            var s = p.length > 3 ? gzs(p) : 4;
+            if (s > p.length) {
+                if (!final)
+                    return;
+            }
+            else if (this.v > 1 && this.onmember) {
+                this.onmember(this.r - p.length);
+            }
+            this.p = p.subarray(s), this.v = 0;
+        }
+        // necessary to prevent TS from using the closure value
+        // This allows for workerization to function correctly
+        Inflate.prototype.c.call(this, 0);
+        // process concatenated GZIP
+        if (this.s.f && !this.s.l) {
+            this.v = shft(this.s.p) + 9;
+            this.s = { i: 0 };
+            this.o = new u8(0);
+            this.push(new u8(0), final);
+        }
+        else if (final) {
+            Inflate.prototype.c.call(this, final);
+        }
+    };
+    return Gunzip;
+}())));
+
+/**
+ * Asynchronous streaming single or multi-member GZIP decompression
+ */
+var AsyncGunzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncGunzip(opts, cb) {
+        var _this = this;
+        astrmify([
+            bInflt,
+            guze,
+            function () { return [astrm, Inflate, Gunzip]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Gunzip(ev.data);
+            strm.onmember = function (offset) { return postMessage(offset); };
+            onmessage = astrm(strm);
+        }, 9, 0, function (offset) { return _this.onmember && _this.onmember(offset); });
+    }
+    return AsyncGunzip;
+}())));
+
+function gunzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt,
+        guze,
+        function () { return [gunzipSync]; }
+    ], function (ev) { return pbf(gunzipSync(ev.data[0], ev.data[1])); }, 3, cb);
+}
+function gunzipSync(data, opts) {
+    var st = gzs(data);
+    if (st + 8 > data.length)
+        err(6, 'invalid gzip data');
+    return inflt(data.subarray(st, -8), { i: 2 }, opts && opts.out || new u8(gzl(data)), opts && opts.dictionary);
+}
+/**
+ * Streaming Zlib compression
+ */
+var Zlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Zlib(opts, cb) {
+        this.c = adler();
+        this.v = 1;
+        Deflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be zlibbed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Zlib.prototype.push = function (chunk, final) {
+        this.c.p(chunk);
+        Deflate.prototype.push.call(this, chunk, final);
+    };
+    Zlib.prototype.p = function (c, f) {
+        var raw = dopt(c, this.o, this.v && (this.o.dictionary ? 6 : 2), f && 4, this.s);
+        if (this.v)
+            zlh(raw, this.o), this.v = 0;
+        if (f)
+            wbytes(raw, raw.length - 4, this.c.d());
+        this.ondata(raw, f);
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * zlibbed output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible.
+     */
+    Zlib.prototype.flush = function (sync) {
+        Deflate.prototype.flush.call(this, sync);
+    };
+    return Zlib;
+}())));
+
+/**
+ * Asynchronous streaming Zlib compression
+ */
+var AsyncZlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncZlib(opts, cb) {
+        astrmify([
+            bDflt,
+            zle,
+            function () { return [astrm, Deflate, Zlib]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Zlib(ev.data);
+            onmessage = astrm(strm);
+        }, 10, 1);
+    }
+    return AsyncZlib;
+}())));
+
+function zlib(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+        zle,
+        function () { return [zlibSync]; }
+    ], function (ev) { return pbf(zlibSync(ev.data[0], ev.data[1])); }, 4, cb);
+}
+/**
+ * Compress data with Zlib
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The zlib-compressed version of the data
+ */
+function zlibSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var a = adler();
+    a.p(data);
+    var d = dopt(data, opts, opts.dictionary ? 6 : 2, 4);
+    return zlh(d, opts), wbytes(d, d.length - 4, a.d()), d;
+}
+/**
+ * Streaming Zlib decompression
+ */
+var Unzlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Unzlib(opts, cb) {
+        Inflate.call(this, opts, cb);
+        this.v = opts && opts.dictionary ? 2 : 1;
+    }
+    /**
+     * Pushes a chunk to be unzlibbed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Unzlib.prototype.push = function (chunk, final) {
+        Inflate.prototype.e.call(this, chunk);
+        if (this.v) {
+            if (this.p.length < 6 && !final)
+                return;
+            this.p = this.p.subarray(zls(this.p, this.v - 1)), this.v = 0;
+        }
+        if (final) {
+            if (this.p.length < 4)
+                err(6, 'invalid zlib data');
+            this.p = this.p.subarray(0, -4);
+        }
+        // necessary to prevent TS from using the closure value
+        // This allows for workerization to function correctly
+        Inflate.prototype.c.call(this, final);
+    };
+    return Unzlib;
+}())));
+
+/**
+ * Asynchronous streaming Zlib decompression
+ */
+var AsyncUnzlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncUnzlib(opts, cb) {
+        astrmify([
+            bInflt,
+            zule,
+            function () { return [astrm, Inflate, Unzlib]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Unzlib(ev.data);
+            onmessage = astrm(strm);
+        }, 11, 0);
+    }
+    return AsyncUnzlib;
+}())));
+
+function unzlib(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt,
+        zule,
+        function () { return [unzlibSync]; }
+    ], function (ev) { return pbf(unzlibSync(ev.data[0], gopt(ev.data[1]))); }, 5, cb);
+}
+function unzlibSync(data, opts) {
+    return inflt(data.subarray(zls(data, opts && opts.dictionary), -4), { i: 2 }, opts && opts.out, opts && opts.dictionary);
+}
+// Default algorithm for compression (used because having a known output size allows faster decompression)
+
+
+/**
+ * Streaming GZIP, Zlib, or raw DEFLATE decompression
+ */
+var Decompress = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Decompress(opts, cb) {
+        this.o = StrmOpt.call(this, opts, cb) || {};
+        this.G = Gunzip;
+        this.I = Inflate;
+        this.Z = Unzlib;
+    }
+    // init substream
+    // overriden by AsyncDecompress
+    Decompress.prototype.i = function () {
+        var _this = this;
+        this.s.ondata = function (dat, final) {
+            _this.ondata(dat, final);
+        };
+    };
+    /**
+     * Pushes a chunk to be decompressed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Decompress.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (!this.s) {
+            if (this.p && this.p.length) {
+                var n = new u8(this.p.length + chunk.length);
+                n.set(this.p), n.set(chunk, this.p.length);
+            }
+            else
+                this.p = chunk;
+            if (this.p.length > 2) {
+                this.s = (this.p[0] == 31 && this.p[1] == 139 && this.p[2] == 8)
+                    ? new this.G(this.o)
+                    : ((this.p[0] & 15) != 8 || (this.p[0] >> 4) > 7 || ((this.p[0] << 8 | this.p[1]) % 31))
+                        ? new this.I(this.o)
+                        : new this.Z(this.o);
+                this.i();
+                this.s.push(this.p, final);
+                this.p = null;
+            }
+        }
+        else
+            this.s.push(chunk, final);
+    };
+    return Decompress;
+}())));
+
+/**
+ * Asynchronous streaming GZIP, Zlib, or raw DEFLATE decompression
+ */
+var AsyncDecompress = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncDecompress(opts, cb) {
+        Decompress.call(this, opts, cb);
+        this.queuedSize = 0;
+        this.G = AsyncGunzip;
+        this.I = AsyncInflate;
+        this.Z = AsyncUnzlib;
+    }
+    AsyncDecompress.prototype.i = function () {
+        var _this = this;
+        this.s.ondata = function (err, dat, final) {
+            _this.ondata(err, dat, final);
+        };
+        this.s.ondrain = function (size) {
+            _this.queuedSize -= size;
+            if (_this.ondrain)
+                _this.ondrain(size);
+        };
+    };
+    /**
+     * Pushes a chunk to be decompressed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    AsyncDecompress.prototype.push = function (chunk, final) {
+        this.queuedSize += chunk.length;
+        Decompress.prototype.push.call(this, chunk, final);
+    };
+    return AsyncDecompress;
+}())));
+
+function decompress(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return (data[0] == 31 && data[1] == 139 && data[2] == 8)
+        ? gunzip(data, opts, cb)
+        : ((data[0] & 15) != 8 || (data[0] >> 4) > 7 || ((data[0] << 8 | data[1]) % 31))
+            ? inflate(data, opts, cb)
+            : unzlib(data, opts, cb);
+}
+/**
+ * Expands compressed GZIP, Zlib, or raw DEFLATE data, automatically detecting the format
+ * @param data The data to decompress
+ * @param opts The decompression options
+ * @returns The decompressed version of the data
+ */
+function decompressSync(data, opts) {
+    return (data[0] == 31 && data[1] == 139 && data[2] == 8)
+        ? gunzipSync(data, opts)
+        : ((data[0] & 15) != 8 || (data[0] >> 4) > 7 || ((data[0] << 8 | data[1]) % 31))
+            ? inflateSync(data, opts)
+            : unzlibSync(data, opts);
+}
+// flatten a directory structure
+var fltn = function (d, p, t, o) {
+    for (var k in d) {
+        var val = d[k], n = p + k, op = o;
+        if (Array.isArray(val))
+            op = mrg(o, val[1]), val = val[0];
+        if (ArrayBuffer.isView(val))
+            t[n] = [val, op];
+        else {
+            t[n += '/'] = [new u8(0), op];
+            fltn(val, n, t, o);
+        }
+    }
+};
+// text encoder
+var te = typeof TextEncoder != 'undefined' && /*#__PURE__*/ new TextEncoder();
+// text decoder
+var td = typeof TextDecoder != 'undefined' && /*#__PURE__*/ new TextDecoder();
+// text decoder stream
+var tds = 0;
+try {
+    td.decode(et, { stream: true });
+    tds = 1;
+}
+catch (e) { }
+// decode UTF8
+var dutf8 = function (d) {
+    for (var r = '', i = 0;;) {
+        var c = d[i++];
+        var eb = (c > 127) + (c > 223) + (c > 239);
+        if (i + eb > d.length)
+            return { s: r, r: slc(d, i - 1) };
+        if (!eb)
+            r += String.fromCharCode(c);
+        else if (eb == 3) {
+            c = ((c & 15) << 18 | (d[i++] & 63) << 12 | (d[i++] & 63) << 6 | (d[i++] & 63)) - 65536,
+                r += String.fromCharCode(55296 | (c >> 10), 56320 | (c & 1023));
+        }
+        else if (eb & 1)
+            r += String.fromCharCode((c & 31) << 6 | (d[i++] & 63));
+        else
+            r += String.fromCharCode((c & 15) << 12 | (d[i++] & 63) << 6 | (d[i++] & 63));
+    }
+};
+/**
+ * Streaming UTF-8 decoding
+ */
+var DecodeUTF8 = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a UTF-8 decoding stream
+     * @param cb The callback to call whenever data is decoded
+     */
+    function DecodeUTF8(cb) {
+        this.ondata = cb;
+        if (tds)
+            this.t = new TextDecoder();
+        else
+            this.p = et;
+    }
+    /**
+     * Pushes a chunk to be decoded from UTF-8 binary
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    DecodeUTF8.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        final = !!final;
+        if (this.t) {
+            this.ondata(this.t.decode(chunk, { stream: true }), final);
+            if (final) {
+                if (this.t.decode().length)
+                    err(8);
+                this.t = null;
+            }
+            return;
+        }
+        if (!this.p)
+            err(4);
+        var dat = new u8(this.p.length + chunk.length);
+        dat.set(this.p);
+        dat.set(chunk, this.p.length);
+        var _a = dutf8(dat), s = _a.s, r = _a.r;
+        if (final) {
+            if (r.length)
+                err(8);
+            this.p = null;
+        }
+        else
+            this.p = r;
+        this.ondata(s, final);
+    };
+    return DecodeUTF8;
+}())));
+
+/**
+ * Streaming UTF-8 encoding
+ */
+var EncodeUTF8 = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a UTF-8 decoding stream
+     * @param cb The callback to call whenever data is encoded
+     */
+    function EncodeUTF8(cb) {
+        this.ondata = cb;
+    }
+    /**
+     * Pushes a chunk to be encoded to UTF-8
+     * @param chunk The string data to push
+     * @param final Whether this is the last chunk
+     */
+    EncodeUTF8.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (this.d)
+            err(4);
+        this.ondata(strToU8(chunk), this.d = final || false);
+    };
+    return EncodeUTF8;
+}())));
+
+/**
+ * Converts a string into a Uint8Array for use with compression/decompression methods
+ * @param str The string to encode
+ * @param latin1 Whether or not to interpret the data as Latin-1. This should
+ *               not need to be true unless decoding a binary string.
+ * @returns The string encoded in UTF-8/Latin-1 binary
+ */
+function strToU8(str, latin1) {
+    if (latin1) {
+        var ar_1 = new u8(str.length);
+        for (var i = 0; i < str.length; ++i)
+            ar_1[i] = str.charCodeAt(i);
+        return ar_1;
+    }
+    if (te)
+        return te.encode(str);
+    var l = str.length;
+    var ar = new u8(str.length + (str.length >> 1));
+    var ai = 0;
+    var w = function (v) { ar[ai++] = v; };
+    for (var i = 0; i < l; ++i) {
+        if (ai + 5 > ar.length) {
+            var n = new u8(ai + 8 + ((l - i) << 1));
+            n.set(ar);
+            ar = n;
+        }
+        var c = str.charCodeAt(i);
+        if (c < 128 || latin1)
+            w(c);
+        else if (c < 2048)
+            w(192 | (c >> 6)), w(128 | (c & 63));
+        else if (c > 55295 && c < 57344)
+            c = 65536 + (c & 1023 << 10) | (str.charCodeAt(++i) & 1023),
+                w(240 | (c >> 18)), w(128 | ((c >> 12) & 63)), w(128 | ((c >> 6) & 63)), w(128 | (c & 63));
+        else
+            w(224 | (c >> 12)), w(128 | ((c >> 6) & 63)), w(128 | (c & 63));
+    }
+    return slc(ar, 0, ai);
+}
+/**
+ * Converts a Uint8Array to a string
+ * @param dat The data to decode to string
+ * @param latin1 Whether or not to interpret the data as Latin-1. This should
+ *               not need to be true unless encoding to binary string.
+ * @returns The original UTF-8/Latin-1 string
+ */
+function strFromU8(dat, latin1) {
+    if (latin1) {
+        var r = '';
+        for (var i = 0; i < dat.length; i += 16384)
+            r += String.fromCharCode.apply(null, dat.subarray(i, i + 16384));
+        return r;
+    }
+    else if (td) {
+        return td.decode(dat);
+    }
+    else {
+        var _a = dutf8(dat), s = _a.s, r = _a.r;
+        if (r.length)
+            err(8);
+        return s;
+    }
+}
+;
+// deflate bit flag
+var dbf = function (l) { return l == 1 ? 3 : l < 6 ? 2 : l == 9 ? 1 : 0; };
+// skip local zip header
+var slzh = function (d, b) { return b + 30 + b2(d, b + 26) + b2(d, b + 28); };
+// read zip header
+var zh = function (d, b, z) {
+    var fnl = b2(d, b + 28), efl = b2(d, b + 30), fn = strFromU8(d.subarray(b + 46, b + 46 + fnl), !(b2(d, b + 8) & 2048)), es = b + 46 + fnl;
+    var _a = z64hs(d, es, efl, z, b4(d, b + 20), b4(d, b + 24), b4(d, b + 42)), sc = _a[0], su = _a[1], off = _a[2];
+    return [b2(d, b + 10), sc, su, fn, es + efl + b2(d, b + 32), off];
+};
+// read zip64 header sizes
+var z64hs = function (d, b, l, z, sc, su, off) {
+    var nsc = sc == 4294967295, nsu = su == 4294967295, noff = off == 4294967295, e = b + l;
+    var nf = nsc + nsu + noff;
+    if (z && nf) {
+        for (; b + 4 < e; b += 4 + b2(d, b + 2)) {
+            if (b2(d, b) == 1) {
+                return [
+                    nsc ? b8(d, b + 4 + 8 * nsu) : sc,
+                    nsu ? b8(d, b + 4) : su,
+                    noff ? b8(d, b + 4 + 8 * (nsu + nsc)) : off,
+                    1
+                ];
+            }
+        }
+        // z == 2 for unknown whether or not zip64
+        if (z < 2)
+            err(13);
+    }
+    return [sc, su, off, 0];
+};
+// extra field length
+var exfl = function (ex) {
+    var le = 0;
+    if (ex) {
+        for (var k in ex) {
+            var l = ex[k].length;
+            if (l > 65535)
+                err(9);
+            le += l + 4;
+        }
+    }
+    return le;
+};
+// write zip header
+var wzh = function (d, b, f, fn, u, c, ce, co) {
+    var fl = fn.length, ex = f.extra, col = co && co.length;
+    var exl = exfl(ex);
+    wbytes(d, b, ce != null ? 0x2014B50 : 0x4034B50), b += 4;
+    if (ce != null)
+        d[b++] = 20, d[b++] = f.os;
+    d[b] = 20, b += 2; // spec compliance? what's that?
+    d[b++] = (f.flag << 1) | (c < 0 && 8), d[b++] = u && 8;
+    d[b++] = f.compression & 255, d[b++] = f.compression >> 8;
+    var dt = new Date(f.mtime == null ? Date.now() : f.mtime), y = dt.getFullYear() - 1980;
+    if (y < 0 || y > 119)
+        err(10);
+    wbytes(d, b, (y << 25) | ((dt.getMonth() + 1) << 21) | (dt.getDate() << 16) | (dt.getHours() << 11) | (dt.getMinutes() << 5) | (dt.getSeconds() >> 1)), b += 4;
+    if (c != -1) {
+        wbytes(d, b, f.crc);
+        wbytes(d, b + 4, c < 0 ? -c - 2 : c);
+        wbytes(d, b + 8, f.size);
+    }
+    wbytes(d, b + 12, fl);
+    wbytes(d, b + 14, exl), b += 16;
+    if (ce != null) {
+        wbytes(d, b, col);
+        wbytes(d, b + 6, f.attrs);
+        wbytes(d, b + 10, ce), b += 14;
+    }
+    d.set(fn, b);
+    b += fl;
+    if (exl) {
+        for (var k in ex) {
+            var exf = ex[k], l = exf.length;
+            wbytes(d, b, +k);
+            wbytes(d, b + 2, l);
+            d.set(exf, b + 4), b += 4 + l;
+        }
+    }
+    if (col)
+        d.set(co, b), b += col;
+    return b;
+};
+// write zip footer (end of central directory)
+var wzf = function (o, b, c, d, e) {
+    wbytes(o, b, 0x6054B50); // skip disk
+    wbytes(o, b + 8, c);
+    wbytes(o, b + 10, c);
+    wbytes(o, b + 12, d);
+    wbytes(o, b + 16, e);
+};
+/**
+ * A pass-through stream to keep data uncompressed in a ZIP archive.
+ */
+var ZipPassThrough = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a pass-through stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     */
+    function ZipPassThrough(filename) {
+        this.filename = filename;
+        this.c = crc();
+        this.size = 0;
+        this.compression = 0;
+    }
+    /**
+     * Processes a chunk and pushes to the output stream. You can override this
+     * method in a subclass for custom behavior, but by default this passes
+     * the data through. You must call this.ondata(err, chunk, final) at some
+     * point in this method.
+     * @param chunk The chunk to process
+     * @param final Whether this is the last chunk
+     */
+    ZipPassThrough.prototype.process = function (chunk, final) {
+        this.ondata(null, chunk, final);
+    };
+    /**
+     * Pushes a chunk to be added. If you are subclassing this with a custom
+     * compression algorithm, note that you must push data from the source
+     * file only, pre-compression.
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    ZipPassThrough.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        this.c.p(chunk);
+        this.size += chunk.length;
+        if (final)
+            this.crc = this.c.d();
+        // we shouldn't really do this cast, but properly handling ArrayBufferLike
+        // makes the API unergonomic with Buffer
+        this.process(chunk, final || false);
+    };
+    return ZipPassThrough;
+}())));
+
+// I don't extend because TypeScript extension adds 1kB of runtime bloat
+/**
+ * Streaming DEFLATE compression for ZIP archives. Prefer using AsyncZipDeflate
+ * for better performance
+ */
+var ZipDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     * @param opts The compression options
+     */
+    function ZipDeflate(filename, opts) {
+        var _this = this;
+        if (!opts)
+            opts = {};
+        ZipPassThrough.call(this, filename);
+        this.d = new Deflate(opts, function (dat, final) {
+            _this.ondata(null, dat, final);
+        });
+        this.compression = 8;
+        this.flag = dbf(opts.level);
+    }
+    ZipDeflate.prototype.process = function (chunk, final) {
+        try {
+            this.d.push(chunk, final);
+        }
+        catch (e) {
+            this.ondata(e, null, final);
+        }
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    ZipDeflate.prototype.push = function (chunk, final) {
+        ZipPassThrough.prototype.push.call(this, chunk, final);
+    };
+    return ZipDeflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE compression for ZIP archives
+ */
+var AsyncZipDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates an asynchronous DEFLATE stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     * @param opts The compression options
+     */
+    function AsyncZipDeflate(filename, opts) {
+        var _this = this;
+        if (!opts)
+            opts = {};
+        ZipPassThrough.call(this, filename);
+        this.d = new AsyncDeflate(opts, function (err, dat, final) {
+            _this.ondata(err, dat, final);
+        });
+        this.compression = 8;
+        this.flag = dbf(opts.level);
+        this.terminate = this.d.terminate;
+    }
+    AsyncZipDeflate.prototype.process = function (chunk, final) {
+        this.d.push(chunk, final);
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    AsyncZipDeflate.prototype.push = function (chunk, final) {
+        ZipPassThrough.prototype.push.call(this, chunk, final);
+    };
+    return AsyncZipDeflate;
+}())));
+
+// TODO: Better tree shaking
+/**
+ * A zippable archive to which files can incrementally be added
+ */
+var Zip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates an empty ZIP archive to which files can be added
+     * @param cb The callback to call whenever data for the generated ZIP archive
+     *           is available
+     */
+    function Zip(cb) {
+        this.ondata = cb;
+        this.u = [];
+        this.d = 1;
+    }
+    /**
+     * Adds a file to the ZIP archive
+     * @param file The file stream to add
+     */
+    Zip.prototype.add = function (file) {
+        var _this = this;
+        if (!this.ondata)
+            err(5);
+        // finishing or finished
+        if (this.d & 2)
+            this.ondata(err(4 + (this.d & 1) * 8, 0, 1), null, false);
+        else {
+            var f = strToU8(file.filename), fl_1 = f.length;
+            var com = file.comment, o = com && strToU8(com);
+            var u = fl_1 != file.filename.length || (o && (com.length != o.length));
+            var hl_1 = fl_1 + exfl(file.extra) + 30;
+            if (fl_1 > 65535)
+                this.ondata(err(11, 0, 1), null, false);
+            var header = new u8(hl_1);
+            wzh(header, 0, file, f, u, -1);
+            var chks_1 = [header];
+            var pAll_1 = function () {
+                for (var _i = 0, chks_2 = chks_1; _i < chks_2.length; _i++) {
+                    var chk = chks_2[_i];
+                    _this.ondata(null, chk, false);
+                }
+                chks_1 = [];
+            };
+            var tr_1 = this.d;
+            this.d = 0;
+            var ind_1 = this.u.length;
+            var uf_1 = mrg(file, {
+                f: f,
+                u: u,
+                o: o,
+                t: function () {
+                    if (file.terminate)
+                        file.terminate();
+                },
+                r: function () {
+                    pAll_1();
+                    if (tr_1) {
+                        var nxt = _this.u[ind_1 + 1];
+                        if (nxt)
+                            nxt.r();
+                        else
+                            _this.d = 1;
+                    }
+                    tr_1 = 1;
+                }
+            });
+            var cl_1 = 0;
+            file.ondata = function (err, dat, final) {
+                if (err) {
+                    _this.ondata(err, dat, final);
+                    _this.terminate();
+                }
+                else {
+                    cl_1 += dat.length;
+                    chks_1.push(dat);
+                    if (final) {
+                        var dd = new u8(16);
+                        wbytes(dd, 0, 0x8074B50);
+                        wbytes(dd, 4, file.crc);
+                        wbytes(dd, 8, cl_1);
+                        wbytes(dd, 12, file.size);
+                        chks_1.push(dd);
+                        uf_1.c = cl_1, uf_1.b = hl_1 + cl_1 + 16, uf_1.crc = file.crc, uf_1.size = file.size;
+                        if (tr_1)
+                            uf_1.r();
+                        tr_1 = 1;
+                    }
+                    else if (tr_1)
+                        pAll_1();
+                }
+            };
+            this.u.push(uf_1);
+        }
+    };
+    /**
+     * Ends the process of adding files and prepares to emit the final chunks.
+     * This *must* be called after adding all desired files for the resulting
+     * ZIP file to work properly.
+     */
+    Zip.prototype.end = function () {
+        var _this = this;
+        if (this.d & 2) {
+            this.ondata(err(4 + (this.d & 1) * 8, 0, 1), null, true);
+            return;
+        }
+        if (this.d)
+            this.e();
+        else
+            this.u.push({
+                r: function () {
+                    if (!(_this.d & 1))
+                        return;
+                    _this.u.splice(-1, 1);
+                    _this.e();
+                },
+                t: function () { }
+            });
+        this.d = 3;
+    };
+    Zip.prototype.e = function () {
+        var bt = 0, l = 0, tl = 0;
+        for (var _i = 0, _a = this.u; _i < _a.length; _i++) {
+            var f = _a[_i];
+            tl += 46 + f.f.length + exfl(f.extra) + (f.o ? f.o.length : 0);
+        }
+        var out = new u8(tl + 22);
+        for (var _b = 0, _c = this.u; _b < _c.length; _b++) {
+            var f = _c[_b];
+            wzh(out, bt, f, f.f, f.u, -f.c - 2, l, f.o);
+            bt += 46 + f.f.length + exfl(f.extra) + (f.o ? f.o.length : 0), l += f.b;
+        }
+        wzf(out, bt, this.u.length, tl, l);
+        this.ondata(null, out, true);
+        this.d = 2;
+    };
+    /**
+     * A method to terminate any internal workers used by the stream. Subsequent
+     * calls to add() will fail.
+     */
+    Zip.prototype.terminate = function () {
+        for (var _i = 0, _a = this.u; _i < _a.length; _i++) {
+            var f = _a[_i];
+            f.t();
+        }
+        this.d = 2;
+    };
+    return Zip;
+}())));
+
+function zip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    var r = {};
+    fltn(data, '', r, opts);
+    var k = Object.keys(r);
+    var lft = k.length, o = 0, tot = 0;
+    var slft = lft, files = new Array(lft);
+    var term = [];
+    var tAll = function () {
+        for (var i = 0; i < term.length; ++i)
+            term[i]();
+    };
+    var cbd = function (a, b) {
+        mt(function () { cb(a, b); });
+    };
+    mt(function () { cbd = cb; });
+    var cbf = function () {
+        var out = new u8(tot + 22), oe = o, cdl = tot - o;
+        tot = 0;
+        for (var i = 0; i < slft; ++i) {
+            var f = files[i];
+            try {
+                var l = f.c.length;
+                wzh(out, tot, f, f.f, f.u, l);
+                var badd = 30 + f.f.length + exfl(f.extra);
+                var loc = tot + badd;
+                out.set(f.c, loc);
+                wzh(out, o, f, f.f, f.u, l, tot, f.m), o += 16 + badd + (f.m ? f.m.length : 0), tot = loc + l;
+            }
+            catch (e) {
+                return cbd(e, null);
+            }
+        }
+        wzf(out, o, files.length, cdl, oe);
+        cbd(null, out);
+    };
+    if (!lft)
+        cbf();
+    var _loop_1 = function (i) {
+        var fn = k[i];
+        var _a = r[fn], file = _a[0], p = _a[1];
+        var c = crc(), size = file.length;
+        c.p(file);
+        var f = strToU8(fn), s = f.length;
+        var com = p.comment, m = com && strToU8(com), ms = m && m.length;
+        var exl = exfl(p.extra);
+        var compression = p.level == 0 ? 0 : 8;
+        var cbl = function (e, d) {
+            if (e) {
+                tAll();
+                cbd(e, null);
+            }
+            else {
+                var l = d.length;
+                files[i] = mrg(p, {
+                    size: size,
+                    crc: c.d(),
+                    c: d,
+                    f: f,
+                    m: m,
+                    u: s != fn.length || (m && (com.length != ms)),
+                    compression: compression
+                });
+                o += 30 + s + exl + l;
+                tot += 76 + 2 * (s + exl) + (ms || 0) + l;
+                if (!--lft)
+                    cbf();
+            }
+        };
+        if (s > 65535)
+            cbl(err(11, 0, 1), null);
+        if (!compression)
+            cbl(null, file);
+        else if (size < 160000) {
+            try {
+                cbl(null, deflateSync(file, p));
+            }
+            catch (e) {
+                cbl(e, null);
+            }
+        }
+        else
+            term.push(deflate(file, p, cbl));
+    };
+    // Cannot use lft because it can decrease
+    for (var i = 0; i < slft; ++i) {
+        _loop_1(i);
+    }
+    return tAll;
+}
+/**
+ * Synchronously creates a ZIP file. Prefer using `zip` for better performance
+ * with more than one file.
+ * @param data The directory structure for the ZIP archive
+ * @param opts The main options, merged with per-file options
+ * @returns The generated ZIP archive
+ */
+function zipSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var r = {};
+    var files = [];
+    fltn(data, '', r, opts);
+    var o = 0;
+    var tot = 0;
+    for (var fn in r) {
+        var _a = r[fn], file = _a[0], p = _a[1];
+        var compression = p.level == 0 ? 0 : 8;
+        var f = strToU8(fn), s = f.length;
+        var com = p.comment, m = com && strToU8(com), ms = m && m.length;
+        var exl = exfl(p.extra);
+        if (s > 65535)
+            err(11);
+        var d = compression ? deflateSync(file, p) : file, l = d.length;
+        var c = crc();
+        c.p(file);
+        files.push(mrg(p, {
+            size: file.length,
+            crc: c.d(),
+            c: d,
+            f: f,
+            m: m,
+            u: s != fn.length || (m && (com.length != ms)),
+            o: o,
+            compression: compression
+        }));
+        o += 30 + s + exl + l;
+        tot += 76 + 2 * (s + exl) + (ms || 0) + l;
+    }
+    var out = new u8(tot + 22), oe = o, cdl = tot - o;
+    for (var i = 0; i < files.length; ++i) {
+        var f = files[i];
+        wzh(out, f.o, f, f.f, f.u, f.c.length);
+        var badd = 30 + f.f.length + exfl(f.extra);
+        out.set(f.c, f.o + badd);
+        wzh(out, o, f, f.f, f.u, f.c.length, f.o, f.m), o += 16 + badd + (f.m ? f.m.length : 0);
+    }
+    wzf(out, o, files.length, cdl, oe);
+    return out;
+}
+/**
+ * Streaming pass-through decompression for ZIP archives
+ */
+var UnzipPassThrough = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function UnzipPassThrough() {
+    }
+    UnzipPassThrough.prototype.push = function (chunk, final) {
+        // same as ZipPassThrough: cast to retain Buffer ergonomics
+        this.ondata(null, chunk, final);
+    };
+    UnzipPassThrough.compression = 0;
+    return UnzipPassThrough;
+}())));
+
+/**
+ * Streaming DEFLATE decompression for ZIP archives. Prefer AsyncZipInflate for
+ * better performance.
+ */
+var UnzipInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE decompression that can be used in ZIP archives
+     */
+    function UnzipInflate() {
+        var _this = this;
+        this.i = new Inflate(function (dat, final) {
+            _this.ondata(null, dat, final);
+        });
+    }
+    UnzipInflate.prototype.push = function (chunk, final) {
+        try {
+            this.i.push(chunk, final);
+        }
+        catch (e) {
+            this.ondata(e, null, final);
+        }
+    };
+    UnzipInflate.compression = 8;
+    return UnzipInflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE decompression for ZIP archives
+ */
+var AsyncUnzipInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE decompression that can be used in ZIP archives
+     */
+    function AsyncUnzipInflate(_, sz) {
+        var _this = this;
+        if (sz < 320000) {
+            this.i = new Inflate(function (dat, final) {
+                _this.ondata(null, dat, final);
+            });
+        }
+        else {
+            this.i = new AsyncInflate(function (err, dat, final) {
+                _this.ondata(err, dat, final);
+            });
+            this.terminate = this.i.terminate;
+        }
+    }
+    AsyncUnzipInflate.prototype.push = function (chunk, final) {
+        if (this.i.terminate)
+            chunk = slc(chunk, 0);
+        this.i.push(chunk, final);
+    };
+    AsyncUnzipInflate.compression = 8;
+    return AsyncUnzipInflate;
+}())));
+
+/**
+ * A ZIP archive decompression stream that emits files as they are discovered
+ */
+var Unzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a ZIP decompression stream
+     * @param cb The callback to call whenever a file in the ZIP archive is found
+     */
+    function Unzip(cb) {
+        this.onfile = cb;
+        this.k = [];
+        this.o = {
+            0: UnzipPassThrough
+        };
+        this.p = et;
+    }
+    /**
+     * Pushes a chunk to be unzipped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Unzip.prototype.push = function (chunk, final) {
+        var _this = this;
+        if (!this.onfile)
+            err(5);
+        if (!this.p)
+            err(4);
+        if (this.c > 0) {
+            var len = Math.min(this.c, chunk.length);
+            var toAdd = chunk.subarray(0, len);
+            this.c -= len;
+            if (this.d)
+                this.d.push(toAdd, !this.c);
+            else
+                this.k[0].push(toAdd);
+            chunk = chunk.subarray(len);
+            if (chunk.length)
+                return this.push(chunk, final);
+        }
+        else {
+            var f = 0, i = 0, is = void 0, buf = void 0;
+            if (!this.p.length)
+                buf = chunk;
+            else if (!chunk.length)
+                buf = this.p;
+            else {
+                buf = new u8(this.p.length + chunk.length);
+                buf.set(this.p), buf.set(chunk, this.p.length);
+            }
+            var l = buf.length, oc = this.c, add = oc && this.d;
+            var _loop_2 = function () {
+                var sig = b4(buf, i);
+                if (sig == 0x4034B50) {
+                    f = 1, is = i;
+                    this_1.d = null;
+                    this_1.c = 0;
+                    var bf = b2(buf, i + 6), cmp_1 = b2(buf, i + 8), u = bf & 2048, dd = bf & 8, fnl = b2(buf, i + 26), es = b2(buf, i + 28);
+                    if (l > i + 30 + fnl + es) {
+                        var chks_3 = [];
+                        this_1.k.unshift(chks_3);
+                        f = 2;
+                        var lsc = b4(buf, i + 18), lsu = b4(buf, i + 22);
+                        var fn_1 = strFromU8(buf.subarray(i + 30, i += 30 + fnl), !u);
+                        var _a = z64hs(buf, i, es, 2, lsc, lsu, 0), sc_1 = _a[0], su_1 = _a[1], z64 = _a[3];
+                        if (dd)
+                            sc_1 = -1 - z64;
+                        i += es;
+                        this_1.c = sc_1;
+                        var d_1;
+                        var file_1 = {
+                            name: fn_1,
+                            compression: cmp_1,
+                            start: function () {
+                                if (!file_1.ondata)
+                                    err(5);
+                                if (!sc_1)
+                                    file_1.ondata(null, et, true);
+                                else {
+                                    var ctr = _this.o[cmp_1];
+                                    if (!ctr)
+                                        file_1.ondata(err(14, 'unknown compression type ' + cmp_1, 1), null, false);
+                                    d_1 = sc_1 < 0 ? new ctr(fn_1) : new ctr(fn_1, sc_1, su_1);
+                                    d_1.ondata = function (err, dat, final) { file_1.ondata(err, dat, final); };
+                                    for (var _i = 0, chks_4 = chks_3; _i < chks_4.length; _i++) {
+                                        var dat = chks_4[_i];
+                                        d_1.push(dat, false);
+                                    }
+                                    if (_this.k[0] == chks_3 && _this.c)
+                                        _this.d = d_1;
+                                    else
+                                        d_1.push(et, true);
+                                }
+                            },
+                            terminate: function () {
+                                if (d_1 && d_1.terminate)
+                                    d_1.terminate();
+                            }
+                        };
+                        if (sc_1 >= 0)
+                            file_1.size = sc_1, file_1.originalSize = su_1;
+                        this_1.onfile(file_1);
+                    }
+                    return "break";
+                }
+                else if (oc) {
+                    if (sig == 0x8074B50) {
+                        is = i += 12 + (oc == -2 && 8), f = 3, this_1.c = 0;
+                        return "break";
+                    }
+                    else if (sig == 0x2014B50) {
+                        is = i -= 4, f = 3, this_1.c = 0;
+                        return "break";
+                    }
+                }
+            };
+            var this_1 = this;
+            for (; i < l - 4; ++i) {
+                var state_1 = _loop_2();
+                if (state_1 === "break")
+                    break;
+            }
+            this.p = et;
+            if (oc < 0) {
+                var dat = f ? buf.subarray(0, is - 12 - (oc == -2 && 8) - (b4(buf, is - 16) == 0x8074B50 && 4)) : buf.subarray(0, i);
+                if (add)
+                    add.push(dat, !!f);
+                else
+                    this.k[+(f == 2)].push(dat);
+            }
+            if (f & 2)
+                return this.push(buf.subarray(i), final);
+            this.p = buf.subarray(i);
+        }
+        if (final) {
+            if (this.c)
+                err(13);
+            this.p = null;
+        }
+    };
+    /**
+     * Registers a decoder with the stream, allowing for files compressed with
+     * the compression type provided to be expanded correctly
+     * @param decoder The decoder constructor
+     */
+    Unzip.prototype.register = function (decoder) {
+        this.o[decoder.compression] = decoder;
+    };
+    return Unzip;
+}())));
+
+var mt = typeof queueMicrotask == 'function' ? queueMicrotask : typeof setTimeout == 'function' ? setTimeout : function (fn) { fn(); };
+function unzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    var term = [];
+    var tAll = function () {
+        for (var i = 0; i < term.length; ++i)
+            term[i]();
+    };
+    var files = {};
+    var cbd = function (a, b) {
+        mt(function () { cb(a, b); });
+    };
+    mt(function () { cbd = cb; });
+    var e = data.length - 22;
+    for (; b4(data, e) != 0x6054B50; --e) {
+        if (!e || data.length - e > 65558) {
+            cbd(err(13, 0, 1), null);
+            return tAll;
+        }
+    }
+    ;
+    var lft = b2(data, e + 8);
+    if (lft) {
+        var c = lft;
+        var o = b4(data, e + 16);
+        var z = b4(data, e - 20) == 0x7064B50;
+        if (z) {
+            var ze = b4(data, e - 12);
+            z = b4(data, ze) == 0x6064B50;
+            if (z) {
+                c = lft = b4(data, ze + 32);
+                o = b4(data, ze + 48);
+            }
+        }
+        var fltr = opts && opts.filter;
+        var _loop_3 = function (i) {
+            var _a = zh(data, o, z), c_1 = _a[0], sc = _a[1], su = _a[2], fn = _a[3], no = _a[4], off = _a[5], b = slzh(data, off);
+            o = no;
+            var cbl = function (e, d) {
+                if (e) {
+                    tAll();
+                    cbd(e, null);
+                }
+                else {
+                    if (d)
+                        files[fn] = d;
+                    if (!--lft)
+                        cbd(null, files);
+                }
+            };
+            if (!fltr || fltr({
+                name: fn,
+                size: sc,
+                originalSize: su,
+                compression: c_1
+            })) {
+                if (!c_1)
+                    cbl(null, slc(data, b, b + sc));
+                else if (c_1 == 8) {
+                    var infl = data.subarray(b, b + sc);
+                    // Synchronously decompress under 512KB, or barely-compressed data
+                    if (su < 524288 || sc > 0.8 * su) {
+                        try {
+                            cbl(null, inflateSync(infl, { out: new u8(su) }));
+                        }
+                        catch (e) {
+                            cbl(e, null);
+                        }
+                    }
+                    else
+                        term.push(inflate(infl, { size: su }, cbl));
+                }
+                else
+                    cbl(err(14, 'unknown compression type ' + c_1, 1), null);
+            }
+            else
+                cbl(null, null);
+        };
+        for (var i = 0; i < c; ++i) {
+            _loop_3(i);
+        }
+    }
+    else
+        cbd(null, {});
+    return tAll;
+}
+/**
+ * Synchronously decompresses a ZIP archive. Prefer using `unzip` for better
+ * performance with more than one file.
+ * @param data The raw compressed ZIP file
+ * @param opts The ZIP extraction options
+ * @returns The decompressed files
+ */
+function unzipSync(data, opts) {
+    var files = {};
+    var e = data.length - 22;
+    for (; b4(data, e) != 0x6054B50; --e) {
+        if (!e || data.length - e > 65558)
+            err(13);
+    }
+    ;
+    var c = b2(data, e + 8);
+    if (!c)
+        return {};
+    var o = b4(data, e + 16);
+    var z = b4(data, e - 20) == 0x7064B50;
+    if (z) {
+        var ze = b4(data, e - 12);
+        z = b4(data, ze) == 0x6064B50;
+        if (z) {
+            c = b4(data, ze + 32);
+            o = b4(data, ze + 48);
+        }
+    }
+    var fltr = opts && opts.filter;
+    for (var i = 0; i < c; ++i) {
+        var _a = zh(data, o, z), c_2 = _a[0], sc = _a[1], su = _a[2], fn = _a[3], no = _a[4], off = _a[5], b = slzh(data, off);
+        o = no;
+        if (!fltr || fltr({
+            name: fn,
+            size: sc,
+            originalSize: su,
+            compression: c_2
+        })) {
+            if (!c_2)
+                files[fn] = slc(data, b, b + sc);
+            else if (c_2 == 8)
+                files[fn] = inflateSync(data.subarray(b, b + sc), { out: new u8(su) });
+            else
+                err(14, 'unknown compression type ' + c_2);
+        }
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/baseline/artifact-zip.ts
+
+/** A results file larger than this is not a results file this project wrote (10,000 cases ≈ 30 MB). */
+const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+const base = (name) => name.split('/').pop() ?? name;
+/**
+ * The results file inside an artifact's zip: the one `.json`, or the one named like
+ * `results-file` when there are several. Entries are inflated into buffers of their declared
+ * size, so a hostile archive cannot expand past the cap. Never throws: a reason instead.
+ */
+function resultsFromZip(zip, resultsFileName) {
+    const entries = [];
+    try {
+        // First pass reads the directory only: the filter sees every entry and inflates none.
+        unzipSync(zip, {
+            filter: (f) => {
+                if (!f.name.endsWith('/'))
+                    entries.push({ name: f.name, size: f.originalSize });
+                return false;
+            },
+        });
+    }
+    catch (err) {
+        return { error: `the artifact is not a readable zip (${err.message})` };
+    }
+    const json = entries.filter((e) => e.name.toLowerCase().endsWith('.json'));
+    const wanted = base(resultsFileName);
+    const pick = json.length === 1 ? json[0] : json.find((e) => base(e.name) === wanted);
+    if (!pick)
+        return {
+            error: json.length === 0
+                ? `the artifact holds no .json file (${entries.length} file${entries.length === 1 ? '' : 's'})`
+                : `the artifact holds ${json.length} .json files and none is named ${wanted}`,
+        };
+    if (pick.size > MAX_RESULTS_BYTES)
+        return {
+            error: `${pick.name} in the artifact is ${pick.size} bytes, over the ${MAX_RESULTS_BYTES} limit`,
+        };
+    try {
+        const files = unzipSync(zip, { filter: (f) => f.name === pick.name });
+        const bytes = files[pick.name];
+        if (!bytes)
+            return { error: `${pick.name} could not be read from the artifact` };
+        return { name: pick.name, text: strFromU8(bytes) };
+    }
+    catch (err) {
+        return { error: `${pick.name} in the artifact is corrupt (${err.message})` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/baseline-artifact.ts
+
+const MAX_ARTIFACT_PAGES = 10;
+/**
+ * Finds, downloads and unzips the newest usable results artifact of the base branch. Never
+ * throws: every failure is a warning that says why, and the run goes on without a baseline.
+ */
+async function findBaselineArtifact(octokit, repo, q) {
+    const timeout = AbortSignal.timeout(q.timeoutMs ?? 120_000);
+    const signal = q.signal ? AbortSignal.any([timeout, q.signal]) : timeout;
+    let artifacts;
+    try {
+        artifacts = await listArtifacts(octokit, repo, q.name, q.maxPages ?? MAX_ARTIFACT_PAGES, signal);
+    }
+    catch (err) {
+        return { warning: refusal(err, `listing the artifacts named ${q.name}`) };
+    }
+    const picked = pickArtifact(artifacts, q);
+    if ('warning' in picked)
+        return picked;
+    const a = picked.artifact;
+    let zip;
+    try {
+        zip = await downloadZip(octokit, repo, a.id, signal);
+    }
+    catch (err) {
+        return { warning: refusal(err, `downloading artifact ${a.name} #${a.id}`) };
+    }
+    const file = resultsFromZip(zip, q.resultsFileName);
+    if ('error' in file)
+        return { warning: `artifact ${a.name} #${a.id}: ${file.error}` };
+    const runId = a.workflow_run?.id ?? null;
+    return {
+        text: file.text,
+        origin: {
+            source: 'artifact',
+            commit: a.workflow_run?.head_sha ?? null,
+            run_id: runId,
+            run_url: runId !== null && q.serverUrl
+                ? `${q.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`
+                : null,
+            artifact_id: a.id,
+            created_at: a.created_at ?? null,
+            file: `${a.name}/${file.name}`,
+        },
+    };
+}
+async function listArtifacts(octokit, repo, name, maxPages, signal) {
+    const all = [];
+    let pages = 0;
+    const iterator = octokit.paginate.iterator(octokit.rest.actions.listArtifactsForRepo, {
+        ...repo,
+        name,
+        per_page: 100,
+        request: { signal },
+    });
+    // A repository can hold thousands of artifacts: the newest come first, and ten pages is plenty.
+    for await (const page of iterator) {
+        all.push(...page.data);
+        if (++pages >= maxPages)
+            break;
+    }
+    return all;
+}
+/**
+ * Among live artifacts of this name made in this repository (never a fork's run on a branch of
+ * the same name), the newest on the base commit, else the newest on the base branch.
+ */
+function pickArtifact(artifacts, q, now = Date.now()) {
+    const ours = artifacts.filter((a) => a.name === q.name &&
+        a.workflow_run &&
+        (a.workflow_run.head_repository_id === undefined ||
+            a.workflow_run.head_repository_id === a.workflow_run.repository_id));
+    const onBase = (a) => (q.baseSha !== null && a.workflow_run?.head_sha === q.baseSha) ||
+        (q.baseRef !== null && a.workflow_run?.head_branch === q.baseRef);
+    const live = (a) => !a.expired && !(a.expires_at && Date.parse(a.expires_at) <= now);
+    const time = (a) => Date.parse(a.created_at ?? '') || 0;
+    const newest = (list) => list.sort((x, y) => time(y) - time(x))[0];
+    const usable = ours.filter(live);
+    const found = newest(usable.filter((a) => q.baseSha !== null && a.workflow_run?.head_sha === q.baseSha)) ??
+        newest(usable.filter((a) => q.baseRef !== null && a.workflow_run?.head_branch === q.baseRef));
+    if (found)
+        return { artifact: found };
+    const where = [q.baseSha && `base commit ${q.baseSha.slice(0, 7)}`, q.baseRef && `branch ${q.baseRef}`]
+        .filter(Boolean)
+        .join(' or ');
+    const expired = newest(ours.filter((a) => onBase(a) && !live(a)));
+    if (expired)
+        return {
+            warning: `the newest ${q.name} artifact for ${where} (#${expired.id}) has expired; run the base branch's workflow again to make a new one`,
+        };
+    return {
+        warning: `no ${q.name} artifact from ${where || 'the base branch'} among ${artifacts.length} listed; upload the results file with actions/upload-artifact on push to the base branch, or set \`baseline: off\``,
+    };
+}
+/**
+ * The artifact's zip. GitHub answers with a redirect to a storage host: it is followed here,
+ * by hand, without the token, which is for GitHub's API and nowhere else.
+ */
+async function downloadZip(octokit, repo, id, signal) {
+    const r = await octokit.request('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', {
+        ...repo,
+        artifact_id: id,
+        archive_format: 'zip',
+        request: { redirect: 'manual', signal },
+    });
+    const status = r.status;
+    if (status >= 300 && status < 400) {
+        const location = r.headers.location;
+        if (!location)
+            throw new Error(`HTTP ${status} without a Location header`);
+        const res = await fetch(location, { redirect: 'follow', signal });
+        if (!res.ok)
+            throw Object.assign(new Error(`storage answered HTTP ${res.status}`), { status: res.status });
+        return readCapped(res);
+    }
+    const data = r.data;
+    if (data instanceof ArrayBuffer)
+        return new Uint8Array(data);
+    throw new Error(`unexpected HTTP ${status} answer for the artifact's zip`);
+}
+async function readCapped(res) {
+    const declared = Number(res.headers.get('content-length') ?? 0);
+    if (declared > MAX_RESULTS_BYTES)
+        throw new Error(`the zip is ${declared} bytes, over the limit`);
+    const chunks = [];
+    let total = 0;
+    for await (const chunk of res.body) {
+        total += chunk.byteLength;
+        if (total > MAX_RESULTS_BYTES)
+            throw new Error(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
+        chunks.push(chunk);
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+        out.set(c, at);
+        at += c.byteLength;
+    }
+    return out;
+}
+/** A failed call, said so that the user knows what to change (a 403 is a missing permission). */
+function refusal(err, doing) {
+    const status = err.status;
+    const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    if (status === 403)
+        return `GitHub refused ${doing} (HTTP 403): grant the workflow \`permissions: actions: read\``;
+    if (status === 404)
+        return `${doing}: not found (HTTP 404: ${message})`;
+    if (err.name === 'TimeoutError' || err.name === 'AbortError')
+        return `${doing} timed out`;
+    return `${doing} failed (${status ? `HTTP ${status}: ` : ''}${message})`;
 }
 
 ;// CONCATENATED MODULE: ./src/exec/redact.ts
@@ -59702,6 +62741,110 @@ function describeError(err) {
     return status ? `HTTP ${status}: ${message.split('\n')[0]}` : message.split('\n')[0];
 }
 
+;// CONCATENATED MODULE: ./src/baseline/change.ts
+const change_failing = (v) => v === 'fail' || v === 'error';
+/**
+ * Scores are sums of weighted fractions (0.7 - 0.6 is 0.09999…, 0.8 - 0.7 is 0.10000…01): a
+ * drop of exactly the margin must read as `same` whichever way the float rounding fell.
+ */
+const change_EPSILON = 1e-9;
+/**
+ * The change of one case against its baseline, in the precedence of CONTRACTS §7: the first row
+ * that applies wins. A hash missing on either side (a file written before hashes existed) is not
+ * evidence of a redefinition, so the case is compared.
+ */
+function changeOf(base, head, margin) {
+    if (!base)
+        return 'new';
+    if (base.definition_hash && head.definition_hash && base.definition_hash !== head.definition_hash)
+        return 'redefined';
+    if (!change_failing(base.verdict) && change_failing(head.verdict))
+        return 'broken';
+    if (change_failing(base.verdict) && !change_failing(head.verdict))
+        return 'fixed';
+    const delta = head.score - base.score;
+    if (-delta > margin + change_EPSILON || (base.verdict === 'pass' && head.verdict === 'borderline'))
+        return 'regressed';
+    if (delta > margin + change_EPSILON || (base.verdict === 'borderline' && head.verdict === 'pass'))
+        return 'improved';
+    return 'same';
+}
+/** A case that failed (or errored) on both sides: shown as "still failing", never blamed on the PR. */
+function stillFailing(head, base, change) {
+    return change === 'same' && base !== null && change_failing(base) && change_failing(head);
+}
+
+;// CONCATENATED MODULE: ./src/results.ts
+/** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
+/** What a case did relative to the baseline, in the order of precedence of CONTRACTS §7. */
+const CHANGES = ['new', 'redefined', 'broken', 'fixed', 'regressed', 'improved', 'same'];
+function emptyUsage() {
+    return { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null };
+}
+function addUsage(into, more) {
+    if (!more)
+        return into;
+    into.judge_calls += more.judge_calls;
+    into.cached_calls += more.cached_calls;
+    into.prompt_tokens += more.prompt_tokens;
+    into.completion_tokens += more.completion_tokens;
+    if (more.cost_usd !== null)
+        into.cost_usd = (into.cost_usd ?? 0) + more.cost_usd;
+    return into;
+}
+
+;// CONCATENATED MODULE: ./src/baseline/compare.ts
+
+
+const key = (suite, id) => `${suite}#${id}`;
+function emptyChanges() {
+    return Object.fromEntries([...CHANGES, 'removed'].map((k) => [k, 0]));
+}
+/**
+ * The run compared with its baseline, case by case on (suite path, case id): each case gets its
+ * `baseline`, the run its counts and the baseline's cases this run no longer has. Pure: returns
+ * new results and leaves both inputs as they were.
+ */
+function compareWithBaseline(head, base, origin, margin) {
+    const baseCases = new Map();
+    for (const s of base.suites)
+        for (const c of s.cases)
+            if (!baseCases.has(key(s.path, c.id)))
+                baseCases.set(key(s.path, c.id), c);
+    const changes = emptyChanges();
+    const seen = new Set();
+    const suites = head.suites.map((s) => ({
+        ...s,
+        cases: s.cases.map((c) => {
+            const k = key(s.path, c.id);
+            seen.add(k);
+            const was = baseCases.get(k);
+            const change = changeOf(was, c, margin);
+            changes[change]++;
+            const baseline = {
+                verdict: was?.verdict ?? null,
+                score: was?.score ?? null,
+                change,
+            };
+            return { ...c, baseline };
+        }),
+    }));
+    // A cancelled run lacks cases it never reached: they are not removed, just not run.
+    const removed = head.partial ? [] : [...baseCases.keys()].filter((k) => !seen.has(k));
+    changes.removed = removed.length;
+    return { ...head, suites, baseline: { ...origin, margin, changes, removed }, baseline_note: null };
+}
+/** Counts in the order a reviewer reads them, for one-line summaries. */
+const CHANGE_ORDER = [
+    'broken',
+    'regressed',
+    'fixed',
+    'improved',
+    'new',
+    'redefined',
+    'removed',
+];
+
 ;// CONCATENATED MODULE: ./src/report/inert.ts
 /**
  * The one door out to GitHub for text rubric-eval did not write (answers, judge reasoning, gate
@@ -59803,6 +62946,91 @@ function codeBlock(text, info = 'text') {
     return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/baseline.ts
+
+
+
+
+/** Quoted code outside a table (a line, a list item): one line, bounded, shown as written. */
+const codeLine = (text, max) => code([...text.replace(/\s+/g, ' ')].slice(0, max).join(''));
+/** Was this case failing on both sides ("still failing": not the pull request's doing)? */
+function isStillFailing(c) {
+    return !!c.baseline && stillFailing(c.verdict, c.baseline.verdict, c.baseline.change);
+}
+/** `2 broken · 1 regressed · 1 fixed · 2 still failing · 1 new`; zero counts left out. */
+function changeCounts(results) {
+    const b = results.baseline;
+    if (!b)
+        return '';
+    let still = 0;
+    for (const s of results.suites)
+        for (const c of s.cases)
+            if (isStillFailing(c))
+                still++;
+    const bits = [];
+    for (const k of CHANGE_ORDER) {
+        if (k === 'new' && still)
+            bits.push(`${still} still failing`);
+        if (b.changes[k])
+            bits.push(`${b.changes[k]} ${k}`);
+    }
+    return bits.join(' · ') || 'no change';
+}
+/** The short base commit, linked to the base run when known; only a sha is ever shown raw. */
+function baseRef(b) {
+    const sha = b.commit && /^[0-9a-f]{7,64}$/i.test(b.commit) ? b.commit.slice(0, 7) : null;
+    const label = sha ?? (b.source === 'file' && b.file ? codeLine(b.file, 80) : 'branch');
+    return sha && b.run_url ? `[${sha}](${b.run_url})` : label;
+}
+/** The comment's second line: what this pull request changed against the base; or why no base. */
+function baselineLine(results) {
+    const b = results.baseline;
+    if (b)
+        return `vs base ${baseRef(b)}: ${changeCounts(results)}${b.check ? checkNote(b.check) : ''}`;
+    if (results.baseline_note)
+        return `_${cell(results.baseline_note, 400)}_`;
+    return null;
+}
+/** The verdict can fail while the check passes: say which the reviewer is looking at. */
+function checkNote(check) {
+    return check.fails
+        ? ` — \`fail-on: regression\` fails the check: ${cell(check.reasons.join(', '), 300)}`
+        : ' — `fail-on: regression` passes the check: nothing got worse';
+}
+/** `0.60 ▼0.30`: the score with its move since the base, when it moved by a visible amount. */
+function scoreWithDelta(c) {
+    const now = c.score.toFixed(2);
+    const was = c.baseline?.score;
+    if (was === null || was === undefined)
+        return now;
+    const delta = Math.round((c.score - was) * 100) / 100;
+    if (delta === 0)
+        return now;
+    return `${now} ${delta < 0 ? '▼' : '▲'}${Math.abs(delta).toFixed(2)}`;
+}
+/** The change word of the case's row; empty for `same` (and "still failing" for those). */
+function changeWord(c) {
+    if (!c.baseline)
+        return '';
+    if (isStillFailing(c))
+        return 'still failing';
+    return c.baseline.change === 'same' ? '' : c.baseline.change;
+}
+const RANK = { broken: 0, regressed: 1, new: 2, redefined: 2 };
+/** Review order with a baseline: what the PR broke or regressed first, then other new trouble. */
+function byReviewOrder(a, b) {
+    return (RANK[a.baseline?.change ?? ''] ?? 3) - (RANK[b.baseline?.change ?? ''] ?? 3);
+}
+/** The base's cases this run no longer has, folded. */
+function removedSection(results, detail) {
+    const removed = results.baseline?.removed ?? [];
+    if (removed.length === 0)
+        return '';
+    const shown = removed.slice(0, detail >= 2 ? 200 : detail === 1 ? 50 : 10);
+    const more = removed.length - shown.length;
+    return `<details><summary>${removed.length} case${removed.length === 1 ? '' : 's'} of the base no longer here</summary>\n\n${shown.map((k) => `- ${codeLine(k, 120)}`).join('\n')}${more ? `\n- _… and ${more} more._` : ''}\n\n</details>`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/samples.ts
 /** Every evaluator of a list, composites' children included. */
 function flatten(list) {
@@ -59862,6 +63090,7 @@ function samplesNote(results) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -59975,26 +63204,33 @@ function caseReason(c) {
     const first = whyNot(c)[0] ?? '';
     return c.verdict === 'error' && !first.includes('error: ') ? `error: ${first}` : first;
 }
-function caseRow(c) {
+function caseRow(c, withBase = false) {
     const split = judgeSplit(c);
-    return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+    const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
+    return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
-function suiteSection(s, detail) {
+const BASE_HEADER = '| | case | score | change | checklist | ranges | reason |\n|---|---|---|---|---|---|---|';
+function suiteSection(s, detail, withBase) {
     const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
     for (const c of s.cases)
         counts[c.verdict]++;
     const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
     // Failures first: they are what a reviewer came for.
     const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
+    // With a baseline, what the PR broke or regressed leads, and failures it inherited fold apart.
+    const attention = (c) => withBase ? (isFailing(c) && !isStillFailing(c)) || c.baseline?.change === 'regressed' : isFailing(c);
     const failing = s.cases
-        .filter(isFailing)
-        .sort((a, b) => order[a.verdict] - order[b.verdict] || a.score - b.score);
-    const passing = s.cases.filter((c) => !isFailing(c));
+        .filter(attention)
+        .sort((a, b) => byReviewOrder(a, b) || order[a.verdict] - order[b.verdict] || a.score - b.score);
+    const still = withBase ? s.cases.filter(isStillFailing) : [];
+    const passing = s.cases.filter((c) => !attention(c) && !(withBase && isStillFailing(c)));
+    const header = withBase ? BASE_HEADER : CASE_HEADER;
+    const row = (c) => caseRow(c, withBase);
     const parts = [head];
     const maxFailingRows = detail >= 2 ? failing.length : detail === 1 ? 50 : 10;
     if (failing.length > 0) {
-        parts.push(`${CASE_HEADER}\n${failing.slice(0, maxFailingRows).map(caseRow).join('\n')}`);
+        parts.push(`${header}\n${failing.slice(0, maxFailingRows).map(row).join('\n')}`);
         if (failing.length > maxFailingRows)
             parts.push(`_… and ${failing.length - maxFailingRows} more not passing; see the job summary._`);
         if (detail >= 1) {
@@ -60010,13 +63246,22 @@ function suiteSection(s, detail) {
             if (why.length) {
                 // The reasons are what a reviewer came for: shown open while they are few.
                 const open = failing.length <= 10 ? ' open' : '';
-                parts.push(`<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`);
+                parts.push(
+                // With a baseline the list also holds regressed cases that still pass.
+                `<details${open}><summary>${withBase ? 'What they miss' : 'Why they did not pass'}</summary>\n\n${why.join('\n\n')}\n\n</details>`);
             }
         }
     }
+    if (still.length > 0) {
+        const summary = `${still.length} still failing (failing on the base too)`;
+        if (detail >= 1)
+            parts.push(`<details><summary>${summary}</summary>\n\n${header}\n${still.map(row).join('\n')}\n\n</details>`);
+        else
+            parts.push(`_${summary}: listed in the job summary._`);
+    }
     if (passing.length > 0) {
         if (detail >= 1)
-            parts.push(`<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${CASE_HEADER}\n${passing.map(caseRow).join('\n')}\n\n</details>`);
+            parts.push(`<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${header}\n${passing.map(row).join('\n')}\n\n</details>`);
         else
             parts.push(`_${passing.length} passing case${passing.length === 1 ? '' : 's'} (listed in the job summary)._`);
     }
@@ -60096,7 +63341,8 @@ function headline(results) {
         bits.push(`**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}`);
     if (results.rubric)
         bits.push(`**rubric:** ${results.rubric.verdict}${formatRubricCounts(results.rubric.counts) ? ` (${formatRubricCounts(results.rubric.counts)})` : ''}`);
-    return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${bits.join(' · ')}`;
+    const base = baselineLine(results);
+    return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}`;
 }
 function render(results, opts, detail) {
     const parts = [];
@@ -60112,7 +63358,10 @@ function render(results, opts, detail) {
     if (results.rubric)
         parts.push(rubricSection(results.rubric, detail));
     for (const s of results.suites)
-        parts.push(suiteSection(s, detail));
+        parts.push(suiteSection(s, detail, !!results.baseline));
+    const removed = removedSection(results, detail);
+    if (removed)
+        parts.push(removed);
     const history = historySection(results);
     if (history)
         parts.push(history);
@@ -60190,7 +63439,7 @@ function openFence(text) {
 
 /** GitHub shows at most 10 error annotations per step; the rest are dropped without a word. */
 const ANNOTATION_LIMIT = 10;
-const RANK = { error: 0, fail: 1, borderline: 2, pass: 3 };
+const annotations_RANK = { error: 0, fail: 1, borderline: 2, pass: 3 };
 /**
  * One annotation per failed or errored case at its line, worst first (errors, then the lowest
  * scores), within `limit`; when there are more, the last slot says how many were left out.
@@ -60199,7 +63448,7 @@ function caseAnnotations(results, limit = ANNOTATION_LIMIT) {
     const failing = results.suites
         .flatMap((s) => s.cases.map((c) => ({ suite: s.path, c })))
         .filter(({ c }) => c.verdict === 'fail' || c.verdict === 'error')
-        .sort((a, b) => RANK[a.c.verdict] - RANK[b.c.verdict] || a.c.score - b.c.score);
+        .sort((a, b) => annotations_RANK[a.c.verdict] - annotations_RANK[b.c.verdict] || a.c.score - b.c.score);
     if (limit <= 0)
         return [];
     const shown = failing.length > limit ? failing.slice(0, limit - 1) : failing;
@@ -60322,23 +63571,6 @@ function writeResultsOrFallback(file, results) {
 var process_guard = __nccwpck_require__(4921);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/results.ts
-/** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
-function emptyUsage() {
-    return { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null };
-}
-function addUsage(into, more) {
-    if (!more)
-        return into;
-    into.judge_calls += more.judge_calls;
-    into.cached_calls += more.cached_calls;
-    into.prompt_tokens += more.prompt_tokens;
-    into.completion_tokens += more.completion_tokens;
-    if (more.cost_usd !== null)
-        into.cost_usd = (into.cost_usd ?? 0) + more.cost_usd;
-    return into;
-}
-
 ;// CONCATENATED MODULE: ./src/pipeline/aggregate.ts
 
 
@@ -60403,15 +63635,188 @@ function firstFailure(suites, errors) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/compare.ts
+;// CONCATENATED MODULE: ./src/baseline/read-results.ts
+
+/** The results major version this build writes and can compare with. */
+const RESULTS_MAJOR = 1;
+const Schema = object({
+    partial: schemas_boolean().optional(),
+    suites: array(object({
+        path: schemas_string(),
+        cases: array(object({
+            id: schemas_string(),
+            verdict: schemas_enum(['pass', 'borderline', 'fail', 'error']),
+            score: schemas_number().min(0).max(1),
+            definition_hash: schemas_string().nullish(),
+        })),
+    })),
+    history: array(object({ commit: schemas_string().nullish() })).optional(),
+});
 /**
- * Stage 5, compare: the aggregated results against a baseline run (CONTRACTS §7), returning the
- * results with what changed. A run without a baseline comes back as it went in; so does every
- * run until baseline comparison is built here (the same stage serves a merged run).
+ * Reads a results file's text as a baseline. Never throws: a file that is not JSON, of another
+ * major version or of the wrong shape gives a one-line reason naming `source`.
  */
-function compareWithBaseline(results, baseline = null) {
-    void baseline;
-    return results;
+function parseBaselineResults(text, source) {
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch (err) {
+        return { error: `${source} is not readable JSON (${err.message})` };
+    }
+    return checkBaselineResults(raw, source);
+}
+/** The same checks on an already parsed value (the CLI renders the head file it parsed). */
+function checkBaselineResults(raw, source) {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        return { error: `${source} is not a results file (expected a JSON object)` };
+    const version = raw.version;
+    const major = typeof version === 'number' || typeof version === 'string' ? Math.trunc(Number(version)) : NaN;
+    if (major !== RESULTS_MAJOR)
+        return {
+            error: `${source} has results version ${JSON.stringify(version ?? null)}; this rubric-eval compares with version ${RESULTS_MAJOR} only`,
+        };
+    const parsed = Schema.safeParse(raw);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+        return {
+            error: `${source} is not a valid results file: ${where.replace(/^\./, '') || '(root)'}: ${issue.message}`,
+        };
+    }
+    const r = parsed.data;
+    return {
+        results: {
+            partial: r.partial ?? false,
+            commit: r.history?.at(-1)?.commit ?? null,
+            suites: r.suites,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/load.ts
+
+
+
+
+/**
+ * The baseline the config asks for, read and checked; null when it is off. Never throws: every
+ * failure is a reason, and the run goes on without a baseline.
+ */
+async function loadBaseline(config, ws, finder) {
+    if (config.mode === 'off')
+        return null;
+    let found;
+    if (config.mode === 'file')
+        found = readBaselineFile(config.path, ws);
+    else if (!finder)
+        return { missing: 'nothing to compare with outside a pull request', warn: false };
+    else {
+        try {
+            found = await finder();
+        }
+        catch (err) {
+            found = { warning: `the baseline could not be found (${err.message})` };
+        }
+    }
+    if ('skipped' in found)
+        return { missing: found.skipped, warn: false };
+    if ('warning' in found)
+        return { missing: found.warning, warn: true };
+    const source = found.origin.file ?? 'the baseline';
+    const parsed = parseBaselineResults(found.text, source);
+    if ('error' in parsed)
+        return { missing: parsed.error, warn: true };
+    const origin = { ...found.origin, commit: found.origin.commit ?? parsed.results.commit };
+    return { results: parsed.results, origin };
+}
+/** `baseline: <path>`: a results file inside the workspace, like every file input (§10). */
+function readBaselineFile(file, ws) {
+    if (!ws.contains(external_node_path_default().resolve(ws.root, file)))
+        return { warning: `baseline file ${file} resolves outside the workspace` };
+    return readUserBaseline(file, ws.root);
+}
+/** A results file the CLI's user names: read as given (their own machine), relative to `cwd`. */
+function readUserBaseline(file, cwd) {
+    try {
+        const abs = external_node_path_default().resolve(cwd, file);
+        const size = (0,external_node_fs_namespaceObject.statSync)(abs).size;
+        if (size > MAX_RESULTS_BYTES)
+            return { warning: `baseline file ${file} is ${size} bytes, over the ${MAX_RESULTS_BYTES} limit` };
+        return { text: (0,external_node_fs_namespaceObject.readFileSync)(abs, 'utf8'), origin: fileOrigin(file) };
+    }
+    catch (err) {
+        return {
+            warning: err.code === 'ENOENT'
+                ? `baseline file ${file} not found`
+                : `baseline file ${file} could not be read (${err.message})`,
+        };
+    }
+}
+function fileOrigin(file) {
+    return {
+        source: 'file',
+        commit: null,
+        run_id: null,
+        run_url: null,
+        artifact_id: null,
+        created_at: null,
+        file,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/compare.ts
+
+
+
+/**
+ * Stage 5, compare: the aggregated results with each case compared with the baseline
+ * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that
+ * fails is a warning and the run goes on as without a baseline; `fail-on: regression` then
+ * judges as `fail`, and the report says so in one line.
+ */
+async function compareStage(results, config, deps) {
+    // A shard is a part of a run: the merge compares the whole run, once.
+    if (results.shard)
+        return results;
+    // Invalid input judged nothing: every base case would read as removed.
+    if (results.errors.length > 0)
+        return withoutBaseline(results, null);
+    // A cancelled run must exit within seconds: it does not wait for a download still under way.
+    if (deps.signal?.aborted)
+        return withoutBaseline(results, null);
+    const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
+    if (loaded === ABORTED)
+        return withoutBaseline(results, null);
+    if (loaded && 'results' in loaded)
+        return withRegressionCheck(compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin), config.failOn);
+    const reason = loaded?.missing ?? 'none was asked for';
+    if (loaded?.warn)
+        deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
+    const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;
+    return withoutBaseline({ ...results, warnings }, note(reason, loaded?.warn ?? false, config.failOn));
+}
+function note(reason, warned, failOn) {
+    return failOn === 'regression'
+        ? `No baseline (${reason}): fail-on regression judges this run as fail.`
+        : warned
+            ? `No baseline (${reason}).`
+            : null;
+}
+/** Every case says it has no baseline (`baseline: null`, CONTRACTS §7), and so does the run. */
+function withoutBaseline(results, baselineNote) {
+    const suites = results.suites.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, baseline: null })) }));
+    return { ...results, suites, baseline: null, baseline_note: baselineNote };
+}
+const ABORTED = Symbol('aborted');
+function untilAborted(p, signal) {
+    if (!signal)
+        return p;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => resolve(ABORTED);
+        signal.addEventListener('abort', onAbort, { once: true });
+        p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -76384,7 +79789,7 @@ class BoundedBuffer {
  * bytes come in, at most `limit` kept, the rest never read. Only a regular file is read: the
  * command may have put a FIFO (a read that never ends) or a link to /dev/zero in its place.
  */
-function readCapped(file, limit, clean) {
+function output_buffer_readCapped(file, limit, clean) {
     const fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
     try {
         const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
@@ -79085,8 +82490,6 @@ async function executeCases(plan, defaultJudge, deps) {
 
 // EXTERNAL MODULE: external "url"
 var external_url_ = __nccwpck_require__(7016);
-;// CONCATENATED MODULE: external "module"
-const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
 ;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
 
 
@@ -84022,7 +87425,7 @@ var jsYamlExports = requireJsYaml();
 const yaml = /* @__PURE__ */ getDefaultExportFromCjs(jsYamlExports);
 const {
   Type,
-  Schema,
+  Schema: js_yaml_Schema,
   FAILSAFE_SCHEMA,
   JSON_SCHEMA,
   CORE_SCHEMA,
@@ -99060,7 +102463,7 @@ function cliRunner(name, s, targetsDir, deps) {
                 let raw;
                 if (usesOutputFile) {
                     try {
-                        raw = readCapped(outputFile, STDOUT_LIMIT, deps.redactor.stream()).text;
+                        raw = output_buffer_readCapped(outputFile, STDOUT_LIMIT, deps.redactor.stream()).text;
                     }
                     catch (err) {
                         throw new TargetError(`target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${err.message})${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`);
@@ -99549,7 +102952,7 @@ async function runBatch(name, s, targetsDir, deps, cases) {
         const limit = Math.min(STDOUT_LIMIT * cases.length, BATCH_OUTPUT_LIMIT);
         let read;
         try {
-            read = readCapped(outputFile, limit, deps.redactor.stream());
+            read = output_buffer_readCapped(outputFile, limit, deps.redactor.stream());
         }
         catch (err) {
             throw new TargetError(`batch run of target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${err.message})${said}`);
@@ -99997,32 +103400,6 @@ function planOrder(suites, targets, override, root) {
     return all.sort((a, b) => comparePlanOrder({ path: a.suite.path, position: a.caseIndex }, { path: b.suite.path, position: b.caseIndex }));
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/results.ts
-/**
- * Stage 6, results: the compared results with how the judge endpoint behaved, as the outcome the
- * action and the CLI turn into their world. `judge_stats` only when something was executed.
- */
-function finishRun(results, p) {
-    if (p.executed)
-        results.judge_stats = {
-            http_calls: p.stats.judgeCalls,
-            retries: p.stats.retries,
-            repairs: p.stats.repairs,
-            rate_limited: p.stats.rateLimited,
-            timeouts: p.stats.timeouts,
-            peak_in_flight: p.stats.peakInFlight,
-        };
-    return { results, diagnostics: p.diagnostics, redactor: p.redactor, stats: p.stats };
-}
-/** Whether the verdict trips `fail-on` (so the check fails). */
-function tripsFailOn(verdict, failOn) {
-    if (failOn === 'never')
-        return false;
-    if (verdict === 'fail')
-        return true;
-    return failOn === 'borderline' && verdict === 'borderline';
-}
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -100201,7 +103578,13 @@ async function runEvaluation(config, io) {
         started,
         shard: plan.shard ?? undefined,
     });
-    return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+    const compared = await compareStage(results, config, {
+        ws: ctx.ws,
+        finder: io.baseline,
+        warn: ctx.warn,
+        signal: io.signal,
+    });
+    return finishRun(compared, {
         diagnostics: plan.diagnostics,
         redactor: ctx.redactor,
         stats: ctx.judges.stats(),
@@ -100228,7 +103611,13 @@ async function mergeEvaluation(config, globs, io) {
         started: merged.started ?? started,
     });
     results.shards = merged.shards;
-    return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+    const compared = await compareStage(results, config, {
+        ws: ctx.ws,
+        finder: io.baseline,
+        warn: ctx.warn,
+        signal: io.signal,
+    });
+    return finishRun(compared, {
         diagnostics: [],
         redactor: ctx.redactor,
         stats: merged.stats,
@@ -100237,6 +103626,9 @@ async function mergeEvaluation(config, globs, io) {
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
+
+
+
 
 
 
@@ -100335,10 +103727,12 @@ async function runAction(signal) {
             return untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal);
         return lastCommitSubject(workingDirectory);
     };
+    const baseline = pr && !config.shard ? startBaselineLookup(config, pr, octokit, repo, signal) : undefined;
     const outcome = await evaluateOrExplain(config, {
         env: process.env,
         signal,
         subject,
+        baseline,
         history,
         commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
         hooks: {
@@ -100377,11 +103771,13 @@ async function runAction(signal) {
     // 5. Outputs.
     setOutputs(results, config.resultsFile, commentUrl);
     info(`verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`);
+    if (results.baseline)
+        info(`vs base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}: ${changeCounts(results)}`);
     // A shard's verdict is decided by the merge (an unwritten results file has failed it above).
     if (config.shard)
         return;
-    if (tripsFailOn(results.verdict, config.failOn))
-        setFailed(failureReason(results, config.failOn));
+    if (checkFailures(results, config.failOn).length > 0)
+        setFailed(failureMessage(results, config.failOn));
 }
 /** The PR comment, when there is a surface to post it on; returns its URL, or '' when none was posted. */
 async function commentOn(surface, results, redactor, o) {
@@ -100430,21 +103826,26 @@ function setOutputs(results, resultsFile, commentUrl) {
     setOutput('results-file', resultsFile);
     setOutput('comment-url', commentUrl);
 }
-function failureReason(r, failOn) {
-    if (r.partial)
-        return `rubric-eval: ${r.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
-    if (r.errors.length > 0)
-        return `rubric-eval: ${r.shards ? 'the shards do not make one valid run' : 'invalid input'} (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
-    const bits = [];
-    if (r.counts.fail)
-        bits.push(`${r.counts.fail} failed`);
-    if (r.counts.error)
-        bits.push(`${r.counts.error} errored`);
-    if (failOn === 'borderline' && r.counts.borderline)
-        bits.push(`${r.counts.borderline} borderline`);
-    if (r.rubric?.verdict === 'fail')
-        bits.push(`rubric ${r.rubric.path} failed`);
-    return `rubric-eval: ${r.verdict} (score ${r.score.toFixed(2)}): ${bits.join(', ') || 'nothing was evaluated'}`;
+/**
+ * `baseline: auto` on a pull request: the base branch's artifact, looked up while the cases run.
+ * The lookup never throws; whatever it finds (or why not) waits for the compare stage.
+ */
+function startBaselineLookup(config, pr, octokit, repo, signal) {
+    if (config.baseline.mode !== 'auto')
+        return undefined;
+    const found = octokit && repo
+        ? findBaselineArtifact(octokit, repo, {
+            name: config.baseline.artifact,
+            baseSha: pr.base?.sha ?? null,
+            baseRef: pr.base?.ref ?? null,
+            resultsFileName: external_node_path_default().basename(config.resultsFile),
+            serverUrl: process.env.GITHUB_SERVER_URL ?? null,
+            signal,
+        }).catch((err) => ({ warning: `the baseline lookup failed: ${describeError(err)}` }))
+        : Promise.resolve({
+            warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
+        });
+    return () => found;
 }
 function annotate(outcome, workspace, workingDirectory, shard) {
     const rel = (p) => {

@@ -474,6 +474,79 @@ async function scenarioStability({ runs }) {
   return out;
 }
 
+/**
+ * `compare`: two results files of N cases as the CLI writes them (one checklist evaluator, a
+ * 400-character answer each), compared and rendered as the PR comment's markdown.
+ */
+async function scenarioCompare(n) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
+  const results = (shift) => {
+    const cases = Array.from({ length: n }, (_, i) => {
+      const verdict = ['pass', 'pass', 'pass', 'borderline', 'fail'][(i + shift) % 5];
+      const score = { pass: 0.9, borderline: 0.7, fail: 0.3 }[verdict];
+      return {
+        id: `case-${i}`,
+        verdict,
+        score,
+        definition_hash: 'a'.repeat(16),
+        gating_violations: [],
+        target: 'default',
+        answer: ANSWER.slice(0, 400),
+        duration_ms: 3,
+        evaluators: [
+          {
+            name: 'rubric',
+            type: 'llm_judge',
+            weight: 1,
+            mode: 'checklist',
+            score,
+            verdict,
+            gating_violations: [],
+            checks: ITEMS.map((text, k) => ({
+              id: `rubric-${k + 1}`,
+              satisfied: verdict === 'pass',
+              weight: 1,
+              required: false,
+              reasoning: text,
+            })),
+          },
+        ],
+      };
+    });
+    return {
+      version: 1,
+      verdict: 'fail',
+      score: 0.7,
+      counts: { pass: 0, borderline: 0, fail: 0, error: 0 },
+      suites: [{ path: 'suite.yaml', description: null, cases }],
+      rubric: null,
+      usage: { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null },
+      partial: false,
+      errors: [],
+      warnings: [],
+      history: [],
+      judge: null,
+      started_at: '',
+      duration_ms: 0,
+    };
+  };
+  writeFileSync(path.join(dir, 'base.json'), JSON.stringify(results(0)));
+  writeFileSync(path.join(dir, 'head.json'), JSON.stringify(results(1)));
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await measure(
+      process.execPath,
+      [CLI, 'compare', 'base.json', 'head.json', '--format', 'markdown', '--fail-on', 'never'],
+      { cwd: dir, env: { PATH: process.env.PATH } },
+    );
+    if (r.code !== 0) throw new Error(`compare exited ${r.code}: ${r.stderr.slice(-2000)}`);
+    runs.push(r);
+  }
+  const mb = statSync(path.join(dir, 'base.json')).size / 1024 / 1024;
+  rmSync(dir, { recursive: true, force: true });
+  return { wall: median(runs.map((r) => r.wallMs)), rss: median(runs.map((r) => r.peakMb)), mb };
+}
+
 /** The bare minimum a judge must read for one case: the items, the question and the answer. */
 function bareMinimumTokens() {
   const question = `[ticket 0] ${QUESTION_WORDS.join(' ')}?`;
@@ -576,6 +649,15 @@ if (stability) {
     'auto error <= 0.4 × samples-1 error at <= 2 × its calls; samples 1: 1 call/case',
   ]);
 }
+const compareN = quick ? 500 : 10_000;
+const compared = want('compare') ? await scenarioCompare(compareN) : null;
+if (compared)
+  rows.push([
+    'compare',
+    `N=${compareN}, 2 results files of ${fmt(compared.mb, 1)} MB`,
+    `wall ${fmt(compared.wall / 1000)} s · peak RSS ${fmt(compared.rss, 0)} MB`,
+    '< 2 s, RSS <= 200 MB',
+  ]);
 const bare = bareMinimumTokens();
 if (floor && want('tokens'))
   rows.push([

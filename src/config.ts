@@ -37,7 +37,7 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
       .default(fallback),
   );
 
-export const FAIL_ON = ['fail', 'borderline', 'never'] as const;
+export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
 export const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
 export const InputsSchema = z
@@ -115,6 +115,9 @@ export const InputsSchema = z
         .optional(),
     ),
     merge: text(),
+    baseline: z.preprocess(unset, z.string().default('auto')),
+    'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
+    'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -166,6 +169,21 @@ export interface Config {
   shard?: ShardSpec | null;
   /** `merge`: globs of shard results files to merge instead of running anything. */
   merge?: string[];
+  /** What each case is compared with (CONTRACTS §7). */
+  baseline: BaselineConfig;
+}
+
+/** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
+export type BaselineConfig =
+  | { mode: 'auto'; artifact: string; margin: number }
+  | { mode: 'file'; path: string; margin: number }
+  | { mode: 'off'; margin: number };
+
+export function baselineConfig(value: string, artifact: string, margin: number): BaselineConfig {
+  const v = value.trim();
+  if (v.toLowerCase() === 'auto') return { mode: 'auto', artifact, margin };
+  if (v.toLowerCase() === 'off' || v === '') return { mode: 'off', margin };
+  return { mode: 'file', path: v, margin };
 }
 
 export function parseInputs(
@@ -195,7 +213,7 @@ export function splitList(value: string | undefined): string[] {
 export function configFromInputs(
   i: Inputs,
   extra: Pick<Config, 'workingDirectory' | 'resultsFile'> &
-    Partial<Pick<Config, 'cacheDir' | 'cacheMode' | 'diffFile' | 'baseRef'>> & {
+    Partial<Pick<Config, 'cacheDir' | 'cacheMode' | 'diffFile' | 'baseRef' | 'baseline'>> & {
       judge?: Partial<Config['judge']>;
     },
 ): Config {
@@ -226,5 +244,6 @@ export function configFromInputs(
     judgeSamples: i['judge-samples'],
     shard: i.shard ?? null,
     merge: splitList(i.merge),
+    baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
   };
 }

@@ -1,7 +1,10 @@
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import path from 'node:path';
+import { type BaselineFinder, type FoundBaseline } from './baseline/load.js';
 import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
+import { checkFailures, failureMessage } from './fail-on.js';
+import { findBaselineArtifact } from './github/baseline-artifact.js';
 import { Redactor, secretsFromEnv } from './exec/redact.js';
 import { createOctokit, type Octokit, pullRequestSubject, type Repo } from './github/client.js';
 import { tokenIdentity } from './github/identity.js';
@@ -15,13 +18,14 @@ import {
 import { type Subject } from './judge/prompts.js';
 import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
 import { withLines } from './exec/redact.js';
+import { changeCounts } from './report/baseline.js';
 import { parseHistory, runLine, type RunKey } from './report/history.js';
 import { errorLine, renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
 import { guardVerdict } from './process-guard.js';
 import { type RunResults } from './results.js';
-import { runEvaluation, type RunOutcome, tripsFailOn } from './run.js';
+import { runEvaluation, type RunOutcome } from './run.js';
 import { lastCommitSubject } from './subject.js';
 
 interface PullRequestEvent {
@@ -29,6 +33,7 @@ interface PullRequestEvent {
   title: string;
   body: string | null;
   head: { sha: string };
+  base?: { sha?: string; ref?: string };
 }
 
 /** The run as `@actions/github`'s context reads it from the runner's environment and event file. */
@@ -125,10 +130,13 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return lastCommitSubject(workingDirectory);
   };
 
+  const baseline = pr && !config.shard ? startBaselineLookup(config, pr, octokit, repo, signal) : undefined;
+
   const outcome = await evaluateOrExplain(config, {
     env: process.env,
     signal,
     subject,
+    baseline,
     history,
     commit: pr?.head.sha ?? process.env.GITHUB_SHA ?? null,
     hooks: {
@@ -169,9 +177,14 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.info(
     `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${results.counts.pass} pass · ${results.counts.borderline} borderline · ${results.counts.fail} fail · ${results.counts.error} error${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}`,
   );
+  if (results.baseline)
+    core.info(
+      `vs base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}: ${changeCounts(results)}`,
+    );
   // A shard's verdict is decided by the merge (an unwritten results file has failed it above).
   if (config.shard) return;
-  if (tripsFailOn(results.verdict, config.failOn)) core.setFailed(failureReason(results, config.failOn));
+  if (checkFailures(results, config.failOn).length > 0)
+    core.setFailed(failureMessage(results, config.failOn));
 }
 
 /** The PR comment, when there is a surface to post it on; returns its URL, or '' when none was posted. */
@@ -233,17 +246,32 @@ function setOutputs(results: RunResults, resultsFile: string, commentUrl: string
   core.setOutput('comment-url', commentUrl);
 }
 
-function failureReason(r: RunResults, failOn: Config['failOn']): string {
-  if (r.partial)
-    return `rubric-eval: ${r.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
-  if (r.errors.length > 0)
-    return `rubric-eval: ${r.shards ? 'the shards do not make one valid run' : 'invalid input'} (${r.errors.length} problem${r.errors.length === 1 ? '' : 's'}): ${r.errors[0]}`;
-  const bits: string[] = [];
-  if (r.counts.fail) bits.push(`${r.counts.fail} failed`);
-  if (r.counts.error) bits.push(`${r.counts.error} errored`);
-  if (failOn === 'borderline' && r.counts.borderline) bits.push(`${r.counts.borderline} borderline`);
-  if (r.rubric?.verdict === 'fail') bits.push(`rubric ${r.rubric.path} failed`);
-  return `rubric-eval: ${r.verdict} (score ${r.score.toFixed(2)}): ${bits.join(', ') || 'nothing was evaluated'}`;
+/**
+ * `baseline: auto` on a pull request: the base branch's artifact, looked up while the cases run.
+ * The lookup never throws; whatever it finds (or why not) waits for the compare stage.
+ */
+function startBaselineLookup(
+  config: Config,
+  pr: PullRequestEvent,
+  octokit: Octokit | null,
+  repo: Repo | null,
+  signal: AbortSignal,
+): BaselineFinder | undefined {
+  if (config.baseline.mode !== 'auto') return undefined;
+  const found: Promise<FoundBaseline> =
+    octokit && repo
+      ? findBaselineArtifact(octokit, repo, {
+          name: config.baseline.artifact,
+          baseSha: pr.base?.sha ?? null,
+          baseRef: pr.base?.ref ?? null,
+          resultsFileName: path.basename(config.resultsFile),
+          serverUrl: process.env.GITHUB_SERVER_URL ?? null,
+          signal,
+        }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describeError(err)}` }))
+      : Promise.resolve({
+          warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
+        });
+  return () => found;
 }
 
 function annotate(

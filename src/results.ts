@@ -91,6 +91,38 @@ export interface CaseResult {
   usage?: Usage;
   /** Judge samples disagreed on a check that decides this case's verdict. */
   unstable?: true;
+  /** This case against the base branch's results; null when the run has no baseline (§7). */
+  baseline?: CaseBaseline | null;
+}
+
+/** What a case did relative to the baseline, in the order of precedence of CONTRACTS §7. */
+export const CHANGES = ['new', 'redefined', 'broken', 'fixed', 'regressed', 'improved', 'same'] as const;
+export type Change = (typeof CHANGES)[number];
+
+/** The case in the baseline (null verdict and score for a `new` case) and the change. */
+export interface CaseBaseline {
+  verdict: CaseVerdict | null;
+  score: number | null;
+  change: Change;
+}
+
+export interface RunBaseline {
+  source: 'artifact' | 'file';
+  /** The base commit the baseline was made on, when known. */
+  commit: string | null;
+  run_id: number | null;
+  /** The base workflow run's page, when known (the comment links the short sha to it). */
+  run_url: string | null;
+  artifact_id: number | null;
+  created_at: string | null;
+  /** The file the baseline was read from (a path, or the name inside the artifact). */
+  file: string | null;
+  margin: number;
+  changes: Record<Change | 'removed', number>;
+  /** Cases of the baseline that this run no longer has, as `suite#id`. */
+  removed: string[];
+  /** Under `fail-on: regression`: whether the check fails, and on what (the comment says so). */
+  check?: { fail_on: 'regression'; fails: boolean; reasons: string[] };
 }
 
 export interface AnswerCut {
@@ -201,6 +233,10 @@ export interface RunResults {
   shard?: { index: number; total: number; plan_hash: string; planned: number };
   /** A merged run: each shard's file, duration and calls. */
   shards?: ShardSummary[];
+  /** The comparison with the base branch's results (CONTRACTS §7); null without one. */
+  baseline?: RunBaseline | null;
+  /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
+  baseline_note?: string | null;
 }
 
 export interface ShardSummary {

@@ -1,8 +1,9 @@
 import { setMaxListeners } from 'node:events';
+import { type BaselineFinder } from './baseline/load.js';
 import { type Config } from './config.js';
 import { type Subject } from './judge/prompts.js';
 import { aggregateResults } from './pipeline/aggregate.js';
-import { compareWithBaseline } from './pipeline/compare.js';
+import { compareStage } from './pipeline/compare.js';
 import { createRunContext } from './pipeline/context.js';
 import { executePlan, type Progress } from './pipeline/execute.js';
 import { judgeInfo } from './pipeline/judge-endpoint.js';
@@ -34,8 +35,8 @@ export interface RunIO {
   /** Earlier runs on this pull request, oldest first (from the sticky comment). */
   history?: HistoryEntry[];
   commit?: string | null;
-  /** A results file to compare with (CONTRACTS §7). */
-  baseline?: RunResults | null;
+  /** How the adapter finds the baseline for `baseline: auto` (the action: the base branch's artifact). */
+  baseline?: BaselineFinder;
   hooks?: RunHooks;
   /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
   settings?: SettingNames;
@@ -91,7 +92,13 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     started,
     shard: plan.shard ?? undefined,
   });
-  return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+  const compared = await compareStage(results, config, {
+    ws: ctx.ws,
+    finder: io.baseline,
+    warn: ctx.warn,
+    signal: io.signal,
+  });
+  return finishRun(compared, {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,
     stats: ctx.judges.stats(),
@@ -120,7 +127,13 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     started: merged.started ?? started,
   });
   results.shards = merged.shards;
-  return finishRun(compareWithBaseline(results, io.baseline ?? null), {
+  const compared = await compareStage(results, config, {
+    ws: ctx.ws,
+    finder: io.baseline,
+    warn: ctx.warn,
+    signal: io.signal,
+  });
+  return finishRun(compared, {
     diagnostics: [],
     redactor: ctx.redactor,
     stats: merged.stats,

@@ -16,6 +16,8 @@ export interface FakeGitHub {
       body: any;
     }[];
     failures: { method: string; path: RegExp; status: number; times: number; message?: string }[];
+    /** The artifacts part (github-artifacts.mjs): what it serves and every zip download. */
+    artifacts: { artifacts: FakeArtifact[]; downloads: { id: number; authorization: string | null }[] };
     script: SurfaceStep[];
     users: Record<string, FakeUser>;
     pages: 'normal' | 'loop' | 'endless';
@@ -25,6 +27,7 @@ export interface FakeGitHub {
 export function startGitHubServer(options?: {
   comments?: FakeComment[];
   failures?: { method: string; path: RegExp; status: number; times: number; message?: string }[];
+  artifacts?: FakeArtifact[];
   pullRequest?: { number: number; title: string; body: string; diff: string; files: unknown[] };
   /** Repository contents served raw: {'owner/repo@ref:path': text}. */
   files?: Record<string, string>;
@@ -35,6 +38,22 @@ export function startGitHubServer(options?: {
   /** PR surface: `loop` repeats the same next link, `endless` never ends. */
   pages?: 'normal' | 'loop' | 'endless';
 }): Promise<FakeGitHub>;
+export interface FakeArtifact {
+  id: number;
+  name: string;
+  expired: boolean;
+  created_at: string;
+  expires_at?: string;
+  workflow_run: {
+    id: number;
+    repository_id: number;
+    head_repository_id: number;
+    head_branch: string;
+    head_sha: string;
+  };
+  /** The bytes the storage host serves (a zip, or anything, for corrupt-zip tests). */
+  zip?: Uint8Array;
+}
 
 export interface FakeUser {
   login: string;

@@ -2,6 +2,7 @@
 // real Link-header pagination), pull request metadata, diff and files. Failures can be scripted
 // per route (e.g. 502 twice, or 403 for a read-only fork token).
 import http from 'node:http';
+import { startArtifacts } from './github-artifacts.mjs';
 
 export async function startGitHubServer(options = {}) {
   const state = {
@@ -21,6 +22,11 @@ export async function startGitHubServer(options = {}) {
     diff: '',
     files: [],
   };
+
+  // ---- Actions artifacts (github-artifacts.mjs) ----
+  const artifacts = await startArtifacts(options.artifacts ?? []);
+  state.artifacts = artifacts.state;
+  // ---- end of artifacts ----
 
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -140,6 +146,7 @@ export async function startGitHubServer(options = {}) {
           return res.end(text);
         }
       }
+      if (artifacts.handle(req, url, res, json)) return;
       json(res, 404, { message: `Not Found: ${req.method} ${url.pathname}` });
     }
   });
@@ -162,12 +169,14 @@ export async function startGitHubServer(options = {}) {
   return {
     url: `http://127.0.0.1:${port}`,
     state,
-    close: () =>
-      new Promise((r) => {
+    close: async () => {
+      await new Promise((r) => {
         server.close(() => r());
         // A scripted hang holds its connection open; closing must not wait for it.
         server.closeAllConnections();
-      }),
+      });
+      await artifacts.close();
+    },
   };
 }
 

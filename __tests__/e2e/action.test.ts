@@ -225,14 +225,16 @@ test('invalid inputs name the input and the accepted values', async () => {
     apiUrl: github.url,
   });
   expect(run.code).toBe(1);
-  expect(run.stdout).toContain("fail-on: must be one of fail, borderline, never (got 'sometimes')");
+  expect(run.stdout).toContain(
+    "fail-on: must be one of fail, borderline, regression, never (got 'sometimes')",
+  );
   expect(run.stdout).toContain('concurrency: must be an integer from 1 to 256');
   // The results file still says why.
   const r = results(workspace);
   expect(r.verdict).toBe('fail');
   expect([...r.errors].sort()).toEqual([
     'inputs: concurrency: must be an integer from 1 to 256',
-    "inputs: fail-on: must be one of fail, borderline, never (got 'sometimes')",
+    "inputs: fail-on: must be one of fail, borderline, regression, never (got 'sometimes')",
   ]);
   expect(run.outputs.verdict).toBe('fail');
 });

@@ -31,6 +31,7 @@ export function engineConfig(
     diffFile: null,
     baseRef: null,
     judgeSamples: 1,
+    baseline: { mode: 'off', margin: 0.1 },
     ...over,
   };
 }

@@ -11,3 +11,6 @@ export interface CliIO {
 export const EXIT_PASS = 0;
 export const EXIT_FAIL = 1;
 export const EXIT_USAGE = 2;
+
+/** Bad arguments or unreadable input files: exit 2 with the message and a pointer to --help. */
+export class UsageError extends Error {}

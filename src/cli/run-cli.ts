@@ -9,14 +9,17 @@ import { renderReport } from '../report/markdown.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { type Subject } from '../judge/prompts.js';
 import { type RunResults } from '../results.js';
+import { readUserBaseline } from '../baseline/load.js';
+import { checkFailures } from '../fail-on.js';
 import { createRunContext } from '../pipeline/context.js';
 import { loadInputs } from '../pipeline/load.js';
 import { planRun } from '../pipeline/plan.js';
 import { CLI_SETTINGS } from '../setting-names.js';
-import { runEvaluation, tripsFailOn } from '../run.js';
+import { runEvaluation } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
 import { generateRubrics } from './generate.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
+import { compareCommand } from './compare.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
 export { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE };
 
@@ -29,6 +32,7 @@ Usage:
   rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
   rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
+  rubric-eval compare <base.json> <head.json>     what changed between two results files
   rubric-eval <command> --help                    options and examples of a command
 
 Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
@@ -51,7 +55,9 @@ Options:
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
                              samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|never>   (default fail)
+  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
+  --baseline <file>          compare every case with this results file (the base branch's run)
+  --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)
@@ -68,6 +74,7 @@ Examples:
   rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
   rubric-eval run --rubric RUBRIC.md --base origin/main
   rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md
+  rubric-eval run 'evals/*.yaml' --baseline main-results.json --fail-on regression
   rubric-eval run 'evals/**/*.yaml' --shard 2/4 --out shards/2.json`;
 
 const MERGE_HELP = `Usage: rubric-eval merge <results-globs...> [options]
@@ -147,6 +154,8 @@ const runOptions = {
   format: { type: 'string' },
   'judge-samples': { type: 'string' },
   shard: { type: 'string' },
+  baseline: { type: 'string' },
+  'regression-margin': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const mergeOptions = {
@@ -155,8 +164,6 @@ const mergeOptions = {
   out: { type: 'string' },
   format: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
-
-class UsageError extends Error {}
 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
@@ -196,6 +203,8 @@ export async function runCli(io: CliIO): Promise<number> {
         return await mergeCommand(rest, io);
       case 'generate':
         return await generateCommand(rest, io);
+      case 'compare':
+        return await compareCommand(rest, io);
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
@@ -237,6 +246,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'gate-timeout': v['gate-timeout'],
     'judge-samples': v['judge-samples'],
     shard: v.shard,
+    'regression-margin': v['regression-margin'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
@@ -244,6 +254,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
     );
+  const margin = i['regression-margin'];
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
   const replay = v['judge-replay'] ? readReplayMeta(path.resolve(io.cwd, v['judge-replay'])) : null;
@@ -254,6 +265,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
     diffFile: v.diff ?? null,
     baseRef: v.base ?? null,
+    // The CLI's baseline is the file the user names (read as given, like --out), or none.
+    baseline: v.baseline ? { mode: 'auto', artifact: '', margin } : { mode: 'off', margin },
     judge: replay ? { model: replay.model, baseURL: replay.base_url, apiKey: null } : {},
   });
   const subject = (): Promise<Subject> => {
@@ -269,10 +282,12 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stderr.write(
       `rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`,
     );
+  const baselineFile = v.baseline;
   const outcome = await runEvaluation(config, {
     env: io.env,
     signal: io.signal,
     subject,
+    baseline: baselineFile ? () => Promise.resolve(readUserBaseline(baselineFile, io.cwd)) : undefined,
     settings: CLI_SETTINGS,
     hooks: {
       warn: (m) => io.stderr.write(`warning: ${m}\n`),
@@ -320,7 +335,7 @@ async function report(results: RunResults, config: Config, format: Format, io: C
     return EXIT_PASS;
   }
   if (results.errors.length > 0) return EXIT_USAGE;
-  return tripsFailOn(results.verdict, config.failOn) ? EXIT_FAIL : EXIT_PASS;
+  return checkFailures(results, config.failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
 }
 
 /** `merge`: shard results files in, one run out, reported exactly like `run`. */

@@ -1,11 +1,61 @@
+import { compareWithBaseline } from '../baseline/compare.js';
+import { type BaselineFinder, loadBaseline } from '../baseline/load.js';
+import { type Config } from '../config.js';
+import { withRegressionCheck } from '../fail-on.js';
 import { type RunResults } from '../results.js';
+import { type Workspace } from '../suite/workspace.js';
 
 /**
- * Stage 5, compare: the aggregated results against a baseline run (CONTRACTS §7), returning the
- * results with what changed. A run without a baseline comes back as it went in; so does every
- * run until baseline comparison is built here (the same stage serves a merged run).
+ * Stage 5, compare: the aggregated results with each case compared with the baseline
+ * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that
+ * fails is a warning and the run goes on as without a baseline; `fail-on: regression` then
+ * judges as `fail`, and the report says so in one line.
  */
-export function compareWithBaseline(results: RunResults, baseline: RunResults | null = null): RunResults {
-  void baseline;
-  return results;
+export async function compareStage(
+  results: RunResults,
+  config: Pick<Config, 'baseline' | 'failOn'>,
+  deps: { ws: Workspace; finder?: BaselineFinder; warn?: (m: string) => void; signal?: AbortSignal },
+): Promise<RunResults> {
+  // A shard is a part of a run: the merge compares the whole run, once.
+  if (results.shard) return results;
+  // Invalid input judged nothing: every base case would read as removed.
+  if (results.errors.length > 0) return withoutBaseline(results, null);
+  // A cancelled run must exit within seconds: it does not wait for a download still under way.
+  if (deps.signal?.aborted) return withoutBaseline(results, null);
+  const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
+  if (loaded === ABORTED) return withoutBaseline(results, null);
+  if (loaded && 'results' in loaded)
+    return withRegressionCheck(
+      compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin),
+      config.failOn,
+    );
+  const reason = loaded?.missing ?? 'none was asked for';
+  if (loaded?.warn) deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
+  const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;
+  return withoutBaseline({ ...results, warnings }, note(reason, loaded?.warn ?? false, config.failOn));
+}
+
+function note(reason: string, warned: boolean, failOn: Config['failOn']): string | null {
+  return failOn === 'regression'
+    ? `No baseline (${reason}): fail-on regression judges this run as fail.`
+    : warned
+      ? `No baseline (${reason}).`
+      : null;
+}
+
+/** Every case says it has no baseline (`baseline: null`, CONTRACTS §7), and so does the run. */
+function withoutBaseline(results: RunResults, baselineNote: string | null): RunResults {
+  const suites = results.suites.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, baseline: null })) }));
+  return { ...results, suites, baseline: null, baseline_note: baselineNote };
+}
+
+const ABORTED = Symbol('aborted');
+
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (!signal) return p;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

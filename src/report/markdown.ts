@@ -6,6 +6,14 @@ import {
   type SuiteResult,
 } from '../results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
+import {
+  baselineLine,
+  byReviewOrder,
+  changeWord,
+  isStillFailing,
+  removedSection,
+  scoreWithDelta,
+} from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
 import { code, codeBlock, codeHtml, inert } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
@@ -145,27 +153,36 @@ export function caseReason(c: CaseResult): string {
   return c.verdict === 'error' && !first.includes('error: ') ? `error: ${first}` : first;
 }
 
-function caseRow(c: CaseResult): string {
+function caseRow(c: CaseResult, withBase = false): string {
   const split = judgeSplit(c);
-  return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score2(c.score)} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+  const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
+  return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';
+const BASE_HEADER =
+  '| | case | score | change | checklist | ranges | reason |\n|---|---|---|---|---|---|---|';
 
-function suiteSection(s: SuiteResult, detail: number): string {
+function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string {
   const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
   for (const c of s.cases) counts[c.verdict]++;
   const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
   // Failures first: they are what a reviewer came for.
   const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
+  // With a baseline, what the PR broke or regressed leads, and failures it inherited fold apart.
+  const attention = (c: CaseResult) =>
+    withBase ? (isFailing(c) && !isStillFailing(c)) || c.baseline?.change === 'regressed' : isFailing(c);
   const failing = s.cases
-    .filter(isFailing)
-    .sort((a, b) => order[a.verdict] - order[b.verdict] || a.score - b.score);
-  const passing = s.cases.filter((c) => !isFailing(c));
+    .filter(attention)
+    .sort((a, b) => byReviewOrder(a, b) || order[a.verdict] - order[b.verdict] || a.score - b.score);
+  const still = withBase ? s.cases.filter(isStillFailing) : [];
+  const passing = s.cases.filter((c) => !attention(c) && !(withBase && isStillFailing(c)));
+  const header = withBase ? BASE_HEADER : CASE_HEADER;
+  const row = (c: CaseResult) => caseRow(c, withBase);
   const parts = [head];
   const maxFailingRows = detail >= 2 ? failing.length : detail === 1 ? 50 : 10;
   if (failing.length > 0) {
-    parts.push(`${CASE_HEADER}\n${failing.slice(0, maxFailingRows).map(caseRow).join('\n')}`);
+    parts.push(`${header}\n${failing.slice(0, maxFailingRows).map(row).join('\n')}`);
     if (failing.length > maxFailingRows)
       parts.push(`_… and ${failing.length - maxFailingRows} more not passing; see the job summary._`);
     if (detail >= 1) {
@@ -182,15 +199,24 @@ function suiteSection(s: SuiteResult, detail: number): string {
         // The reasons are what a reviewer came for: shown open while they are few.
         const open = failing.length <= 10 ? ' open' : '';
         parts.push(
-          `<details${open}><summary>Why they did not pass</summary>\n\n${why.join('\n\n')}\n\n</details>`,
+          // With a baseline the list also holds regressed cases that still pass.
+          `<details${open}><summary>${withBase ? 'What they miss' : 'Why they did not pass'}</summary>\n\n${why.join('\n\n')}\n\n</details>`,
         );
       }
     }
   }
+  if (still.length > 0) {
+    const summary = `${still.length} still failing (failing on the base too)`;
+    if (detail >= 1)
+      parts.push(
+        `<details><summary>${summary}</summary>\n\n${header}\n${still.map(row).join('\n')}\n\n</details>`,
+      );
+    else parts.push(`_${summary}: listed in the job summary._`);
+  }
   if (passing.length > 0) {
     if (detail >= 1)
       parts.push(
-        `<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${CASE_HEADER}\n${passing.map(caseRow).join('\n')}\n\n</details>`,
+        `<details><summary>${passing.length} passing case${passing.length === 1 ? '' : 's'}</summary>\n\n${header}\n${passing.map(row).join('\n')}\n\n</details>`,
       );
     else
       parts.push(
@@ -293,7 +319,8 @@ function headline(results: RunResults): string {
     bits.push(
       `**rubric:** ${results.rubric.verdict}${formatRubricCounts(results.rubric.counts) ? ` (${formatRubricCounts(results.rubric.counts)})` : ''}`,
     );
-  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${bits.join(' · ')}`;
+  const base = baselineLine(results);
+  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}`;
 }
 
 function render(results: RunResults, opts: RenderOptions, detail: number): string {
@@ -309,7 +336,9 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
     );
   }
   if (results.rubric) parts.push(rubricSection(results.rubric, detail));
-  for (const s of results.suites) parts.push(suiteSection(s, detail));
+  for (const s of results.suites) parts.push(suiteSection(s, detail, !!results.baseline));
+  const removed = removedSection(results, detail);
+  if (removed) parts.push(removed);
   const history = historySection(results);
   if (history) parts.push(history);
   parts.push(usageLine(results, opts.runUrl));

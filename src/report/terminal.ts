@@ -2,6 +2,7 @@ import { WriteStream } from 'node:tty';
 import { styleText } from 'node:util';
 import { type RunResults } from '../results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
+import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './markdown.js';
 import { judgeSplit, samplesNote } from './samples.js';
 
@@ -97,8 +98,9 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
       ]
         .filter(Boolean)
         .join('  ');
+      const change = changeWord(c);
       out.push(
-        `  ${paint(style, c.verdict, pad(c.verdict, 10))} ${c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${style.dim(extra)}`,
+        `  ${paint(style, c.verdict, pad(c.verdict, 10))} ${results.baseline ? pad(scoreWithDelta(c), 10) : c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${change ? `${paint(style, /broken|regressed/.test(change) ? 'fail' : change === 'still failing' ? 'borderline' : 'pass', change)}  ` : ''}${style.dim(extra)}`,
       );
       if (c.verdict !== 'pass')
         for (const line of whyNot(c).slice(0, 6))
@@ -106,6 +108,14 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
     }
     out.push('');
   }
+  if (results.baseline) {
+    const b = results.baseline;
+    out.push(
+      `${style.bold('vs base')} ${b.commit ? b.commit.slice(0, 7) : (b.file ?? '')}: ${changeCounts(results)}`,
+    );
+    for (const k of b.removed.slice(0, 20)) out.push(style.dim(`  removed  ${k}`));
+    if (b.removed.length > 20) out.push(style.dim(`  … and ${b.removed.length - 20} more removed`));
+  } else if (results.baseline_note) out.push(style.dim(results.baseline_note));
   const c = results.counts;
   const u = results.usage;
   out.push(

@@ -1,0 +1,51 @@
+import { strFromU8, unzipSync } from 'fflate';
+
+/** A results file larger than this is not a results file this project wrote (10,000 cases ≈ 30 MB). */
+export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+
+const base = (name: string) => name.split('/').pop() ?? name;
+
+/**
+ * The results file inside an artifact's zip: the one `.json`, or the one named like
+ * `results-file` when there are several. Entries are inflated into buffers of their declared
+ * size, so a hostile archive cannot expand past the cap. Never throws: a reason instead.
+ */
+export function resultsFromZip(
+  zip: Uint8Array,
+  resultsFileName: string,
+): { name: string; text: string } | { error: string } {
+  const entries: { name: string; size: number }[] = [];
+  try {
+    // First pass reads the directory only: the filter sees every entry and inflates none.
+    unzipSync(zip, {
+      filter: (f) => {
+        if (!f.name.endsWith('/')) entries.push({ name: f.name, size: f.originalSize });
+        return false;
+      },
+    });
+  } catch (err) {
+    return { error: `the artifact is not a readable zip (${(err as Error).message})` };
+  }
+  const json = entries.filter((e) => e.name.toLowerCase().endsWith('.json'));
+  const wanted = base(resultsFileName);
+  const pick = json.length === 1 ? json[0] : json.find((e) => base(e.name) === wanted);
+  if (!pick)
+    return {
+      error:
+        json.length === 0
+          ? `the artifact holds no .json file (${entries.length} file${entries.length === 1 ? '' : 's'})`
+          : `the artifact holds ${json.length} .json files and none is named ${wanted}`,
+    };
+  if (pick.size > MAX_RESULTS_BYTES)
+    return {
+      error: `${pick.name} in the artifact is ${pick.size} bytes, over the ${MAX_RESULTS_BYTES} limit`,
+    };
+  try {
+    const files = unzipSync(zip, { filter: (f) => f.name === pick.name });
+    const bytes = files[pick.name];
+    if (!bytes) return { error: `${pick.name} could not be read from the artifact` };
+    return { name: pick.name, text: strFromU8(bytes) };
+  } catch (err) {
+    return { error: `${pick.name} in the artifact is corrupt (${(err as Error).message})` };
+  }
+}

@@ -1,0 +1,40 @@
+import { type CaseVerdict, type Change } from '../results.js';
+
+/** One side of a comparison: what decides a case's change. */
+export interface Graded {
+  verdict: CaseVerdict;
+  score: number;
+  definition_hash?: string | null;
+}
+
+const failing = (v: CaseVerdict) => v === 'fail' || v === 'error';
+
+/**
+ * Scores are sums of weighted fractions (0.7 - 0.6 is 0.09999…, 0.8 - 0.7 is 0.10000…01): a
+ * drop of exactly the margin must read as `same` whichever way the float rounding fell.
+ */
+const EPSILON = 1e-9;
+
+/**
+ * The change of one case against its baseline, in the precedence of CONTRACTS §7: the first row
+ * that applies wins. A hash missing on either side (a file written before hashes existed) is not
+ * evidence of a redefinition, so the case is compared.
+ */
+export function changeOf(base: Graded | undefined, head: Graded, margin: number): Change {
+  if (!base) return 'new';
+  if (base.definition_hash && head.definition_hash && base.definition_hash !== head.definition_hash)
+    return 'redefined';
+  if (!failing(base.verdict) && failing(head.verdict)) return 'broken';
+  if (failing(base.verdict) && !failing(head.verdict)) return 'fixed';
+  const delta = head.score - base.score;
+  if (-delta > margin + EPSILON || (base.verdict === 'pass' && head.verdict === 'borderline'))
+    return 'regressed';
+  if (delta > margin + EPSILON || (base.verdict === 'borderline' && head.verdict === 'pass'))
+    return 'improved';
+  return 'same';
+}
+
+/** A case that failed (or errored) on both sides: shown as "still failing", never blamed on the PR. */
+export function stillFailing(head: CaseVerdict, base: CaseVerdict | null, change: Change): boolean {
+  return change === 'same' && base !== null && failing(base) && failing(head);
+}

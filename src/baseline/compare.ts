@@ -1,0 +1,61 @@
+import { type CaseBaseline, type Change, CHANGES, type RunBaseline, type RunResults } from '../results.js';
+import { changeOf, type Graded } from './change.js';
+import { type BaselineResults } from './read-results.js';
+
+/** Where a baseline came from: everything of the run-level `baseline` but the counts. */
+export type BaselineOrigin = Omit<RunBaseline, 'changes' | 'removed' | 'margin'>;
+
+const key = (suite: string, id: string) => `${suite}#${id}`;
+
+export function emptyChanges(): RunBaseline['changes'] {
+  return Object.fromEntries([...CHANGES, 'removed'].map((k) => [k, 0])) as RunBaseline['changes'];
+}
+
+/**
+ * The run compared with its baseline, case by case on (suite path, case id): each case gets its
+ * `baseline`, the run its counts and the baseline's cases this run no longer has. Pure: returns
+ * new results and leaves both inputs as they were.
+ */
+export function compareWithBaseline(
+  head: RunResults,
+  base: BaselineResults,
+  origin: BaselineOrigin,
+  margin: number,
+): RunResults {
+  const baseCases = new Map<string, Graded>();
+  for (const s of base.suites)
+    for (const c of s.cases) if (!baseCases.has(key(s.path, c.id))) baseCases.set(key(s.path, c.id), c);
+  const changes = emptyChanges();
+  const seen = new Set<string>();
+  const suites = head.suites.map((s) => ({
+    ...s,
+    cases: s.cases.map((c) => {
+      const k = key(s.path, c.id);
+      seen.add(k);
+      const was = baseCases.get(k);
+      const change: Change = changeOf(was, c, margin);
+      changes[change]++;
+      const baseline: CaseBaseline = {
+        verdict: was?.verdict ?? null,
+        score: was?.score ?? null,
+        change,
+      };
+      return { ...c, baseline };
+    }),
+  }));
+  // A cancelled run lacks cases it never reached: they are not removed, just not run.
+  const removed = head.partial ? [] : [...baseCases.keys()].filter((k) => !seen.has(k));
+  changes.removed = removed.length;
+  return { ...head, suites, baseline: { ...origin, margin, changes, removed }, baseline_note: null };
+}
+
+/** Counts in the order a reviewer reads them, for one-line summaries. */
+export const CHANGE_ORDER = [
+  'broken',
+  'regressed',
+  'fixed',
+  'improved',
+  'new',
+  'redefined',
+  'removed',
+] as const;

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { compareWithBaseline } from '../baseline/compare.js';
+import { fileOrigin } from '../baseline/load.js';
+import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
+import { FAIL_ON } from '../config.js';
+import { checkFailures, type FailOn, withRegressionCheck } from '../fail-on.js';
+import { renderReport } from '../report/markdown.js';
+import { writeResultsStream } from '../report/results-file.js';
+import { renderTerminal, styleFor } from '../report/terminal.js';
+import { emptyUsage, type RunResults } from '../results.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
+
+export const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
+
+Compares two results files case by case (on suite path and case id) and reports what changed:
+broken, regressed, fixed, improved, new, redefined, removed, and what was failing on both sides.
+No model is called.
+
+Options:
+  --format <table|markdown|json>   (default table; json is the head results with the comparison)
+  --fail-on <regression|fail|borderline|never>   (default regression)
+  --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
+  -h, --help
+
+Exit codes: 0 pass, 1 the comparison fails --fail-on, 2 unreadable files or usage.
+
+Example:
+  rubric-eval compare main-results.json rubric-eval-results.json --format markdown`;
+
+/** `rubric-eval compare BASE HEAD`: the compare stage on two files, rendered like `run`. */
+export async function compareCommand(args: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string' },
+        'fail-on': { type: 'string' },
+        'regression-margin': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    io.stdout.write(`${COMPARE_HELP}\n`);
+    return EXIT_PASS;
+  }
+  if (positionals.length !== 2)
+    throw new UsageError('compare needs two results files: <base.json> <head.json>');
+  const format = v.format ?? 'table';
+  if (!['table', 'markdown', 'json'].includes(format))
+    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+  const failOn = (v['fail-on'] ?? 'regression') as FailOn;
+  if (!FAIL_ON.includes(failOn))
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${failOn}')`);
+  const margin = Number(v['regression-margin'] ?? 0.1);
+  if (!Number.isFinite(margin) || margin < 0 || margin > 1)
+    throw new UsageError('--regression-margin must be a number from 0 to 1');
+
+  const [baseFile, headFile] = positionals as [string, string];
+  const base = parseBaselineResults(readText(baseFile, io.cwd), baseFile);
+  if ('error' in base) throw new UsageError(base.error);
+  const head = readHead(headFile, io.cwd);
+  const compared = withRegressionCheck(
+    compareWithBaseline(head, base.results, fileOrigin(baseFile), margin),
+    failOn,
+  );
+  if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, compared);
+  else if (format === 'markdown') io.stdout.write(renderReport(compared));
+  else io.stdout.write(renderTerminal(compared, styleFor(io.stdout, io.env)));
+  if (compared.errors.length > 0) return EXIT_USAGE;
+  return checkFailures(compared, failOn).length > 0 ? EXIT_FAIL : EXIT_PASS;
+}
+
+function readText(file: string, cwd: string): string {
+  try {
+    return readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (err) {
+    throw new UsageError(`${file}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The head side is rendered, so it must be a whole results file: checked as a baseline is
+ * (version, shape), then the fields a renderer reads get their defaults.
+ */
+function readHead(file: string, cwd: string): RunResults {
+  let raw: Partial<RunResults>;
+  try {
+    raw = JSON.parse(readText(file, cwd)) as Partial<RunResults>;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`${file} is not readable JSON (${(err as Error).message})`);
+  }
+  const checked = checkBaselineResults(raw, file);
+  if ('error' in checked) throw new UsageError(checked.error);
+  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  for (const s of checked.results.suites) for (const c of s.cases) counts[c.verdict]++;
+  return {
+    ...raw,
+    version: 1,
+    verdict: raw.verdict ?? 'fail',
+    score: typeof raw.score === 'number' ? raw.score : 0,
+    counts: raw.counts ?? counts,
+    suites: (raw.suites ?? []).map((s) => ({
+      ...s,
+      description: s.description ?? null,
+      cases: s.cases.map((c) => ({
+        ...c,
+        gating_violations: c.gating_violations ?? [],
+        evaluators: c.evaluators ?? [],
+      })),
+    })),
+    rubric: raw.rubric ?? null,
+    usage: raw.usage ?? emptyUsage(),
+    partial: raw.partial ?? false,
+    errors: raw.errors ?? [],
+    warnings: raw.warnings ?? [],
+    history: raw.history ?? [],
+    judge: raw.judge ?? null,
+    started_at: raw.started_at ?? '',
+    duration_ms: raw.duration_ms ?? 0,
+  };
+}

@@ -1,0 +1,210 @@
+import { MAX_RESULTS_BYTES, resultsFromZip } from '../baseline/artifact-zip.js';
+import { type FoundBaseline } from '../baseline/load.js';
+import { type Octokit, type Repo } from './client.js';
+
+/** How `baseline: auto` finds the base branch's results (CONTRACTS §7). */
+export interface ArtifactQuery {
+  /** `baseline-artifact`. */
+  name: string;
+  /** The pull request's base commit and branch. */
+  baseSha: string | null;
+  baseRef: string | null;
+  /** `results-file`: which .json to read when the artifact holds several. */
+  resultsFileName: string;
+  /** GITHUB_SERVER_URL, to link the base run. */
+  serverUrl: string | null;
+  maxPages?: number;
+  timeoutMs?: number;
+  /** The run's cancellation: a cancelled run stops looking. */
+  signal?: AbortSignal;
+}
+
+interface Artifact {
+  id: number;
+  name: string;
+  expired: boolean;
+  created_at?: string | null;
+  expires_at?: string | null;
+  workflow_run?: {
+    id?: number;
+    repository_id?: number;
+    head_repository_id?: number;
+    head_branch?: string;
+    head_sha?: string;
+  } | null;
+}
+
+export const MAX_ARTIFACT_PAGES = 10;
+
+/**
+ * Finds, downloads and unzips the newest usable results artifact of the base branch. Never
+ * throws: every failure is a warning that says why, and the run goes on without a baseline.
+ */
+export async function findBaselineArtifact(
+  octokit: Octokit,
+  repo: Repo,
+  q: ArtifactQuery,
+): Promise<FoundBaseline> {
+  const timeout = AbortSignal.timeout(q.timeoutMs ?? 120_000);
+  const signal = q.signal ? AbortSignal.any([timeout, q.signal]) : timeout;
+  let artifacts: Artifact[];
+  try {
+    artifacts = await listArtifacts(octokit, repo, q.name, q.maxPages ?? MAX_ARTIFACT_PAGES, signal);
+  } catch (err) {
+    return { warning: refusal(err, `listing the artifacts named ${q.name}`) };
+  }
+  const picked = pickArtifact(artifacts, q);
+  if ('warning' in picked) return picked;
+  const a = picked.artifact;
+  let zip: Uint8Array;
+  try {
+    zip = await downloadZip(octokit, repo, a.id, signal);
+  } catch (err) {
+    return { warning: refusal(err, `downloading artifact ${a.name} #${a.id}`) };
+  }
+  const file = resultsFromZip(zip, q.resultsFileName);
+  if ('error' in file) return { warning: `artifact ${a.name} #${a.id}: ${file.error}` };
+  const runId = a.workflow_run?.id ?? null;
+  return {
+    text: file.text,
+    origin: {
+      source: 'artifact',
+      commit: a.workflow_run?.head_sha ?? null,
+      run_id: runId,
+      run_url:
+        runId !== null && q.serverUrl
+          ? `${q.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`
+          : null,
+      artifact_id: a.id,
+      created_at: a.created_at ?? null,
+      file: `${a.name}/${file.name}`,
+    },
+  };
+}
+
+async function listArtifacts(
+  octokit: Octokit,
+  repo: Repo,
+  name: string,
+  maxPages: number,
+  signal: AbortSignal,
+): Promise<Artifact[]> {
+  const all: Artifact[] = [];
+  let pages = 0;
+  const iterator = octokit.paginate.iterator(octokit.rest.actions.listArtifactsForRepo, {
+    ...repo,
+    name,
+    per_page: 100,
+    request: { signal },
+  });
+  // A repository can hold thousands of artifacts: the newest come first, and ten pages is plenty.
+  for await (const page of iterator) {
+    all.push(...(page.data as Artifact[]));
+    if (++pages >= maxPages) break;
+  }
+  return all;
+}
+
+/**
+ * Among live artifacts of this name made in this repository (never a fork's run on a branch of
+ * the same name), the newest on the base commit, else the newest on the base branch.
+ */
+export function pickArtifact(
+  artifacts: Artifact[],
+  q: Pick<ArtifactQuery, 'name' | 'baseSha' | 'baseRef'>,
+  now = Date.now(),
+): { artifact: Artifact } | { warning: string } {
+  const ours = artifacts.filter(
+    (a) =>
+      a.name === q.name &&
+      a.workflow_run &&
+      (a.workflow_run.head_repository_id === undefined ||
+        a.workflow_run.head_repository_id === a.workflow_run.repository_id),
+  );
+  const onBase = (a: Artifact) =>
+    (q.baseSha !== null && a.workflow_run?.head_sha === q.baseSha) ||
+    (q.baseRef !== null && a.workflow_run?.head_branch === q.baseRef);
+  const live = (a: Artifact) => !a.expired && !(a.expires_at && Date.parse(a.expires_at) <= now);
+  const time = (a: Artifact) => Date.parse(a.created_at ?? '') || 0;
+  const newest = (list: Artifact[]) => list.sort((x, y) => time(y) - time(x))[0];
+  const usable = ours.filter(live);
+  const found =
+    newest(usable.filter((a) => q.baseSha !== null && a.workflow_run?.head_sha === q.baseSha)) ??
+    newest(usable.filter((a) => q.baseRef !== null && a.workflow_run?.head_branch === q.baseRef));
+  if (found) return { artifact: found };
+  const where = [q.baseSha && `base commit ${q.baseSha.slice(0, 7)}`, q.baseRef && `branch ${q.baseRef}`]
+    .filter(Boolean)
+    .join(' or ');
+  const expired = newest(ours.filter((a) => onBase(a) && !live(a)));
+  if (expired)
+    return {
+      warning: `the newest ${q.name} artifact for ${where} (#${expired.id}) has expired; run the base branch's workflow again to make a new one`,
+    };
+  return {
+    warning: `no ${q.name} artifact from ${where || 'the base branch'} among ${artifacts.length} listed; upload the results file with actions/upload-artifact on push to the base branch, or set \`baseline: off\``,
+  };
+}
+
+/**
+ * The artifact's zip. GitHub answers with a redirect to a storage host: it is followed here,
+ * by hand, without the token, which is for GitHub's API and nowhere else.
+ */
+async function downloadZip(
+  octokit: Octokit,
+  repo: Repo,
+  id: number,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const r = await octokit.request(
+    'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
+    {
+      ...repo,
+      artifact_id: id,
+      archive_format: 'zip',
+      request: { redirect: 'manual', signal },
+    },
+  );
+  const status = r.status as number;
+  if (status >= 300 && status < 400) {
+    const location = (r.headers as Record<string, string | undefined>).location;
+    if (!location) throw new Error(`HTTP ${status} without a Location header`);
+    const res = await fetch(location, { redirect: 'follow', signal });
+    if (!res.ok)
+      throw Object.assign(new Error(`storage answered HTTP ${res.status}`), { status: res.status });
+    return readCapped(res);
+  }
+  const data = r.data as unknown;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  throw new Error(`unexpected HTTP ${status} answer for the artifact's zip`);
+}
+
+async function readCapped(res: Response): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > MAX_RESULTS_BYTES) throw new Error(`the zip is ${declared} bytes, over the limit`);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > MAX_RESULTS_BYTES) throw new Error(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** A failed call, said so that the user knows what to change (a 403 is a missing permission). */
+function refusal(err: unknown, doing: string): string {
+  const status = (err as { status?: number }).status;
+  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+  if (status === 403)
+    return `GitHub refused ${doing} (HTTP 403): grant the workflow \`permissions: actions: read\``;
+  if (status === 404) return `${doing}: not found (HTTP 404: ${message})`;
+  if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError')
+    return `${doing} timed out`;
+  return `${doing} failed (${status ? `HTTP ${status}: ` : ''}${message})`;
+}
