@@ -12,7 +12,7 @@ import { mergeShards } from './pipeline/merge.js';
 import { planProblems, planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
 import { readShardFiles } from './pipeline/shard-file.js';
-import { type HistoryEntry, type RunResults } from './results.js';
+import { type HistoryEntry } from './results.js';
 import { type SettingNames } from './setting-names.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
