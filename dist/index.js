@@ -103578,12 +103578,7 @@ async function runEvaluation(config, io) {
         started,
         shard: plan.shard ?? undefined,
     });
-    const compared = await compareStage(results, config, {
-        ws: ctx.ws,
-        finder: io.baseline,
-        warn: ctx.warn,
-        signal: io.signal,
-    });
+    const compared = await compare(results, config, ctx, io);
     return finishRun(compared, {
         diagnostics: plan.diagnostics,
         redactor: ctx.redactor,
@@ -103611,17 +103606,21 @@ async function mergeEvaluation(config, globs, io) {
         started: merged.started ?? started,
     });
     results.shards = merged.shards;
-    const compared = await compareStage(results, config, {
-        ws: ctx.ws,
-        finder: io.baseline,
-        warn: ctx.warn,
-        signal: io.signal,
-    });
+    const compared = await compare(results, config, ctx, io);
     return finishRun(compared, {
         diagnostics: [],
         redactor: ctx.redactor,
         stats: merged.stats,
         executed: merged.executed,
+    });
+}
+/** The compare stage, wired the same way for a run and a merge. */
+function compare(results, config, ctx, io) {
+    return compareStage(results, config, {
+        ws: ctx.ws,
+        finder: io.baseline,
+        warn: ctx.warn,
+        signal: io.signal,
     });
 }
 

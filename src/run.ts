@@ -4,7 +4,7 @@ import { type Config } from './config.js';
 import { type Subject } from './judge/prompts.js';
 import { aggregateResults } from './pipeline/aggregate.js';
 import { compareStage } from './pipeline/compare.js';
-import { createRunContext } from './pipeline/context.js';
+import { createRunContext, type RunContext } from './pipeline/context.js';
 import { executePlan, type Progress } from './pipeline/execute.js';
 import { judgeInfo } from './pipeline/judge-endpoint.js';
 import { loadInputs } from './pipeline/load.js';
@@ -12,7 +12,7 @@ import { mergeShards } from './pipeline/merge.js';
 import { planProblems, planRun } from './pipeline/plan.js';
 import { finishRun, type RunOutcome } from './pipeline/results.js';
 import { readShardFiles } from './pipeline/shard-file.js';
-import { type HistoryEntry } from './results.js';
+import { type HistoryEntry, type RunResults } from './results.js';
 import { type SettingNames } from './setting-names.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
@@ -92,12 +92,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     started,
     shard: plan.shard ?? undefined,
   });
-  const compared = await compareStage(results, config, {
-    ws: ctx.ws,
-    finder: io.baseline,
-    warn: ctx.warn,
-    signal: io.signal,
-  });
+  const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,
@@ -127,16 +122,21 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     started: merged.started ?? started,
   });
   results.shards = merged.shards;
-  const compared = await compareStage(results, config, {
-    ws: ctx.ws,
-    finder: io.baseline,
-    warn: ctx.warn,
-    signal: io.signal,
-  });
+  const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: [],
     redactor: ctx.redactor,
     stats: merged.stats,
     executed: merged.executed,
+  });
+}
+
+/** The compare stage, wired the same way for a run and a merge. */
+function compare(results: RunResults, config: Config, ctx: RunContext, io: RunIO): Promise<RunResults> {
+  return compareStage(results, config, {
+    ws: ctx.ws,
+    finder: io.baseline,
+    warn: ctx.warn,
+    signal: io.signal,
   });
 }
