@@ -78786,6 +78786,8 @@ function getEnv(key) {
 
 
 const MAX_REDIRECTS = 5;
+/** The most a model call's answer may be (a judge answer is a few KB). */
+const MAX_RESPONSE_BYTES = 32 * 2 ** 20;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 // Credentials never follow a redirect to another origin.
@@ -78860,7 +78862,16 @@ class Transport {
             });
             req.on('response', (res) => {
                 const chunks = [];
-                res.on('data', (c) => chunks.push(c));
+                let received = 0;
+                res.on('data', (c) => {
+                    received += c.length;
+                    // A target's endpoint comes from a file the PR controls: its answer must not take the memory.
+                    if (received > MAX_RESPONSE_BYTES) {
+                        req.destroy(new Error(`the answer from ${url.origin} is over ${MAX_RESPONSE_BYTES / 2 ** 20} MiB`));
+                        return;
+                    }
+                    chunks.push(c);
+                });
                 res.on('error', (err) => {
                     done();
                     reject(err);

@@ -90,6 +90,24 @@ describe('Transport', () => {
     expect((await t.fetch(`${srv.url}/empty`)).status).toBe(204);
   });
 
+  test('an answer over the size cap is refused, not buffered', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    const srv = await scriptedServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let sent = 0;
+      const pump = () => {
+        while (sent < 40 && res.write(chunk)) sent++;
+        if (sent < 40) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('error', () => {});
+      pump();
+    });
+    const t = new Transport(1);
+    closers.push(() => t.close());
+    await expect(t.fetch(`${srv.url}/big`)).rejects.toThrow(/over 32 MiB/);
+  });
+
   test('keep-alive: sequential calls reuse one socket', async () => {
     const srv = await scriptedServer((_req, res) => res.end('ok'));
     const t = new Transport(4);
