@@ -38,9 +38,9 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
   );
 
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
-export const COMMENT_MODES = ['update', 'new', 'off'] as const;
+const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
-export const InputsSchema = z
+const InputsSchema = z
   .object({
     suites: text(),
     rubric: text(),
@@ -179,7 +179,7 @@ export type BaselineConfig =
   | { mode: 'file'; path: string; margin: number }
   | { mode: 'off'; margin: number };
 
-export function baselineConfig(value: string, artifact: string, margin: number): BaselineConfig {
+function baselineConfig(value: string, artifact: string, margin: number): BaselineConfig {
   const v = value.trim();
   if (v.toLowerCase() === 'auto') return { mode: 'auto', artifact, margin };
   if (v.toLowerCase() === 'off' || v === '') return { mode: 'off', margin };

@@ -2,7 +2,7 @@
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';
-export type EvaluatorType =
+type EvaluatorType =
   | 'llm_judge'
   | 'code_judge'
   | 'composite'

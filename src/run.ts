@@ -15,12 +15,10 @@ import { readShardFiles } from './pipeline/shard-file.js';
 import { type HistoryEntry, type RunResults } from './results.js';
 import { type SettingNames } from './setting-names.js';
 
-export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
-export { round4 } from './pipeline/aggregate.js';
-export { tripsFailOn, type RunOutcome } from './pipeline/results.js';
-export { type Progress } from './pipeline/execute.js';
+export { GITHUB_MODELS_URL, judgeEndpoint } from './pipeline/judge-endpoint.js';
+export { type RunOutcome } from './pipeline/results.js';
 
-export interface RunHooks {
+interface RunHooks {
   info?(message: string): void;
   warn?(message: string): void;
   progress?(p: Progress): void;

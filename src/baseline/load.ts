@@ -48,7 +48,7 @@ export async function loadBaseline(
 }
 
 /** `baseline: <path>`: a results file inside the workspace, like every file input (§10). */
-export function readBaselineFile(file: string, ws: Workspace): FoundBaseline {
+function readBaselineFile(file: string, ws: Workspace): FoundBaseline {
   if (!ws.contains(path.resolve(ws.root, file)))
     return { warning: `baseline file ${file} resolves outside the workspace` };
   return readUserBaseline(file, ws.root);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type CaseVerdict } from '../results.js';
 
 /** The results major version this build writes and can compare with. */
-export const RESULTS_MAJOR = 1;
+const RESULTS_MAJOR = 1;
 
 /** What a comparison needs from a results file (CONTRACTS §5): the rest is not kept in memory. */
 export interface BaselineResults {

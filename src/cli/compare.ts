@@ -12,7 +12,7 @@ import { renderTerminal, styleFor } from '../report/terminal.js';
 import { emptyUsage, type RunResults } from '../results.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
-export const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
+const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
 
 Compares two results files case by case (on suite path and case id) and reports what changed:
 broken, regressed, fixed, improved, new, redefined, removed, and what was failing on both sides.

@@ -16,7 +16,7 @@ import { Workspace } from '../suite/workspace.js';
 import { endpointOfTarget } from '../targets/plan.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/targets-file.js';
 import { criteriaInsertion } from './criteria-insertion.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials } from './io.js';
 import { CLI_SETTINGS } from '../setting-names.js';
 
 export interface GenerateOptions {
@@ -189,13 +189,14 @@ function resolveEndpoint(
     if (!r.endpoint) return { error: r.diagnostics.map(formatDiagnostic).join('\n') };
     return { endpoint: r.endpoint };
   }
+  const credentials = judgeCredentials(o.io.env);
   return judgeEndpoint(
     {
       judge: {
         model: o.judgeModel,
         baseURL: o.judgeBaseURL,
-        apiKey: o.io.env.RUBRIC_EVAL_JUDGE_API_KEY || o.io.env.OPENAI_API_KEY || null,
-        githubToken: o.io.env.GITHUB_TOKEN || null,
+        apiKey: credentials.apiKey ?? null,
+        githubToken: credentials.githubToken ?? null,
         timeoutMs: o.timeoutMs,
         prices: {},
       },

@@ -19,11 +19,13 @@ import { runEvaluation } from '../run.js';
 import { gitDiffSubject, lastCommitSubject, subjectFromDiff } from '../subject.js';
 import { generateRubrics } from './generate.js';
 import { compareCommand } from './compare.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
+import packageJson from '../../package.json' with { type: 'json' };
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
 
-export { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE };
+export { type CliIO };
 
-const VERSION = '0.1.0';
+// package.json is the one place the version is written; the bundle inlines it.
+const VERSION = packageJson.version;
 
 const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally or in CI.
 
@@ -229,6 +231,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
     );
+  const credentials = judgeCredentials(io.env);
   const parsed = parseInputs({
     suites: positionals.join('\n'),
     rubric: v.rubric,
@@ -237,8 +240,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     'answers-file': v.answers,
     'judge-model': v['judge-model'],
     'judge-base-url': v['judge-base-url'],
-    'judge-api-key': io.env.RUBRIC_EVAL_JUDGE_API_KEY || io.env.OPENAI_API_KEY,
-    'github-token': io.env.GITHUB_TOKEN,
+    'judge-api-key': credentials.apiKey,
+    'github-token': credentials.githubToken,
     'judge-timeout': v['judge-timeout'],
     concurrency: v.concurrency,
     'fail-on': v['fail-on'],

@@ -31,7 +31,7 @@ export function codeJudgeInput(
   };
 }
 
-export interface ScriptScore {
+interface ScriptScore {
   score: number;
   hits: string[];
   misses: string[];
@@ -44,7 +44,7 @@ export interface ScriptScore {
 export type ScriptOutcome = ({ ok: true } & ScriptScore) | { ok: false; error: string };
 
 /** How a script is named in messages: its argv as written. */
-export function describeScript(command: string | string[]): string {
+function describeScript(command: string | string[]): string {
   return Array.isArray(command) ? command.join(' ') : command;
 }
 

@@ -34,7 +34,7 @@ interface Artifact {
   } | null;
 }
 
-export const MAX_ARTIFACT_PAGES = 10;
+const MAX_ARTIFACT_PAGES = 10;
 
 /**
  * Finds, downloads and unzips the newest usable results artifact of the base branch. Never
@@ -109,7 +109,7 @@ async function listArtifacts(
  * Among live artifacts of this name made in this repository (never a fork's run on a branch of
  * the same name), the newest on the base commit, else the newest on the base branch.
  */
-export function pickArtifact(
+function pickArtifact(
   artifacts: Artifact[],
   q: Pick<ArtifactQuery, 'name' | 'baseSha' | 'baseRef'>,
   now = Date.now(),

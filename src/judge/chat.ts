@@ -1,5 +1,4 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import { type Usage } from '../results.js';
 import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
@@ -14,6 +13,9 @@ export interface EndpointConfig {
   azure: { endpoint: string; deployment: string; apiVersion: string } | null;
   timeoutMs: number;
 }
+
+/** OpenAI's own API: the endpoint of a key given without a base URL (judge or `openai` target). */
+export const OPENAI_URL = 'https://api.openai.com/v1';
 
 export type ResponseFormatLevel = 'json_schema' | 'json_object' | 'text';
 
@@ -46,7 +48,7 @@ export interface ChatStats {
 type OptionalParam = 'response_format' | 'temperature' | 'seed' | 'max_tokens';
 
 /** Which optional parameter a 400 complains about, if any. */
-export function rejectedParameter(err: unknown): OptionalParam | null {
+function rejectedParameter(err: unknown): OptionalParam | null {
   if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
   const param = String((err as { param?: unknown }).param ?? '').toLowerCase();
   const msg = err.message.toLowerCase();
@@ -63,7 +65,7 @@ export function rejectedParameter(err: unknown): OptionalParam | null {
   return null;
 }
 
-export function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
+function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
   // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
   if (ep.azure) {
     return new AzureOpenAI({
@@ -278,20 +280,4 @@ export class ModelCallError extends Error {
     super(message);
     this.name = 'ModelCallError';
   }
-}
-
-export function usageOf(
-  calls: number,
-  cached: number,
-  promptTokens: number,
-  completionTokens: number,
-  cost: number | null,
-): Usage {
-  return {
-    judge_calls: calls,
-    cached_calls: cached,
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    cost_usd: cost,
-  };
 }

@@ -98,7 +98,7 @@ export class AdaptiveLimiter {
   }
 }
 
-export function abortReason(signal: AbortSignal): Error {
+function abortReason(signal: AbortSignal): Error {
   const r: unknown = signal.reason;
   return r instanceof Error ? r : new CancelledError();
 }

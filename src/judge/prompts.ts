@@ -132,7 +132,7 @@ export function renderTemplate(template: string, vars: Record<string, string>): 
 // ---------------------------------------------------------------------------------------------
 // The markdown-rubric checker contract (seed 002 §6), where the subject is a pull request.
 
-export interface GateContext {
+interface GateContext {
   command: string;
   passed: boolean;
   exitCode: number | null;
@@ -169,7 +169,7 @@ export interface CheckerInput {
 }
 
 /** How much of each gate's output the checker sees: the end of a failing run is what matters. */
-export const GATE_OUTPUT_TAIL = 3000;
+const GATE_OUTPUT_TAIL = 3000;
 
 export function checkerPrompt(input: CheckerInput): JudgePrompt {
   const s: string[] = [];

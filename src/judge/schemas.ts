@@ -9,8 +9,6 @@ import { excerpt } from '../diagnostics.js';
  *   integer scores in range, and exactly the asked ids (missing is invalid; unknown is dropped).
  */
 
-export type JudgeMode = 'checklist' | 'score_range' | 'freeform' | 'markdown';
-
 const idEnum = (ids: readonly string[]) => z.enum(ids as [string, ...string[]]);
 
 function buildChecklistWireSchema(ids: readonly string[]) {
@@ -87,7 +85,7 @@ const ScoreRangeAnswer = z.object({
   overall_reasoning: text,
 });
 /** AgentV's judge schema keeps at most this many hits and misses. */
-export const MAX_HITS = 4;
+const MAX_HITS = 4;
 const upTo4 = z
   .array(z.string())
   .nullish()
@@ -193,9 +191,4 @@ export function validateMarkdown(data: unknown, ids: readonly string[]): Validat
   return checks.ok
     ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
     : checks;
-}
-
-/** JSON Schema of a wire schema, in the form strict structured outputs accept. */
-export function toWireJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
 }

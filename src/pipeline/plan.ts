@@ -113,7 +113,7 @@ export function planRun(
 
 type OrderedCase = Omit<PlannedCase, 'target'>;
 
-export const planEntry = (o: OrderedCase): PlanEntry => ({
+const planEntry = (o: OrderedCase): PlanEntry => ({
   suite: o.suite.path,
   id: o.evalCase.id,
   definition_hash: o.definitionHash,

@@ -13,8 +13,8 @@ export interface ShardInfo extends ShardSpec {
   planned: number;
 }
 
-export const MAX_SHARDS = 256;
-export const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
+const MAX_SHARDS = 256;
+const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
 
 /** Parses `i/n`; anything else is an error that names the accepted form. */
 export function parseShard(value: string): ShardSpec | { error: string } {

@@ -21,11 +21,11 @@ import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
 /** GitHub refuses a job summary over 1 MiB, counted in UTF-8 bytes; this leaves a margin. */
-export const SUMMARY_LIMIT = 1_000_000;
+const SUMMARY_LIMIT = 1_000_000;
 
 /** How a limit is counted: the comment in characters, the job summary in UTF-8 bytes. */
 export type Measure = (text: string) => number;
-export const characters: Measure = (text) => text.length;
+const characters: Measure = (text) => text.length;
 export const utf8Bytes: Measure = (text) => Buffer.byteLength(text, 'utf8');
 
 export interface RenderOptions {
@@ -57,7 +57,7 @@ export function cell(text: string | null | undefined, max = 160): string {
 }
 
 /** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
-export function codeCell(text: string | null | undefined, max = 100): string {
+function codeCell(text: string | null | undefined, max = 100): string {
   if (!text) return '';
   return code(bounded(text, max), { table: true });
 }
@@ -83,7 +83,7 @@ export function errorLine(text: string | null | undefined): string {
 }
 
 /** Every evaluator of a case, composites' children included. */
-export function flattenEvaluators(list: readonly EvaluatorResult[]): EvaluatorResult[] {
+function flattenEvaluators(list: readonly EvaluatorResult[]): EvaluatorResult[] {
   return list.flatMap((e) => [e, ...flattenEvaluators(e.children ?? [])]);
 }
 

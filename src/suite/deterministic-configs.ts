@@ -7,7 +7,7 @@ import {
   type ToolTrajectoryConfig,
 } from './types.js';
 
-export const DETERMINISTIC_TYPES = [
+const DETERMINISTIC_TYPES = [
   'field_accuracy',
   'latency',
   'cost',

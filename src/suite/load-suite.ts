@@ -41,7 +41,7 @@ import {
   type PromptTemplate,
 } from './types.js';
 import { isTestsFormat, loadTestsSuite } from './tests-format.js';
-import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
+import { FileTooLargeError, type Workspace } from './workspace.js';
 import { tooDeepOffset } from './nesting.js';
 import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
 import { reportZodIssues } from './zod-diagnostics.js';
@@ -55,8 +55,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
-export const INLINE_RUBRIC_EVALUATOR = 'rubric';
-export const DEFAULT_EVALUATOR = 'llm_judge';
+const INLINE_RUBRIC_EVALUATOR = 'rubric';
+const DEFAULT_EVALUATOR = 'llm_judge';
 
 /**
  * Loads one suite file (YAML or JSONL) into typed cases, collecting every problem with its
@@ -153,7 +153,7 @@ function jsonLineDocument(value: unknown, line: string, index: number, sink: Dia
 }
 
 /** The v2 loader; the AgentV 5 loader borrows its message reading (files, parts, remote refs). */
-export class SuiteLoader {
+class SuiteLoader {
   private readonly dir: string;
   constructor(
     private readonly absPath: string,
@@ -764,5 +764,3 @@ function chooseEvaluators(
 function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
-
-export { MAX_FILE_BYTES };

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { type ContentPart, type FileAttachment, type Message } from './types.js';
 
 const GUIDELINE_PATTERNS = [/\.instructions\.md$/i, /\.prompt\.md$/i, /(^|\/)SKILL\.md$/];
@@ -8,7 +7,7 @@ export function isGuidelineFile(relPath: string): boolean {
 }
 
 /** A file as the model sees it: a tagged block with its path. */
-export function renderFile(file: FileAttachment): string {
+function renderFile(file: FileAttachment): string {
   return `<file path="${file.path}">\n${file.text.replace(/\n$/, '')}\n</file>`;
 }
 
@@ -21,7 +20,7 @@ export function renderContent(parts: readonly ContentPart[]): string {
 const roleLabel = (role: string) => role.charAt(0).toUpperCase() + role.slice(1);
 
 /** Messages as a transcript, for prompts that show a whole conversation. */
-export function renderTranscript(messages: readonly Message[]): string {
+function renderTranscript(messages: readonly Message[]): string {
   return messages.map((m) => `@[${roleLabel(m.role)}]:\n${renderContent(m.parts)}`).join('\n\n');
 }
 
@@ -72,8 +71,4 @@ export function filesOf(messages: readonly Message[]): FileAttachment[] {
 
 export function textMessage(role: string, text: string): Message {
   return { role, parts: [{ type: 'text', text }] };
-}
-
-export function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
 }

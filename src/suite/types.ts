@@ -72,7 +72,7 @@ export interface PromptScript {
   config: Record<string, unknown> | null;
 }
 
-export type FieldMatch = 'exact' | 'numeric_tolerance' | 'date';
+type FieldMatch = 'exact' | 'numeric_tolerance' | 'date';
 
 export interface FieldSpec {
   path: string;
@@ -144,7 +144,7 @@ export type DeterministicConfig =
   | ToolTrajectoryConfig
   | ExecutionMetricsConfig;
 
-export interface CodeJudgeConfig extends EvaluatorBase {
+interface CodeJudgeConfig extends EvaluatorBase {
   type: 'code_judge';
   /** A shell command string, or an argv list run without a shell. */
   command: string | string[];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { excerpt } from '../diagnostics.js';
 
 /** Files larger than this are refused: suites and attachments are text written by people. */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export type Resolution =
   { ok: true; absPath: string } | { ok: false; rule: 'escapes-workspace' | 'missing-file'; message: string };

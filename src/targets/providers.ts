@@ -14,8 +14,6 @@ import { fillTemplate } from '../template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
 
-export { parseCliOutput };
-
 export interface TargetAnswer {
   text: string;
   outputMessages: unknown[] | null;
@@ -143,12 +141,12 @@ export function fixedAnswer(text: string): TargetAnswer {
 }
 
 /** POSIX shell quoting: the value is one word, whatever it contains. */
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The prompt a CLI target receives: the input's text, with attachments named (their paths go in {FILES}). */
-export function cliPrompt(c: EvalCase): string {
+function cliPrompt(c: EvalCase): string {
   const parts: string[] = [];
   for (const m of c.inputMessages) {
     for (const p of m.parts)
@@ -248,7 +246,7 @@ export function cliRunner(
 }
 
 /** The case's input as chat messages: files inlined as `<file path="...">` blocks. */
-export function chatMessages(c: EvalCase): ChatMessage[] {
+function chatMessages(c: EvalCase): ChatMessage[] {
   return c.inputMessages.map((m) => ({
     role: m.role === 'system' || m.role === 'assistant' ? m.role : 'user',
     content: renderContent(m.parts),
