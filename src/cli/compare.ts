@@ -45,7 +45,7 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError((err as Error).message, { cause: err });
   }
   const { values: v, positionals } = parsed;
   if (v.help) {
@@ -83,7 +83,7 @@ function readText(file: string, cwd: string): string {
   try {
     return readFileSync(path.resolve(cwd, file), 'utf8');
   } catch (err) {
-    throw new UsageError(`${file}: ${(err as Error).message}`);
+    throw new UsageError(`${file}: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -97,7 +97,7 @@ function readHead(file: string, cwd: string): RunResults {
     raw = JSON.parse(readText(file, cwd)) as Partial<RunResults>;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`${file} is not readable JSON (${(err as Error).message})`);
+    throw new UsageError(`${file} is not readable JSON (${(err as Error).message})`, { cause: err });
   }
   const checked = checkBaselineResults(raw, file);
   if ('error' in checked) throw new UsageError(checked.error);

@@ -1,3 +1,5 @@
+import { RubricEvalError } from '../errors.js';
+
 /** What the CLI needs from the world, so tests can run it in-process. */
 export interface CliIO {
   argv: string[];
@@ -13,7 +15,9 @@ export const EXIT_FAIL = 1;
 export const EXIT_USAGE = 2;
 
 /** Bad arguments or unreadable input files: exit 2 with the message and a pointer to --help. */
-export class UsageError extends Error {}
+export class UsageError extends RubricEvalError {
+  override name = 'UsageError';
+}
 
 /**
  * The judge's credentials in the CLI's environment (the action takes them as inputs instead):

@@ -177,7 +177,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
       const near = didYouMean(unknown.split('=')[0]!, flags);
       throw new UsageError(`unknown option '${unknown}'${near ? `: did you mean ${near}?` : ''}`);
     }
-    throw new UsageError((err as Error).message);
+    throw new UsageError((err as Error).message, { cause: err });
   }
 }
 

@@ -3,6 +3,7 @@ import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { type Fetch, Transport } from './transport.js';
+import { RubricEvalError } from '../errors.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
 export interface EndpointConfig {
@@ -270,14 +271,15 @@ function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {
   return [{ role: 'system', content: line }, ...messages];
 }
 
-export class ModelCallError extends Error {
+/** A model call failed for good (after its retries); `cause` is the client's error. */
+export class ModelCallError extends RubricEvalError {
+  override name = 'ModelCallError';
   constructor(
     message: string,
-    readonly original?: unknown,
+    cause: unknown,
     /** Nothing answers at the endpoint's address: a setting to fix, not a hiccup. */
     readonly unreachable = false,
   ) {
-    super(message);
-    this.name = 'ModelCallError';
+    super(message, { cause });
   }
 }

@@ -13,6 +13,7 @@ import { filesOf, renderContent } from '../suite/messages.js';
 import { fillTemplate } from '../template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
+import { RubricEvalError } from '../errors.js';
 
 export interface TargetAnswer {
   text: string;
@@ -35,11 +36,8 @@ export interface TargetRunner {
 }
 
 /** A target could not answer a case: the case is `error`, the other cases go on. */
-export class TargetError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TargetError';
-  }
+export class TargetError extends RubricEvalError {
+  override name = 'TargetError';
 }
 
 export interface RunnerDeps {
@@ -233,6 +231,7 @@ export function cliRunner(
           } catch (err) {
             throw new TargetError(
               `target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${(err as Error).message})${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`,
+              { cause: err },
             );
           }
         } else raw = r.stdout;
@@ -282,7 +281,7 @@ export function modelRunner(
           durationMs: Date.now() - started,
         };
       } catch (err) {
-        throw new TargetError(`target '${name}': ${(err as Error).message}`);
+        throw new TargetError(`target '${name}': ${(err as Error).message}`, { cause: err });
       }
     },
   };
