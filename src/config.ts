@@ -4,7 +4,7 @@ import { MAX_FIXED_SAMPLES, type SamplesSetting } from './judge/sampling.js';
 import { parseShard, type ShardSpec } from './pipeline/shard.js';
 
 /**
- * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
+ * Every input of the action (action.yml, README "Inputs"), validated by this one schema. The CLI maps its flags
  * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
  * "not set" (that is what the runner gives for an input the workflow leaves out).
  */
@@ -163,13 +163,13 @@ export interface Config {
   diffFile: string | null;
   /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
   baseRef: string | null;
-  /** Judge samples per llm_judge evaluator (CONTRACTS §9): 1..9, or `auto`. */
+  /** Judge samples per llm_judge evaluator (README "Judge samples"): 1..9, or `auto`. */
   judgeSamples: SamplesSetting;
-  /** `shard: i/n`: run only this shard's cases (CONTRACTS §8). */
+  /** `shard: i/n`: run only this shard's cases. */
   shard?: ShardSpec | null;
   /** `merge`: globs of shard results files to merge instead of running anything. */
   merge?: string[];
-  /** What each case is compared with (CONTRACTS §7). */
+  /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
 }
 

@@ -26,7 +26,7 @@ export interface RubricRunOptions {
 }
 
 /**
- * The verifier of seed 002 applied to a pull request: every gate runs, in order, even after one
+ * The markdown-rubric verifier (README "Markdown rubrics") applied to a pull request: every gate runs, in order, even after one
  * fails; then, when the rubric has criteria or nice-to-haves, one judge call with the checker
  * contract, the gate results as context. Gates-only rubrics skip the judge; criteria-only skip gates.
  */

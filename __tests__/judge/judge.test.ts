@@ -40,7 +40,7 @@ const rubricJudge = (rubrics: RubricSet | null) => ({ name: 'rubric', weight: 1,
 let server: FakeOpenAI;
 afterEach(async () => server?.close());
 
-test('checklist: the request carries the strict schema with exactly the ids, and one call scores per CONTRACTS §4', async () => {
+test('checklist: the request carries the strict schema with exactly the ids, and one call scores by satisfied weight', async () => {
   server = await startOpenAIServer({
     respond: ({ desc }) => ({
       checks: desc.ids.map((id) => ({ id, reasoning: 'r', satisfied: id !== 'partition' })),

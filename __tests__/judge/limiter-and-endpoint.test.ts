@@ -71,7 +71,7 @@ describe('retry timing', () => {
   });
 });
 
-describe('judge endpoint from the inputs (CONTRACTS §1)', () => {
+describe('judge endpoint from the inputs: GitHub Models with the token, unless a key is given', () => {
   const cfg = (judge: Partial<ReturnType<typeof engineConfig>['judge']>) => {
     const c = engineConfig('/tmp', null);
     return {

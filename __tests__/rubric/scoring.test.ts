@@ -31,7 +31,7 @@ describe('thresholds, exactly at the boundaries', () => {
   });
 });
 
-// The HTTP guide of seed 001: weights 1, 2, 2, 1.5, 1 (total 7.5); the first three required.
+// A guide to HTTP status codes as a checklist: weights 1, 2, 2, 1.5, 1 (total 7.5); the first three required.
 const http: ChecklistItem[] = [
   { id: 'structure', outcome: 'headings', weight: 1, required: true },
   { id: 'success-codes', outcome: '2xx', weight: 2, required: true },
@@ -40,7 +40,7 @@ const http: ChecklistItem[] = [
   { id: 'practical-examples', outcome: 'examples', weight: 1, required: false },
 ];
 
-describe('checklist (seed 001)', () => {
+describe('checklist: satisfied weight over total weight; a required item not satisfied fails', () => {
   test('all satisfied: 7.5/7.5 = 1, pass', () => {
     const r = scoreChecklist(
       http,
@@ -236,7 +236,7 @@ describe('run aggregation', () => {
   });
 });
 
-describe('markdown rubric composite verdict (seed 002 §3)', () => {
+describe('markdown rubric composite verdict: any failing gate or unmet must-have fails; nice-to-haves never block', () => {
   const gate = (verdict: 'pass' | 'fail'): GateResult => ({
     command: 'x',
     verdict,

@@ -4,7 +4,7 @@ import { type CaseVerdict } from '../results.js';
 /** The results major version this build writes and can compare with. */
 const RESULTS_MAJOR = 1;
 
-/** What a comparison needs from a results file (CONTRACTS §5): the rest is not kept in memory. */
+/** What a comparison needs from a results file: the rest is not kept in memory. */
 export interface BaselineResults {
   partial: boolean;
   /** The commit the file's run judged (its last history entry), when it says. */

@@ -2,7 +2,7 @@ import { MAX_RESULTS_BYTES, resultsFromZip } from '../baseline/artifact-zip.js';
 import { type FoundBaseline } from '../baseline/load.js';
 import { type Octokit, type Repo } from './client.js';
 
-/** How `baseline: auto` finds the base branch's results (CONTRACTS §7). */
+/** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
 export interface ArtifactQuery {
   /** `baseline-artifact`. */
   name: string;

@@ -130,7 +130,7 @@ export function renderTemplate(template: string, vars: Record<string, string>): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// The markdown-rubric checker contract (seed 002 §6), where the subject is a pull request.
+// The markdown-rubric checker's prompt (README "Markdown rubrics"), where the subject is a pull request.
 
 interface GateContext {
   command: string;

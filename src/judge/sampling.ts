@@ -1,5 +1,5 @@
 /**
- * Judge samples (CONTRACTS §9): what makes sample i differ from sample 0, and how samples are
+ * Judge samples (README "Judge samples"): what makes sample i differ from sample 0, and how samples are
  * combined. Pure: the evaluator layer decides how many samples to take.
  */
 

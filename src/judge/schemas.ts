@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { excerpt } from '../diagnostics.js';
 
 /**
- * Judge answer schemas (CONTRACTS §3). Each mode has two forms:
+ * Judge answer schemas. Each mode has two forms:
  * - the wire schema, sent as the strict `json_schema` response format: every property required,
  *   optional ones nullable, ids constrained to exactly the asked ones;
  * - the validation, applied to every answer whatever the endpoint enforced: the right shape,

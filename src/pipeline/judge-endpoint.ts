@@ -6,7 +6,7 @@ import { type EvaluatorConfig } from '../suite/types.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
 
-/** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
+/** The judge endpoint from the inputs: GitHub Models with the token, unless a key is given (then OpenAI, or `judge-base-url`). */
 export function judgeEndpoint(
   config: Config,
   names: SettingNames = ACTION_SETTINGS,

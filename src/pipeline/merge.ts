@@ -29,7 +29,7 @@ const label = (f: ShardFile) => `${shardLabel(f.results.shard)} (${f.file})`;
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
 /**
- * The merge stage (CONTRACTS §8): shard results files in, one run out, as the unsharded run
+ * The merge stage (README "One run across many jobs"): shard results files in, one run out, as the unsharded run
  * would have produced it. Missing, duplicate or mismatched shards, or cases that do not add up
  * to the plan, are errors naming the shard: the run then fails and nothing passes.
  */

@@ -19,7 +19,7 @@ export interface PlannedCase {
   evalCase: EvalCase;
   caseIndex: number;
   target: CaseTarget;
-  /** CONTRACTS §7: what decides the grade, hashed. */
+  /** What decides the grade, hashed: a baseline compares only cases whose hashes are equal. */
   definitionHash: string;
 }
 

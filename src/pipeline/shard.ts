@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../suite/definition-hash.js';
 
-/** `shard: i/n` (CONTRACTS §8). */
+/** `shard: i/n`: this job runs the i-th of n parts of the plan (1-based). */
 export interface ShardSpec {
   index: number;
   total: number;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type RunResults } from '../results.js';
 
 /**
- * The results JSON (CONTRACTS §5) in pieces, case by case, so a run of 10,000 cases never builds
+ * The results JSON (README "Results file") in pieces, case by case, so a run of 10,000 cases never builds
  * the whole document as one string: top-level fields one per line, each case compact on its own line.
  */
 function* resultsChunks(results: RunResults): Generator<string> {

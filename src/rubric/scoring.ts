@@ -190,7 +190,7 @@ export function formatRubricCounts(c: RubricCounts): string {
 }
 
 /**
- * Markdown-rubric verdict (seed 002 §3): any gate failing, any must-have not satisfied (or not
+ * Markdown-rubric verdict: any gate failing, any must-have not satisfied (or not
  * judged), a judge error, or `terminate` fails; nice-to-haves never block. The score is the share
  * of gates and must-haves that passed.
  */

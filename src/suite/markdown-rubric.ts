@@ -6,7 +6,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
 import { FileTooLargeError, type Workspace } from './workspace.js';
 
-/** A checker rubric in the markdown format of seed 002. */
+/** A checker rubric in the markdown format (README "Markdown rubrics"). */
 export interface MarkdownRubric {
   /** The file as the user named it (display path), or `(inline)` for sugar. */
   path: string;

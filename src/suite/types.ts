@@ -198,7 +198,7 @@ export type EvaluatorConfig =
 
 /**
  * How a case's evaluator results become its verdict. Absent: AgentV v2 / rubric-eval's
- * pass/borderline/fail (CONTRACTS §4). `threshold`: AgentV 5's weighted score against a
+ * pass/borderline/fail (README "Scoring"). `threshold`: AgentV 5's weighted score against a
  * threshold, where a failed `required` evaluator zeroes the case.
  */
 export type CaseScoring = { kind: 'threshold'; threshold: number };
