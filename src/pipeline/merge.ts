@@ -1,22 +1,14 @@
-import {
-  type CaseResult,
-  type RubricResult,
-  type RunResults,
-  type ShardSummary,
-  type SuiteResult,
-} from '../results.js';
+import { type CaseResult, type ShardSummary, type SuiteResult } from '../results.js';
+import { type AggregateInput } from './aggregate.js';
 import { type RunStats } from './context.js';
 import { type ShardFile } from './shard-file.js';
 import { comparePlanOrder, planHash, shardLabel, shardSize } from './shard.js';
 
 /** What a merge hands the aggregate stage in place of load..execute. */
-export interface MergedRun {
-  suites: SuiteResult[];
-  rubric: RubricResult | null;
-  errors: string[];
-  warnings: string[];
-  partial: boolean;
-  judge: RunResults['judge'];
+export interface MergedRun extends Pick<
+  AggregateInput,
+  'suites' | 'rubric' | 'errors' | 'warnings' | 'partial' | 'judge'
+> {
   /** When the earliest shard started (ms since the epoch), or null when no shard was read. */
   started: number | null;
   shards: ShardSummary[];

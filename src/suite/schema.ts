@@ -119,18 +119,22 @@ const Script = z.union([NonEmptyText, z.array(z.string()).min(1)], {
   error: 'script must be a command string or a non-empty argv list',
 });
 
-const EVALUATOR_TYPES = [
-  'llm_judge',
-  'llm-judge',
-  'code_judge',
-  'code-judge',
-  'composite',
+/** Evaluators that score without a judge or a script, from the answer and its metrics alone. */
+export const DETERMINISTIC_TYPES = [
   'field_accuracy',
   'latency',
   'cost',
   'token_usage',
   'tool_trajectory',
   'execution_metrics',
+] as const;
+const EVALUATOR_TYPES = [
+  'llm_judge',
+  'llm-judge',
+  'code_judge',
+  'code-judge',
+  'composite',
+  ...DETERMINISTIC_TYPES,
 ] as const;
 const AGGREGATOR_TYPES = ['weighted_average', 'code_judge', 'code-judge', 'llm_judge', 'llm-judge'] as const;
 
