@@ -11,6 +11,7 @@ import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
 import { judgeEndpoint } from '../run.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
+import { renderQuestionOutline } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { Workspace } from '../suite/workspace.js';
 import { endpointOfTarget } from '../targets/plan.js';
@@ -140,7 +141,7 @@ async function askRubrics(
           },
           {
             role: 'user',
-            content: `[[ ## expected_outcome ## ]]\n${c.expectedOutcome.trim()}\n\n[[ ## question ## ]]\n${fence('question', c.inputMessages.map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : `<file ${p.file.path}>`)).join('\n')).join('\n\n'))}`,
+            content: `[[ ## expected_outcome ## ]]\n${c.expectedOutcome.trim()}\n\n[[ ## question ## ]]\n${fence('question', renderQuestionOutline(c.inputMessages))}`,
           },
         ],
         shapeHint:

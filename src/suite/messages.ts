@@ -37,6 +37,24 @@ export function renderQuestion(messages: readonly Message[]): string {
   return renderTranscript(visible);
 }
 
+/**
+ * The question as AgentV hands it to code judges (its case's `question`): the user turns' content
+ * alone, without role markers. The judge's `{{question}}` above shows the whole conversation.
+ */
+export function renderUserQuestion(messages: readonly Message[]): string {
+  return renderContent(messages.filter((m) => m.role === 'user').flatMap((m) => m.parts));
+}
+
+/**
+ * The question as `generate rubrics` shows it to the judge: every turn's text, attached files by
+ * name only (`<file path>`), so the prompt stays about what is asked rather than file contents.
+ */
+export function renderQuestionOutline(messages: readonly Message[]): string {
+  return messages
+    .map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : `<file ${p.file.path}>`)).join('\n'))
+    .join('\n\n');
+}
+
 /** The reference answer: the last expected assistant message (or the last expected message). */
 export function renderReferenceAnswer(expected: readonly Message[]): string {
   const assistant =
