@@ -1,4 +1,4 @@
-import { parseInputs } from '../../src/config.js';
+import { parseInputs } from '../../src/config/config.js';
 import { inShard, parseShard, planHash, shardSize } from '../../src/pipeline/shard.js';
 
 describe('shard: i/n', () => {

@@ -8,7 +8,7 @@ import {
   scoreRanges,
   verdictForScore,
 } from '../../src/rubric/scoring.js';
-import { type EvaluatorResult, type GateResult, type RubricCheckResult } from '../../src/results.js';
+import { type EvaluatorResult, type GateResult, type RubricCheckResult } from '../../src/core/results.js';
 import { type ChecklistItem, type RangeCriterion } from '../../src/rubric/types.js';
 
 const sat = (entries: Record<string, boolean>) =>

@@ -1,5 +1,5 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import { type Usage } from '../results.js';
+import { type Usage } from '../core/results.js';
 import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { type z } from 'zod';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { emptyUsage, type Usage } from '../results.js';
-import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../setting-names.js';
+import { emptyUsage, type Usage } from '../core/results.js';
+import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-names.js';
 import { parseJsonAnswer } from './answer-json.js';
 import { cacheSecret, JudgeCache } from './cache.js';
 import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';

@@ -1,6 +1,6 @@
 import { type ChecklistItem, type RangeCriterion } from '../rubric/types.js';
 import { fence, FENCE_RULE } from './fence.js';
-import { fillTemplate } from '../template.js';
+import { fillTemplate } from '../core/template.js';
 
 /** One chat message sent to the judge. */
 export interface ChatMessage {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { excerpt } from '../diagnostics.js';
+import { excerpt } from '../core/diagnostics.js';
 
 /**
  * Judge answer schemas (CONTRACTS §3). Each mode has two forms:

@@ -5,7 +5,7 @@ import {
   type RubricResult,
   type RunResults,
   type SuiteResult,
-} from '../results.js';
+} from '../core/results.js';
 import { historyCounts } from '../report/history.js';
 import { aggregateRun } from '../rubric/scoring.js';
 

@@ -4,7 +4,7 @@ import {
   type RunResults,
   type ShardSummary,
   type SuiteResult,
-} from '../results.js';
+} from '../core/results.js';
 import { type RunStats } from './context.js';
 import { type ShardFile } from './shard-file.js';
 import { comparePlanOrder, planHash, shardLabel, shardSize } from './shard.js';

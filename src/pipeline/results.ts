@@ -1,7 +1,7 @@
-import { type Config } from '../config.js';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Config } from '../config/config.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { type Redactor } from '../exec/redact.js';
-import { type RunResults } from '../results.js';
+import { type RunResults } from '../core/results.js';
 import { type RunStats } from './context.js';
 
 /** What a run hands its adapter: the results, the diagnostics to annotate, and how it went. */

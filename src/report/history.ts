@@ -1,4 +1,4 @@
-import { type HistoryEntry, type RubricCounts, type RunCounts } from '../results.js';
+import { type HistoryEntry, type RubricCounts, type RunCounts } from '../core/results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 
 /** The sticky comment's first line: how the action finds its own comment. */

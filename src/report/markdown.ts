@@ -4,7 +4,7 @@ import {
   type RubricResult,
   type RunResults,
   type SuiteResult,
-} from '../results.js';
+} from '../core/results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 import {
   baselineLine,

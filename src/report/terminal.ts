@@ -1,6 +1,6 @@
 import { WriteStream } from 'node:tty';
 import { styleText } from 'node:util';
-import { type RunResults } from '../results.js';
+import { type RunResults } from '../core/results.js';
 import { formatRubricCounts } from '../rubric/scoring.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './markdown.js';

@@ -1,7 +1,7 @@
-import { type DiagnosticSink, type Position } from '../diagnostics.js';
+import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
 import { KNOWN_BAND_KEYS, KNOWN_RUBRIC_KEYS } from '../suite/schema.js';
-import { checkUnknownKeys } from '../suite/unknown-keys.js';
-import { type PathSegment } from '../suite/yaml-source.js';
+import { checkUnknownKeys } from '../core/unknown-keys.js';
+import { type PathSegment } from '../core/yaml-source.js';
 import {
   bandsFromLowerBounds,
   checkScoreBands,

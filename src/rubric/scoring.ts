@@ -7,7 +7,7 @@ import {
   type RubricCounts,
   type RunCounts,
   type Verdict,
-} from '../results.js';
+} from '../core/results.js';
 import { type ChecklistItem, type RangeCriterion } from './types.js';
 
 /** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */

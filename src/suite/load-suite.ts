@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../diagnostics.js';
+import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../core/diagnostics.js';
 import { parseRubricList } from '../rubric/rubric-items.js';
 import {
   type ConfigNote,
@@ -28,7 +28,7 @@ import {
 } from './schema.js';
 import { scriptFileArgs } from './script-files.js';
 import { dropShadowedAliases, messagesShape } from './shorthand.js';
-import { checkUnknownKeys } from './unknown-keys.js';
+import { checkUnknownKeys } from '../core/unknown-keys.js';
 import {
   type AggregatorConfig,
   type ContentPart,
@@ -41,10 +41,10 @@ import {
   type PromptTemplate,
 } from './types.js';
 import { isTestsFormat, loadTestsSuite } from './tests-format.js';
-import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from './workspace.js';
-import { tooDeepOffset } from './nesting.js';
-import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
-import { reportZodIssues } from './zod-diagnostics.js';
+import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from '../core/workspace.js';
+import { tooDeepOffset } from '../core/nesting.js';
+import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from '../core/yaml-source.js';
+import { reportZodIssues } from '../core/zod-diagnostics.js';
 
 export interface SuiteLoadResult {
   suite: EvalSuite | undefined;

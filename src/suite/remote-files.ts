@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { refPathSplits } from './github-url.js';
 import { type EvalSuite, type FileAttachment, type GitHubFileRef } from './types.js';
 

@@ -1,6 +1,6 @@
-import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
-import { didYouMean } from '../did-you-mean.js';
-import { type Workspace } from '../suite/workspace.js';
+import { type Diagnostic, DiagnosticSink, excerpt } from '../core/diagnostics.js';
+import { didYouMean } from '../core/did-you-mean.js';
+import { type Workspace } from '../core/workspace.js';
 import { fixedAnswer, type TargetRunner, TargetError } from './providers.js';
 
 /**

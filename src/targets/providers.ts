@@ -10,7 +10,7 @@ import { type AdaptiveLimiter } from '../judge/limiter.js';
 import { type ChatMessage } from '../judge/prompts.js';
 import { type RetryPolicy } from '../judge/retry.js';
 import { filesOf, renderContent } from '../suite/messages.js';
-import { fillTemplate } from '../template.js';
+import { fillTemplate } from '../core/template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
 

@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
-import { type Workspace } from '../suite/workspace.js';
-import { checkUnknownKeys } from '../suite/unknown-keys.js';
-import { parseYamlSource, type SourceDocument } from '../suite/yaml-source.js';
-import { reportZodIssues } from '../suite/zod-diagnostics.js';
+import { type Diagnostic, DiagnosticSink, type Position } from '../core/diagnostics.js';
+import { type Workspace } from '../core/workspace.js';
+import { checkUnknownKeys } from '../core/unknown-keys.js';
+import { parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
+import { reportZodIssues } from '../core/zod-diagnostics.js';
 import { HEALTHCHECK_KEYS, PROVIDER_KEYS } from './providers.js';
 
 export const SUPPORTED_PROVIDERS = ['mock', 'cli', 'openai', 'azure', 'azure-openai'] as const;

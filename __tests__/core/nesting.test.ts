@@ -1,4 +1,4 @@
-import { MAX_NESTING_DEPTH, tooDeepOffset, tooDeepPath } from '../../src/suite/nesting.js';
+import { MAX_NESTING_DEPTH, tooDeepOffset, tooDeepPath } from '../../src/core/nesting.js';
 
 const nested = (n: number): unknown => {
   let v: unknown = 1;

@@ -1,5 +1,5 @@
 import { Redactor } from '../../src/exec/redact.js';
-import { judgedAnswer, MAX_ANSWER_CHARS } from '../../src/targets/judged-answer.js';
+import { judgedAnswer, MAX_ANSWER_CHARS } from '../../src/evaluators/judged-answer.js';
 
 const redactor = new Redactor(['sk-secret-123456']);
 

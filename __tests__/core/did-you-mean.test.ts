@@ -1,4 +1,4 @@
-import { didYouMean, editDistance, nearest } from '../src/did-you-mean.js';
+import { didYouMean, editDistance, nearest } from '../../src/core/did-you-mean.js';
 
 test('edit distance counts a swap of neighbours as one edit', () => {
   expect(editDistance('wieght', 'weight')).toBe(1);

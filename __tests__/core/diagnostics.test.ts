@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ECHO_LIMIT, excerpt, formatDiagnostic } from '../src/diagnostics.js';
-import { loadSuiteFile } from '../src/suite/load-suite.js';
-import { Workspace } from '../src/suite/workspace.js';
-import { tmpDir } from './helpers/judge.js';
+import { ECHO_LIMIT, excerpt, formatDiagnostic } from '../../src/core/diagnostics.js';
+import { loadSuiteFile } from '../../src/suite/load-suite.js';
+import { Workspace } from '../../src/core/workspace.js';
+import { tmpDir } from '../helpers/judge.js';
 
 describe('excerpt: long values are cut in messages with a marker', () => {
   test('a short value is left whole', () => {

@@ -1,5 +1,5 @@
-import { type DiagnosticSink, excerpt, type Position } from '../diagnostics.js';
-import { didYouMean, nearest } from '../did-you-mean.js';
+import { type DiagnosticSink, excerpt, type Position } from './diagnostics.js';
+import { didYouMean, nearest } from './did-you-mean.js';
 
 export interface KeyCheck {
   sink: DiagnosticSink;

@@ -1,24 +1,24 @@
 import { setMaxListeners } from 'node:events';
-import { type BaselineFinder } from './baseline/load.js';
-import { type Config } from './config.js';
-import { type Subject } from './judge/prompts.js';
-import { aggregateResults } from './pipeline/aggregate.js';
-import { compareStage } from './pipeline/compare.js';
-import { createRunContext, type RunContext } from './pipeline/context.js';
-import { executePlan, type Progress } from './pipeline/execute.js';
-import { judgeInfo } from './pipeline/judge-endpoint.js';
-import { loadInputs } from './pipeline/load.js';
-import { mergeShards } from './pipeline/merge.js';
-import { planProblems, planRun } from './pipeline/plan.js';
-import { finishRun, type RunOutcome } from './pipeline/results.js';
-import { readShardFiles } from './pipeline/shard-file.js';
-import { type HistoryEntry, type RunResults } from './results.js';
-import { type SettingNames } from './setting-names.js';
+import { type BaselineFinder } from '../baseline/load.js';
+import { type Config } from '../config/config.js';
+import { type Subject } from '../judge/prompts.js';
+import { aggregateResults } from './aggregate.js';
+import { compareStage } from './compare.js';
+import { createRunContext, type RunContext } from './context.js';
+import { executePlan, type Progress } from './execute.js';
+import { judgeInfo } from './judge-endpoint.js';
+import { loadInputs } from './load.js';
+import { mergeShards } from './merge.js';
+import { planProblems, planRun } from './plan.js';
+import { finishRun, type RunOutcome } from './results.js';
+import { readShardFiles } from './shard-file.js';
+import { type HistoryEntry, type RunResults } from '../core/results.js';
+import { type SettingNames } from '../core/setting-names.js';
 
-export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './pipeline/judge-endpoint.js';
-export { round4 } from './pipeline/aggregate.js';
-export { tripsFailOn, type RunOutcome } from './pipeline/results.js';
-export { type Progress } from './pipeline/execute.js';
+export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './judge-endpoint.js';
+export { round4 } from './aggregate.js';
+export { tripsFailOn, type RunOutcome } from './results.js';
+export { type Progress } from './execute.js';
 
 export interface RunHooks {
   info?(message: string): void;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { excerpt } from '../diagnostics.js';
+import { excerpt } from './diagnostics.js';
 
 /** Files larger than this are refused: suites and attachments are text written by people. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { type DiagnosticSink } from '../diagnostics.js';
+import { type DiagnosticSink } from './diagnostics.js';
 import { type PathSegment, type SourceDocument } from './yaml-source.js';
 
 /** Rule names for structural problems, so messages read like the semantic ones. */

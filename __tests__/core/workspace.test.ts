@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { tmpDir } from '../helpers/judge.js';
 
 // Written from AgentV v2.6.1's file resolver (loaders/file-resolver.ts and its tests): an absolute

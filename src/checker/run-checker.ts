@@ -1,17 +1,17 @@
-import { type ExecDeps } from './evaluators/deps.js';
-import { describeExit, runCommand } from './exec/run-command.js';
-import { type Judge, JudgeError } from './judge/judge.js';
-import { checkerPrompt, type PriorIteration, type Subject } from './judge/prompts.js';
-import { markdownWireSchema, validateMarkdown } from './judge/schemas.js';
+import { type ExecDeps } from '../evaluators/deps.js';
+import { describeExit, runCommand } from '../exec/run-command.js';
+import { type Judge, JudgeError } from '../judge/judge.js';
+import { checkerPrompt, type PriorIteration, type Subject } from '../judge/prompts.js';
+import { markdownWireSchema, validateMarkdown } from '../judge/schemas.js';
 import {
   emptyUsage,
   type GateResult,
   type HistoryEntry,
   type RubricCheckResult,
   type RubricResult,
-} from './results.js';
-import { rubricCounts, rubricVerdict } from './rubric/scoring.js';
-import { type MarkdownRubric } from './suite/markdown-rubric.js';
+} from '../core/results.js';
+import { rubricCounts, rubricVerdict } from '../rubric/scoring.js';
+import { type MarkdownRubric } from './markdown-rubric.js';
 
 export interface RubricRunOptions {
   cwd: string;

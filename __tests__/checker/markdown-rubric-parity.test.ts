@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatDiagnostic } from '../../src/diagnostics.js';
-import { parseMarkdownRubric } from '../../src/suite/markdown-rubric.js';
+import { formatDiagnostic } from '../../src/core/diagnostics.js';
+import { parseMarkdownRubric } from '../../src/checker/markdown-rubric.js';
 import { CORPUS, describeCorpus, REPO_ROOT } from '../helpers/paths.js';
 
 const SEEDS = path.resolve(REPO_ROOT, '../shared/seeds');

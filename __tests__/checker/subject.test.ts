@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { budgetDiff, gitDiffSubject, lastCommitSubject, splitDiff } from '../src/subject.js';
-import { tmpDir } from './helpers/judge.js';
+import { budgetDiff, gitDiffSubject, lastCommitSubject, splitDiff } from '../../src/checker/subject.js';
+import { tmpDir } from '../helpers/judge.js';
 
 function repo(): string {
   const dir = tmpDir('re-git-');

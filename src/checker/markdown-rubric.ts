@@ -3,8 +3,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heading, InlineCode, List, ListItem, Nodes, Parent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
-import { FileTooLargeError, type Workspace } from './workspace.js';
+import { type Diagnostic, DiagnosticSink, excerpt } from '../core/diagnostics.js';
+import { FileTooLargeError, type Workspace } from '../core/workspace.js';
 
 /** A checker rubric in the markdown format of seed 002. */
 export interface MarkdownRubric {

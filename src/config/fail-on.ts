@@ -1,6 +1,6 @@
 import { type FAIL_ON } from './config.js';
-import { tripsFailOn } from './pipeline/results.js';
-import { type RunResults } from './results.js';
+import { tripsFailOn } from '../pipeline/results.js';
+import { type RunResults } from '../core/results.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
 

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { formatDiagnostic } from '../../src/diagnostics.js';
-import { editDistance } from '../../src/did-you-mean.js';
+import { formatDiagnostic } from '../../src/core/diagnostics.js';
+import { editDistance } from '../../src/core/did-you-mean.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import {
   KNOWN_AGGREGATOR_KEYS,
@@ -16,7 +16,7 @@ import {
   KNOWN_SUITE_KEYS,
   knownEvaluatorKeys,
 } from '../../src/suite/schema.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 
 type Obj = Record<string, unknown>;
 

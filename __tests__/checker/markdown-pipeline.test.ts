@@ -4,7 +4,7 @@ import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/o
 import { type Subject } from '../../src/judge/prompts.js';
 import { historyBlock, parseHistory } from '../../src/report/history.js';
 import { renderReport } from '../../src/report/markdown.js';
-import { runEvaluation } from '../../src/run.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 import { CORPUS, corpusTest } from '../helpers/paths.js';

@@ -1,6 +1,6 @@
 import jsYaml from 'js-yaml';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { type DiagnosticSink, type Position } from '../diagnostics.js';
+import { type DiagnosticSink, type Position } from './diagnostics.js';
 import { MAX_NESTING_DEPTH, tooDeepPath } from './nesting.js';
 
 /** Aliases beyond this count are refused: a "billion laughs" document expands to gigabytes. */

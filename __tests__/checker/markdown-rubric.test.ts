@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { formatDiagnostic } from '../../src/diagnostics.js';
-import { parseMarkdownRubric, rubricFromInput } from '../../src/suite/markdown-rubric.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { formatDiagnostic } from '../../src/core/diagnostics.js';
+import { parseMarkdownRubric, rubricFromInput } from '../../src/checker/markdown-rubric.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { CORPUS, describeCorpus } from '../helpers/paths.js';
 
 const scope = (name: string) => {

@@ -1,7 +1,7 @@
-import { type CandidateAnswer } from '../evaluators/context.js';
+import { type CandidateAnswer } from './context.js';
 import { type Redactor } from '../exec/redact.js';
-import { type AnswerCut } from '../results.js';
-import { tooDeepPath } from '../suite/nesting.js';
+import { type AnswerCut } from '../core/results.js';
+import { tooDeepPath } from '../core/nesting.js';
 
 /**
  * Most characters of one answer that reach the judges and the results file: about 25k tokens,

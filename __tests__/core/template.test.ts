@@ -1,5 +1,5 @@
-import { renderTemplate } from '../src/judge/prompts.js';
-import { fillTemplate } from '../src/template.js';
+import { renderTemplate } from '../../src/judge/prompts.js';
+import { fillTemplate } from '../../src/core/template.js';
 
 describe('fillTemplate: one pass, values taken as they are', () => {
   const fill = (t: string, vars: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type Subject } from './judge/prompts.js';
+import { type Subject } from '../judge/prompts.js';
 
 const exec = promisify(execFile);
 
