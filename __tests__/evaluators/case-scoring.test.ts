@@ -1,6 +1,7 @@
 import { negateResult } from '../../src/evaluators/negate.js';
 import { type EvaluatorResult } from '../../src/core/results.js';
-import { aggregateByThreshold, DEFAULT_TEST_THRESHOLD, scoreCase } from '../../src/evaluators/case-scoring.js';
+import { aggregateByThreshold, scoreCase } from '../../src/evaluators/case-scoring.js';
+import { DEFAULT_TEST_THRESHOLD } from '../../src/suite/tests-format.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';
 
 const pos = { line: 1, column: 1 };

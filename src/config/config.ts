@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
-import { parseShard, type ShardSpec } from '../pipeline/shard.js';
+import { parseShard, type ShardSpec } from './shard-spec.js';
 
 /**
  * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags

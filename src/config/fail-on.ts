@@ -1,8 +1,14 @@
 import { type FAIL_ON } from './config.js';
-import { tripsFailOn } from '../pipeline/results.js';
 import { type RunResults } from '../core/results.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
+
+/** Whether the verdict trips `fail-on` (so the check fails). */
+export function tripsFailOn(verdict: RunResults['verdict'], failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  if (verdict === 'fail') return true;
+  return failOn === 'borderline' && verdict === 'borderline';
+}
 
 const failing = (v: string | null | undefined) => v === 'fail' || v === 'error';
 

@@ -2,9 +2,6 @@ import { type EvaluatorResult } from '../core/results.js';
 import { type EvalCase, type EvaluatorConfig } from '../suite/types.js';
 import { aggregateCase, type CaseAggregate, weightedMean } from '../rubric/scoring.js';
 
-/** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
-export const DEFAULT_TEST_THRESHOLD = 0.8;
-
 /** Tolerance for float sums such as 0.1 + 0.7 meeting a 0.8 threshold. */
 const EPSILON = 1e-9;
 

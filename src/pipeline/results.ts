@@ -31,10 +31,3 @@ export function finishRun(
     };
   return { results, diagnostics: p.diagnostics, redactor: p.redactor, stats: p.stats };
 }
-
-/** Whether the verdict trips `fail-on` (so the check fails). */
-export function tripsFailOn(verdict: RunResults['verdict'], failOn: Config['failOn']): boolean {
-  if (failOn === 'never') return false;
-  if (verdict === 'fail') return true;
-  return failOn === 'borderline' && verdict === 'borderline';
-}

@@ -17,7 +17,7 @@ import { type SettingNames } from '../core/setting-names.js';
 
 export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './judge-endpoint.js';
 export { round4 } from './aggregate.js';
-export { tripsFailOn, type RunOutcome } from './results.js';
+export { type RunOutcome } from './results.js';
 export { type Progress } from './execute.js';
 
 export interface RunHooks {

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../core/diagnostics.js';
-import { parseRubricList } from '../rubric/rubric-items.js';
+import { parseRubricList } from './rubric-items.js';
 import {
   type ConfigNote,
   deterministicConfig,

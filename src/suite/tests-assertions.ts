@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { parseRubricList } from '../rubric/rubric-items.js';
+import { parseRubricList } from './rubric-items.js';
 import { deterministicConfig } from './deterministic-configs.js';
 import { type RawEvaluator } from './schema.js';
 import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';

@@ -1,5 +1,5 @@
 import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { KNOWN_BAND_KEYS, KNOWN_RUBRIC_KEYS } from '../suite/schema.js';
+import { KNOWN_BAND_KEYS, KNOWN_RUBRIC_KEYS } from './schema.js';
 import { checkUnknownKeys } from '../core/unknown-keys.js';
 import { type PathSegment } from '../core/yaml-source.js';
 import {
@@ -9,8 +9,8 @@ import {
   SCORE_MIN,
   toScoreBands,
   type BandInput,
-} from './score-ranges.js';
-import { type ChecklistItem, type RangeCriterion, type RubricSet } from './types.js';
+} from '../rubric/score-ranges.js';
+import { type ChecklistItem, type RangeCriterion, type RubricSet } from '../rubric/types.js';
 
 export interface RubricParseContext {
   sink: DiagnosticSink;
