@@ -15,7 +15,6 @@ import {
   type PullRequestSurface,
   untilCancelled,
 } from './github/pr-comment.js';
-import { type Subject } from './judge/prompts.js';
 import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
 import { withLines } from './exec/redact.js';
 import { changeCounts } from './report/baseline.js';
@@ -26,7 +25,7 @@ import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from '.
 import { guardVerdict } from './process-guard.js';
 import { type RunResults } from './core/results.js';
 import { runEvaluation, type RunOutcome } from './pipeline/run.js';
-import { lastCommitSubject } from './checker/subject.js';
+import { lastCommitSubject, type Subject } from './checker/subject.js';
 
 interface PullRequestEvent {
   number: number;

@@ -1,7 +1,7 @@
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type Subject } from '../../src/judge/prompts.js';
+import { type Subject } from '../../src/checker/subject.js';
 import { historyBlock, parseHistory } from '../../src/report/history.js';
 import { renderReport } from '../../src/report/markdown.js';
 import { runEvaluation } from '../../src/pipeline/run.js';

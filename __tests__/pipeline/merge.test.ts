@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { splitList, type Config } from '../../src/config/config.js';
-import { type Subject } from '../../src/judge/prompts.js';
+import { type Subject } from '../../src/checker/subject.js';
 import { writeResultsFile } from '../../src/report/results-file.js';
 import { type RunResults } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';

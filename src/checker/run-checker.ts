@@ -1,19 +1,20 @@
 import { type ExecDeps } from '../evaluators/deps.js';
 import { describeExit, runCommand } from '../exec/run-command.js';
 import { type Judge, JudgeError } from '../judge/judge.js';
-import { checkerPrompt, type PriorIteration, type Subject } from '../judge/prompts.js';
-import { markdownWireSchema, validateMarkdown } from '../judge/schemas.js';
 import {
   emptyUsage,
   type GateResult,
   type HistoryEntry,
-  type RubricCheckResult,
-  type RubricResult,
+  type CriterionResult,
+  type CheckerResult,
 } from '../core/results.js';
-import { rubricCounts, rubricVerdict } from '../rubric/scoring.js';
+import { checkerWireSchema, validateCheckerAnswer } from './answer.js';
 import { type MarkdownRubric } from './markdown-rubric.js';
+import { checkerPrompt, type PriorIteration } from './prompt.js';
+import { type Subject } from './subject.js';
+import { checkerCounts, checkerVerdict } from './verdict.js';
 
-export interface RubricRunOptions {
+export interface CheckerOptions {
   cwd: string;
   exec: ExecDeps;
   /** Null when the rubric has no criteria (gates only): no judge is needed. */
@@ -30,10 +31,10 @@ export interface RubricRunOptions {
  * fails; then, when the rubric has criteria or nice-to-haves, one judge call with the checker
  * contract, the gate results as context. Gates-only rubrics skip the judge; criteria-only skip gates.
  */
-export async function runMarkdownRubric(
+export async function runChecker(
   rubric: MarkdownRubric,
-  opts: RubricRunOptions,
-): Promise<RubricResult> {
+  opts: CheckerOptions,
+): Promise<CheckerResult> {
   const gates: GateResult[] = [];
   for (const [i, gate] of rubric.gates.entries()) {
     if (opts.exec.signal?.aborted) break;
@@ -65,14 +66,14 @@ export async function runMarkdownRubric(
     ...rubric.criteria.map((c) => ({ ...c, kind: 'must' as const })),
     ...rubric.niceToHave.map((c) => ({ ...c, kind: 'nice' as const })),
   ];
-  let checks: RubricCheckResult[] = criteria.map((c) => ({
+  let checks: CriterionResult[] = criteria.map((c) => ({
     id: c.id,
     kind: c.kind,
     text: c.text,
     satisfied: null,
     reasoning: null,
   }));
-  let judgeVerdict: RubricResult['judge_verdict'] = null;
+  let judgeVerdict: CheckerResult['judge_verdict'] = null;
   let feedback: string | null = null;
   let error: string | undefined;
   let usage = emptyUsage();
@@ -107,8 +108,8 @@ export async function runMarkdownRubric(
             prior,
           }),
           schemaName: 'checker_verdict',
-          wireSchema: markdownWireSchema(ids),
-          validate: (d) => validateMarkdown(d, ids),
+          wireSchema: checkerWireSchema(ids),
+          validate: (d) => validateCheckerAnswer(d, ids),
         });
         usage = answer.usage;
         const byId = new Map(answer.value.checks.map((c) => [c.id, c]));
@@ -125,7 +126,7 @@ export async function runMarkdownRubric(
       }
     }
   }
-  const { verdict, score } = rubricVerdict({ gates, checks, judgeVerdict, judgeError: error !== undefined });
+  const { verdict, score } = checkerVerdict({ gates, checks, judgeVerdict, judgeError: error !== undefined });
   return {
     path: rubric.path,
     title: rubric.title,
@@ -136,7 +137,7 @@ export async function runMarkdownRubric(
     checks,
     judge_verdict: judgeVerdict,
     feedback,
-    counts: rubricCounts(gates, checks),
+    counts: checkerCounts(gates, checks),
     ...(error ? { error } : {}),
     usage,
   };

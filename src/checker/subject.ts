@@ -1,8 +1,19 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type Subject } from '../judge/prompts.js';
 
 const exec = promisify(execFile);
+
+/** The change the checker judges: a pull request, the last commit, or a local diff. */
+export interface Subject {
+  kind: 'pull_request' | 'commit' | 'diff';
+  title: string;
+  body: string;
+  files: string[];
+  diff: string;
+  /** Files whose diff was left out to fit the budget. */
+  trimmed: string[];
+}
+
 
 /** Characters of unified diff the checker sees; larger diffs drop whole files, largest first. */
 export const DIFF_BUDGET = 60_000;

@@ -150,7 +150,7 @@ export interface GateResult {
   line?: number;
 }
 
-export interface RubricCheckResult {
+export interface CriterionResult {
   id: string;
   kind: 'must' | 'nice';
   text: string;
@@ -159,7 +159,7 @@ export interface RubricCheckResult {
   reasoning: string | null;
 }
 
-export interface RubricCounts {
+export interface CheckerCounts {
   gates_passed: number;
   gates_total: number;
   must_passed: number;
@@ -181,17 +181,17 @@ export interface HistoryEntry {
   at: string;
 }
 
-export interface RubricResult {
+export interface CheckerResult {
   path: string;
   title: string | null;
   hash: string;
   verdict: 'pass' | 'fail';
   score: number;
   gates: GateResult[];
-  checks: RubricCheckResult[];
+  checks: CriterionResult[];
   judge_verdict: 'accept' | 'retry' | 'terminate' | null;
   feedback: string | null;
-  counts: RubricCounts;
+  counts: CheckerCounts;
   error?: string;
   usage?: Usage;
 }
@@ -209,7 +209,7 @@ export interface RunResults {
   score: number;
   counts: RunCounts;
   suites: SuiteResult[];
-  rubric: RubricResult | null;
+  rubric: CheckerResult | null;
   usage: Usage;
   /** True when the run was cancelled or stopped early: some cases are missing. */
   partial: boolean;

@@ -1,6 +1,6 @@
 import {
   type CaseResult,
-  type RubricResult,
+  type CheckerResult,
   type RunResults,
   type ShardSummary,
   type SuiteResult,
@@ -12,7 +12,7 @@ import { comparePlanOrder, planHash, shardLabel, shardSize } from './shard.js';
 /** What a merge hands the aggregate stage in place of load..execute. */
 export interface MergedRun {
   suites: SuiteResult[];
-  rubric: RubricResult | null;
+  rubric: CheckerResult | null;
   errors: string[];
   warnings: string[];
   partial: boolean;

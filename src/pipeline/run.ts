@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { type BaselineFinder } from '../baseline/load.js';
 import { type Config } from '../config/config.js';
-import { type Subject } from '../judge/prompts.js';
+import { type Subject } from '../checker/subject.js';
 import { aggregateResults } from './aggregate.js';
 import { compareStage } from './compare.js';
 import { createRunContext, type RunContext } from './context.js';
