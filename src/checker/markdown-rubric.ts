@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Heading, InlineCode, List, ListItem, Nodes, Parent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { type Diagnostic, DiagnosticSink, excerpt } from '../core/diagnostics.js';
-import { FileTooLargeError, type Workspace } from '../core/workspace.js';
+import { readUserFile } from '../core/user-file.js';
+import { type Workspace } from '../core/workspace.js';
 
 /** A checker rubric in the markdown format of seed 002. */
 export interface MarkdownRubric {
@@ -264,20 +264,8 @@ export function rubricFromInput(
     const abs = path.resolve(cwd, trimmed);
     const display = ws.display(abs);
     const sink = new DiagnosticSink(display);
-    if (!ws.contains(abs)) {
-      sink.error({ line: 0, column: 0 }, 'escapes-workspace', 'rubric file is outside the workspace');
-      return { rubric: undefined, diagnostics: sink.items };
-    }
-    let text: string;
-    try {
-      if (!statSync(abs).isFile()) throw new Error('not a file');
-      text = ws.readText(abs);
-    } catch (err) {
-      const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
-      const message = rule === 'too-large' ? (err as Error).message : `rubric file not found: ${display}`;
-      sink.error({ line: 0, column: 0 }, rule, message);
-      return { rubric: undefined, diagnostics: sink.items };
-    }
+    const text = readUserFile(abs, ws, 'rubric file', sink);
+    if (text === undefined) return { rubric: undefined, diagnostics: sink.items };
     if (Buffer.byteLength(text) > RUBRIC_MAX_BYTES) {
       sink.error(
         { line: 0, column: 0 },

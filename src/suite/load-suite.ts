@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../core/diagnostics.js';
 import { parseRubricList } from './rubric-items.js';
@@ -41,6 +41,7 @@ import {
   type PromptTemplate,
 } from './types.js';
 import { isTestsFormat, loadTestsSuite } from './tests-format.js';
+import { readUserFile } from '../core/user-file.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from '../core/workspace.js';
 import { tooDeepOffset } from '../core/nesting.js';
 import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from '../core/yaml-source.js';
@@ -69,15 +70,8 @@ export function loadSuiteFile(absPath: string, ws: Workspace): SuiteLoadResult {
     sink.error({ line: 0, column: 0 }, rule, message);
     return { suite: undefined, diagnostics: sink.items };
   };
-  let text: string;
-  try {
-    if (!ws.contains(absPath)) return fail('escapes-workspace', 'suite file is outside the workspace');
-    if (!statSync(absPath).isFile()) return fail('missing-file', 'not a file');
-    text = ws.readText(absPath);
-  } catch (err) {
-    if (err instanceof FileTooLargeError) return fail('too-large', err.message);
-    return fail('missing-file', `cannot read suite: ${(err as Error).message}`);
-  }
+  const text = readUserFile(absPath, ws, 'suite file', sink);
+  if (text === undefined) return { suite: undefined, diagnostics: sink.items };
 
   const ext = path.extname(absPath).toLowerCase();
   let doc: SourceDocument | undefined;
