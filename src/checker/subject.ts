@@ -14,7 +14,6 @@ export interface Subject {
   trimmed: string[];
 }
 
-
 /** Characters of unified diff the checker sees; larger diffs drop whole files, largest first. */
 export const DIFF_BUDGET = 60_000;
 
