@@ -22,7 +22,7 @@ import { parseHistory, runLine, type RunKey } from './report/history.js';
 import { errorLine, renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
-import { guardVerdict } from './process-guard.js';
+import { guardVerdict } from './exec/process-guard.js';
 import { type RunResults } from './core/results.js';
 import { runEvaluation, type RunOutcome } from './pipeline/run.js';
 import { lastCommitSubject, type Subject } from './checker/subject.js';

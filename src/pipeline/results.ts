@@ -1,4 +1,3 @@
-import { type Config } from '../config/config.js';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { type Redactor } from '../exec/redact.js';
 import { type RunResults } from '../core/results.js';

@@ -44,7 +44,12 @@ import { isTestsFormat, loadTestsSuite } from './tests-format.js';
 import { readUserFile } from '../core/user-file.js';
 import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from '../core/workspace.js';
 import { tooDeepOffset } from '../core/nesting.js';
-import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from '../core/yaml-source.js';
+import {
+  type PathSegment,
+  parseYamlSource,
+  type SourceDocument,
+  tooDeepMessage,
+} from '../core/yaml-source.js';
 import { reportZodIssues } from '../core/zod-diagnostics.js';
 
 export interface SuiteLoadResult {
