@@ -6,7 +6,7 @@ import { type Diagnostic, DiagnosticSink, excerpt } from '../core/diagnostics.js
 import { readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
 
-/** A checker rubric in the markdown format of seed 002. */
+/** A markdown rubric (README, Markdown rubrics) as the checker reads it: gates, criteria, nice-to-haves, notes. */
 export interface MarkdownRubric {
   /** The file as the user named it (display path), or `(inline)` for sugar. */
   path: string;
