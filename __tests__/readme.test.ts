@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { INPUT_NAMES } from '../src/config.js';
+import { INPUT_NAMES } from '../src/config/config.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');

@@ -1,6 +1,6 @@
 /** The CLI entry point (`rubric-eval`), bundled to dist/cli.js. */
 import { runCli } from './cli/run-cli.js';
-import { guardVerdict, refuseDebuggerSignal } from './process-guard.js';
+import { guardVerdict, refuseDebuggerSignal } from './exec/process-guard.js';
 
 // Gates and targets run the checkout's code as this user: no debugger on SIGUSR1, and no exit 0
 // before the verdict.

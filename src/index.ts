@@ -1,5 +1,5 @@
 /** The action's entry point: everything happens in run(). */
-import { refuseDebuggerSignal } from './process-guard.js';
+import { refuseDebuggerSignal } from './exec/process-guard.js';
 import { run } from './main.js';
 
 // First, before any gate or target can run: no debugger for whoever sends SIGUSR1.

@@ -2,8 +2,8 @@ import * as core from '@actions/core';
 import { context } from '@actions/github';
 import path from 'node:path';
 import { type BaselineFinder, type FoundBaseline } from './baseline/load.js';
-import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config.js';
-import { checkFailures, failureMessage } from './fail-on.js';
+import { type Config, configFromInputs, INPUT_NAMES, parseInputs } from './config/config.js';
+import { checkFailures, failureMessage } from './config/fail-on.js';
 import { findBaselineArtifact } from './github/baseline-artifact.js';
 import { Redactor, secretsFromEnv } from './exec/redact.js';
 import { createOctokit, type Octokit, pullRequestSubject, type Repo } from './github/client.js';
@@ -15,7 +15,6 @@ import {
   type PullRequestSurface,
   untilCancelled,
 } from './github/pr-comment.js';
-import { type Subject } from './judge/prompts.js';
 import { ANNOTATION_LIMIT, caseAnnotations } from './report/annotations.js';
 import { withLines } from './exec/redact.js';
 import { changeCounts } from './report/baseline.js';
@@ -23,10 +22,10 @@ import { parseHistory, runLine, type RunKey } from './report/history.js';
 import { errorLine, renderReport } from './report/markdown.js';
 import { samplesNote } from './report/samples.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
-import { guardVerdict } from './process-guard.js';
-import { type RunResults } from './results.js';
-import { runEvaluation, type RunOutcome } from './run.js';
-import { lastCommitSubject } from './subject.js';
+import { guardVerdict } from './exec/process-guard.js';
+import { type RunResults } from './core/results.js';
+import { runEvaluation, type RunOutcome } from './pipeline/run.js';
+import { lastCommitSubject, type Subject } from './checker/subject.js';
 
 interface PullRequestEvent {
   number: number;

@@ -1,8 +1,8 @@
 import { compareWithBaseline } from '../../src/baseline/compare.js';
 import { fileOrigin } from '../../src/baseline/load.js';
 import { parseBaselineResults } from '../../src/baseline/read-results.js';
-import { checkFailures, failureMessage } from '../../src/fail-on.js';
-import { type RunResults } from '../../src/results.js';
+import { checkFailures, failureMessage } from '../../src/config/fail-on.js';
+import { type RunResults } from '../../src/core/results.js';
 import { resultsOf, type Row } from '../helpers/results.js';
 
 const baseRows: Row[] = [

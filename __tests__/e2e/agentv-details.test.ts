@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type RunResults } from '../../src/results.js';
+import { type RunResults } from '../../src/core/results.js';
 import { runCli } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/judge.js';
 

@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type CaseResult, type RunResults } from '../../src/results.js';
+import { type CaseResult, type RunResults } from '../../src/core/results.js';
 import { runCli } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/judge.js';
 import { CORPUS, describeCorpus, FIXTURES } from '../helpers/paths.js';

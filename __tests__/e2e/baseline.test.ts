@@ -7,7 +7,7 @@ import {
   startGitHubServer,
 } from '../../__fixtures__/servers/github-server.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type RunResults } from '../../src/results.js';
+import { type RunResults } from '../../src/core/results.js';
 import { runAction } from '../helpers/action.js';
 import { tmpDir } from '../helpers/judge.js';
 

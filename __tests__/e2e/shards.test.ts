@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type RunResults } from '../../src/results.js';
+import { type RunResults } from '../../src/core/results.js';
 import { type ActionRun, runAction } from '../helpers/action.js';
 import { runCli } from '../helpers/cli.js';
 import { PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type EvaluatorResult } from '../../src/results.js';
-import { runEvaluation } from '../../src/run.js';
+import { type EvaluatorResult } from '../../src/core/results.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 import { agentvCorpusCopy } from '../helpers/corpus-copy.js';

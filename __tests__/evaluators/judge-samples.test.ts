@@ -2,10 +2,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { noisyChecklist } from '../../__fixtures__/servers/noisy-judge.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type Config } from '../../src/config.js';
+import { type Config } from '../../src/config/config.js';
 import { JudgeCache } from '../../src/judge/cache.js';
-import { type CaseResult } from '../../src/results.js';
-import { runEvaluation } from '../../src/run.js';
+import { type CaseResult } from '../../src/core/results.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { fenceVerbatim } from '../../src/evaluators/prompt-script.js';
-import { runEvaluation } from '../../src/run.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 import { FIXTURES } from '../helpers/paths.js';

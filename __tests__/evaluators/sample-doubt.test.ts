@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type CheckResult, type EvaluatorResult } from '../../src/results.js';
+import { type CheckResult, type EvaluatorResult } from '../../src/core/results.js';
 import {
   autoWanted,
   collectKnobs,

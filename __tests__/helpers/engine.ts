@@ -1,4 +1,4 @@
-import { type Config } from '../../src/config.js';
+import { type Config } from '../../src/config/config.js';
 import { DEFAULT_PRICES } from '../../src/judge/pricing.js';
 
 /** A Config as the action would build it, pointed at a scripted judge. */

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type RunResults } from '../../src/results.js';
+import { type RunResults } from '../../src/core/results.js';
 import { tmpDir } from './judge.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type CaseResult, type RunResults } from '../../src/results.js';
+import { type CaseResult, type RunResults } from '../../src/core/results.js';
 
 export type Row = [suite: string, id: string, verdict: CaseResult['verdict'], score: number, hash?: string];
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer } from '../../__fixtures__/servers/openai-server.mjs';
-import { type RunResults } from '../../src/results.js';
+import { type RunResults } from '../../src/core/results.js';
 import { tmpDir } from './judge.js';
 
 /**

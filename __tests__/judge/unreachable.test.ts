@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { runLlmJudge } from '../../src/evaluators/llm-judge.js';
 import { unreachableReason } from '../../src/judge/retry.js';
-import { CLI_SETTINGS } from '../../src/setting-names.js';
+import { CLI_SETTINGS } from '../../src/core/setting-names.js';
 import { ctx, makeJudge } from '../helpers/judge.js';
 
 /** A port nothing listens on: bound, then closed. */

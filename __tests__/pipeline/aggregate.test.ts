@@ -1,5 +1,5 @@
 import { aggregateResults, type AggregateInput } from '../../src/pipeline/aggregate.js';
-import { type CaseResult, emptyUsage } from '../../src/results.js';
+import { type CaseResult, emptyUsage } from '../../src/core/results.js';
 
 const kase = (id: string, verdict: CaseResult['verdict'], score: number, calls = 1): CaseResult => ({
   id,

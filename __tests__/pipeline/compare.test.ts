@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareStage } from '../../src/pipeline/compare.js';
-import { type BaselineConfig } from '../../src/config.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { type BaselineConfig } from '../../src/config/config.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { tmpDir } from '../helpers/judge.js';
 import { resultsOf, type Row } from '../helpers/results.js';
 

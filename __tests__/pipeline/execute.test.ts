@@ -1,5 +1,5 @@
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type Subject } from '../../src/judge/prompts.js';
+import { type Subject } from '../../src/checker/subject.js';
 import { createRunContext } from '../../src/pipeline/context.js';
 import { executePlan, type Progress } from '../../src/pipeline/execute.js';
 import { loadInputs } from '../../src/pipeline/load.js';

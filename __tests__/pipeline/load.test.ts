@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadInputs } from '../../src/pipeline/load.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 
 describe('load stage', () => {

@@ -1,11 +1,11 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { splitList, type Config } from '../../src/config.js';
-import { type Subject } from '../../src/judge/prompts.js';
+import { splitList, type Config } from '../../src/config/config.js';
+import { type Subject } from '../../src/checker/subject.js';
 import { writeResultsFile } from '../../src/report/results-file.js';
-import { type RunResults } from '../../src/results.js';
-import { runEvaluation } from '../../src/run.js';
+import { type RunResults } from '../../src/core/results.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { comparable, startAnswerJudge, TWELVE_SUITES, twelveCaseRepo } from '../helpers/shards.js';
 

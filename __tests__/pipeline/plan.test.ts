@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { splitList } from '../../src/config.js';
+import { splitList } from '../../src/config/config.js';
 import { createRunContext } from '../../src/pipeline/context.js';
 import { loadInputs } from '../../src/pipeline/load.js';
 import { planProblems, planRun } from '../../src/pipeline/plan.js';

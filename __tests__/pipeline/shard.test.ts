@@ -1,5 +1,6 @@
-import { parseInputs } from '../../src/config.js';
-import { inShard, parseShard, planHash, shardSize } from '../../src/pipeline/shard.js';
+import { parseInputs } from '../../src/config/config.js';
+import { parseShard } from '../../src/config/shard-spec.js';
+import { inShard, planHash, shardSize } from '../../src/pipeline/shard.js';
 
 describe('shard: i/n', () => {
   test.each([

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type Subject } from '../../src/judge/prompts.js';
+import { type Subject } from '../../src/checker/subject.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/suite/workspace.js';
-import { runEvaluation } from '../../src/run.js';
+import { Workspace } from '../../src/core/workspace.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 

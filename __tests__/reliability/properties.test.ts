@@ -6,8 +6,8 @@ import { stringify } from 'yaml';
 import { checkScoreBands } from '../../src/rubric/score-ranges.js';
 import { scoreChecklist, scoreRanges, verdictForScore } from '../../src/rubric/scoring.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { parseMarkdownRubric } from '../../src/suite/markdown-rubric.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { parseMarkdownRubric } from '../../src/checker/markdown-rubric.js';
+import { Workspace } from '../../src/core/workspace.js';
 
 const pos = { line: 1, column: 1 };
 const RUNS = 300;

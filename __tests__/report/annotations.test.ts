@@ -1,6 +1,6 @@
 import { ANNOTATION_LIMIT, caseAnnotations } from '../../src/report/annotations.js';
 import { historyCounts } from '../../src/report/history.js';
-import { type CaseResult, type RunResults } from '../../src/results.js';
+import { type CaseResult, type RunResults } from '../../src/core/results.js';
 
 const kase = (id: string, verdict: CaseResult['verdict'], score: number, line: number): CaseResult => ({
   id,

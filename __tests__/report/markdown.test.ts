@@ -1,6 +1,6 @@
 import { renderReport, COMMENT_LIMIT } from '../../src/report/markdown.js';
 import { parseHistory } from '../../src/report/history.js';
-import { type CaseResult, type RunResults } from '../../src/results.js';
+import { type CaseResult, type RunResults } from '../../src/core/results.js';
 
 const usage = {
   judge_calls: 12,

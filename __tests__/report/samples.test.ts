@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { renderReport } from '../../src/report/markdown.js';
-import { type CaseResult, type EvaluatorResult } from '../../src/results.js';
+import { type CaseResult, type EvaluatorResult } from '../../src/core/results.js';
 import { judgeSplit, sampleCounts } from '../../src/report/samples.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { runEvaluation } from '../../src/run.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { colourWanted, renderTerminal, styleFor } from '../../src/report/terminal.js';
-import { emptyUsage, type RunResults } from '../../src/results.js';
+import { emptyUsage, type RunResults } from '../../src/core/results.js';
 
 const tty = { isTTY: true };
 const pipe = { isTTY: false };

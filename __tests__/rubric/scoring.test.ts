@@ -1,14 +1,11 @@
 import {
   aggregateCase,
   aggregateRun,
-  formatRubricCounts,
-  rubricCounts,
-  rubricVerdict,
   scoreChecklist,
   scoreRanges,
   verdictForScore,
 } from '../../src/rubric/scoring.js';
-import { type EvaluatorResult, type GateResult, type RubricCheckResult } from '../../src/results.js';
+import { type EvaluatorResult } from '../../src/core/results.js';
 import { type ChecklistItem, type RangeCriterion } from '../../src/rubric/types.js';
 
 const sat = (entries: Record<string, boolean>) =>
@@ -233,67 +230,5 @@ describe('run aggregation', () => {
   });
   test('a run with nothing evaluated is a fail, not a vacuous pass', () => {
     expect(aggregateRun([], null).verdict).toBe('fail');
-  });
-});
-
-describe('markdown rubric composite verdict: any failing gate or unmet must-have fails; nice-to-haves never block', () => {
-  const gate = (verdict: 'pass' | 'fail'): GateResult => ({
-    command: 'x',
-    verdict,
-    exit_code: verdict === 'pass' ? 0 : 1,
-    timed_out: false,
-    duration_ms: 1,
-    output: '',
-  });
-  const check = (kind: 'must' | 'nice', satisfied: boolean | null): RubricCheckResult => ({
-    id: kind,
-    kind,
-    text: '',
-    satisfied,
-    reasoning: null,
-  });
-  test('all gates and must-haves pass, nice-to-have failing: pass', () => {
-    const checks = [check('must', true), check('must', true), check('nice', false)];
-    expect(
-      rubricVerdict({ gates: [gate('pass')], checks, judgeVerdict: 'accept', judgeError: false }),
-    ).toEqual({ verdict: 'pass', score: 1 });
-    expect(formatRubricCounts(rubricCounts([gate('pass')], checks))).toBe(
-      'gates: 1/1 · must: 2/2 · nice: 0/1',
-    );
-  });
-  test('a failing gate fails', () => {
-    const r = rubricVerdict({
-      gates: [gate('fail'), gate('pass')],
-      checks: [check('must', true)],
-      judgeVerdict: 'accept',
-      judgeError: false,
-    });
-    expect(r.verdict).toBe('fail');
-    expect(r.score).toBeCloseTo(2 / 3, 12);
-  });
-  test('a must-have not satisfied fails; terminate fails; a judge error fails', () => {
-    expect(
-      rubricVerdict({ gates: [], checks: [check('must', false)], judgeVerdict: 'retry', judgeError: false })
-        .verdict,
-    ).toBe('fail');
-    expect(
-      rubricVerdict({
-        gates: [gate('pass')],
-        checks: [check('must', true)],
-        judgeVerdict: 'terminate',
-        judgeError: false,
-      }),
-    ).toEqual({ verdict: 'fail', score: 0 });
-    expect(
-      rubricVerdict({
-        gates: [gate('pass')],
-        checks: [check('must', null)],
-        judgeVerdict: null,
-        judgeError: true,
-      }).verdict,
-    ).toBe('fail');
-  });
-  test('gates-only rubric: counts show only gates', () => {
-    expect(formatRubricCounts(rubricCounts([gate('pass'), gate('fail')], []))).toBe('gates: 1/2');
   });
 });

@@ -7,7 +7,7 @@ import {
 } from '../../__fixtures__/servers/github-server.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { historyBlock } from '../../src/report/history.js';
-import { type RunResults } from '../../src/results.js';
+import { type RunResults } from '../../src/core/results.js';
 import { runAction } from '../helpers/action.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';

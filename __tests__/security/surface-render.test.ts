@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { code, codeBlock, inert } from '../../src/report/inert.js';
 import { renderReport, utf8Bytes } from '../../src/report/markdown.js';
-import { type CaseResult, type RunResults } from '../../src/results.js';
+import { type CaseResult, type RunResults } from '../../src/core/results.js';
 import { liveParts, visibleText } from '../helpers/live-markdown.js';
 
 /** A run where every piece of text the action did not write is `q` (answers, judges, gates, PR). */

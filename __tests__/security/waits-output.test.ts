@@ -3,7 +3,7 @@ import path from 'node:path';
 import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { STDOUT_LIMIT } from '../../src/exec/run-command.js';
-import { MAX_ANSWER_CHARS } from '../../src/targets/judged-answer.js';
+import { MAX_ANSWER_CHARS } from '../../src/evaluators/judged-answer.js';
 import { runAction } from '../helpers/action.js';
 import { PR_EVENT } from '../helpers/fixture-repo.js';
 import { hostileRepo, readResults } from '../helpers/hostile-repo.js';

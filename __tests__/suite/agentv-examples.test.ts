@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { tmpDir } from '../helpers/judge.js';
 import { CORPUS, describeCorpus } from '../helpers/paths.js';
 

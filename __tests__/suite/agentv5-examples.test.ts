@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { CORPUS, describeCorpus } from '../helpers/paths.js';
 
 const ROOT = path.join(CORPUS, 'agentv5-examples');

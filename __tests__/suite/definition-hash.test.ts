@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, definitionHash } from '../../src/suite/definition-hash.js';
 import { findSuiteFiles, loadSuites } from '../../src/suite/discover.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { tmpDir } from '../helpers/judge.js';
 import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
 import { corpusTest } from '../helpers/paths.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { agentvCorpusCopy, OMITTED_CORPUS_SCRIPTS } from '../helpers/corpus-copy.js';
 import { CORPUS, describeCorpus, HAS_CORPUS } from '../helpers/paths.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';

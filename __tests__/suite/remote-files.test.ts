@@ -5,7 +5,7 @@ import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/g
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { fetchRemoteFiles, MAX_REMOTE_BYTES } from '../../src/suite/remote-files.js';
 import { type EvalSuite, type FileAttachment } from '../../src/suite/types.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { tmpDir } from '../helpers/judge.js';
 
 let gh: FakeGitHub | undefined;

@@ -1,10 +1,10 @@
 import { mkdtempSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatDiagnostic } from '../../src/diagnostics.js';
+import { formatDiagnostic } from '../../src/core/diagnostics.js';
 import { findSuiteFiles, loadSuites } from '../../src/suite/discover.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/suite/workspace.js';
+import { Workspace } from '../../src/core/workspace.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 const ws = new Workspace(FIXTURES);

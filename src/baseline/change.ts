@@ -1,4 +1,4 @@
-import { type CaseVerdict, type Change } from '../results.js';
+import { type CaseVerdict, type Change } from '../core/results.js';
 
 /** One side of a comparison: what decides a case's change. */
 export interface Graded {

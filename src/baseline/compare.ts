@@ -1,4 +1,10 @@
-import { type CaseBaseline, type Change, CHANGES, type RunBaseline, type RunResults } from '../results.js';
+import {
+  type CaseBaseline,
+  type Change,
+  CHANGES,
+  type RunBaseline,
+  type RunResults,
+} from '../core/results.js';
 import { changeOf, type Graded } from './change.js';
 import { type BaselineResults } from './read-results.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type BaselineConfig } from '../config.js';
-import { type Workspace } from '../suite/workspace.js';
+import { type BaselineConfig } from '../config/config.js';
+import { type Workspace } from '../core/workspace.js';
 import { MAX_RESULTS_BYTES } from './artifact-zip.js';
 import { type BaselineOrigin } from './compare.js';
 import { type BaselineResults, parseBaselineResults } from './read-results.js';

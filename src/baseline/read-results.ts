@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type CaseVerdict } from '../results.js';
+import { type CaseVerdict } from '../core/results.js';
 
 /** The results major version this build writes and can compare with. */
 const RESULTS_MAJOR = 1;

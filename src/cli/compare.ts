@@ -4,12 +4,12 @@ import { parseArgs } from 'node:util';
 import { compareWithBaseline } from '../baseline/compare.js';
 import { fileOrigin } from '../baseline/load.js';
 import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
-import { FAIL_ON } from '../config.js';
-import { checkFailures, type FailOn, withRegressionCheck } from '../fail-on.js';
+import { FAIL_ON } from '../config/config.js';
+import { checkFailures, type FailOn, withRegressionCheck } from '../config/fail-on.js';
 import { renderReport } from '../report/markdown.js';
 import { writeResultsStream } from '../report/results-file.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
-import { emptyUsage, type RunResults } from '../results.js';
+import { emptyUsage, type RunResults } from '../core/results.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
 const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]

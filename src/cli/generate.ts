@@ -2,23 +2,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, stringify, type YAMLMap } from 'yaml';
 import { z } from 'zod';
-import { formatDiagnostic } from '../diagnostics.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
 import { JudgeCache } from '../judge/cache.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { fence } from '../judge/fence.js';
 import { Judge } from '../judge/judge.js';
 import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
-import { judgeEndpoint } from '../run.js';
+import { judgeEndpoint } from '../pipeline/run.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
 import { renderQuestionOutline } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
-import { Workspace } from '../suite/workspace.js';
+import { Workspace } from '../core/workspace.js';
 import { endpointOfTarget } from '../targets/plan.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/targets-file.js';
 import { criteriaInsertion } from './criteria-insertion.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials } from './io.js';
-import { CLI_SETTINGS } from '../setting-names.js';
+import { CLI_SETTINGS } from '../core/setting-names.js';
 
 export interface GenerateOptions {
   suite: string;

@@ -1,4 +1,4 @@
-import { RubricEvalError } from '../errors.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** What the CLI needs from the world, so tests can run it in-process. */
 export interface CliIO {

@@ -1,5 +1,5 @@
 import { type SamplesSetting } from '../judge/sampling.js';
-import { type EvaluatorResult } from '../results.js';
+import { type EvaluatorResult } from '../core/results.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 import { SampleBook } from './sample-book.js';
 import { autoWanted, markUnstable } from './sample-doubt.js';

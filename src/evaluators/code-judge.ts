@@ -1,5 +1,5 @@
 import { type CommandResult, describeExit, runCommand } from '../exec/run-command.js';
-import { type EvaluatorResult } from '../results.js';
+import { type EvaluatorResult } from '../core/results.js';
 import { clamp01, verdictForScore } from '../rubric/scoring.js';
 import { filesOf, messageAsWritten, renderReferenceAnswer, renderUserQuestion } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';

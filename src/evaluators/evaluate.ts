@@ -1,6 +1,6 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
-import { addUsage, emptyUsage, type EvaluatorResult } from '../results.js';
+import { addUsage, emptyUsage, type EvaluatorResult } from '../core/results.js';
 import { evaluatorMean, evaluatorVerdict } from '../rubric/scoring.js';
 import {
   type CompositeConfig,

@@ -1,4 +1,4 @@
-import { type EvaluatorResult } from '../results.js';
+import { type EvaluatorResult } from '../core/results.js';
 import { verdictForScore } from '../rubric/scoring.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type JudgeAnswer, JudgeError, type JudgeRequest } from '../judge/judge.js';
 import { maxSamples, type SamplesSetting } from '../judge/sampling.js';
-import { addUsage, emptyUsage, type Usage } from '../results.js';
+import { addUsage, emptyUsage, type Usage } from '../core/results.js';
 
 /** Where one judged evaluator sits in a case's evaluator tree, and the book that samples it. */
 export interface SampleSlot {

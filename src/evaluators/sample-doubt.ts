@@ -1,5 +1,5 @@
 import { lowerMedian, parseVotes } from '../judge/sampling.js';
-import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../results.js';
+import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../core/results.js';
 import {
   evaluatorMean,
   evaluatorVerdict,
@@ -7,7 +7,7 @@ import {
   scoreRanges,
   verdictForScore,
 } from '../rubric/scoring.js';
-import { scoreCase } from '../rubric/case-scoring.js';
+import { scoreCase } from './case-scoring.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type Verdict } from '../results.js';
+import { type Verdict } from '../core/results.js';
 import { verdictForScore } from '../rubric/scoring.js';
 
 /** What a deterministic evaluator decides: a pure value, named and weighted by the caller. */

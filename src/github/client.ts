@@ -1,8 +1,7 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { type Subject } from '../judge/prompts.js';
-import { subjectFromDiff } from '../subject.js';
+import { type Subject, subjectFromDiff } from '../checker/subject.js';
 import { boundedPages } from './pages.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;

@@ -3,7 +3,7 @@ import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { type Fetch, Transport } from './transport.js';
-import { RubricEvalError } from '../errors.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
 export interface EndpointConfig {

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { type z } from 'zod';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { emptyUsage, type Usage } from '../results.js';
-import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../setting-names.js';
+import { emptyUsage, type Usage } from '../core/results.js';
+import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-names.js';
 import { parseJsonAnswer } from './answer-json.js';
 import { cacheSecret, JudgeCache } from './cache.js';
 import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';
@@ -12,7 +12,7 @@ import { type ChatMessage, type JudgePrompt } from './prompts.js';
 import { type RetryPolicy } from './retry.js';
 import { SAMPLE_TEMPERATURE, type SamplesSetting } from './sampling.js';
 import { type Validated } from './schemas.js';
-import { RubricEvalError } from '../errors.js';
+import { RubricEvalError } from '../core/errors.js';
 
 export interface JudgeOptions {
   limiter: AdaptiveLimiter;

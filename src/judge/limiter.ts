@@ -1,5 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { RubricEvalError } from '../errors.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /**
  * One limiter for every model call of a run (judge and target alike): at most `limit` calls in

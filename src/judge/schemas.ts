@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { excerpt } from '../diagnostics.js';
+import { excerpt } from '../core/diagnostics.js';
 
 /**
  * Judge answer schemas. Each mode has two forms:
@@ -9,7 +9,7 @@ import { excerpt } from '../diagnostics.js';
  *   integer scores in range, and exactly the asked ids (missing is invalid; unknown is dropped).
  */
 
-const idEnum = (ids: readonly string[]) => z.enum(ids as [string, ...string[]]);
+export const idEnum = (ids: readonly string[]) => z.enum(ids as [string, ...string[]]);
 
 function buildChecklistWireSchema(ids: readonly string[]) {
   return z.object({
@@ -31,7 +31,7 @@ function buildScoreRangeWireSchema(ids: readonly string[]) {
  * Wire schemas are shared per list of ids: a suite of 10,000 cases with the same rubric ids
  * builds (and converts to JSON Schema) one schema, not 10,000.
  */
-function memoByIds<T>(build: (ids: readonly string[]) => T): (ids: readonly string[]) => T {
+export function memoByIds<T>(build: (ids: readonly string[]) => T): (ids: readonly string[]) => T {
   const cache = new Map<string, T>();
   return (ids) => {
     const key = ids.join('\u0000');
@@ -47,7 +47,6 @@ function memoByIds<T>(build: (ids: readonly string[]) => T): (ids: readonly stri
 
 export const checklistWireSchema = memoByIds(buildChecklistWireSchema);
 export const scoreRangeWireSchema = memoByIds(buildScoreRangeWireSchema);
-export const markdownWireSchema = memoByIds(buildMarkdownWireSchema);
 
 export const freeformWireSchema = z.object({
   reasoning: z.string().nullable(),
@@ -56,19 +55,12 @@ export const freeformWireSchema = z.object({
   score: z.number().min(0).max(1),
 });
 
-function buildMarkdownWireSchema(ids: readonly string[]) {
-  return z.object({
-    checks: z.array(z.object({ id: idEnum(ids), reasoning: z.string(), satisfied: z.boolean() })),
-    feedback: z.string(),
-    verdict: z.enum(['accept', 'retry', 'terminate']),
-  });
-}
-
 // Validation schemas: reasoning is welcome but its absence does not cost a repair call.
-const text = z.string().nullish();
+/** Reasoning or feedback: welcome, but an answer without it is not repaired for it. */
+export const optionalText = z.string().nullish();
 const ChecklistAnswer = z.object({
-  checks: z.array(z.object({ id: z.coerce.string(), satisfied: z.boolean(), reasoning: text })),
-  overall_reasoning: text,
+  checks: z.array(z.object({ id: z.coerce.string(), satisfied: z.boolean(), reasoning: optionalText })),
+  overall_reasoning: optionalText,
 });
 const ScoreRangeAnswer = z.object({
   checks: z.array(
@@ -79,10 +71,10 @@ const ScoreRangeAnswer = z.object({
         .int({ error: 'score must be an integer 0..10' })
         .min(0, { error: 'score must be >= 0' })
         .max(10, { error: 'score must be <= 10' }),
-      reasoning: text,
+      reasoning: optionalText,
     }),
   ),
-  overall_reasoning: text,
+  overall_reasoning: optionalText,
 });
 /** AgentV's judge schema keeps at most this many hits and misses. */
 const MAX_HITS = 4;
@@ -98,21 +90,12 @@ const FreeformAnswer = z.object({
     .max(1, { error: 'score must be between 0 and 1 (not rescaled)' }),
   hits: upTo4,
   misses: upTo4,
-  reasoning: text,
-});
-const MarkdownAnswer = z.object({
-  checks: z.array(z.object({ id: z.coerce.string(), satisfied: z.boolean(), reasoning: text })),
-  verdict: z.preprocess(
-    (v) => (typeof v === 'string' ? v.toLowerCase() : v),
-    z.enum(['accept', 'retry', 'terminate']),
-  ),
-  feedback: text,
+  reasoning: optionalText,
 });
 
 export type ChecklistAnswer = z.infer<typeof ChecklistAnswer>;
 export type ScoreRangeAnswer = z.infer<typeof ScoreRangeAnswer>;
 export type FreeformAnswer = z.infer<typeof FreeformAnswer>;
-export type MarkdownAnswer = z.infer<typeof MarkdownAnswer>;
 
 export type Validated<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
 
@@ -132,7 +115,7 @@ function sameVerdict(a: object, b: object): boolean {
  * Keeps exactly the asked ids: missing ones, and ones answered twice with different verdicts,
  * make the answer invalid; unknown ones and identical repeats are dropped with a warning.
  */
-function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[]): Validated<T[]> {
+export function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[]): Validated<T[]> {
   const asked = new Set(ids);
   const byId = new Map<string, T>();
   const warnings: string[] = [];
@@ -157,7 +140,7 @@ function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[])
   return { ok: true, value: ids.map((id) => byId.get(id)!), warnings };
 }
 
-function validateWith<S extends z.ZodType>(schema: S, data: unknown): Validated<z.infer<S>> {
+export function validateWith<S extends z.ZodType>(schema: S, data: unknown): Validated<z.infer<S>> {
   const r = schema.safeParse(data);
   return r.success ? { ok: true, value: r.data, warnings: [] } : { ok: false, error: zodMessage(r.error) };
 }
@@ -182,13 +165,4 @@ export function validateScoreRange(data: unknown, ids: readonly string[]): Valid
 
 export function validateFreeform(data: unknown): Validated<FreeformAnswer> {
   return validateWith(FreeformAnswer, data);
-}
-
-export function validateMarkdown(data: unknown, ids: readonly string[]): Validated<MarkdownAnswer> {
-  const r = validateWith(MarkdownAnswer, data);
-  if (!r.ok) return r;
-  const checks = exactIds(r.value.checks, ids);
-  return checks.ok
-    ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-    : checks;
 }

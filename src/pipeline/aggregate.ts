@@ -2,10 +2,10 @@ import {
   addUsage,
   emptyUsage,
   type HistoryEntry,
-  type RubricResult,
+  type CheckerResult,
   type RunResults,
   type SuiteResult,
-} from '../results.js';
+} from '../core/results.js';
 import { historyCounts } from '../report/history.js';
 import { aggregateRun } from '../rubric/scoring.js';
 
@@ -13,7 +13,7 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export interface AggregateInput {
   suites: SuiteResult[];
-  rubric: RubricResult | null;
+  rubric: CheckerResult | null;
   /** Problems that stopped the run (formatted); any makes the run fail. */
   errors: string[];
   warnings: string[];
@@ -70,7 +70,7 @@ export function aggregateResults(p: AggregateInput): RunResults {
 }
 
 /** The markdown rubric's own verdict, as the checker reads prior iterations. */
-function rubricVerdict(rubric: RubricResult | null): HistoryEntry['rubric_verdict'] {
+function rubricVerdict(rubric: CheckerResult | null): HistoryEntry['rubric_verdict'] {
   if (!rubric) return null;
   if (rubric.judge_verdict === 'terminate') return 'terminate';
   return rubric.verdict === 'pass' ? 'accept' : 'retry';

@@ -1,9 +1,9 @@
 import { compareWithBaseline } from '../baseline/compare.js';
 import { type BaselineFinder, loadBaseline } from '../baseline/load.js';
-import { type Config } from '../config.js';
-import { withRegressionCheck } from '../fail-on.js';
-import { type RunResults } from '../results.js';
-import { type Workspace } from '../suite/workspace.js';
+import { type Config } from '../config/config.js';
+import { withRegressionCheck } from '../config/fail-on.js';
+import { type RunResults } from '../core/results.js';
+import { type Workspace } from '../core/workspace.js';
 
 /**
  * Stage 5, compare: the aggregated results with each case compared with the baseline (README

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { type Config } from '../config.js';
+import { type Config } from '../config/config.js';
 import { type ExecDeps } from '../evaluators/deps.js';
 import { childEnv, Redactor, secretsFromEnv } from '../exec/redact.js';
 import { JudgeCache } from '../judge/cache.js';
@@ -8,8 +8,8 @@ import { type EndpointConfig } from '../judge/chat.js';
 import { Judge, type JudgeOptions } from '../judge/judge.js';
 import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
-import { ACTION_SETTINGS, type SettingNames } from '../setting-names.js';
-import { Workspace } from '../suite/workspace.js';
+import { ACTION_SETTINGS, type SettingNames } from '../core/setting-names.js';
+import { Workspace } from '../core/workspace.js';
 import { type RunnerDeps } from '../targets/providers.js';
 
 export interface RunStats {

@@ -3,9 +3,9 @@ import { type ExecDeps } from '../evaluators/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type Judge } from '../judge/judge.js';
 import { CancelledError } from '../judge/limiter.js';
-import { addUsage, type AnswerCut, type CaseResult, emptyUsage } from '../results.js';
-import { judgedAnswer } from '../targets/judged-answer.js';
-import { scoreCase } from '../rubric/case-scoring.js';
+import { addUsage, type AnswerCut, type CaseResult, emptyUsage } from '../core/results.js';
+import { judgedAnswer } from '../evaluators/judged-answer.js';
+import { scoreCase } from '../evaluators/case-scoring.js';
 import { usesLlm } from './judge-endpoint.js';
 import { type PlannedCase } from './plan.js';
 

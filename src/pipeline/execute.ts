@@ -1,9 +1,9 @@
 import { type ExecDeps } from '../evaluators/deps.js';
 import { type Redactor } from '../exec/redact.js';
 import { type Judge } from '../judge/judge.js';
-import { type Subject } from '../judge/prompts.js';
-import { type CaseResult, type HistoryEntry, type RubricResult, type SuiteResult } from '../results.js';
-import { runMarkdownRubric } from '../rubric-check.js';
+import { type Subject } from '../checker/subject.js';
+import { type CaseResult, type HistoryEntry, type CheckerResult, type SuiteResult } from '../core/results.js';
+import { runChecker } from '../checker/run-checker.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type JudgePool } from './context.js';
 import { executeCase } from './execute-case.js';
@@ -37,7 +37,7 @@ export interface ExecuteDeps {
 export interface Executed {
   /** One entry per planned suite, in plan order, holding the cases that finished. */
   suites: SuiteResult[];
-  rubric: RubricResult | null;
+  rubric: CheckerResult | null;
   /** True when the run was cancelled: some planned cases are missing. */
   partial: boolean;
 }
@@ -59,9 +59,9 @@ export async function executePlan(plan: RunPlan, deps: ExecuteDeps): Promise<Exe
   };
 }
 
-function executeRubric(plan: RunPlan, judge: Judge | null, deps: ExecuteDeps): Promise<RubricResult | null> {
+function executeRubric(plan: RunPlan, judge: Judge | null, deps: ExecuteDeps): Promise<CheckerResult | null> {
   if (!plan.rubric) return Promise.resolve(null);
-  return runMarkdownRubric(plan.rubric, {
+  return runChecker(plan.rubric, {
     cwd: deps.cwd,
     exec: deps.exec,
     judge,

@@ -1,7 +1,7 @@
-import { type Config } from '../config.js';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Config } from '../config/config.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
-import { ACTION_SETTINGS, type SettingNames } from '../setting-names.js';
+import { ACTION_SETTINGS, type SettingNames } from '../core/setting-names.js';
 import { type EvaluatorConfig } from '../suite/types.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';

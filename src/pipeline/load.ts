@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { type Config } from '../config.js';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Config } from '../config/config.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { findSuiteFiles, loadSuites } from '../suite/discover.js';
-import { type MarkdownRubric, rubricFromInput } from '../suite/markdown-rubric.js';
+import { type MarkdownRubric, rubricFromInput } from '../checker/markdown-rubric.js';
 import { fetchRemoteFiles } from '../suite/remote-files.js';
 import { type EvalSuite } from '../suite/types.js';
-import { type Workspace } from '../suite/workspace.js';
+import { type Workspace } from '../core/workspace.js';
 import { loadAnswersFile, matchAnswers } from '../targets/answers-file.js';
 import { type TargetRunner } from '../targets/providers.js';
 

@@ -1,4 +1,4 @@
-import { type CaseResult, type ShardSummary, type SuiteResult } from '../results.js';
+import { type CaseResult, type ShardSummary, type SuiteResult } from '../core/results.js';
 import { type AggregateInput } from './aggregate.js';
 import { type RunStats } from './context.js';
 import { type ShardFile } from './shard-file.js';

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { type Config } from '../config.js';
-import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from '../diagnostics.js';
+import { type Config } from '../config/config.js';
+import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from '../core/diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { definitionHash } from '../suite/definition-hash.js';
-import { type MarkdownRubric } from '../suite/markdown-rubric.js';
+import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type CaseTarget, planTargets, type TargetPlan } from '../targets/plan.js';
 import { type TargetRunner } from '../targets/providers.js';

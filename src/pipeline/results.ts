@@ -1,7 +1,6 @@
-import { type Config } from '../config.js';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { type Redactor } from '../exec/redact.js';
-import { type RunResults } from '../results.js';
+import { type RunResults } from '../core/results.js';
 import { type RunStats } from './context.js';
 
 /** What a run hands its adapter: the results, the diagnostics to annotate, and how it went. */
@@ -30,11 +29,4 @@ export function finishRun(
       peak_in_flight: p.stats.peakInFlight,
     };
   return { results, diagnostics: p.diagnostics, redactor: p.redactor, stats: p.stats };
-}
-
-/** Whether the verdict trips `fail-on` (so the check fails). */
-export function tripsFailOn(verdict: RunResults['verdict'], failOn: Config['failOn']): boolean {
-  if (failOn === 'never') return false;
-  if (verdict === 'fail') return true;
-  return failOn === 'borderline' && verdict === 'borderline';
 }

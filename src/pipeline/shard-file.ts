@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
-import { type RunResults } from '../results.js';
+import { type RunResults } from '../core/results.js';
 
 /** One shard's results file, read and checked for the fields a merge relies on. */
 export interface ShardFile {

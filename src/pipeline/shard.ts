@@ -1,29 +1,11 @@
 import { createHash } from 'node:crypto';
+import { type ShardSpec } from '../config/shard-spec.js';
 import { canonicalJson } from '../suite/definition-hash.js';
-
-/** `shard: i/n`: this job runs the i-th of n parts of the plan (1-based). */
-export interface ShardSpec {
-  index: number;
-  total: number;
-}
 
 /** What a shard's results file says about the plan it ran a part of. */
 export interface ShardInfo extends ShardSpec {
   plan_hash: string;
   planned: number;
-}
-
-const MAX_SHARDS = 256;
-const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
-
-/** Parses `i/n`; anything else is an error that names the accepted form. */
-export function parseShard(value: string): ShardSpec | { error: string } {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
-  const index = m ? Number(m[1]) : NaN;
-  const total = m ? Number(m[2]) : NaN;
-  if (!m || index < 1 || index > total || total > MAX_SHARDS)
-    return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
-  return { index, total };
 }
 
 export const shardLabel = (s: ShardSpec) => `shard ${s.index}/${s.total}`;

@@ -1,4 +1,4 @@
-import { type CaseResult, type RunResults } from '../results.js';
+import { type CaseResult, type RunResults } from '../core/results.js';
 import { caseReason } from './markdown.js';
 
 /** GitHub shows at most 10 error annotations per step; the rest are dropped without a word. */

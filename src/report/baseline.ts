@@ -1,6 +1,6 @@
 import { stillFailing } from '../baseline/change.js';
 import { CHANGE_ORDER } from '../baseline/compare.js';
-import { type CaseResult, type RunBaseline, type RunResults } from '../results.js';
+import { type CaseResult, type RunBaseline, type RunResults } from '../core/results.js';
 import { code } from './inert.js';
 import { cell } from './markdown.js';
 

@@ -1,5 +1,5 @@
-import { type HistoryEntry, type RubricCounts, type RunCounts } from '../results.js';
-import { formatRubricCounts } from '../rubric/scoring.js';
+import { type HistoryEntry, type CheckerCounts, type RunCounts } from '../core/results.js';
+import { formatCheckerCounts } from '../checker/verdict.js';
 
 /** The sticky comment's first line: how the action finds its own comment. */
 export const COMMENT_MARKER = '<!-- rubric-eval -->';
@@ -85,13 +85,13 @@ export function parseHistory(body: string | null | undefined): HistoryEntry[] {
  * The history's counts column: the cases' verdicts when the run had cases, the rubric's counts when
  * it had a rubric, both when it had both.
  */
-export function historyCounts(cases: RunCounts, rubric: RubricCounts | null): string {
+export function historyCounts(cases: RunCounts, rubric: CheckerCounts | null): string {
   const total = cases.pass + cases.borderline + cases.fail + cases.error;
   const parts: string[] = [];
   if (total > 0)
     parts.push(
       `${cases.pass} pass · ${cases.borderline} borderline · ${cases.fail} fail${cases.error ? ` · ${cases.error} error` : ''}`,
     );
-  if (rubric) parts.push(total > 0 ? `rubric ${formatRubricCounts(rubric)}` : formatRubricCounts(rubric));
+  if (rubric) parts.push(total > 0 ? `rubric ${formatCheckerCounts(rubric)}` : formatCheckerCounts(rubric));
   return parts.join(' · ') || '0 cases';
 }

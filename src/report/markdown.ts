@@ -1,11 +1,11 @@
 import {
   type CaseResult,
   type EvaluatorResult,
-  type RubricResult,
+  type CheckerResult,
   type RunResults,
   type SuiteResult,
-} from '../results.js';
-import { formatRubricCounts } from '../rubric/scoring.js';
+} from '../core/results.js';
+import { formatCheckerCounts } from '../checker/verdict.js';
 import {
   baselineLine,
   byReviewOrder,
@@ -226,10 +226,10 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
   return parts.join('\n\n');
 }
 
-function rubricSection(r: RubricResult, detail: number): string {
+function rubricSection(r: CheckerResult, detail: number): string {
   const title = r.title ? `${cell(r.title, 200)} (${code(r.path)})` : code(r.path);
   const parts = [`### ${icon(r.verdict)} Rubric ${title}: ${r.verdict}`];
-  const counts = formatRubricCounts(r.counts);
+  const counts = formatCheckerCounts(r.counts);
   if (counts) parts.push(`\`${counts}\``);
   if (r.error) parts.push(`> **Error:** ${cell(errorLine(r.error), 500)}`);
   const inner: string[] = [];
@@ -317,7 +317,7 @@ function headline(results: RunResults): string {
     );
   if (results.rubric)
     bits.push(
-      `**rubric:** ${results.rubric.verdict}${formatRubricCounts(results.rubric.counts) ? ` (${formatRubricCounts(results.rubric.counts)})` : ''}`,
+      `**rubric:** ${results.rubric.verdict}${formatCheckerCounts(results.rubric.counts) ? ` (${formatCheckerCounts(results.rubric.counts)})` : ''}`,
     );
   const base = baselineLine(results);
   return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}`;

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { type RunResults } from '../results.js';
+import { type RunResults } from '../core/results.js';
 
 /**
  * The results JSON (README "Results file") in pieces, case by case, so a run of 10,000 cases never builds

@@ -1,4 +1,4 @@
-import { type CaseResult, type CheckResult, type EvaluatorResult, type RunResults } from '../results.js';
+import { type CaseResult, type CheckResult, type EvaluatorResult, type RunResults } from '../core/results.js';
 
 /** Every evaluator of a list, composites' children included. */
 function flatten(list: readonly EvaluatorResult[]): EvaluatorResult[] {

@@ -1,7 +1,7 @@
 import { WriteStream } from 'node:tty';
 import { styleText } from 'node:util';
-import { type RunResults } from '../results.js';
-import { formatRubricCounts } from '../rubric/scoring.js';
+import { type RunResults } from '../core/results.js';
+import { formatCheckerCounts } from '../checker/verdict.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './markdown.js';
 import { judgeSplit, samplesNote } from './samples.js';
@@ -70,7 +70,7 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
     out.push(
       style.bold(`Rubric ${r.title ? `${r.title} (${r.path})` : r.path}: `) +
         paint(style, r.verdict) +
-        (formatRubricCounts(r.counts) ? style.dim(`  ${formatRubricCounts(r.counts)}`) : ''),
+        (formatCheckerCounts(r.counts) ? style.dim(`  ${formatCheckerCounts(r.counts)}`) : ''),
     );
     for (const g of r.gates)
       out.push(

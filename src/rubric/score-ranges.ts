@@ -1,4 +1,4 @@
-import { type Position } from '../diagnostics.js';
+import { type Position } from '../core/diagnostics.js';
 import { type ScoreBand } from './types.js';
 
 export const SCORE_MIN = 0;

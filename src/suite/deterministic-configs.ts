@@ -1,4 +1,4 @@
-import { type Position } from '../diagnostics.js';
+import { type Position } from '../core/diagnostics.js';
 import { DETERMINISTIC_TYPES, type RawEvaluator } from './schema.js';
 import {
   type DeterministicConfig,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { loadSuiteFile } from './load-suite.js';
 import { type EvalSuite } from './types.js';
-import { type Workspace } from './workspace.js';
+import { type Workspace } from '../core/workspace.js';
 
 const SUITE_EXTENSIONS = /\.(ya?ml|jsonl)$/i;
 

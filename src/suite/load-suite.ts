@@ -1,7 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../diagnostics.js';
-import { parseRubricList } from '../rubric/rubric-items.js';
+import { type Diagnostic, DiagnosticSink, excerpt, type Position } from '../core/diagnostics.js';
+import { parseRubricList } from './rubric-items.js';
 import {
   type ConfigNote,
   deterministicConfig,
@@ -28,7 +28,7 @@ import {
 } from './schema.js';
 import { scriptFileArgs } from './script-files.js';
 import { dropShadowedAliases, messagesShape } from './shorthand.js';
-import { checkUnknownKeys } from './unknown-keys.js';
+import { checkUnknownKeys } from '../core/unknown-keys.js';
 import {
   type AggregatorConfig,
   type ContentPart,
@@ -41,10 +41,16 @@ import {
   type PromptTemplate,
 } from './types.js';
 import { isTestsFormat, loadTestsSuite } from './tests-format.js';
-import { FileTooLargeError, type Workspace } from './workspace.js';
-import { tooDeepOffset } from './nesting.js';
-import { type PathSegment, parseYamlSource, type SourceDocument, tooDeepMessage } from './yaml-source.js';
-import { reportZodIssues } from './zod-diagnostics.js';
+import { readUserFile } from '../core/user-file.js';
+import { FileTooLargeError, type Workspace } from '../core/workspace.js';
+import { tooDeepOffset } from '../core/nesting.js';
+import {
+  type PathSegment,
+  parseYamlSource,
+  type SourceDocument,
+  tooDeepMessage,
+} from '../core/yaml-source.js';
+import { reportZodIssues } from '../core/zod-diagnostics.js';
 
 export interface SuiteLoadResult {
   suite: EvalSuite | undefined;
@@ -69,15 +75,8 @@ export function loadSuiteFile(absPath: string, ws: Workspace): SuiteLoadResult {
     sink.error({ line: 0, column: 0 }, rule, message);
     return { suite: undefined, diagnostics: sink.items };
   };
-  let text: string;
-  try {
-    if (!ws.contains(absPath)) return fail('escapes-workspace', 'suite file is outside the workspace');
-    if (!statSync(absPath).isFile()) return fail('missing-file', 'not a file');
-    text = ws.readText(absPath);
-  } catch (err) {
-    if (err instanceof FileTooLargeError) return fail('too-large', err.message);
-    return fail('missing-file', `cannot read suite: ${(err as Error).message}`);
-  }
+  const text = readUserFile(absPath, ws, 'suite file', sink);
+  if (text === undefined) return { suite: undefined, diagnostics: sink.items };
 
   const ext = path.extname(absPath).toLowerCase();
   let doc: SourceDocument | undefined;

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { type DiagnosticSink } from '../diagnostics.js';
-import { type Workspace } from './workspace.js';
-import { type SourceDocument } from './yaml-source.js';
+import { type DiagnosticSink } from '../core/diagnostics.js';
+import { type Workspace } from '../core/workspace.js';
+import { type SourceDocument } from '../core/yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo `prompts`: each test runs once per prompt. A prompt is a template string,

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { refPathSplits } from './github-url.js';
 import { type EvalSuite, type FileAttachment, type GitHubFileRef } from './types.js';
-import { RubricEvalError } from '../errors.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** Remote files are attachments written by people: a megabyte is plenty, and bounds the download. */
 export const MAX_REMOTE_BYTES = 1024 * 1024;

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { type DiagnosticSink, type Position } from '../diagnostics.js';
-import { parseRubricList } from '../rubric/rubric-items.js';
+import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
+import { parseRubricList } from './rubric-items.js';
 import { deterministicConfig } from './deterministic-configs.js';
 import { type RawEvaluator } from './schema.js';
 import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
-import { type Workspace } from './workspace.js';
-import { type PathSegment, type SourceDocument } from './yaml-source.js';
+import { type Workspace } from '../core/workspace.js';
+import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DiagnosticSink, type Position } from '../diagnostics.js';
-import { type Workspace } from './workspace.js';
-import { type PathSegment, parseYamlSource, type SourceDocument } from './yaml-source.js';
+import { DiagnosticSink, type Position } from '../core/diagnostics.js';
+import { type Workspace } from '../core/workspace.js';
+import { type PathSegment, parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
 
 /** A file tests are read from, with its own positions and problems. */
 export interface TestsFile {

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { DiagnosticSink } from '../diagnostics.js';
-import { DEFAULT_TEST_THRESHOLD } from '../rubric/case-scoring.js';
+import { DiagnosticSink } from '../core/diagnostics.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import {
   findProviderCatalog,
@@ -15,8 +14,11 @@ import { mapAssertions } from './tests-assertions.js';
 import { type EvalCase, type EvalSuite, type Message } from './types.js';
 import { readTests, type TestsFile } from './tests-files.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
-import { type PathSegment, parseYamlSource } from './yaml-source.js';
-import { reportZodIssues } from './zod-diagnostics.js';
+import { type PathSegment, parseYamlSource } from '../core/yaml-source.js';
+import { reportZodIssues } from '../core/zod-diagnostics.js';
+
+/** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
+export const DEFAULT_TEST_THRESHOLD = 0.8;
 
 /**
  * AgentV 5 / promptfoo suites: `prompts`, `providers`, `tests` with `vars` and `assert`,

@@ -1,4 +1,4 @@
-import { type Position } from '../diagnostics.js';
+import { type Position } from '../core/diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
 import { type ProviderEntry } from './provider-catalog.js';
 

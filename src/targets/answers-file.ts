@@ -1,6 +1,7 @@
-import { type Diagnostic, DiagnosticSink, excerpt } from '../diagnostics.js';
-import { didYouMean } from '../did-you-mean.js';
-import { type Workspace } from '../suite/workspace.js';
+import { type Diagnostic, DiagnosticSink, excerpt } from '../core/diagnostics.js';
+import { didYouMean } from '../core/did-you-mean.js';
+import { readUserFile } from '../core/user-file.js';
+import { type Workspace } from '../core/workspace.js';
 import { fixedAnswer, type TargetRunner, TargetError } from './providers.js';
 
 /**
@@ -13,14 +14,8 @@ export function loadAnswersFile(
 ): { runner: TargetRunner | undefined; diagnostics: Diagnostic[]; lines?: ReadonlyMap<string, number> } {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
-  let text: string;
-  try {
-    if (!ws.contains(absPath)) throw new Error('the file is outside the workspace');
-    text = ws.readText(absPath);
-  } catch (err) {
-    sink.error({ line: 0, column: 0 }, 'missing-file', `cannot read answers-file: ${(err as Error).message}`);
-    return { runner: undefined, diagnostics: sink.items };
-  }
+  const text = readUserFile(absPath, ws, 'answers-file', sink);
+  if (text === undefined) return { runner: undefined, diagnostics: sink.items };
   const answers = new Map<string, string>();
   const lines = new Map<string, number>();
   text.split('\n').forEach((line, i) => {

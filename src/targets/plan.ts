@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { type z } from 'zod';
-import { type Diagnostic } from '../diagnostics.js';
-import { didYouMean } from '../did-you-mean.js';
+import { type Diagnostic } from '../core/diagnostics.js';
+import { didYouMean } from '../core/did-you-mean.js';
 import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
-import { type Workspace } from '../suite/workspace.js';
+import { type Workspace } from '../core/workspace.js';
 import { providerTargets } from './agentv-providers.js';
 import { batchCliRunner } from './cli-batch.js';
 import {

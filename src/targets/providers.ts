@@ -10,10 +10,10 @@ import { type AdaptiveLimiter } from '../judge/limiter.js';
 import { type ChatMessage } from '../judge/prompts.js';
 import { type RetryPolicy } from '../judge/retry.js';
 import { filesOf, renderContent } from '../suite/messages.js';
-import { fillTemplate } from '../template.js';
+import { fillTemplate } from '../core/template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
-import { RubricEvalError } from '../errors.js';
+import { RubricEvalError } from '../core/errors.js';
 
 export interface TargetAnswer {
   text: string;

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type Diagnostic, DiagnosticSink, type Position } from '../diagnostics.js';
-import { type Workspace } from '../suite/workspace.js';
-import { checkUnknownKeys } from '../suite/unknown-keys.js';
-import { parseYamlSource, type SourceDocument } from '../suite/yaml-source.js';
-import { reportZodIssues } from '../suite/zod-diagnostics.js';
+import { type Diagnostic, DiagnosticSink, type Position } from '../core/diagnostics.js';
+import { readUserFile } from '../core/user-file.js';
+import { type Workspace } from '../core/workspace.js';
+import { checkUnknownKeys } from '../core/unknown-keys.js';
+import { parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
+import { reportZodIssues } from '../core/zod-diagnostics.js';
 import { HEALTHCHECK_KEYS, PROVIDER_KEYS } from './providers.js';
 
 export const SUPPORTED_PROVIDERS = ['mock', 'cli', 'openai', 'azure', 'azure-openai'] as const;
@@ -46,22 +47,9 @@ export function loadTargetsFile(
 ): { file: TargetsFile | undefined; diagnostics: Diagnostic[] } {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
-  let text: string;
-  try {
-    // The `targets` input is a path like `rubric` and `answers-file`: inside the workspace only.
-    if (!ws.contains(absPath)) {
-      sink.error(
-        { line: 0, column: 0 },
-        'escapes-workspace',
-        `targets file resolves outside the workspace (${ws.root}), through '..' or a symlink: refused`,
-      );
-      return { file: undefined, diagnostics: sink.items };
-    }
-    text = ws.readText(absPath);
-  } catch (err) {
-    sink.error({ line: 0, column: 0 }, 'missing-file', `cannot read targets file: ${(err as Error).message}`);
-    return { file: undefined, diagnostics: sink.items };
-  }
+  // The `targets` input is a path like `rubric` and `answers-file`: inside the workspace only.
+  const text = readUserFile(absPath, ws, 'targets file', sink);
+  if (text === undefined) return { file: undefined, diagnostics: sink.items };
   const doc = parseYamlSource(text, sink);
   if (!doc) return { file: undefined, diagnostics: sink.items };
   const parsed = TargetsFileSchema.safeParse(doc.value);

@@ -1,0 +1,98 @@
+import { negateResult } from '../../src/evaluators/negate.js';
+import { type EvaluatorResult } from '../../src/core/results.js';
+import { aggregateByThreshold, scoreCase } from '../../src/evaluators/case-scoring.js';
+import { DEFAULT_TEST_THRESHOLD } from '../../src/suite/tests-format.js';
+import { type EvaluatorConfig } from '../../src/suite/types.js';
+
+const pos = { line: 1, column: 1 };
+const cfg = (name: string, weight = 1, extra: Partial<EvaluatorConfig> = {}): EvaluatorConfig =>
+  ({
+    type: 'text_assertion',
+    check: 'contains',
+    values: ['x'],
+    flags: null,
+    schema: null,
+    name,
+    weight,
+    pos,
+    ...extra,
+  }) as EvaluatorConfig;
+const res = (name: string, score: number, weight = 1): EvaluatorResult => ({
+  name,
+  type: 'text_assertion',
+  weight,
+  score,
+  verdict: score >= 0.8 ? 'pass' : 'fail',
+  gating_violations: [],
+});
+
+describe('AgentV 5 test scoring', () => {
+  test('the default threshold is 0.8, inclusive', () => {
+    expect(DEFAULT_TEST_THRESHOLD).toBe(0.8);
+    const configs = [cfg('a', 4), cfg('b', 1)];
+    expect(aggregateByThreshold(configs, [res('a', 1, 4), res('b', 0)], 0.8)).toMatchObject({
+      score: 0.8,
+      verdict: 'pass',
+    });
+    expect(aggregateByThreshold(configs, [res('a', 1, 3), res('b', 0, 2)], 0.8)).toMatchObject({
+      score: 0.6,
+      verdict: 'fail',
+    });
+  });
+
+  test('weights: the weighted mean, weight 0 left out; no borderline verdict', () => {
+    const r = aggregateByThreshold(
+      [cfg('a', 3), cfg('b', 1), cfg('c', 0)],
+      [res('a', 1, 3), res('b', 0, 1), res('c', 0, 0)],
+      0.5,
+    );
+    expect(r).toMatchObject({ score: 0.75, verdict: 'pass' });
+    expect(aggregateByThreshold([cfg('a')], [res('a', 0.7)], 0.8).verdict).toBe('fail');
+  });
+
+  test('a required assertion below the threshold zeroes the test', () => {
+    const r = aggregateByThreshold(
+      [cfg('must', 1, { required: true }), cfg('b', 9)],
+      [res('must', 0.5), res('b', 1, 9)],
+      0.8,
+    );
+    expect(r.score).toBe(0);
+    expect(r.verdict).toBe('fail');
+    expect(r.gating_violations[0]).toMatch(/^must: required, scored 0.50 < 0.8/);
+  });
+
+  test('a required assertion is measured against its min_score when given', () => {
+    const configs = [cfg('must', 1, { required: true, minScore: 0.4 }), cfg('b')];
+    expect(aggregateByThreshold(configs, [res('must', 0.5), res('b', 1)], 0.7)).toMatchObject({
+      score: 0.75,
+      verdict: 'pass',
+    });
+  });
+
+  test('an evaluator error makes the test an error, never a pass', () => {
+    const err: EvaluatorResult = { ...res('a', 0), verdict: 'error', error: 'boom' };
+    expect(aggregateByThreshold([cfg('a'), cfg('b')], [err, res('b', 1)], 0).verdict).toBe('error');
+  });
+
+  test('scoreCase uses the loaded case’s rule: v2 cases keep pass/borderline/fail', () => {
+    const results = [res('a', 0.7)];
+    expect(scoreCase({ evaluators: [cfg('a')] }, results).verdict).toBe('borderline');
+    expect(
+      scoreCase({ evaluators: [cfg('a')], scoring: { kind: 'threshold', threshold: 0.8 } }, results).verdict,
+    ).toBe('fail');
+    expect(
+      scoreCase({ evaluators: [cfg('a')], scoring: { kind: 'threshold', threshold: 0.6 } }, results).verdict,
+    ).toBe('pass');
+  });
+
+  test('negate: 1 - score, pass and fail swap; an error stays an error', () => {
+    expect(negateResult({ ...res('a', 1), hits: ['output contains "x"'], misses: [] })).toMatchObject({
+      score: 0,
+      verdict: 'fail',
+      negated: true,
+    });
+    expect(negateResult(res('a', 0))).toMatchObject({ score: 1, verdict: 'pass' });
+    const err: EvaluatorResult = { ...res('a', 0), verdict: 'error' };
+    expect(negateResult(err).verdict).toBe('error');
+  });
+});

@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { type PriceTable } from '../judge/pricing.js';
+import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
+import { parseShard, type ShardSpec } from './shard-spec.js';
+
+/**
+ * Every input of the action (action.yml, README "Inputs"), validated by this one schema. The CLI maps its flags
+ * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
+ * "not set" (that is what the runner gives for an input the workflow leaves out).
+ */
+const unset = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
+const text = () => z.preprocess(unset, z.string().optional());
+const choice = <T extends string>(name: string, values: readonly [T, ...T[]], fallback: T) =>
+  z.preprocess(
+    (v) => (typeof unset(v) === 'string' ? (unset(v) as string).toLowerCase() : unset(v)),
+    z
+      .enum(values, {
+        error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')`,
+      })
+      .default(fallback),
+  );
+const number = (name: string, fallback: number, opts: { int?: boolean; min: number; max: number }) =>
+  z.preprocess(
+    (v) => {
+      const s = unset(v);
+      return s === undefined ? undefined : Number(s);
+    },
+    z
+      .number({ error: `${name}: must be a number` })
+      .refine(
+        (n) => Number.isFinite(n) && (!opts.int || Number.isInteger(n)) && n >= opts.min && n <= opts.max,
+        {
+          error: `${name}: must be ${opts.int ? 'an integer' : 'a number'} from ${opts.min} to ${opts.max}`,
+        },
+      )
+      .default(fallback),
+  );
+
+export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
+const COMMENT_MODES = ['update', 'new', 'off'] as const;
+
+const InputsSchema = z
+  .object({
+    suites: text(),
+    rubric: text(),
+    targets: text(),
+    target: text(),
+    'judge-model': text(),
+    'judge-base-url': z.preprocess(
+      unset,
+      z.url({ error: 'judge-base-url: must be an http(s) URL' }).optional(),
+    ),
+    'judge-api-key': text(),
+    'github-token': text(),
+    'answers-file': text(),
+    'cache-dir': z.preprocess(unset, z.string().default('.rubric-eval-cache')),
+    'judge-timeout': number('judge-timeout', 120, { min: 1, max: 3600 }),
+    concurrency: number('concurrency', 8, { int: true, min: 1, max: 256 }),
+    'fail-on': choice('fail-on', FAIL_ON, 'fail'),
+    comment: choice('comment', COMMENT_MODES, 'update'),
+    'results-file': z.preprocess(unset, z.string().default('rubric-eval-results.json')),
+    'gate-timeout': number('gate-timeout', 600, { min: 1, max: 6 * 3600 }),
+    'working-directory': z.preprocess(unset, z.string().default('.')),
+    'judge-prices': z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((s, ctx) => {
+          try {
+            return PriceTableSchema.parse(JSON.parse(s));
+          } catch {
+            ctx.addIssue({
+              code: 'custom',
+              message:
+                'judge-prices: must be JSON like {"model": {"input": 0.4, "output": 1.6}} (USD per million tokens)',
+            });
+            return z.NEVER;
+          }
+        })
+        .optional(),
+    ),
+    'judge-samples': z.preprocess(
+      (v) => {
+        const s = unset(v);
+        if (typeof s !== 'string') return s;
+        if (s.toLowerCase() === 'auto') return 'auto';
+        // Kept as written when it is not a count, so the message shows what was given.
+        return /^\d+$/.test(s) ? Number(s) : s;
+      },
+      z
+        .custom<SamplesSetting>(
+          (v) =>
+            v === 'auto' || (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_FIXED_SAMPLES),
+          {
+            error: (iss) =>
+              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+          },
+        )
+        .default(1),
+    ),
+    'github-timeout': number('github-timeout', 30, { min: 1, max: 600 }),
+    shard: z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((s, ctx) => {
+          const r = parseShard(s);
+          if ('error' in r) {
+            ctx.addIssue({ code: 'custom', message: r.error });
+            return z.NEVER;
+          }
+          return r;
+        })
+        .optional(),
+    ),
+    merge: text(),
+    baseline: z.preprocess(unset, z.string().default('auto')),
+    'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
+    'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
+  })
+  .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
+    error:
+      'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
+  })
+  .refine((i) => !(i.shard && i.merge), {
+    error:
+      'merge: a merge runs nothing, so it takes no `shard`; give `shard` to the matrix jobs and `merge` to the job after them',
+  });
+
+const PriceTableSchema = z.record(
+  z.string(),
+  z.object({ input: z.number().min(0), output: z.number().min(0) }),
+);
+
+export type Inputs = z.output<typeof InputsSchema>;
+export const INPUT_NAMES = Object.keys(InputsSchema.shape);
+
+/** The engine's configuration: the inputs, plus what only the CLI sets. */
+export interface Config {
+  workingDirectory: string;
+  suites: string[];
+  rubric: string | null;
+  targets: string | null;
+  target: string | null;
+  answersFile: string | null;
+  judge: {
+    model: string | null;
+    baseURL: string | null;
+    apiKey: string | null;
+    githubToken: string | null;
+    timeoutMs: number;
+    prices: PriceTable;
+  };
+  cacheDir: string | null;
+  /** `replay`: answers only from the cache (the offline demo's recorded judge). */
+  cacheMode: 'readwrite' | 'replay' | 'off';
+  concurrency: number;
+  failOn: (typeof FAIL_ON)[number];
+  gateTimeoutMs: number;
+  resultsFile: string;
+  /** CLI only: judge this diff file instead of asking git or GitHub. */
+  diffFile: string | null;
+  /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
+  baseRef: string | null;
+  /** Judge samples per llm_judge evaluator (README "Judge samples"): 1..9, or `auto`. */
+  judgeSamples: SamplesSetting;
+  /** `shard: i/n`: run only this shard's cases. */
+  shard?: ShardSpec | null;
+  /** `merge`: globs of shard results files to merge instead of running anything. */
+  merge?: string[];
+  /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
+  baseline: BaselineConfig;
+}
+
+/** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
+export type BaselineConfig =
+  | { mode: 'auto'; artifact: string; margin: number }
+  | { mode: 'file'; path: string; margin: number }
+  | { mode: 'off'; margin: number };
+
+function baselineConfig(value: string, artifact: string, margin: number): BaselineConfig {
+  const v = value.trim();
+  if (v.toLowerCase() === 'auto') return { mode: 'auto', artifact, margin };
+  if (v.toLowerCase() === 'off' || v === '') return { mode: 'off', margin };
+  return { mode: 'file', path: v, margin };
+}
+
+export function parseInputs(
+  raw: Record<string, string | undefined>,
+): { inputs: Inputs } | { errors: string[] } {
+  const r = InputsSchema.safeParse(raw);
+  if (r.success) return { inputs: r.data };
+  return {
+    errors: r.error.issues.map((i) =>
+      i.message.includes(':') || i.path.length === 0 ? i.message : `${String(i.path[0])}: ${i.message}`,
+    ),
+  };
+}
+
+/** Splits the `suites` input: newline- or comma-separated globs. */
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && !s.startsWith('#'));
+}
+
+/**
+ * The engine's Config from validated inputs: the one mapping both adapters use. `extra` carries
+ * what only one adapter decides (where things resolve, the CLI's replay and diff options).
+ */
+export function configFromInputs(
+  i: Inputs,
+  extra: Pick<Config, 'workingDirectory' | 'resultsFile'> &
+    Partial<Pick<Config, 'cacheDir' | 'cacheMode' | 'diffFile' | 'baseRef' | 'baseline'>> & {
+      judge?: Partial<Config['judge']>;
+    },
+): Config {
+  return {
+    workingDirectory: extra.workingDirectory,
+    suites: splitList(i.suites),
+    rubric: i.rubric ?? null,
+    targets: i.targets ?? null,
+    target: i.target ?? null,
+    answersFile: i['answers-file'] ?? null,
+    judge: {
+      model: i['judge-model'] ?? null,
+      baseURL: i['judge-base-url'] ?? null,
+      apiKey: i['judge-api-key'] ?? null,
+      githubToken: i['github-token'] ?? null,
+      timeoutMs: i['judge-timeout'] * 1000,
+      prices: i['judge-prices'] ?? {},
+      ...extra.judge,
+    },
+    cacheDir: extra.cacheDir !== undefined ? extra.cacheDir : i['cache-dir'],
+    cacheMode: extra.cacheMode ?? 'readwrite',
+    concurrency: i.concurrency,
+    failOn: i['fail-on'],
+    gateTimeoutMs: i['gate-timeout'] * 1000,
+    resultsFile: extra.resultsFile,
+    diffFile: extra.diffFile ?? null,
+    baseRef: extra.baseRef ?? null,
+    judgeSamples: i['judge-samples'],
+    shard: i.shard ?? null,
+    merge: splitList(i.merge),
+    baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
+  };
+}

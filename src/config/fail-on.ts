@@ -1,0 +1,78 @@
+import { type FAIL_ON } from './config.js';
+import { type RunResults } from '../core/results.js';
+
+export type FailOn = (typeof FAIL_ON)[number];
+
+/** Whether the verdict trips `fail-on` (so the check fails). */
+export function tripsFailOn(verdict: RunResults['verdict'], failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  if (verdict === 'fail') return true;
+  return failOn === 'borderline' && verdict === 'borderline';
+}
+
+const failing = (v: string | null | undefined) => v === 'fail' || v === 'error';
+
+/**
+ * Does the run fail the check under `fail-on`? The reasons say why, one short phrase each, for
+ * the failure message. `regression` blames the PR only for what it made worse (a case broken or
+ * regressed, a new or redefined case failing, an error); without a baseline it is `fail`.
+ */
+export function checkFailures(results: RunResults, failOn: FailOn): string[] {
+  if (failOn === 'never') return [];
+  if (results.partial) return ['the run was cancelled (partial results)'];
+  if (results.errors.length > 0)
+    return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
+  if (failOn === 'regression' && results.baseline) return regressions(results);
+  // Every other case is the absolute rule; `regression` without a baseline is `fail`.
+  if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn)) return [];
+  const c = results.counts;
+  const bits: string[] = [];
+  if (c.fail) bits.push(`${c.fail} failed`);
+  if (c.error) bits.push(`${c.error} errored`);
+  if (failOn === 'borderline' && c.borderline) bits.push(`${c.borderline} borderline`);
+  if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
+  return bits.length ? bits : ['nothing was evaluated'];
+}
+
+function regressions(results: RunResults): string[] {
+  const n = { broken: 0, regressed: 0, newFailing: 0, errored: 0 };
+  for (const s of results.suites)
+    for (const c of s.cases) {
+      const change = c.baseline?.change;
+      if (c.verdict === 'error') n.errored++;
+      if (change === 'broken') n.broken++;
+      else if (change === 'regressed') n.regressed++;
+      else if ((change === 'new' || change === 'redefined' || !change) && failing(c.verdict)) n.newFailing++;
+    }
+  const bits: string[] = [];
+  if (n.broken) bits.push(`${n.broken} broken`);
+  if (n.regressed) bits.push(`${n.regressed} regressed`);
+  if (n.newFailing) bits.push(`${n.newFailing} new or redefined failing`);
+  if (n.errored) bits.push(`${n.errored} errored`);
+  if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
+  return bits;
+}
+
+/**
+ * Under `fail-on: regression` the run's verdict and the check can differ (a case failing on both
+ * sides fails the verdict, not the check): the comparison records which, for the report.
+ */
+export function withRegressionCheck(results: RunResults, failOn: FailOn): RunResults {
+  if (failOn !== 'regression' || !results.baseline) return results;
+  const reasons = checkFailures(results, failOn);
+  return {
+    ...results,
+    baseline: { ...results.baseline, check: { fail_on: failOn, fails: reasons.length > 0, reasons } },
+  };
+}
+
+/** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */
+export function failureMessage(results: RunResults, failOn: FailOn): string {
+  const reasons = checkFailures(results, failOn);
+  if (results.partial)
+    return `rubric-eval: ${results.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
+  if (results.errors.length > 0)
+    return `rubric-eval: ${results.shards ? 'the shards do not make one valid run' : 'invalid input'} (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'}): ${results.errors[0]}`;
+  const mode = failOn === 'regression' && results.baseline ? ' against the baseline' : '';
+  return `rubric-eval: ${results.verdict} (score ${results.score.toFixed(2)})${mode}: ${reasons.join(', ') || 'nothing was evaluated'}`;
+}

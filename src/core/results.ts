@@ -1,0 +1,264 @@
+/** The results model: what a run produces, in the shape of the results file (README "Results file"). */
+
+export type Verdict = 'pass' | 'borderline' | 'fail';
+export type CaseVerdict = Verdict | 'error';
+type EvaluatorType =
+  | 'llm_judge'
+  | 'code_judge'
+  | 'composite'
+  | 'field_accuracy'
+  | 'latency'
+  | 'cost'
+  | 'token_usage'
+  | 'tool_trajectory'
+  | 'execution_metrics'
+  | 'text_assertion';
+
+export interface CheckResult {
+  id: string;
+  /** Checklist items. */
+  satisfied?: boolean;
+  /** Score-range criteria: the judge's integer 0..10. */
+  score?: number;
+  weight: number;
+  required: boolean;
+  required_min_score?: number | null;
+  reasoning: string | null;
+  /** Judge samples: `2/3` satisfied/samples for a checklist item. */
+  votes?: string;
+  /** Judge samples: every sample's score of a range criterion, in sample order. */
+  sample_scores?: number[];
+  /** The samples disagreed on this check, and it decides the case verdict. */
+  unstable?: true;
+}
+
+export interface Usage {
+  judge_calls: number;
+  cached_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Estimated from a price table; null when the model's price is unknown. */
+  cost_usd: number | null;
+}
+
+export interface EvaluatorResult {
+  name: string;
+  type: EvaluatorType;
+  weight: number;
+  score: number;
+  verdict: CaseVerdict;
+  mode?: 'checklist' | 'score_range' | 'freeform' | 'prompt' | 'aggregate';
+  checks?: CheckResult[];
+  hits?: string[];
+  misses?: string[];
+  reasoning?: string | null;
+  gating_violations: string[];
+  error?: string;
+  /** Things the judge got slightly wrong that were tolerated (an unknown id dropped). */
+  warnings?: string[];
+  children?: EvaluatorResult[];
+  usage?: Usage;
+  /** Judge samples combined into this result (absent with `judge-samples: 1`). */
+  samples?: number;
+  /** Judge samples of a free-form, template or aggregator score, in sample order. */
+  sample_scores?: number[];
+  /** The samples disagreed on this evaluator's score or one of its checks, and that decides the case verdict. */
+  unstable?: true;
+  /** AgentV 5 `negate: true`: the score shown is 1 - the check's own score. */
+  negated?: true;
+  /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
+  required?: true;
+  /** A code judge's own `details` object, as its script printed it (AgentV). */
+  details?: Record<string, unknown>;
+}
+
+export interface CaseResult {
+  id: string;
+  /** What decided the grade, hashed: equal hashes graded the same definition. */
+  definition_hash?: string;
+  /** Line of the case in its suite file (for annotations). */
+  line?: number;
+  verdict: CaseVerdict;
+  score: number;
+  gating_violations: string[];
+  evaluators: EvaluatorResult[];
+  target: string | null;
+  answer: string | null;
+  /** Set when the answer was cut before it reached the judges (longer than what the judges are shown). */
+  answer_cut?: AnswerCut;
+  error?: string;
+  duration_ms: number;
+  usage?: Usage;
+  /** Judge samples disagreed on a check that decides this case's verdict. */
+  unstable?: true;
+  /** This case against the base branch's results; null when the run has no baseline. */
+  baseline?: CaseBaseline | null;
+}
+
+/** What a case did relative to the baseline, in order of precedence: the first that applies is the change. */
+export const CHANGES = ['new', 'redefined', 'broken', 'fixed', 'regressed', 'improved', 'same'] as const;
+export type Change = (typeof CHANGES)[number];
+
+/** The case in the baseline (null verdict and score for a `new` case) and the change. */
+export interface CaseBaseline {
+  verdict: CaseVerdict | null;
+  score: number | null;
+  change: Change;
+}
+
+export interface RunBaseline {
+  source: 'artifact' | 'file';
+  /** The base commit the baseline was made on, when known. */
+  commit: string | null;
+  run_id: number | null;
+  /** The base workflow run's page, when known (the comment links the short sha to it). */
+  run_url: string | null;
+  artifact_id: number | null;
+  created_at: string | null;
+  /** The file the baseline was read from (a path, or the name inside the artifact). */
+  file: string | null;
+  margin: number;
+  changes: Record<Change | 'removed', number>;
+  /** Cases of the baseline that this run no longer has, as `suite#id`. */
+  removed: string[];
+  /** Under `fail-on: regression`: whether the check fails, and on what (the comment says so). */
+  check?: { fail_on: 'regression'; fails: boolean; reasons: string[] };
+}
+
+export interface AnswerCut {
+  /** Size of the answer as the target gave it (a capped output file or stdout: at least this). */
+  original_chars: number;
+  kept_chars: number;
+  /** The target's output messages were too large or too deep to pass on: the text alone was judged. */
+  output_messages_dropped?: boolean;
+}
+
+export interface SuiteResult {
+  path: string;
+  description: string | null;
+  cases: CaseResult[];
+}
+
+export interface GateResult {
+  command: string;
+  verdict: 'pass' | 'fail';
+  exit_code: number | null;
+  timed_out: boolean;
+  duration_ms: number;
+  /** Head and tail of the combined output, secrets redacted. */
+  output: string;
+  line?: number;
+}
+
+export interface CriterionResult {
+  id: string;
+  kind: 'must' | 'nice';
+  text: string;
+  /** null when the judge did not run (it errored). */
+  satisfied: boolean | null;
+  reasoning: string | null;
+}
+
+export interface CheckerCounts {
+  gates_passed: number;
+  gates_total: number;
+  must_passed: number;
+  must_total: number;
+  nice_passed: number;
+  nice_total: number;
+}
+
+export interface HistoryEntry {
+  iteration: number;
+  commit: string | null;
+  verdict: Verdict;
+  score: number;
+  counts: string | null;
+  feedback: string | null;
+  rubric_hash: string | null;
+  /** The markdown rubric's own verdict that run (what the checker reads as prior iterations). */
+  rubric_verdict?: 'accept' | 'retry' | 'terminate' | null;
+  at: string;
+}
+
+export interface CheckerResult {
+  path: string;
+  title: string | null;
+  hash: string;
+  verdict: 'pass' | 'fail';
+  score: number;
+  gates: GateResult[];
+  checks: CriterionResult[];
+  judge_verdict: 'accept' | 'retry' | 'terminate' | null;
+  feedback: string | null;
+  counts: CheckerCounts;
+  error?: string;
+  usage?: Usage;
+}
+
+export interface RunCounts {
+  pass: number;
+  borderline: number;
+  fail: number;
+  error: number;
+}
+
+export interface RunResults {
+  version: 1;
+  verdict: Verdict;
+  score: number;
+  counts: RunCounts;
+  suites: SuiteResult[];
+  rubric: CheckerResult | null;
+  usage: Usage;
+  /** True when the run was cancelled or stopped early: some cases are missing. */
+  partial: boolean;
+  /** Problems that stopped the run (validation, configuration), formatted. */
+  errors: string[];
+  warnings: string[];
+  history: HistoryEntry[];
+  judge: { model: string; base_url: string } | null;
+  /** How the judge endpoint behaved: retries, repairs of invalid answers, 429s, timeouts. */
+  judge_stats?: {
+    http_calls: number;
+    retries: number;
+    repairs: number;
+    rate_limited: number;
+    timeouts: number;
+    peak_in_flight: number;
+  };
+  started_at: string;
+  duration_ms: number;
+  /** A shard's part of a plan; never in a merged or unsharded run. */
+  shard?: { index: number; total: number; plan_hash: string; planned: number };
+  /** A merged run: each shard's file, duration and calls. */
+  shards?: ShardSummary[];
+  /** The comparison with the base branch's results; null without one. */
+  baseline?: RunBaseline | null;
+  /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
+  baseline_note?: string | null;
+}
+
+export interface ShardSummary {
+  index: number;
+  file: string;
+  cases: number;
+  started_at: string;
+  duration_ms: number;
+  judge_calls: number;
+  http_calls: number;
+}
+
+export function emptyUsage(): Usage {
+  return { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null };
+}
+
+export function addUsage(into: Usage, more: Usage | undefined): Usage {
+  if (!more) return into;
+  into.judge_calls += more.judge_calls;
+  into.cached_calls += more.cached_calls;
+  into.prompt_tokens += more.prompt_tokens;
+  into.completion_tokens += more.completion_tokens;
+  if (more.cost_usd !== null) into.cost_usd = (into.cost_usd ?? 0) + more.cost_usd;
+  return into;
+}

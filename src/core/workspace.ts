@@ -1,0 +1,122 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { excerpt } from './diagnostics.js';
+import { RubricEvalError } from './errors.js';
+
+/** Files larger than this are refused: suites and attachments are text written by people. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export type Resolution =
+  { ok: true; absPath: string } | { ok: false; rule: 'escapes-workspace' | 'missing-file'; message: string };
+
+/**
+ * The folder everything resolves against. Reads go through here so that no reference can
+ * leave it (by `..`, an absolute path or a symlink) and each file is read once per run.
+ */
+export class Workspace {
+  readonly root: string;
+  private readonly realRoot: string;
+  private readonly textCache = new Map<string, string>();
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    this.realRoot = existsSync(this.root) ? realpathSync(this.root) : this.root;
+  }
+
+  /** Path for messages: relative to the root with forward slashes, or absolute if outside. */
+  display(absPath: string): string {
+    const rel = path.relative(this.root, absPath);
+    if (rel === '') return '.';
+    if (!lexicallyInside(this.root, absPath)) return absPath;
+    return rel.split(path.sep).join('/');
+  }
+
+  /** True when `absPath`, after following symlinks, is inside the workspace. */
+  contains(absPath: string): boolean {
+    if (!lexicallyInside(this.root, absPath)) return false;
+    let real: string;
+    try {
+      real = realpathSync(absPath);
+    } catch {
+      return true; // does not exist (yet): the lexical check is all there is
+    }
+    return lexicallyInside(this.realRoot, real);
+  }
+
+  /**
+   * Resolves a file reference from a suite as AgentV v2.6.1 does: an absolute path as it is,
+   * then the path without its leading separators against `fromDir` and each ancestor up to the
+   * root (so `/x.md` is found beside the suite first). The first existing candidate wins. An
+   * absolute path outside the workspace is never looked at, not even to see whether it exists
+   * (that would tell a pull request what the runner holds): only its trimmed form is searched.
+   */
+  resolveReference(value: string, fromDir: string): Resolution {
+    const absolute = path.isAbsolute(value) ? path.normalize(value) : null;
+    const trimmed = value.replace(/^[/\\]+/, '') || value;
+    const candidates: string[] = absolute && lexicallyInside(this.root, absolute) ? [absolute] : [];
+    let dir = path.resolve(fromDir);
+    for (;;) {
+      candidates.push(path.resolve(dir, trimmed));
+      if (dir === this.root || !lexicallyInside(this.root, dir)) break;
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    const first = candidates[0]!;
+    if (!lexicallyInside(this.root, first)) {
+      return {
+        ok: false,
+        rule: 'escapes-workspace',
+        message: `'${excerpt(value)}' resolves outside the workspace (${this.root})`,
+      };
+    }
+    for (const candidate of candidates) {
+      if (!lexicallyInside(this.root, candidate) || !existsSync(candidate)) continue;
+      if (!this.contains(candidate)) {
+        return {
+          ok: false,
+          rule: 'escapes-workspace',
+          message: `'${excerpt(value)}' is a symlink to a place outside the workspace`,
+        };
+      }
+      if (!statSync(candidate).isFile()) continue;
+      return { ok: true, absPath: candidate };
+    }
+    const searched = [
+      ...new Set(candidates.filter((c) => lexicallyInside(this.root, c)).map((c) => this.display(c))),
+    ];
+    return {
+      ok: false,
+      rule: 'missing-file',
+      message: `file '${excerpt(value)}' not found (looked for ${excerpt(searched.join(', '), 400)})`,
+    };
+  }
+
+  /** Reads a text file as UTF-8 with CRLF folded to LF, once per run; throws if too large. */
+  readText(absPath: string): string {
+    const cached = this.textCache.get(absPath);
+    if (cached !== undefined) return cached;
+    const size = statSync(absPath).size;
+    if (size > MAX_FILE_BYTES) {
+      throw new FileTooLargeError(absPath, size);
+    }
+    const text = readFileSync(absPath, 'utf8').replace(/\r\n/g, '\n');
+    this.textCache.set(absPath, text);
+    return text;
+  }
+}
+
+export class FileTooLargeError extends RubricEvalError {
+  override name = 'FileTooLargeError';
+  constructor(
+    readonly absPath: string,
+    readonly size: number,
+  ) {
+    super(`file is ${(size / 1024 / 1024).toFixed(1)} MB; the limit is ${MAX_FILE_BYTES / 1024 / 1024} MB`);
+  }
+}
+
+function lexicallyInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}

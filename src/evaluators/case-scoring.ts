@@ -1,0 +1,56 @@
+import { type EvaluatorResult } from '../core/results.js';
+import { type EvalCase, type EvaluatorConfig } from '../suite/types.js';
+import { aggregateCase, type CaseAggregate, weightedMean } from '../rubric/scoring.js';
+
+/** Tolerance for float sums such as 0.1 + 0.7 meeting a 0.8 threshold. */
+const EPSILON = 1e-9;
+
+/**
+ * A case's verdict by the rules of the format it was written in: the loaded case says which
+ * (`scoring`), so the pipeline never asks what format a suite was.
+ */
+export function scoreCase(
+  evalCase: Pick<EvalCase, 'scoring' | 'evaluators'>,
+  results: readonly EvaluatorResult[],
+): CaseAggregate {
+  const scoring = evalCase.scoring;
+  if (!scoring) return aggregateCase(results);
+  return aggregateByThreshold(evalCase.evaluators, results, scoring.threshold);
+}
+
+/**
+ * AgentV 5: the weighted mean of the evaluators' scores (weight 0 excludes), `pass` at or above
+ * the threshold, else `fail` (no borderline). A `required` evaluator scoring below its
+ * `min_score` (else the threshold) zeroes the case. Stricter than AgentV where it must be: an
+ * evaluator that errored makes the case an `error` (AgentV scores it 0 and goes on), and a
+ * gating violation inside an evaluator (a required rubric item) fails the case.
+ */
+export function aggregateByThreshold(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  threshold: number,
+): CaseAggregate {
+  const unstable = results.some((e) => e.unstable) ? { unstable: true as const } : {};
+  const requiredMisses = results.flatMap((r, i) => {
+    const c = configs[i];
+    if (!c?.required || r.verdict === 'error') return [];
+    const min = c.minScore ?? threshold;
+    return r.score + EPSILON < min
+      ? [`${r.name}: required, scored ${r.score.toFixed(2)} < ${min} (the test scores 0)`]
+      : [];
+  });
+  const gating = [
+    ...requiredMisses,
+    ...results.flatMap((e) => e.gating_violations.map((v) => `${e.name} › ${v}`)),
+  ];
+  const requiredFailed = requiredMisses.length > 0;
+  const weighted = results.filter((e) => e.weight > 0);
+  const score = requiredFailed
+    ? 0
+    : weightedMean(weighted.map((e) => ({ value: e.score, weight: e.weight })));
+  let verdict: CaseAggregate['verdict'];
+  if (results.some((e) => e.verdict === 'error')) verdict = 'error';
+  else if (gating.length > 0) verdict = 'fail';
+  else verdict = score + EPSILON >= threshold ? 'pass' : 'fail';
+  return { score, verdict, gating_violations: gating, ...unstable };
+}

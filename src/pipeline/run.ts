@@ -1,0 +1,140 @@
+import { setMaxListeners } from 'node:events';
+import { type BaselineFinder } from '../baseline/load.js';
+import { type Config } from '../config/config.js';
+import { type Subject } from '../checker/subject.js';
+import { aggregateResults } from './aggregate.js';
+import { compareStage } from './compare.js';
+import { createRunContext, type RunContext } from './context.js';
+import { executePlan, type Progress } from './execute.js';
+import { judgeInfo } from './judge-endpoint.js';
+import { loadInputs } from './load.js';
+import { mergeShards } from './merge.js';
+import { planProblems, planRun } from './plan.js';
+import { finishRun, type RunOutcome } from './results.js';
+import { readShardFiles } from './shard-file.js';
+import { type HistoryEntry, type RunResults } from '../core/results.js';
+import { type SettingNames } from '../core/setting-names.js';
+
+export { GITHUB_MODELS_URL, judgeEndpoint } from './judge-endpoint.js';
+export { type RunOutcome } from './results.js';
+
+interface RunHooks {
+  info?(message: string): void;
+  warn?(message: string): void;
+  progress?(p: Progress): void;
+  phase?<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+export interface RunIO {
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** What the markdown rubric judges: the PR (GitHub API), a git diff, the last commit. */
+  subject?: () => Promise<Subject>;
+  /** Earlier runs on this pull request, oldest first (from the sticky comment). */
+  history?: HistoryEntry[];
+  commit?: string | null;
+  /** How the adapter finds the baseline for `baseline: auto` (the action: the base branch's artifact). */
+  baseline?: BaselineFinder;
+  hooks?: RunHooks;
+  /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
+  settings?: SettingNames;
+}
+
+const noSubject = () =>
+  Promise.reject(new Error('no subject to judge: not a pull request and no diff given'));
+
+/**
+ * The pipeline, wired: load+validate → plan → execute → aggregate → compare → results. Nothing is
+ * called while anything is invalid. Never throws for bad input or a misbehaving model: problems
+ * end up in the results, and an error is never a pass.
+ */
+export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutcome> {
+  if (config.merge && config.merge.length > 0) return mergeEvaluation(config, config.merge, io);
+  const started = Date.now();
+  const hooks = io.hooks ?? {};
+  // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.
+  if (io.signal) setMaxListeners(0, io.signal);
+  const phase = hooks.phase ?? (<T>(_n: string, fn: () => Promise<T>) => fn());
+  const ctx = createRunContext(config, io);
+  const plan = await phase('Load and validate', async () =>
+    planRun(await loadInputs(config, ctx.ws, ctx), config, ctx),
+  );
+  const { errors, warnings, warningLines } = planProblems(plan);
+  if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
+  // Invalid input: nothing is judged, the run fails, and the results say why.
+  const executed =
+    errors.length > 0
+      ? { suites: [], rubric: null, partial: false }
+      : await phase('Evaluate', () =>
+          executePlan(plan, {
+            ...ctx,
+            cwd: ctx.ws.root,
+            concurrency: config.concurrency,
+            subject: io.subject ?? noSubject,
+            history: io.history ?? [],
+            progress: hooks.progress,
+          }),
+        );
+  const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+  if (cacheNotice) {
+    warnings.push(cacheNotice);
+    ctx.warn(cacheNotice);
+  }
+  const results = aggregateResults({
+    ...executed,
+    errors,
+    warnings,
+    judge: judgeInfo(plan.defaultEndpoint),
+    history: io.history ?? [],
+    commit: io.commit ?? null,
+    started,
+    shard: plan.shard ?? undefined,
+  });
+  const compared = await compare(results, config, ctx, io);
+  return finishRun(compared, {
+    diagnostics: plan.diagnostics,
+    redactor: ctx.redactor,
+    stats: ctx.judges.stats(),
+    executed: errors.length === 0,
+  });
+}
+
+/**
+ * A merge, wired: shard results files replace load..execute; aggregate, compare and results are
+ * the same as for a single run. Runs no gate, target or judge.
+ */
+async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Promise<RunOutcome> {
+  const started = Date.now();
+  const ctx = createRunContext(config, io);
+  if (config.suites.length > 0 || config.rubric)
+    ctx.warn(
+      'merge: `suites` and `rubric` are ignored; the shards ran them, the merge only combines their results',
+    );
+  const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
+  const merged = mergeShards(read.files, read.errors);
+  for (const w of merged.warnings) ctx.warn(w);
+  const results = aggregateResults({
+    ...merged,
+    history: io.history ?? [],
+    commit: io.commit ?? null,
+    started: merged.started ?? started,
+  });
+  results.shards = merged.shards;
+  const compared = await compare(results, config, ctx, io);
+  return finishRun(compared, {
+    diagnostics: [],
+    redactor: ctx.redactor,
+    stats: merged.stats,
+    executed: merged.executed,
+  });
+}
+
+/** The compare stage, wired the same way for a run and a merge. */
+function compare(results: RunResults, config: Config, ctx: RunContext, io: RunIO): Promise<RunResults> {
+  return compareStage(results, config, {
+    ws: ctx.ws,
+    finder: io.baseline,
+    warn: ctx.warn,
+    signal: io.signal,
+  });
+}
