@@ -66,6 +66,15 @@ export function withRegressionCheck(results: RunResults, failOn: FailOn): RunRes
   };
 }
 
+/**
+ * Why the check fails, or null when it passes. A shard's check is never failed on its verdict:
+ * the merge of every shard decides it.
+ */
+export function checkFailure(results: RunResults, failOn: FailOn, shard: unknown): string | null {
+  if (shard) return null;
+  return checkFailures(results, failOn).length > 0 ? failureMessage(results, failOn) : null;
+}
+
 /** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */
 export function failureMessage(results: RunResults, failOn: FailOn): string {
   const reasons = checkFailures(results, failOn);
