@@ -125,7 +125,7 @@ async function reportRun(
   for (const [name, value] of Object.entries(runOutputs(results, resultsFile, commentUrl)))
     core.setOutput(name, value);
   for (const line of verdictLines(results)) core.info(line);
-  const failure = checkFailure(results, config.failOn, config.shard);
+  const failure = checkFailure(results, config);
   if (failure) core.setFailed(failure);
 }
 

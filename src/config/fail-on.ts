@@ -1,4 +1,4 @@
-import { type FAIL_ON } from './config.js';
+import { type Config, type FAIL_ON } from './config.js';
 import { type RunResults } from '../core/results.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
@@ -70,9 +70,9 @@ export function withRegressionCheck(results: RunResults, failOn: FailOn): RunRes
  * Why the check fails, or null when it passes. A shard's check is never failed on its verdict:
  * the merge of every shard decides it.
  */
-export function checkFailure(results: RunResults, failOn: FailOn, shard: unknown): string | null {
-  if (shard) return null;
-  return checkFailures(results, failOn).length > 0 ? failureMessage(results, failOn) : null;
+export function checkFailure(results: RunResults, config: Pick<Config, 'failOn' | 'shard'>): string | null {
+  if (config.shard) return null;
+  return checkFailures(results, config.failOn).length > 0 ? failureMessage(results, config.failOn) : null;
 }
 
 /** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */
