@@ -114,9 +114,6 @@ export async function runCli(io: CliIO): Promise<number> {
   }
 }
 
-const SHARD_NEEDS_OUT =
-  '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads';
-
 async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values: v, positionals } = parse(args, runOptions);
   if (v.help) {
@@ -124,9 +121,11 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     return EXIT_PASS;
   }
   const format = parseFormat(v.format);
-  if (v.shard !== undefined && !v.out) throw new UsageError(SHARD_NEEDS_OUT);
+  if (v.shard !== undefined && !v.out)
+    throw new UsageError(
+      '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
+    );
   const config = runConfig(v, positionals, io);
-  if (config.shard && !v.out) throw new UsageError(SHARD_NEEDS_OUT);
   if (v['judge-replay'])
     io.stderr.write(
       `rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`,

@@ -40,9 +40,10 @@ export function readEventPayload(env: NodeJS.ProcessEnv): unknown {
 }
 
 /**
- * The run's context from the environment and the event payload, with `@actions/github`'s
- * reading of them (integers by parseInt, a server URL defaulting to github.com for links), so
- * the adapter needs no global read at import time.
+ * The run's context from the environment and the event payload, read as `@actions/github`'s
+ * context reads them (integers by parseInt, `owner/repo` split on `/`, links to github.com when
+ * GITHUB_SERVER_URL is unset), but as a function of its arguments: no global read, any
+ * environment in a test.
  */
 export function actionRunContext(env: NodeJS.ProcessEnv, payload: unknown, cwd: string): ActionRunContext {
   const event =
