@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { INPUT_NAMES } from '../src/config/config.js';
+import { OUTPUT_NAMES } from '../src/report/outputs.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
@@ -39,6 +40,10 @@ test('the README outputs table matches action.yml', () => {
 test('the action reads exactly the inputs action.yml declares, and runs on node24', () => {
   expect([...INPUT_NAMES].sort()).toEqual(Object.keys(action.inputs).sort());
   expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+});
+
+test('the action sets exactly the outputs action.yml declares, in its order', () => {
+  expect([...OUTPUT_NAMES]).toEqual(Object.keys(action.outputs));
 });
 
 test('the README starts with the two newcomer commands', () => {

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cacheSecret, JudgeCache } from '../../src/judge/cache.js';
+import { cacheSecret, JudgeCache, readRecordingMeta } from '../../src/judge/cache.js';
 import { tmpDir } from '../helpers/judge.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
 const entry = { answer: { score: 0.2 }, model: 'm', prompt_tokens: 10, completion_tokens: 5 };
 const ours = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-ours' });
@@ -55,4 +56,21 @@ test('a keyless endpoint gets a per-process secret, never one derivable from pub
   const b = cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'none' });
   expect(a.equals(b)).toBe(true);
   expect(a.equals(cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-x' }))).toBe(false);
+});
+
+test('a recorded judge names its endpoint and model in meta.json; anything else is no recording', () => {
+  const dir = tmpDir('re-recording-');
+  expect(readRecordingMeta(dir)).toBeNull();
+  writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ base_url: 'https://judge.example/v1' }));
+  expect(readRecordingMeta(dir)).toBeNull();
+  writeFileSync(path.join(dir, 'meta.json'), '{ not json');
+  expect(readRecordingMeta(dir)).toBeNull();
+  writeFileSync(
+    path.join(dir, 'meta.json'),
+    JSON.stringify({ base_url: 'https://judge.example/v1', model: 'm' }),
+  );
+  expect(readRecordingMeta(dir)).toEqual({ base_url: 'https://judge.example/v1', model: 'm' });
+  expect(readRecordingMeta(path.join(REPO_ROOT, 'examples/recorded-judge'))).toMatchObject({
+    model: expect.any(String),
+  });
 });

@@ -1,4 +1,4 @@
-import { ANNOTATION_LIMIT, caseAnnotations } from '../../src/report/annotations.js';
+import { ANNOTATION_LIMIT, caseAnnotations, stepAnnotations } from '../../src/report/annotations.js';
 import { historyCounts } from '../../src/report/history.js';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
 
@@ -81,4 +81,74 @@ test('the history shows case counts for suite runs, rubric counts for rubric run
   expect(historyCounts(cases, rubric)).toBe(
     '3 pass · 1 borderline · 1 fail · 1 error · rubric gates: 1/2 · must: 2/3',
   );
+});
+
+describe('stepAnnotations', () => {
+  const diagnostic = (severity: 'error' | 'warning', file: string, line: number, rule = 'type') => ({
+    severity,
+    file,
+    line,
+    column: 4,
+    rule,
+    message: `${rule} problem`,
+  });
+  const where = { workspace: '/repo', workingDirectory: '/repo/sub', shard: null };
+  const redact = (text: string) => text.replace(/boom/g, '***');
+
+  test('problems at their position (relative to the repository), then the cases, redacted', () => {
+    const out = stepAnnotations(
+      {
+        results: run([kase('boom', 'error', 0, 30)]),
+        diagnostics: [
+          diagnostic('warning', 'evals/a.yaml', 2),
+          { ...diagnostic('error', 'evals/b.yaml', 5), subject: "case 'x'" },
+          diagnostic('error', 'inputs', 1),
+          diagnostic('error', 'evals/whole.yaml', 0),
+        ],
+        redact,
+      },
+      where,
+    );
+    expect(out).toEqual([
+      {
+        level: 'warning',
+        message: 'type problem',
+        properties: { file: 'sub/evals/a.yaml', startLine: 2, startColumn: 4, title: 'rubric-eval: type' },
+      },
+      {
+        level: 'error',
+        message: "case 'x': type problem",
+        properties: { file: 'sub/evals/b.yaml', startLine: 5, startColumn: 4, title: 'rubric-eval: type' },
+      },
+      {
+        level: 'error',
+        message: "case '***' errored: error: crash in ***",
+        properties: { file: 'sub/evals/a.yaml', startLine: 30, title: 'rubric-eval: case errored' },
+      },
+    ]);
+  });
+
+  test('the cases get the error annotations the problems left, the last one saying how many more', () => {
+    const problems = Array.from({ length: 7 }, (_, k) => diagnostic('error', 'evals/b.yaml', k + 1));
+    const cases = Array.from({ length: 5 }, (_, k) => kase(`c${k}`, 'fail', 0.1 * k, k + 1));
+    const out = stepAnnotations({ results: run(cases), diagnostics: problems, redact }, where);
+    expect(out.filter((a) => a.level === 'error')).toHaveLength(ANNOTATION_LIMIT);
+    expect(out.at(-1)).toEqual({
+      level: 'error',
+      message: expect.stringMatching(/^3 more failed or errored cases not annotated/),
+      properties: { title: 'rubric-eval: more cases' },
+    });
+  });
+
+  test('a shard annotates no case, and only shard 1 the problems every shard finds', () => {
+    const input = {
+      results: run([kase('bad', 'fail', 0.1, 20)]),
+      diagnostics: [diagnostic('warning', 'evals/a.yaml', 2)],
+      redact,
+    };
+    expect(stepAnnotations(input, { ...where, shard: { index: 1 } }).map((a) => a.message)).toEqual([
+      'type problem',
+    ]);
+    expect(stepAnnotations(input, { ...where, shard: { index: 2 } })).toEqual([]);
+  });
 });

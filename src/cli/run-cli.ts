@@ -7,127 +7,25 @@ import { didYouMean } from '../core/did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
+import { readRecordingMeta } from '../judge/cache.js';
 import { type RunResults } from '../core/results.js';
 import { readUserBaseline } from '../baseline/load.js';
 import { checkFailures } from '../config/fail-on.js';
-import { createRunContext } from '../pipeline/context.js';
-import { loadInputs } from '../pipeline/load.js';
-import { planRun } from '../pipeline/plan.js';
+import { validateRun } from '../pipeline/validate.js';
 import { CLI_SETTINGS } from '../core/setting-names.js';
+import { type Progress } from '../pipeline/execute.js';
 import { runEvaluation } from '../pipeline/run.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
 import { generateRubrics } from './generate.js';
 import { compareCommand } from './compare.js';
 import packageJson from '../../package.json' with { type: 'json' };
+import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
 
 export { type CliIO };
 
 // package.json is the one place the version is written; the bundle inlines it.
 const VERSION = packageJson.version;
-
-const MAIN_HELP = `rubric-eval ${VERSION}: grade AI output with rubrics, locally or in CI.
-
-Usage:
-  rubric-eval run <suite-globs...> [options]     run eval suites and/or a markdown rubric
-  rubric-eval validate <suite-globs...> [options] run's checks before its first call; nothing runs
-  rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
-  rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
-  rubric-eval compare <base.json> <head.json>     what changed between two results files
-  rubric-eval <command> --help                    options and examples of a command
-
-Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
-
-const RUN_HELP = `Usage: rubric-eval run <suite-globs...> [options]
-
-Runs eval suites (AgentV v2 YAML/JSONL) and/or a markdown checker rubric, the same engine as the
-GitHub Action, and prints the report.
-
-Options:
-  --rubric <file|cmd>        markdown rubric (*.md), a command (gates-only) or "agent: <criterion>"
-  --targets <file>           targets.yaml (default: nearest targets.yaml or .agentv/targets.yaml)
-  --target <name>            target to use for every case
-  --answers <file>           JSONL of {"eval_id", "candidate_answer"} used instead of a target
-  --judge-model <id>         judge model (default gpt-4.1-mini; openai/gpt-4.1-mini on GitHub Models)
-  --judge-base-url <url>     any OpenAI-compatible endpoint (key: RUBRIC_EVAL_JUDGE_API_KEY or OPENAI_API_KEY;
-                             with neither, GITHUB_TOKEN against GitHub Models)
-  --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
-  --judge-timeout <s>        seconds per judge call (default 120)
-  --concurrency <n>          model calls in flight (default 8)
-  --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
-                             samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
-  --baseline <file>          compare every case with this results file (the base branch's run)
-  --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
-  --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
-  --gate-timeout <s>         seconds per gate / code judge (default 600)
-  --diff <file>              judge this unified diff as the change (markdown rubric)
-  --base <ref>               judge the change since <ref> (git diff; default: the last commit)
-  --cwd <dir>                working directory (default: current)
-  --out <file>               write the results JSON here
-  --format <table|markdown|json>   (default table)
-  --shard <i/n>              run only shard i of n (round-robin over every case); needs --out;
-                             exits 0 once the results file is written: \`rubric-eval merge\` decides
-  -h, --help
-
-Examples:
-  rubric-eval run 'evals/**/*.yaml'
-  rubric-eval run evals/qa.yaml --target local_cli --fail-on borderline --out results.json
-  rubric-eval run --rubric RUBRIC.md --base origin/main
-  rubric-eval run evals/qa.yaml --answers answers.jsonl --format markdown > report.md
-  rubric-eval run 'evals/*.yaml' --baseline main-results.json --fail-on regression
-  rubric-eval run 'evals/**/*.yaml' --shard 2/4 --out shards/2.json`;
-
-const MERGE_HELP = `Usage: rubric-eval merge <results-globs...> [options]
-
-Merges the results files of the shards of one run (\`run --shard i/n --out FILE\`) into the results
-the unsharded run would have produced, then reports them like \`run\`. Runs no gate, target or
-judge. Every shard 1..n must be there exactly once, from the same plan (same suites); otherwise
-the run fails with an error naming the shard (\`shard 3/3 missing\`).
-
-Options:
-  --fail-on <fail|borderline|never>   (default fail)
-  --out <file>               write the merged results JSON here
-  --format <table|markdown|json>   (default table)
-  --cwd <dir>                where the globs resolve (default: current)
-  -h, --help
-
-Example:
-  rubric-eval merge 'shards/*.json' --out rubric-eval-results.json`;
-
-const VALIDATE_HELP = `Usage: rubric-eval validate <suite-globs...> [options]
-
-Everything run checks before its first call, without running anything or calling any model:
-suites (every file, every problem), the rubric, code judge and prompt files, each case's target
-and provider in targets.yaml, and the answers file against the cases. Prints every problem as
-file:line:col rule: message. Exit 2 on any error. An unset \${{ VAR }} of a target only warns.
-
-Options:
-  --rubric <file|cmd>        markdown rubric (*.md), a command (gates-only) or "agent: <criterion>"
-  --targets <file>           targets.yaml (default: nearest targets.yaml or .agentv/targets.yaml)
-  --target <name>            target to use for every case
-  --answers <file>           JSONL of {"eval_id", "candidate_answer"} used instead of a target
-  --cwd <dir>                working directory (default: current)
-  -h, --help
-
-Example:
-  rubric-eval validate 'evals/**/*.yaml' --rubric RUBRIC.md --targets evals/targets.yaml`;
-
-const GENERATE_HELP = `Usage: rubric-eval generate rubrics <suite> [options]
-
-For each case that has an expected_outcome and no rubrics, asks the judge model for 3-7 atomic
-checklist items and writes them into the suite file. Every other line (comments included) stays
-byte-identical.
-
-Options:
-  --dry-run                  print the diff instead of writing
-  --target <name>            take the model from targets.yaml (an openai or azure target)
-  --targets <file>           targets.yaml to read --target from
-  --judge-model <id>, --judge-base-url <url>, --judge-timeout <s>
-  --cwd <dir>
-
-Example:
-  rubric-eval generate rubrics evals/dataset.yaml --dry-run`;
 
 const common = {
   cwd: { type: 'string' },
@@ -190,7 +88,7 @@ export async function runCli(io: CliIO): Promise<number> {
       case '-h':
       case '--help':
       case 'help':
-        out(`${MAIN_HELP}\n`);
+        out(`${mainHelp(VERSION)}\n`);
         return command === undefined ? EXIT_USAGE : EXIT_PASS;
       case '--version':
       case '-v':
@@ -230,6 +128,31 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
     );
+  const config = runConfig(v, positionals, io);
+  if (v['judge-replay'])
+    io.stderr.write(
+      `rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`,
+    );
+  const baselineFile = v.baseline;
+  const outcome = await runEvaluation(config, {
+    env: io.env,
+    signal: io.signal,
+    subject: () => cliSubject(config, io.cwd),
+    baseline: baselineFile ? () => Promise.resolve(readUserBaseline(baselineFile, io.cwd)) : undefined,
+    settings: CLI_SETTINGS,
+    hooks: {
+      warn: (m) => io.stderr.write(`warning: ${m}\n`),
+      info: (m) => (format === 'table' ? io.stderr.write(`${m}\n`) : undefined),
+      progress: io.stderr.isTTY === true ? progressLine(io.stderr) : undefined,
+    },
+  });
+  return report(outcome.results, config, format, io);
+}
+
+type RunValues = ReturnType<typeof parse<typeof runOptions>>['values'];
+
+/** `run`'s flags and the judge's keys from the environment, as the engine's Config. */
+function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
   const credentials = judgeCredentials(io.env);
   const parsed = parseInputs({
     suites: positionals.join('\n'),
@@ -252,59 +175,42 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
-  if (i.shard && !v.out)
-    throw new UsageError(
-      '--shard needs --out <file>: the shard results file is what `rubric-eval merge` reads',
-    );
   const margin = i['regression-margin'];
-  const cwd = path.resolve(io.cwd, v.cwd ?? '.');
+  const replayDir = v['judge-replay'] ? path.resolve(io.cwd, v['judge-replay']) : null;
   // A recorded judge names the endpoint and model it was recorded with (they are part of the cache key).
-  const replay = v['judge-replay'] ? readReplayMeta(path.resolve(io.cwd, v['judge-replay'])) : null;
-  const config = configFromInputs(i, {
-    workingDirectory: cwd,
+  const replay = replayDir ? recordedJudge(replayDir) : null;
+  return configFromInputs(i, {
+    workingDirectory: path.resolve(io.cwd, v.cwd ?? '.'),
     resultsFile: v.out ?? '',
-    cacheDir: v['judge-replay'] ? path.resolve(io.cwd, v['judge-replay']) : v['no-cache'] ? null : undefined,
-    cacheMode: v['judge-replay'] ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
+    cacheDir: replayDir ?? (v['no-cache'] ? null : undefined),
+    cacheMode: replayDir ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
     diffFile: v.diff ?? null,
     baseRef: v.base ?? null,
     // The CLI's baseline is the file the user names (read as given, like --out), or none.
     baseline: v.baseline ? { mode: 'auto', artifact: '', margin } : { mode: 'off', margin },
     judge: replay ? { model: replay.model, baseURL: replay.base_url, apiKey: null } : {},
   });
-  const subject = (): Promise<Subject> => {
-    if (config.diffFile) {
-      const diff = readFileSync(path.resolve(io.cwd, config.diffFile), 'utf8');
-      return Promise.resolve(subjectFromDiff('diff', path.basename(config.diffFile), '', diff));
-    }
-    return config.baseRef ? gitDiffSubject(cwd, config.baseRef) : lastCommitSubject(cwd);
-  };
-  const tty = io.stderr.isTTY === true;
-  const progressCounts = { pass: 0, borderline: 0, fail: 0 };
-  if (v['judge-replay'])
-    io.stderr.write(
-      `rubric-eval: the judge is RECORDED: answers replayed from ${v['judge-replay']}, no model is called\n`,
+}
+
+/** What the markdown rubric judges from the command line: --diff, else the change since --base, else the last commit. */
+function cliSubject(config: Config, cwd: string): Promise<Subject> {
+  if (config.diffFile) {
+    const diff = readFileSync(path.resolve(cwd, config.diffFile), 'utf8');
+    return Promise.resolve(subjectFromDiff('diff', path.basename(config.diffFile), '', diff));
+  }
+  const dir = config.workingDirectory;
+  return config.baseRef ? gitDiffSubject(dir, config.baseRef) : lastCommitSubject(dir);
+}
+
+/** On a terminal: one line of running counts, rewritten after every case. */
+function progressLine(stderr: CliIO['stderr']): (p: Progress) => void {
+  const counts = { pass: 0, borderline: 0, fail: 0 };
+  return (p) => {
+    counts[p.verdict === 'error' ? 'fail' : p.verdict]++;
+    stderr.write(
+      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${p.done === p.total ? '\n' : ''}`,
     );
-  const baselineFile = v.baseline;
-  const outcome = await runEvaluation(config, {
-    env: io.env,
-    signal: io.signal,
-    subject,
-    baseline: baselineFile ? () => Promise.resolve(readUserBaseline(baselineFile, io.cwd)) : undefined,
-    settings: CLI_SETTINGS,
-    hooks: {
-      warn: (m) => io.stderr.write(`warning: ${m}\n`),
-      info: (m) => (format === 'table' ? io.stderr.write(`${m}\n`) : undefined),
-      progress: tty
-        ? (p) => {
-            progressCounts[p.verdict === 'error' ? 'fail' : p.verdict]++;
-            io.stderr.write(
-              `\r[${p.done}/${p.total}] ${progressCounts.pass} pass · ${progressCounts.borderline} borderline · ${progressCounts.fail} fail${p.done === p.total ? '\n' : ''}`,
-            );
-          }
-        : undefined,
-    },
-  });
-  return report(outcome.results, config, format, io);
+  };
 }
 
 type Format = 'table' | 'markdown' | 'json';
@@ -365,17 +271,10 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   return report(outcome.results, config, format, io);
 }
 
-function readReplayMeta(dir: string): { base_url: string; model: string } {
-  try {
-    const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as {
-      base_url?: unknown;
-      model?: unknown;
-    };
-    if (typeof meta.base_url === 'string' && typeof meta.model === 'string')
-      return { base_url: meta.base_url, model: meta.model };
-  } catch {
-    /* reported below */
-  }
+/** The recording a replayed judge answers from; a usage error when the directory holds none. */
+function recordedJudge(dir: string): { base_url: string; model: string } {
+  const meta = readRecordingMeta(dir);
+  if (meta) return meta;
   throw new UsageError(
     `--judge-replay ${dir}: no recorded judge there (meta.json with base_url and model is missing)`,
   );
@@ -407,27 +306,15 @@ async function validateCommand(args: string[], io: CliIO): Promise<number> {
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   const config = configFromInputs(parsed.inputs, { workingDirectory: cwd, resultsFile: '' });
-  // The run's own load and plan stages, stopped before execute: nothing runs, no model is called.
-  const ctx = createRunContext(config, { env: io.env, settings: CLI_SETTINGS });
-  const loaded = await loadInputs(config, ctx.ws, { env: io.env, fetchRemote: false });
-  const plan = planRun(loaded, config, ctx, { unsetEnv: 'warning' });
-  // Validate checks files, not the keys of wherever it runs: the judge's credentials are the run's.
-  // With no targets file in reach, a run may still be given one (--targets) or recorded answers.
-  const r = {
-    suites: plan.suites,
-    diagnostics: plan.diagnostics
-      .filter((d) => d.rule !== 'judge-credentials')
-      .map((d) => (d.rule === 'no-targets' ? { ...d, severity: 'warning' as const } : d)),
-  };
+  const r = await validateRun(config, { env: io.env, settings: CLI_SETTINGS });
   for (const d of r.diagnostics)
     (d.severity === 'error' ? io.stderr : io.stdout).write(`${formatDiagnostic(d)}\n`);
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
-  const cases = r.suites.reduce((n, s) => n + s.cases.length, 0);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   io.stdout.write(
     errors.length > 0
       ? `${plural(errors.length, 'error')} in ${new Set(errors.map((d) => d.file)).size} file(s)\n`
-      : `ok: ${plural(r.suites.length, 'suite')}, ${plural(cases, 'case')}${v.rubric ? ', 1 rubric' : ''}\n`,
+      : `ok: ${plural(r.suites, 'suite')}, ${plural(r.cases, 'case')}${v.rubric ? ', 1 rubric' : ''}\n`,
   );
   return errors.length > 0 ? EXIT_USAGE : EXIT_PASS;
 }

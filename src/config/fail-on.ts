@@ -1,4 +1,4 @@
-import { type FAIL_ON } from './config.js';
+import { type Config, type FAIL_ON } from './config.js';
 import { type RunResults } from '../core/results.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
@@ -64,6 +64,15 @@ export function withRegressionCheck(results: RunResults, failOn: FailOn): RunRes
     ...results,
     baseline: { ...results.baseline, check: { fail_on: failOn, fails: reasons.length > 0, reasons } },
   };
+}
+
+/**
+ * Why the check fails, or null when it passes. A shard's check is never failed on its verdict:
+ * the merge of every shard decides it.
+ */
+export function checkFailure(results: RunResults, config: Pick<Config, 'failOn' | 'shard'>): string | null {
+  if (config.shard) return null;
+  return checkFailures(results, config.failOn).length > 0 ? failureMessage(results, config.failOn) : null;
 }
 
 /** The one-line reason the check failed (the action's setFailed, the CLI's stderr). */

@@ -47,22 +47,28 @@ export class Redactor {
     return this.walk(value) as T;
   }
 
-  /** Copies only what changes: a result with no secret in it is returned as is, allocation-free. */
+  /**
+   * Copies only what changes: a result with no secret in it is returned as is, allocation-free
+   * (plain index and key loops: every case result of a run goes through here).
+   */
   private walk(value: unknown): unknown {
     if (typeof value === 'string') return this.redact(value);
     if (Array.isArray(value)) {
       let out: unknown[] | null = null;
-      value.forEach((v, i) => {
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
         const r = this.walk(v);
         if (r !== v) (out ??= [...value])[i] = r;
-      });
+      }
       return out ?? value;
     }
     if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
       let out: Record<string, unknown> | null = null;
-      for (const [k, v] of Object.entries(value)) {
+      for (const k of Object.keys(record)) {
+        const v = record[k];
         const r = this.walk(v);
-        if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
+        if (r !== v) (out ??= { ...record })[k] = r;
       }
       return out ?? value;
     }

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { BoundedBuffer, HeadTailBuffer } from './output-buffer.js';
-import { type Redactor } from './redact.js';
+import { type Redactor, type StreamRedactor } from './redact.js';
 
 export interface CommandSpec {
   /** A string runs through the shell (bash, as GitHub's `run:` does); an argv list runs directly. */
@@ -52,13 +52,8 @@ export const STDOUT_LIMIT = 8 * 1024 * 1024;
  */
 export function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const started = Date.now();
-  const combined = new HeadTailBuffer();
-  const stdout = new BoundedBuffer(spec.stdoutLimit ?? STDOUT_LIMIT);
-  const stderr = new HeadTailBuffer(0, 4 * 1024);
-  const [file, args] =
-    typeof spec.command === 'string'
-      ? [SHELL, [...SHELL_FLAGS, spec.command]]
-      : [spec.command[0]!, spec.command.slice(1)];
+  const captured = new CapturedOutput(spec.redactor, spec.stdoutLimit ?? STDOUT_LIMIT);
+  const [file, args] = commandLine(spec.command);
 
   return new Promise((resolve) => {
     let timedOut = false;
@@ -71,41 +66,17 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const killGroup = (sig: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, sig);
-      } catch {
-        /* already gone */
-      }
-    };
-    const stop = () => {
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
-    };
+    const group = processGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
-      stop();
+      group.stop();
     }, spec.timeoutMs);
     const onAbort = () => {
       cancelled = true;
-      stop();
+      group.stop();
     };
     spec.signal?.addEventListener('abort', onAbort, { once: true });
-
-    // Secrets are replaced as the bytes arrive, before any buffer keeps or cuts them.
-    const outClean = spec.redactor.stream();
-    const errClean = spec.redactor.stream();
-    const onOut = (c: Buffer) => {
-      combined.push(c);
-      stdout.push(c);
-    };
-    const onErr = (c: Buffer) => {
-      combined.push(c);
-      stderr.push(c);
-    };
-    child.stdout.on('data', (c: Buffer) => onOut(outClean.push(c)));
-    child.stderr.on('data', (c: Buffer) => onErr(errClean.push(c)));
+    captured.listen(child);
     child.stdin.on('error', () => {
       /* the command need not read its stdin */
     });
@@ -119,24 +90,11 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
       spec.signal?.removeEventListener('abort', onAbort);
       // Whatever the command left running in its group goes with it; a child that left the
       // group (setsid) and still holds the pipes is cut off, so it cannot keep this process alive.
-      killGroup('SIGKILL');
+      group.kill('SIGKILL');
       for (const stream of [child.stdout, child.stderr, child.stdin]) stream.destroy();
       child.unref();
-      onOut(outClean.end());
-      onErr(errClean.end());
-      const r = spec.redactor;
-      resolve({
-        exitCode,
-        signal,
-        timedOut,
-        cancelled,
-        durationMs: Date.now() - started,
-        output: r.redact(combined.toString()),
-        stdout: r.redact(stdout.toString()),
-        stdoutOverflowed: stdout.overflowed,
-        stderrTail: r.redact(stderr.toString()),
-        spawnError,
-      });
+      const durationMs = Date.now() - started;
+      resolve({ exitCode, signal, timedOut, cancelled, durationMs, ...captured.end(), spawnError });
     };
     child.on('error', (err) => {
       spawnError = err.message;
@@ -148,12 +106,85 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
     child.on('exit', (code, signal) => {
       setTimeout(() => {
         if (!settled) {
-          killGroup('SIGKILL');
+          group.kill('SIGKILL');
           setTimeout(() => finish(code, signal), 200).unref();
         }
       }, 500).unref();
     });
   });
+}
+
+/** The program and its arguments: a command string through the shell, an argv list as it is. */
+function commandLine(command: CommandSpec['command']): [string, string[]] {
+  return typeof command === 'string' ? [SHELL, [...SHELL_FLAGS, command]] : [command[0]!, command.slice(1)];
+}
+
+/** The command's process group (it was spawned detached, as its leader), ended as a whole. */
+function processGroup(child: ChildProcess) {
+  const kill = (sig: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  /** SIGTERM first, SIGKILL after a grace period for whatever did not stop. */
+  const stop = () => {
+    kill('SIGTERM');
+    setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS).unref();
+  };
+  return { kill, stop };
+}
+
+/**
+ * A command's output, bounded and redacted: stdout and stderr interleaved (head and tail), stdout
+ * alone up to its limit, and the tail of stderr. Secrets are replaced as the bytes arrive, before
+ * any buffer keeps or cuts them, and once more over the whole text at the end.
+ */
+class CapturedOutput {
+  private readonly combined = new HeadTailBuffer();
+  private readonly stdout: BoundedBuffer;
+  private readonly stderr = new HeadTailBuffer(0, 4 * 1024);
+  private readonly outClean: StreamRedactor;
+  private readonly errClean: StreamRedactor;
+
+  constructor(
+    private readonly redactor: Redactor,
+    stdoutLimit: number,
+  ) {
+    this.stdout = new BoundedBuffer(stdoutLimit);
+    this.outClean = redactor.stream();
+    this.errClean = redactor.stream();
+  }
+
+  listen(child: ChildProcessWithoutNullStreams): void {
+    child.stdout.on('data', (c: Buffer) => this.onOut(this.outClean.push(c)));
+    child.stderr.on('data', (c: Buffer) => this.onErr(this.errClean.push(c)));
+  }
+
+  /** Flushes what the redacting streams held back, and gives the result's output fields. */
+  end(): Pick<CommandResult, 'output' | 'stdout' | 'stdoutOverflowed' | 'stderrTail'> {
+    this.onOut(this.outClean.end());
+    this.onErr(this.errClean.end());
+    const r = this.redactor;
+    return {
+      output: r.redact(this.combined.toString()),
+      stdout: r.redact(this.stdout.toString()),
+      stdoutOverflowed: this.stdout.overflowed,
+      stderrTail: r.redact(this.stderr.toString()),
+    };
+  }
+
+  private onOut(c: Buffer): void {
+    this.combined.push(c);
+    this.stdout.push(c);
+  }
+
+  private onErr(c: Buffer): void {
+    this.combined.push(c);
+    this.stderr.push(c);
+  }
 }
 
 /** One line about how a command ended, for misses and reports. */

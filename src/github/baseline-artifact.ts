@@ -1,6 +1,8 @@
 import { MAX_RESULTS_BYTES, resultsFromZip } from '../baseline/artifact-zip.js';
-import { type FoundBaseline } from '../baseline/load.js';
+import { type BaselineFinder, type FoundBaseline } from '../baseline/load.js';
+import { type BaselineConfig } from '../config/config.js';
 import { type Octokit, type Repo } from './client.js';
+import { describeError } from './pr-comment.js';
 
 /** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
 export interface ArtifactQuery {
@@ -35,6 +37,38 @@ interface Artifact {
 }
 
 const MAX_ARTIFACT_PAGES = 10;
+
+/**
+ * `baseline: auto` on a pull request: the base branch's artifact, looked up while the cases run.
+ * The lookup never throws; whatever it finds (or why not) waits for the compare stage.
+ */
+export function startBaselineLookup(
+  baseline: BaselineConfig,
+  at: {
+    octokit: Octokit | null;
+    repo: Repo | null;
+    base: { sha?: string; ref?: string } | undefined;
+    resultsFileName: string;
+    serverUrl: string | null;
+    signal: AbortSignal;
+  },
+): BaselineFinder | undefined {
+  if (baseline.mode !== 'auto') return undefined;
+  const found: Promise<FoundBaseline> =
+    at.octokit && at.repo
+      ? findBaselineArtifact(at.octokit, at.repo, {
+          name: baseline.artifact,
+          baseSha: at.base?.sha ?? null,
+          baseRef: at.base?.ref ?? null,
+          resultsFileName: at.resultsFileName,
+          serverUrl: at.serverUrl,
+          signal: at.signal,
+        }).catch((err: unknown) => ({ warning: `the baseline lookup failed: ${describeError(err)}` }))
+      : Promise.resolve({
+          warning: 'no github-token (or GITHUB_REPOSITORY) to look up the baseline artifact',
+        });
+  return () => found;
+}
 
 /**
  * Finds, downloads and unzips the newest usable results artifact of the base branch. Never

@@ -1,6 +1,9 @@
-import { type RunKey } from '../report/history.js';
+import { type Redactor } from '../exec/redact.js';
+import { parseHistory, runLine, type RunKey } from '../report/history.js';
+import { renderReport } from '../report/markdown.js';
+import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { type Octokit, type Repo, isPermissionError } from './client.js';
-import { type Identity } from './identity.js';
+import { type Identity, tokenIdentity } from './identity.js';
 import { listOwnComments, type OwnComment, upsertSticky } from './sticky-comment.js';
 
 /** Everything the action needs to read and write its comment on one pull request. */
@@ -14,6 +17,63 @@ export interface PullRequestSurface {
   warn: (m: string) => void;
   /** The run's cancel: every wait on GitHub here ends with it. */
   signal: AbortSignal;
+}
+
+/**
+ * The pull request's comment surface, or null when there is nothing to write on: no pull
+ * request, no token or repository, or `comment: off`. Only `update` edits, so only it asks who
+ * the token is (its own comments are found by their author).
+ */
+export async function openSurface(o: {
+  pr: { number: number } | null;
+  octokit: Octokit | null;
+  token: string;
+  repo: Repo | null;
+  run: RunKey | null;
+  mode: 'update' | 'new' | 'off';
+  warn: (m: string) => void;
+  signal: AbortSignal;
+}): Promise<PullRequestSurface | null> {
+  if (!o.pr || !o.octokit || !o.repo || o.mode === 'off') return null;
+  const me =
+    o.mode === 'update'
+      ? await untilCancelled(tokenIdentity(o.octokit, o.token, o.warn), o.signal).catch(() => null)
+      : null;
+  const { octokit, repo, run, mode, warn, signal } = o;
+  return { octokit, repo, number: o.pr.number, me, run, mode, warn, signal };
+}
+
+/** The previous runs on this PR: they live in the action's own comment. */
+export async function commentHistory(surface: PullRequestSurface | null): Promise<HistoryEntry[]> {
+  const existing = surface ? await previousComment(surface) : null;
+  return parseHistory(existing?.body);
+}
+
+/**
+ * The report as the PR comment, when there is a surface to post it on; returns its URL, or ''
+ * when none was posted. The comment is cut to GitHub's limit and points at the job summary.
+ */
+export async function commentReport(
+  surface: PullRequestSurface | null,
+  report: { results: RunResults; redactor: Redactor; runUrl: string | null; run: RunKey | null },
+  log: { info: (m: string) => void; warn: (m: string) => void; signal: AbortSignal },
+): Promise<string> {
+  if (!surface) {
+    log.warn('no github-token (or GITHUB_REPOSITORY): the PR comment is skipped');
+    return '';
+  }
+  const { results, redactor, runUrl, run } = report;
+  const body = redactor.redact(
+    renderReport(results, {
+      runUrl,
+      sticky: true,
+      hiddenLines: run ? [runLine(run)] : [],
+      fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,
+    }),
+  );
+  const url = await postReport(surface, body, log.signal);
+  if (url) log.info(`PR comment: ${url}`);
+  return url;
 }
 
 /**
@@ -32,7 +92,7 @@ export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promis
 const cancelledError = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
 
 /** The action's newest own comment (its history lives there); null when none or unreadable. */
-export async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
+async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
   if (s.mode !== 'update' || !s.me) return null;
   try {
     const { own, stopped } = await untilCancelled(
@@ -51,7 +111,7 @@ export async function previousComment(s: PullRequestSurface): Promise<OwnComment
  * Posts the report; returns the comment's URL, or '' when GitHub refused (a warning says why:
  * the verdict alone decides the check) or the run was cancelled (no GitHub call after a cancel).
  */
-export async function postReport(s: PullRequestSurface, body: string, signal: AbortSignal): Promise<string> {
+async function postReport(s: PullRequestSurface, body: string, signal: AbortSignal): Promise<string> {
   if (signal.aborted) {
     s.warn(
       'cancelled: the PR comment is not updated; the job summary and the results file have the partial report',

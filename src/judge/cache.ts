@@ -13,6 +13,24 @@ export interface CachedAnswer {
 }
 
 /**
+ * What a recorded judge was recorded with (its `meta.json`): the endpoint and model are part of
+ * every cache key, so a replay must ask as the recording did. Null when the directory holds none.
+ */
+export function readRecordingMeta(dir: string): { base_url: string; model: string } | null {
+  try {
+    const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as {
+      base_url?: unknown;
+      model?: unknown;
+    };
+    if (typeof meta.base_url === 'string' && typeof meta.model === 'string')
+      return { base_url: meta.base_url, model: meta.model };
+  } catch {
+    /* no recording, or not one */
+  }
+  return null;
+}
+
+/**
  * Content-addressed judge cache: one JSON file per request, keyed by the sha256 of everything
  * that decides the answer (endpoint, model, messages, schema, temperature, seed). Only valid
  * answers are stored. A corrupt file is a miss (and is rewritten), never a crash. `replay` mode

@@ -10,7 +10,7 @@ import { type TargetRunner } from '../targets/providers.js';
 import { type RunContext } from './context.js';
 import { defaultJudgeEndpoint, usesLlm } from './judge-endpoint.js';
 import { type LoadedInputs } from './load.js';
-import { comparePlanOrder, inShard, type PlanEntry, planHash, type ShardInfo } from './shard.js';
+import { comparePlanPosition, inShard, type PlanEntry, planHash, type ShardInfo } from './shard.js';
 
 /** One case this run executes, with everything decided about it before any call. */
 export interface PlannedCase {
@@ -141,10 +141,6 @@ function planOrder(
       return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }),
   );
-  return all.sort((a, b) =>
-    comparePlanOrder(
-      { path: a.suite.path, position: a.caseIndex },
-      { path: b.suite.path, position: b.caseIndex },
-    ),
-  );
+  // The comparison builds nothing per call: 10,000 cases make ~130,000 of them.
+  return all.sort((a, b) => comparePlanPosition(a.suite.path, a.caseIndex, b.suite.path, b.caseIndex));
 }

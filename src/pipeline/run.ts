@@ -2,6 +2,9 @@ import { setMaxListeners } from 'node:events';
 import { type BaselineFinder } from '../baseline/load.js';
 import { type Config } from '../config/config.js';
 import { type Subject } from '../checker/subject.js';
+import { Redactor, secretsFromEnv } from '../exec/redact.js';
+import { errorLine } from '../report/markdown.js';
+import { invalidInputResults } from '../report/results-file.js';
 import { aggregateResults } from './aggregate.js';
 import { compareStage } from './compare.js';
 import { createRunContext, type RunContext } from './context.js';
@@ -137,4 +140,27 @@ function compare(results: RunResults, config: Config, ctx: RunContext, io: RunIO
     warn: ctx.warn,
     signal: io.signal,
   });
+}
+
+/**
+ * The engine, with a bug of ours turned into a failed run that says so in one line (in the
+ * report and the results file); the stack goes to the log only.
+ */
+export async function evaluateOrExplain(
+  config: Config,
+  io: RunIO,
+  log: { error(message: string): void; info(message: string): void },
+): Promise<Pick<RunOutcome, 'results' | 'redactor' | 'diagnostics'>> {
+  try {
+    return await runEvaluation(config, io);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log.error(`rubric-eval: internal error: ${errorLine(message)}`);
+    log.info((err as Error).stack ?? message);
+    return {
+      results: invalidInputResults([`internal error: ${errorLine(message)}`]),
+      redactor: new Redactor(secretsFromEnv(io.env)),
+      diagnostics: [],
+    };
+  }
 }

@@ -15,8 +15,18 @@ export function comparePlanOrder(
   a: { path: string; position: number },
   b: { path: string; position: number },
 ): number {
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  return a.position - b.position;
+  return comparePlanPosition(a.path, a.position, b.path, b.position);
+}
+
+/** The same order from the parts, for sorting many cases without an object per comparison. */
+export function comparePlanPosition(
+  pathA: string,
+  positionA: number,
+  pathB: string,
+  positionB: number,
+): number {
+  if (pathA !== pathB) return pathA < pathB ? -1 : 1;
+  return positionA - positionB;
 }
 
 /** Round-robin: plan case k (0-based) belongs to shard k mod n + 1. */

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { type Diagnostic } from '../core/diagnostics.js';
 import { type CaseResult, type RunResults } from '../core/results.js';
 import { caseReason } from './markdown.js';
 
@@ -45,4 +47,49 @@ function annotationText(c: CaseResult): string {
   const said = caseReason(c).replace(/\s+/g, ' ').trim();
   const reason = said.length > 300 ? `${said.slice(0, 299)}…` : said;
   return `case '${c.id}' ${c.verdict === 'error' ? 'errored' : `failed (score ${c.score.toFixed(2)})`}${reason ? `: ${reason}` : ''}`;
+}
+
+/** One annotation of the step, as the runner takes it (`@actions/core`'s error and warning). */
+export interface StepAnnotation {
+  level: 'error' | 'warning';
+  message: string;
+  /** The file is relative to the repository root, where GitHub shows it. */
+  properties: { file?: string; startLine?: number; startColumn?: number; title: string };
+}
+
+/**
+ * The step's annotations: every validation problem at its position, then every failed or errored
+ * case at its line, in what GitHub's 10 error annotations per step leave. A shard leaves the cases
+ * to the merge, and only shard 1 repeats the validation problems (every shard finds the same).
+ */
+export function stepAnnotations(
+  run: { results: RunResults; diagnostics: readonly Diagnostic[]; redact: (text: string) => string },
+  where: { workspace: string; workingDirectory: string; shard: { index: number } | null },
+): StepAnnotation[] {
+  const rel = (p: string) => {
+    const abs = path.resolve(where.workingDirectory, p);
+    return path.relative(where.workspace, abs).split(path.sep).join('/');
+  };
+  const { shard } = where;
+  const positioned = (shard && shard.index !== 1 ? [] : run.diagnostics).filter(
+    (d) => d.file !== 'inputs' && d.line !== 0,
+  );
+  const out: StepAnnotation[] = positioned.map((d) => ({
+    level: d.severity === 'error' ? 'error' : 'warning',
+    message: `${d.subject ? `${d.subject}: ` : ''}${d.message}`,
+    properties: {
+      file: rel(d.file),
+      startLine: d.line,
+      startColumn: d.column,
+      title: `rubric-eval: ${d.rule}`,
+    },
+  }));
+  const used = positioned.filter((d) => d.severity === 'error' && d.line > 0).length;
+  for (const a of shard ? [] : caseAnnotations(run.results, ANNOTATION_LIMIT - used))
+    out.push({
+      level: 'error',
+      message: run.redact(a.message),
+      properties: a.file ? { file: rel(a.file), startLine: a.line, title: a.title } : { title: a.title },
+    });
+  return out;
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Message } from './types.js';
 
 /**
@@ -7,32 +7,71 @@ import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Messag
  * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  // Plain loops and string appends: this runs for every case of every run (10,000-case suites).
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++)
-      out += `${i ? ',' : ''}${value[i] === undefined ? 'null' : canonicalJson(value[i])}`;
-    return `${out}]`;
-  }
-  const record = value as Record<string, unknown>;
-  let out = '{';
-  for (const key of Object.keys(record).sort()) {
-    const v = record[key];
-    if (v === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
-  }
-  return `${out}}`;
+  return appendCanonical('', value);
 }
 
-/** A message as it reaches a target: attachments by their workspace-relative path and text. */
+// This runs for every case of every run (10,000-case suites): one string grown by appends (V8
+// keeps them as ropes until hashed), keys sorted only when they are not in order already (the
+// definitions below are built in order), no per-level temporary strings or arrays.
+function appendCanonical(out: string, value: unknown): string {
+  if (value === null || typeof value !== 'object') return out + (JSON.stringify(value) ?? 'null');
+  if (Array.isArray(value)) {
+    out += '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i) out += ',';
+      out = value[i] === undefined ? out + 'null' : appendCanonical(out, value[i]);
+    }
+    return out + ']';
+  }
+  const record = value as Record<string, unknown>;
+  const keys = sortedKeys(record);
+  out += '{';
+  let first = true;
+  for (const key of keys) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += first ? quotedKey(key) : ',' + quotedKey(key);
+    first = false;
+    out = appendCanonical(out + ':', v);
+  }
+  return out + '}';
+}
+
+/**
+ * The keys in the order `Array.prototype.sort` gives strings (UTF-16 code units). A few keys out
+ * of order are put in place where they are: the built-in sort sets up its own work arrays on
+ * every call, which for objects of a handful of keys costs more than the sorting.
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+const PLAIN_KEY = /^[A-Za-z0-9_-]*$/;
+const quotedKey = (key: string) => (PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key));
+
+/**
+ * A message as it reaches a target: attachments by their workspace-relative path and text. Keys
+ * are written in sorted order, which the canonical JSON would give anyway: it then has no sorting
+ * to do for them.
+ */
 const messageDefinition = (m: Message) => ({
-  role: m.role,
   parts: m.parts.map((p) =>
     p.type === 'text'
-      ? { type: 'text', text: p.text }
-      : { type: 'file', path: p.file.path, text: p.file.text, guideline: p.file.guideline },
+      ? { text: p.text, type: 'text' }
+      : { guideline: p.file.guideline, path: p.file.path, text: p.file.text, type: 'file' },
   ),
+  role: m.role,
   // Code judges see structured content and tool calls as written; left out (undefined) when absent,
   // so the hash of a case without them is what it was.
   structured: m.structured,
@@ -103,14 +142,15 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
  * relative so the hash is the same in every checkout.
  */
 export function definitionHash(c: EvalCase, targetName: string | null, root: string): string {
+  // Keys in sorted order (see messageDefinition).
   const definition = {
-    input: c.inputMessages.map(messageDefinition),
+    evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
     expected_outcome: c.expectedOutcome,
     expected_output: c.expectedMessages.map(messageDefinition),
+    input: c.inputMessages.map(messageDefinition),
     reference_answer: c.referenceAnswer ?? undefined,
-    evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
-    target: targetName,
     scoring: c.scoring,
+    target: targetName,
   };
-  return createHash('sha256').update(canonicalJson(definition)).digest('hex').slice(0, 16);
+  return sha256Hex(canonicalJson(definition)).slice(0, 16);
 }

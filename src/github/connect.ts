@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { type BaselineFinder } from '../baseline/load.js';
+import { type Config, type Inputs } from '../config/config.js';
+
+import { type HistoryEntry } from '../core/results.js';
+import { lastCommitSubject, type Subject } from '../checker/subject.js';
+import { startBaselineLookup } from './baseline-artifact.js';
+import { createOctokit, pullRequestSubject } from './client.js';
+import { commentHistory, openSurface, type PullRequestSurface, untilCancelled } from './pr-comment.js';
+import { type ActionRunContext } from './run-context.js';
+
+/** What the action's run takes from GitHub, and where it writes its comment. */
+export interface GitHubSide {
+  /** Where the comment goes; null when there is none to write (see openSurface). */
+  surface: PullRequestSurface | null;
+  /** The earlier runs on this PR, read from the action's own comment. */
+  history: HistoryEntry[];
+  /** The pull request as the checker judges it; the last commit outside a pull request. */
+  subject: () => Promise<Subject>;
+  /** `baseline: auto` on a pull request (never from a shard: the merge compares the run). */
+  baseline: BaselineFinder | undefined;
+}
+
+/**
+ * Sets up everything the run needs from GitHub, in the order the calls go out: who the token
+ * is, the comment history, then the baseline lookup, which runs while the cases do.
+ */
+export async function connectGitHub(
+  ctx: ActionRunContext,
+  i: Inputs,
+  config: Config,
+  o: { warn: (m: string) => void; signal: AbortSignal },
+): Promise<GitHubSide> {
+  const { pr, repo } = ctx;
+  const { warn, signal } = o;
+  const token = i['github-token'] ?? '';
+  const octokit = token
+    ? createOctokit(token, { warn, timeoutMs: i['github-timeout'] * 1000, signal })
+    : null;
+  const surface = await openSurface({
+    pr,
+    octokit,
+    token,
+    repo,
+    run: ctx.run,
+    mode: i.comment,
+    warn,
+    signal,
+  });
+  const history = await commentHistory(surface);
+  const subject = (): Promise<Subject> =>
+    pr && octokit && repo
+      ? untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal)
+      : lastCommitSubject(config.workingDirectory);
+  const baseline =
+    pr && !config.shard
+      ? startBaselineLookup(config.baseline, {
+          octokit,
+          repo,
+          base: pr.base,
+          resultsFileName: path.basename(config.resultsFile),
+          serverUrl: ctx.serverUrl,
+          signal,
+        })
+      : undefined;
+  return { surface, history, subject, baseline };
+}

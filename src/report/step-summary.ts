@@ -1,0 +1,34 @@
+import { type RunResults } from '../core/results.js';
+import { changeCounts } from './baseline.js';
+import { renderReport } from './markdown.js';
+import { samplesNote } from './samples.js';
+
+/** The job summary: the full report (redacted), a shard's flagged as one part of a run. */
+export function jobSummary(
+  results: RunResults,
+  redact: (text: string) => string,
+  runUrl: string | null,
+): string {
+  return shardNote(results) + redact(renderReport(results, { runUrl }));
+}
+
+/** A shard's summary shows a part of a run: say so before anyone reads its verdict as the run's. */
+function shardNote(r: RunResults): string {
+  if (!r.shard) return '';
+  const ran = r.suites.reduce((n, s) => n + s.cases.length, 0);
+  return `> **Shard ${r.shard.index}/${r.shard.total}**: ${ran} of the ${r.shard.planned} planned cases. The merge job reports the whole run and decides the check.\n\n`;
+}
+
+/** The log's last lines: the verdict and counts, and what changed against the baseline. */
+export function verdictLines(results: RunResults): string[] {
+  const c = results.counts;
+  const samples = samplesNote(results);
+  const lines = [
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail · ${c.error} error${samples ? ` · ${samples}` : ''}`,
+  ];
+  if (results.baseline)
+    lines.push(
+      `vs base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}: ${changeCounts(results)}`,
+    );
+  return lines;
+}
