@@ -110,3 +110,25 @@ export function codeBlock(text: string, info = 'text'): string {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
+
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert. Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through this module.
+ */
+export function cell(text: string | null | undefined, max = 160): string {
+  if (!text) return '';
+  return inert(bounded(text, max));
+}
+
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+export function codeCell(text: string | null | undefined, max = 100): string {
+  if (!text) return '';
+  return code(bounded(text, max), { table: true });
+}
+
+/** One line of at most `max` characters (code points, so no pair is split). */
+export function bounded(text: string, max: number): string {
+  const flat = [...text.replace(/\s+/g, ' ').trim()];
+  return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
+}

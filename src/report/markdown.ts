@@ -15,7 +15,7 @@ import {
   scoreWithDelta,
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
-import { code, codeBlock, codeHtml, inert } from './inert.js';
+import { bounded, cell, code, codeBlock, codeCell, codeHtml } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
@@ -45,28 +45,6 @@ export interface RenderOptions {
 const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
 const icon = (v: string) => ICON[v] ?? '❔';
 const score2 = (x: number) => x.toFixed(2);
-
-/**
- * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
- * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
- * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
- */
-export function cell(text: string | null | undefined, max = 160): string {
-  if (!text) return '';
-  return inert(bounded(text, max));
-}
-
-/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
-function codeCell(text: string | null | undefined, max = 100): string {
-  if (!text) return '';
-  return code(bounded(text, max), { table: true });
-}
-
-/** One line of at most `max` characters (code points, so no pair is split). */
-function bounded(text: string, max: number): string {
-  const flat = [...text.replace(/\s+/g, ' ').trim()];
-  return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
-}
 
 /** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
 const MACHINE_PATH =
