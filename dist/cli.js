@@ -19807,6 +19807,53 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/diagnostics.ts
+function formatDiagnostic(d) {
+    return formatLine(d, true);
+}
+/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
+function formatWithoutLevel(d) {
+    return formatLine(d, false);
+}
+function formatLine(d, withLevel) {
+    const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
+    const subject = d.subject ? ` ${d.subject}:` : '';
+    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
+    return `${where}${level}${subject} ${d.rule}: ${d.message}`;
+}
+/** Collects diagnostics for one file so callers need not repeat the file name. */
+class DiagnosticSink {
+    file;
+    items = [];
+    constructor(file) {
+        this.file = file;
+    }
+    error(pos, rule, message, subject) {
+        this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
+    }
+    warn(pos, rule, message, subject) {
+        this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
+    }
+    get hasErrors() {
+        return this.items.some((d) => d.severity === 'error');
+    }
+}
+/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
+const ECHO_LIMIT = 120;
+/**
+ * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
+ * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
+ */
+function excerpt(value, max = ECHO_LIMIT) {
+    if (value.length <= max)
+        return value;
+    let end = max;
+    const code = value.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${value.slice(0, end)}… (${value.length - end} more characters)`;
+}
+
 ;// CONCATENATED MODULE: ./src/judge/sampling.ts
 /**
  * Judge samples (README "Judge samples"): what makes sample i differ from sample 0, and how samples are
@@ -19878,6 +19925,7 @@ function parseVotes(votes) {
 }
 
 ;// CONCATENATED MODULE: ./src/config/shard-spec.ts
+
 const MAX_SHARDS = 256;
 const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
 /** Parses `i/n`; anything else is an error that names the accepted form. */
@@ -19886,11 +19934,12 @@ function parseShard(value) {
     const index = m ? Number(m[1]) : NaN;
     const total = m ? Number(m[2]) : NaN;
     if (!m || index < 1 || index > total || total > MAX_SHARDS)
-        return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+        return { error: `shard: must be ${SHARD_FORM} (got '${excerpt(value)}')` };
     return { index, total };
 }
 
 ;// CONCATENATED MODULE: ./src/config/config.ts
+
 
 
 
@@ -19902,7 +19951,7 @@ function parseShard(value) {
 const unset = (v) => typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
 const config_text = () => preprocess(unset, schemas_string().optional());
 const choice = (name, values, fallback) => preprocess((v) => (typeof unset(v) === 'string' ? unset(v).toLowerCase() : unset(v)), schemas_enum(values, {
-    error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')`,
+    error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${excerpt(String(iss.input))}')`,
 })
     .default(fallback));
 const config_number = (name, fallback, opts) => preprocess((v) => {
@@ -19956,7 +20005,7 @@ const InputsSchema = object({
         // Kept as written when it is not a count, so the message shows what was given.
         return /^\d+$/.test(s) ? Number(s) : s;
     }, custom((v) => v === 'auto' || (Number.isInteger(v) && v >= 1 && v <= MAX_FIXED_SAMPLES), {
-        error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+        error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${excerpt(String(iss.input))}')`,
     })
         .default(1)),
     'github-timeout': config_number('github-timeout', 30, { min: 1, max: 600 }),
@@ -20040,53 +20089,6 @@ function configFromInputs(i, extra) {
         merge: splitList(i.merge),
         baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/diagnostics.ts
-function formatDiagnostic(d) {
-    return formatLine(d, true);
-}
-/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
-function formatWithoutLevel(d) {
-    return formatLine(d, false);
-}
-function formatLine(d, withLevel) {
-    const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-    const subject = d.subject ? ` ${d.subject}:` : '';
-    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
-    return `${where}${level}${subject} ${d.rule}: ${d.message}`;
-}
-/** Collects diagnostics for one file so callers need not repeat the file name. */
-class DiagnosticSink {
-    file;
-    items = [];
-    constructor(file) {
-        this.file = file;
-    }
-    error(pos, rule, message, subject) {
-        this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
-    }
-    warn(pos, rule, message, subject) {
-        this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
-    }
-    get hasErrors() {
-        return this.items.some((d) => d.severity === 'error');
-    }
-}
-/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
-const ECHO_LIMIT = 120;
-/**
- * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
- * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
- */
-function excerpt(value, max = ECHO_LIMIT) {
-    if (value.length <= max)
-        return value;
-    let end = max;
-    const code = value.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--;
-    return `${value.slice(0, end)}… (${value.length - end} more characters)`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/did-you-mean.ts
@@ -20497,9 +20499,29 @@ function codeBlock(text, info = 'text') {
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
     return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert. Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through this module.
+ */
+function cell(text, max = 160) {
+    if (!text)
+        return '';
+    return inert(bounded(text, max));
+}
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+function codeCell(text, max = 100) {
+    if (!text)
+        return '';
+    return code(bounded(text, max), { table: true });
+}
+/** One line of at most `max` characters (code points, so no pair is split). */
+function bounded(text, max) {
+    const flat = [...text.replace(/\s+/g, ' ').trim()];
+    return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
+}
 
 ;// CONCATENATED MODULE: ./src/report/baseline.ts
-
 
 
 
@@ -20739,27 +20761,6 @@ const utf8Bytes = (text) => Buffer.byteLength(text, 'utf8');
 const ICON = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
 const icon = (v) => ICON[v] ?? '❔';
 const score2 = (x) => x.toFixed(2);
-/**
- * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
- * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
- * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
- */
-function cell(text, max = 160) {
-    if (!text)
-        return '';
-    return inert(bounded(text, max));
-}
-/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
-function codeCell(text, max = 100) {
-    if (!text)
-        return '';
-    return code(bounded(text, max), { table: true });
-}
-/** One line of at most `max` characters (code points, so no pair is split). */
-function bounded(text, max) {
-    const flat = [...text.replace(/\s+/g, ' ').trim()];
-    return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
-}
 /** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
 const MACHINE_PATH = /(?:\b[A-Za-z]:\\|(?<![\w.])\/(?:home|Users|tmp|var|opt|private|runner|github|__w|usr|root|srv|mnt|workspace)\/)[^\s:'"`()]*/g;
 /**
@@ -59317,8 +59318,9 @@ function validateWith(schema, data) {
     const r = schema.safeParse(data);
     return r.success ? { ok: true, value: r.data, warnings: [] } : { ok: false, error: zodMessage(r.error) };
 }
-function validateChecklist(data, ids) {
-    const r = validateWith(ChecklistAnswer, data);
+/** An answer of `schema` whose `checks` answer exactly the ids asked, each once, in their order. */
+function validateChecks(schema, data, ids) {
+    const r = validateWith(schema, data);
     if (!r.ok)
         return r;
     const checks = exactIds(r.value.checks, ids);
@@ -59326,14 +59328,11 @@ function validateChecklist(data, ids) {
         ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
         : checks;
 }
+function validateChecklist(data, ids) {
+    return validateChecks(ChecklistAnswer, data, ids);
+}
 function validateScoreRange(data, ids) {
-    const r = validateWith(ScoreRangeAnswer, data);
-    if (!r.ok)
-        return r;
-    const checks = exactIds(r.value.checks, ids);
-    return checks.ok
-        ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-        : checks;
+    return validateChecks(ScoreRangeAnswer, data, ids);
 }
 function validateFreeform(data) {
     return validateWith(FreeformAnswer, data);
@@ -59361,13 +59360,7 @@ const CheckerAnswer = object({
     feedback: optionalText,
 });
 function validateCheckerAnswer(data, ids) {
-    const r = validateWith(CheckerAnswer, data);
-    if (!r.ok)
-        return r;
-    const checks = exactIds(r.value.checks, ids);
-    return checks.ok
-        ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-        : checks;
+    return validateChecks(CheckerAnswer, data, ids);
 }
 
 ;// CONCATENATED MODULE: ./src/judge/fence.ts
@@ -62334,6 +62327,7 @@ function insertionDiff(file, original, insertions) {
 
 
 
+
 const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
 
 Compares two results files case by case (on suite path and case id) and reports what changed:
@@ -62378,10 +62372,10 @@ async function compareCommand(args, io) {
         throw new UsageError('compare needs two results files: <base.json> <head.json>');
     const format = v.format ?? 'table';
     if (!['table', 'markdown', 'json'].includes(format))
-        throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+        throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
     const failOn = (v['fail-on'] ?? 'regression');
     if (!FAIL_ON.includes(failOn))
-        throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${failOn}')`);
+        throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${excerpt(failOn)}')`);
     const margin = Number(v['regression-margin'] ?? 0.1);
     if (!Number.isFinite(margin) || margin < 0 || margin > 1)
         throw new UsageError('--regression-margin must be a number from 0 to 1');
@@ -62628,7 +62622,7 @@ function run_cli_parse(args, options) {
         if (unknown) {
             const flags = Object.keys(options).map((o) => `--${o}`);
             const near = didYouMean(unknown.split('=')[0], flags);
-            throw new UsageError(`unknown option '${unknown}'${near ? `: did you mean ${near}?` : ''}`);
+            throw new UsageError(`unknown option '${excerpt(unknown)}'${near ? `: did you mean ${near}?` : ''}`);
         }
         throw new UsageError(err.message, { cause: err });
     }
@@ -62660,7 +62654,7 @@ async function runCli(io) {
             case 'compare':
                 return await compareCommand(rest, io);
             default:
-                throw new UsageError(`unknown command '${command}'`);
+                throw new UsageError(`unknown command '${excerpt(command)}'`);
         }
     }
     catch (e) {
@@ -62760,7 +62754,7 @@ function progressLine(stderr) {
 function parseFormat(value) {
     const format = value ?? 'table';
     if (format !== 'table' && format !== 'markdown' && format !== 'json')
-        throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+        throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
     return format;
 }
 /** Writes the results file, prints the report, and turns the verdict into the exit code. */
@@ -62865,7 +62859,7 @@ async function generateCommand(args, io) {
         return what === undefined ? EXIT_USAGE : EXIT_PASS;
     }
     if (what !== 'rubrics')
-        throw new UsageError(`unknown thing to generate '${what}' (only: rubrics)`);
+        throw new UsageError(`unknown thing to generate '${excerpt(what)}' (only: rubrics)`);
     const { values: v, positionals } = run_cli_parse(rest, {
         ...run_cli_common,
         'dry-run': { type: 'boolean' },

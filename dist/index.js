@@ -53521,6 +53521,53 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/diagnostics.ts
+function formatDiagnostic(d) {
+    return formatLine(d, true);
+}
+/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
+function formatWithoutLevel(d) {
+    return formatLine(d, false);
+}
+function formatLine(d, withLevel) {
+    const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
+    const subject = d.subject ? ` ${d.subject}:` : '';
+    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
+    return `${where}${level}${subject} ${d.rule}: ${d.message}`;
+}
+/** Collects diagnostics for one file so callers need not repeat the file name. */
+class DiagnosticSink {
+    file;
+    items = [];
+    constructor(file) {
+        this.file = file;
+    }
+    error(pos, rule, message, subject) {
+        this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
+    }
+    warn(pos, rule, message, subject) {
+        this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
+    }
+    get hasErrors() {
+        return this.items.some((d) => d.severity === 'error');
+    }
+}
+/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
+const ECHO_LIMIT = 120;
+/**
+ * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
+ * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
+ */
+function excerpt(value, max = ECHO_LIMIT) {
+    if (value.length <= max)
+        return value;
+    let end = max;
+    const code = value.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${value.slice(0, end)}… (${value.length - end} more characters)`;
+}
+
 ;// CONCATENATED MODULE: ./src/judge/sampling.ts
 /**
  * Judge samples (README "Judge samples"): what makes sample i differ from sample 0, and how samples are
@@ -53592,6 +53639,7 @@ function parseVotes(votes) {
 }
 
 ;// CONCATENATED MODULE: ./src/config/shard-spec.ts
+
 const MAX_SHARDS = 256;
 const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
 /** Parses `i/n`; anything else is an error that names the accepted form. */
@@ -53600,11 +53648,12 @@ function parseShard(value) {
     const index = m ? Number(m[1]) : NaN;
     const total = m ? Number(m[2]) : NaN;
     if (!m || index < 1 || index > total || total > MAX_SHARDS)
-        return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+        return { error: `shard: must be ${SHARD_FORM} (got '${excerpt(value)}')` };
     return { index, total };
 }
 
 ;// CONCATENATED MODULE: ./src/config/config.ts
+
 
 
 
@@ -53616,7 +53665,7 @@ function parseShard(value) {
 const unset = (v) => typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
 const config_text = () => preprocess(unset, schemas_string().optional());
 const choice = (name, values, fallback) => preprocess((v) => (typeof unset(v) === 'string' ? unset(v).toLowerCase() : unset(v)), schemas_enum(values, {
-    error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')`,
+    error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${excerpt(String(iss.input))}')`,
 })
     .default(fallback));
 const config_number = (name, fallback, opts) => preprocess((v) => {
@@ -53670,7 +53719,7 @@ const InputsSchema = object({
         // Kept as written when it is not a count, so the message shows what was given.
         return /^\d+$/.test(s) ? Number(s) : s;
     }, custom((v) => v === 'auto' || (Number.isInteger(v) && v >= 1 && v <= MAX_FIXED_SAMPLES), {
-        error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+        error: (iss) => `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${excerpt(String(iss.input))}')`,
     })
         .default(1)),
     'github-timeout': config_number('github-timeout', 30, { min: 1, max: 600 }),
@@ -57226,9 +57275,29 @@ function codeBlock(text, info = 'text') {
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
     return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert. Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through this module.
+ */
+function cell(text, max = 160) {
+    if (!text)
+        return '';
+    return inert(bounded(text, max));
+}
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+function codeCell(text, max = 100) {
+    if (!text)
+        return '';
+    return code(bounded(text, max), { table: true });
+}
+/** One line of at most `max` characters (code points, so no pair is split). */
+function bounded(text, max) {
+    const flat = [...text.replace(/\s+/g, ' ').trim()];
+    return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
+}
 
 ;// CONCATENATED MODULE: ./src/report/baseline.ts
-
 
 
 
@@ -57385,27 +57454,6 @@ const utf8Bytes = (text) => Buffer.byteLength(text, 'utf8');
 const ICON = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
 const icon = (v) => ICON[v] ?? '❔';
 const score2 = (x) => x.toFixed(2);
-/**
- * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
- * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
- * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
- */
-function cell(text, max = 160) {
-    if (!text)
-        return '';
-    return inert(bounded(text, max));
-}
-/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
-function codeCell(text, max = 100) {
-    if (!text)
-        return '';
-    return code(bounded(text, max), { table: true });
-}
-/** One line of at most `max` characters (code points, so no pair is split). */
-function bounded(text, max) {
-    const flat = [...text.replace(/\s+/g, ' ').trim()];
-    return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
-}
 /** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
 const MACHINE_PATH = /(?:\b[A-Za-z]:\\|(?<![\w.])\/(?:home|Users|tmp|var|opt|private|runner|github|__w|usr|root|srv|mnt|workspace)\/)[^\s:'"`()]*/g;
 /**
@@ -79523,53 +79571,6 @@ function wireJsonSchema(schema, name) {
     return json;
 }
 
-;// CONCATENATED MODULE: ./src/core/diagnostics.ts
-function formatDiagnostic(d) {
-    return formatLine(d, true);
-}
-/** For a reader that already says it is a warning (the CLI's `warning:`, the runner's ::warning). */
-function formatWithoutLevel(d) {
-    return formatLine(d, false);
-}
-function formatLine(d, withLevel) {
-    const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-    const subject = d.subject ? ` ${d.subject}:` : '';
-    const level = d.severity === 'warning' && withLevel ? ' warning:' : '';
-    return `${where}${level}${subject} ${d.rule}: ${d.message}`;
-}
-/** Collects diagnostics for one file so callers need not repeat the file name. */
-class DiagnosticSink {
-    file;
-    items = [];
-    constructor(file) {
-        this.file = file;
-    }
-    error(pos, rule, message, subject) {
-        this.items.push({ severity: 'error', file: this.file, ...pos, rule, message, subject });
-    }
-    warn(pos, rule, message, subject) {
-        this.items.push({ severity: 'warning', file: this.file, ...pos, rule, message, subject });
-    }
-    get hasErrors() {
-        return this.items.some((d) => d.severity === 'error');
-    }
-}
-/** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
-const ECHO_LIMIT = 120;
-/**
- * A user's value as a message quotes it: cut to `max` characters (never inside a surrogate pair)
- * with a marker naming what was left out, so a 50 KB line does not become a 50 KB warning.
- */
-function excerpt(value, max = ECHO_LIMIT) {
-    if (value.length <= max)
-        return value;
-    let end = max;
-    const code = value.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--;
-    return `${value.slice(0, end)}… (${value.length - end} more characters)`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/workspace.ts
 
 
@@ -80209,8 +80210,9 @@ function validateWith(schema, data) {
     const r = schema.safeParse(data);
     return r.success ? { ok: true, value: r.data, warnings: [] } : { ok: false, error: zodMessage(r.error) };
 }
-function validateChecklist(data, ids) {
-    const r = validateWith(ChecklistAnswer, data);
+/** An answer of `schema` whose `checks` answer exactly the ids asked, each once, in their order. */
+function validateChecks(schema, data, ids) {
+    const r = validateWith(schema, data);
     if (!r.ok)
         return r;
     const checks = exactIds(r.value.checks, ids);
@@ -80218,14 +80220,11 @@ function validateChecklist(data, ids) {
         ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
         : checks;
 }
+function validateChecklist(data, ids) {
+    return validateChecks(ChecklistAnswer, data, ids);
+}
 function validateScoreRange(data, ids) {
-    const r = validateWith(ScoreRangeAnswer, data);
-    if (!r.ok)
-        return r;
-    const checks = exactIds(r.value.checks, ids);
-    return checks.ok
-        ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-        : checks;
+    return validateChecks(ScoreRangeAnswer, data, ids);
 }
 function validateFreeform(data) {
     return validateWith(FreeformAnswer, data);
@@ -80253,13 +80252,7 @@ const CheckerAnswer = object({
     feedback: optionalText,
 });
 function validateCheckerAnswer(data, ids) {
-    const r = validateWith(CheckerAnswer, data);
-    if (!r.ok)
-        return r;
-    const checks = exactIds(r.value.checks, ids);
-    return checks.ok
-        ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-        : checks;
+    return validateChecks(CheckerAnswer, data, ids);
 }
 
 ;// CONCATENATED MODULE: ./src/core/sha256.ts

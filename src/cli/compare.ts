@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { excerpt } from '../core/diagnostics.js';
 import { compareWithBaseline } from '../baseline/compare.js';
 import { fileOrigin } from '../baseline/load.js';
 import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
@@ -56,10 +57,10 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
     throw new UsageError('compare needs two results files: <base.json> <head.json>');
   const format = v.format ?? 'table';
   if (!['table', 'markdown', 'json'].includes(format))
-    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
   const failOn = (v['fail-on'] ?? 'regression') as FailOn;
   if (!FAIL_ON.includes(failOn))
-    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${failOn}')`);
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${excerpt(failOn)}')`);
   const margin = Number(v['regression-margin'] ?? 0.1);
   if (!Number.isFinite(margin) || margin < 0 || margin > 1)
     throw new UsageError('--regression-margin must be a number from 0 to 1');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Config, configFromInputs, parseInputs } from '../config/config.js';
-import { formatDiagnostic } from '../core/diagnostics.js';
+import { excerpt, formatDiagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
@@ -72,7 +72,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
     if (unknown) {
       const flags = Object.keys(options).map((o) => `--${o}`);
       const near = didYouMean(unknown.split('=')[0]!, flags);
-      throw new UsageError(`unknown option '${unknown}'${near ? `: did you mean ${near}?` : ''}`);
+      throw new UsageError(`unknown option '${excerpt(unknown)}'${near ? `: did you mean ${near}?` : ''}`);
     }
     throw new UsageError((err as Error).message, { cause: err });
   }
@@ -105,7 +105,7 @@ export async function runCli(io: CliIO): Promise<number> {
       case 'compare':
         return await compareCommand(rest, io);
       default:
-        throw new UsageError(`unknown command '${command}'`);
+        throw new UsageError(`unknown command '${excerpt(command)}'`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
@@ -218,7 +218,7 @@ type Format = 'table' | 'markdown' | 'json';
 function parseFormat(value: string | undefined): Format {
   const format = value ?? 'table';
   if (format !== 'table' && format !== 'markdown' && format !== 'json')
-    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
   return format;
 }
 
@@ -325,7 +325,8 @@ async function generateCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${GENERATE_HELP}\n`);
     return what === undefined ? EXIT_USAGE : EXIT_PASS;
   }
-  if (what !== 'rubrics') throw new UsageError(`unknown thing to generate '${what}' (only: rubrics)`);
+  if (what !== 'rubrics')
+    throw new UsageError(`unknown thing to generate '${excerpt(what)}' (only: rubrics)`);
   const { values: v, positionals } = parse(rest, {
     ...common,
     'dry-run': { type: 'boolean' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { excerpt } from '../core/diagnostics.js';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
@@ -16,7 +17,7 @@ const choice = <T extends string>(name: string, values: readonly [T, ...T[]], fa
     (v) => (typeof unset(v) === 'string' ? (unset(v) as string).toLowerCase() : unset(v)),
     z
       .enum(values, {
-        error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')`,
+        error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${excerpt(String(iss.input))}')`,
       })
       .default(fallback),
   );
@@ -94,7 +95,7 @@ const InputsSchema = z
             v === 'auto' || (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_FIXED_SAMPLES),
           {
             error: (iss) =>
-              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${excerpt(String(iss.input))}')`,
           },
         )
         .default(1),

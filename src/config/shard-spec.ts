@@ -1,3 +1,5 @@
+import { excerpt } from '../core/diagnostics.js';
+
 /** `shard: i/n`: this run is part i of a plan dealt round-robin into n parts. */
 export interface ShardSpec {
   index: number;
@@ -13,6 +15,6 @@ export function parseShard(value: string): ShardSpec | { error: string } {
   const index = m ? Number(m[1]) : NaN;
   const total = m ? Number(m[2]) : NaN;
   if (!m || index < 1 || index > total || total > MAX_SHARDS)
-    return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+    return { error: `shard: must be ${SHARD_FORM} (got '${excerpt(value)}')` };
   return { index, total };
 }
