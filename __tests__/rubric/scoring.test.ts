@@ -117,7 +117,7 @@ const summary: RangeCriterion[] = [
   { id: 'brevity_and_clarity', outcome: '', weight: 1, requiredMinScore: null, bands: [] },
 ];
 
-describe('score ranges (seeds 000, 004)', () => {
+describe('score ranges: each 0..10 score normalised by /10, weighted by criterion', () => {
   test('normalised by /10 and weighted: (2*0.9 + 1*0.6)/3 = 0.8, pass', () => {
     const r = scoreRanges(summary, scored({ factual_accuracy: 9, brevity_and_clarity: 6 }));
     expect(r.score).toBeCloseTo(0.8, 12);

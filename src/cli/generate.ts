@@ -46,7 +46,7 @@ const GeneratedRubrics = z.object({
     .max(7),
 });
 
-/** Seed 001's `generate rubrics`: checklist items from each case's expected_outcome. */
+/** `generate rubrics`: drafts 3-7 checklist items for each case from its expected_outcome, for the user to review. */
 export async function generateRubrics(o: GenerateOptions): Promise<number> {
   const { io } = o;
   const ws = new Workspace(o.cwd);

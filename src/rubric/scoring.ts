@@ -7,7 +7,7 @@ import {
 } from '../core/results.js';
 import { type ChecklistItem, type RangeCriterion } from './types.js';
 
-/** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */
+/** A score passes at >= 0.8 and is borderline at >= 0.6; anything lower fails. */
 const PASS_THRESHOLD = 0.8;
 const BORDERLINE_THRESHOLD = 0.6;
 /** Weighted sums such as 0.7 * 0.8 + 0.3 * 0.8 land a hair under the threshold in binary floating point. */
