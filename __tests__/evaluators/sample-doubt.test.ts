@@ -7,7 +7,8 @@ import {
   openRange,
   verdictWith,
 } from '../../src/evaluators/sample-doubt.js';
-import { aggregateCase, evaluatorVerdict, weightedMean } from '../../src/rubric/scoring.js';
+import { evaluatorVerdict, weightedMean } from '../../src/rubric/scoring.js';
+import { aggregateCase } from '../../src/evaluators/case-scoring.js';
 import { type EvaluatorConfig, type LlmJudgeConfig } from '../../src/suite/types.js';
 
 // Hand-built results of one checklist evaluator, as the sampled judge leaves them.

@@ -1,9 +1,47 @@
-import { type EvaluatorResult } from '../core/results.js';
-import { type EvalCase, type EvaluatorConfig } from '../suite/types.js';
-import { aggregateCase, type CaseAggregate, weightedMean } from '../rubric/scoring.js';
+import { type CaseVerdict, type EvaluatorResult } from '../core/results.js';
+import { type EvalCase, type EvaluatorConfig, INLINE_RUBRIC_EVALUATOR } from '../suite/types.js';
+import { verdictForScore, weightedMean } from '../rubric/scoring.js';
 
 /** Tolerance for float sums such as 0.1 + 0.7 meeting a 0.8 threshold. */
 const EPSILON = 1e-9;
+
+export interface CaseAggregate {
+  score: number;
+  verdict: CaseVerdict;
+  gating_violations: string[];
+  /** Judge samples split on a check that decides the verdict (the evaluators carry which). */
+  unstable?: true;
+}
+
+/**
+ * Weighted mean of evaluator scores as AgentV's orchestrator and composite compute it: weight 0
+ * excludes, and when every weight is 0 there is nothing to count, so the score is 0.
+ */
+export function evaluatorMean(items: readonly { value: number; weight: number }[]): number {
+  const total = items.reduce((s, i) => s + i.weight, 0);
+  return total > 0 ? items.reduce((s, i) => s + i.value * i.weight, 0) / total : 0;
+}
+
+/**
+ * A case from its evaluators: weighted mean by evaluator weight (0 excludes; all 0 scores 0),
+ * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
+ */
+export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggregate {
+  const score = evaluatorMean(evaluators.map((e) => ({ value: e.score, weight: e.weight })));
+  const gating = evaluators.flatMap((e) =>
+    e.gating_violations.map((v) => (e.name === INLINE_RUBRIC_EVALUATOR ? v : `${e.name} › ${v}`)),
+  );
+  let verdict: CaseVerdict;
+  if (evaluators.some((e) => e.verdict === 'error')) verdict = 'error';
+  else if (gating.length > 0) verdict = 'fail';
+  else verdict = verdictForScore(score);
+  return {
+    score,
+    verdict,
+    gating_violations: gating,
+    ...(evaluators.some((e) => e.unstable) ? { unstable: true as const } : {}),
+  };
+}
 
 /**
  * A case's verdict by the rules of the format it was written in: the loaded case says which

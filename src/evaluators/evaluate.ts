@@ -1,7 +1,8 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult } from '../core/results.js';
-import { evaluatorMean, evaluatorVerdict } from '../rubric/scoring.js';
+import { evaluatorVerdict } from '../rubric/scoring.js';
+import { evaluatorMean } from './case-scoring.js';
 import {
   type CompositeConfig,
   type DeterministicConfig,

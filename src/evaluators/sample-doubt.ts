@@ -1,13 +1,7 @@
 import { lowerMedian, parseVotes } from '../judge/sampling.js';
 import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../core/results.js';
-import {
-  evaluatorMean,
-  evaluatorVerdict,
-  scoreChecklist,
-  scoreRanges,
-  verdictForScore,
-} from '../rubric/scoring.js';
-import { scoreCase } from './case-scoring.js';
+import { evaluatorVerdict, scoreChecklist, scoreRanges, verdictForScore } from '../rubric/scoring.js';
+import { evaluatorMean, scoreCase } from './case-scoring.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 
 /**

@@ -1,10 +1,4 @@
-import {
-  type CaseVerdict,
-  type CheckResult,
-  type EvaluatorResult,
-  type RunCounts,
-  type Verdict,
-} from '../core/results.js';
+import { type CheckResult, type Verdict } from '../core/results.js';
 import { type ChecklistItem, type RangeCriterion } from './types.js';
 
 /** A score passes at >= 0.8 and is borderline at >= 0.6; anything lower fails. */
@@ -87,76 +81,4 @@ export function scoreRanges(
     .filter((c) => c.required_min_score != null && (c.score ?? 0) < c.required_min_score)
     .map((c) => `${c.id}: score ${c.score} is below required_min_score ${c.required_min_score}`);
   return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
-}
-
-export interface CaseAggregate {
-  score: number;
-  verdict: CaseVerdict;
-  gating_violations: string[];
-  /** Judge samples split on a check that decides the verdict (the evaluators carry which). */
-  unstable?: true;
-}
-
-/**
- * Weighted mean of evaluator scores as AgentV's orchestrator and composite compute it: weight 0
- * excludes, and when every weight is 0 there is nothing to count, so the score is 0.
- */
-export function evaluatorMean(items: readonly { value: number; weight: number }[]): number {
-  const total = items.reduce((s, i) => s + i.weight, 0);
-  return total > 0 ? items.reduce((s, i) => s + i.value * i.weight, 0) / total : 0;
-}
-
-/**
- * A case from its evaluators: weighted mean by evaluator weight (0 excludes; all 0 scores 0),
- * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
- */
-export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggregate {
-  const score = evaluatorMean(evaluators.map((e) => ({ value: e.score, weight: e.weight })));
-  const gating = evaluators.flatMap((e) =>
-    e.gating_violations.map((v) => (e.name === 'rubric' ? v : `${e.name} › ${v}`)),
-  );
-  let verdict: CaseVerdict;
-  if (evaluators.some((e) => e.verdict === 'error')) verdict = 'error';
-  else if (gating.length > 0) verdict = 'fail';
-  else verdict = verdictForScore(score);
-  return {
-    score,
-    verdict,
-    gating_violations: gating,
-    ...(evaluators.some((e) => e.unstable) ? { unstable: true as const } : {}),
-  };
-}
-
-function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {
-  const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const v of verdicts) counts[v]++;
-  return counts;
-}
-
-export interface RunAggregate {
-  score: number;
-  verdict: Verdict;
-  counts: RunCounts;
-}
-
-/**
- * The run: score is the mean of the case scores (the markdown rubric counts as one more item);
- * verdict is fail if any case failed or errored or the rubric failed, else borderline if any case
- * is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run must not
- * turn a required check green.
- */
-export function aggregateRun(
-  cases: readonly { score: number; verdict: CaseVerdict }[],
-  rubric: { score: number; verdict: 'pass' | 'fail' } | null,
-): RunAggregate {
-  const counts = countVerdicts(cases.map((c) => c.verdict));
-  const scores = cases.map((c) => c.score);
-  if (rubric) scores.push(rubric.score);
-  const score = scores.length === 0 ? 0 : scores.reduce((a, b) => a + b, 0) / scores.length;
-  let verdict: Verdict;
-  if (cases.length === 0 && !rubric) verdict = 'fail';
-  else if (counts.fail > 0 || counts.error > 0 || rubric?.verdict === 'fail') verdict = 'fail';
-  else if (counts.borderline > 0) verdict = 'borderline';
-  else verdict = 'pass';
-  return { score, verdict, counts };
 }

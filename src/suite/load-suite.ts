@@ -36,6 +36,7 @@ import {
   type EvalSuite,
   type EvaluatorConfig,
   type FileAttachment,
+  INLINE_RUBRIC_EVALUATOR,
   type Message,
   type PromptScript,
   type PromptTemplate,
@@ -60,8 +61,7 @@ export interface SuiteLoadResult {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
-const INLINE_RUBRIC_EVALUATOR = 'rubric';
+/** Name of the default free-form judge. */
 const DEFAULT_EVALUATOR = 'llm_judge';
 
 /**
