@@ -3,6 +3,7 @@ import { type BaselineFinder, type FoundBaseline } from '../baseline/load.js';
 import { type BaselineConfig } from '../config/config.js';
 import { type Octokit, type Repo } from './client.js';
 import { describeError } from './pr-comment.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
 export interface ArtifactQuery {
@@ -201,25 +202,25 @@ async function downloadZip(
   const status = r.status as number;
   if (status >= 300 && status < 400) {
     const location = (r.headers as Record<string, string | undefined>).location;
-    if (!location) throw new Error(`HTTP ${status} without a Location header`);
+    if (!location) throw new RubricEvalError(`HTTP ${status} without a Location header`);
     const res = await fetch(location, { redirect: 'follow', signal });
     if (!res.ok)
-      throw Object.assign(new Error(`storage answered HTTP ${res.status}`), { status: res.status });
+      throw Object.assign(new RubricEvalError(`storage answered HTTP ${res.status}`), { status: res.status });
     return readCapped(res);
   }
   const data = r.data as unknown;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  throw new Error(`unexpected HTTP ${status} answer for the artifact's zip`);
+  throw new RubricEvalError(`unexpected HTTP ${status} answer for the artifact's zip`);
 }
 
 async function readCapped(res: Response): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESULTS_BYTES) throw new Error(`the zip is ${declared} bytes, over the limit`);
+  if (declared > MAX_RESULTS_BYTES) throw new RubricEvalError(`the zip is ${declared} bytes, over the limit`);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
-    if (total > MAX_RESULTS_BYTES) throw new Error(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
+    if (total > MAX_RESULTS_BYTES) throw new RubricEvalError(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
     chunks.push(chunk);
   }
   const out = new Uint8Array(total);

@@ -3,6 +3,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { type Subject, subjectFromDiff } from '../checker/subject.js';
 import { boundedPages } from './pages.js';
+import { RubricEvalError } from '../core/errors.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -68,7 +69,7 @@ function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof 
   const inFlight = new Set<AbortController>();
   // Reasons are plain Errors named as fetch names them: @octokit/request passes an `AbortError`
   // through (never retried) and wraps anything else as a 500 (retried within the budget).
-  const cancelled = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
+  const cancelled = () => Object.assign(new RubricEvalError('the run was cancelled'), { name: 'AbortError' });
   cancel?.addEventListener('abort', () => {
     for (const c of inFlight) c.abort(cancelled());
   });
@@ -82,7 +83,9 @@ function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof 
       inFlight.delete(controller);
       const seconds = timeoutMs / 1000;
       controller.abort(
-        Object.assign(new Error(`GitHub did not answer within ${seconds} s`), { name: 'TimeoutError' }),
+        Object.assign(new RubricEvalError(`GitHub did not answer within ${seconds} s`), {
+          name: 'TimeoutError',
+        }),
       );
     }, timeoutMs);
     timer.unref();

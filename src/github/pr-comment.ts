@@ -1,6 +1,7 @@
 import { type Redactor } from '../exec/redact.js';
 import { parseHistory, runLine, type RunKey } from '../report/history.js';
 import { renderReport } from '../report/markdown.js';
+import { RubricEvalError } from '../core/errors.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { type Octokit, type Repo, isPermissionError } from './client.js';
 import { type Identity, tokenIdentity } from './identity.js';
@@ -89,7 +90,8 @@ export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promis
   });
 }
 
-const cancelledError = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
+const cancelledError = () =>
+  Object.assign(new RubricEvalError('the run was cancelled'), { name: 'AbortError' });
 
 /** The action's newest own comment (its history lives there); null when none or unreadable. */
 async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {

@@ -15,6 +15,7 @@ import { mergeShards } from './merge.js';
 import { planProblems, planRun } from './plan.js';
 import { finishRun, type RunOutcome } from './results.js';
 import { readShardFiles } from './shard-file.js';
+import { RubricEvalError } from '../core/errors.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
 
@@ -44,7 +45,7 @@ export interface RunIO {
 }
 
 const noSubject = () =>
-  Promise.reject(new Error('no subject to judge: not a pull request and no diff given'));
+  Promise.reject(new RubricEvalError('no subject to judge: not a pull request and no diff given'));
 
 /**
  * The pipeline, wired: load+validate → plan → execute → aggregate → compare → results. Nothing is
