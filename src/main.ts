@@ -7,6 +7,7 @@ import { guardVerdict } from './exec/process-guard.js';
 import { connectGitHub } from './github/connect.js';
 import { commentReport, describeError, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
+import { type ReportedRun } from './pipeline/results.js';
 import { evaluateOrExplain } from './pipeline/run.js';
 import { stepAnnotations } from './report/annotations.js';
 import { invalidInputOutputs, runOutputs } from './report/outputs.js';
@@ -15,8 +16,9 @@ import { jobSummary, verdictLines } from './report/step-summary.js';
 
 /**
  * The action: the one place that talks to @actions/core. Reads and validates the inputs, runs
- * the engine, and always writes the results file, the job summary and the outputs before the
- * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
+ * the engine, and always writes the results file and the job summary before the comment and the
+ * outputs after it (they carry the comment's URL); a comment GitHub refuses is a warning, and the
+ * verdict alone decides the check.
  */
 export async function run(): Promise<void> {
   const verdict = guardVerdict((m) => core.error(m));
@@ -88,7 +90,7 @@ const info = (m: string) => core.info(m);
  * PR comment, the outputs and the check.
  */
 async function reportRun(
-  outcome: Awaited<ReturnType<typeof evaluateOrExplain>>,
+  outcome: ReportedRun,
   config: Config,
   ctx: ActionRunContext,
   comment: { surface: PullRequestSurface | null; mode: Inputs['comment']; signal: AbortSignal },

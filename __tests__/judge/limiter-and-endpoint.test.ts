@@ -2,7 +2,7 @@ import { AdaptiveLimiter } from '../../src/judge/limiter.js';
 import { backoffDelay, DEFAULT_RETRY, retryAfterMs } from '../../src/judge/retry.js';
 import { estimateCost, priceFor, DEFAULT_PRICES } from '../../src/judge/pricing.js';
 import { OPENAI_URL } from '../../src/judge/chat.js';
-import { judgeEndpoint, GITHUB_MODELS_URL } from '../../src/pipeline/run.js';
+import { judgeEndpoint, GITHUB_MODELS_URL } from '../../src/pipeline/judge-endpoint.js';
 import { engineConfig } from '../helpers/engine.js';
 
 describe('AdaptiveLimiter: additive increase, multiplicative decrease', () => {

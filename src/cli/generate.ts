@@ -9,7 +9,7 @@ import { fence } from '../judge/fence.js';
 import { Judge } from '../judge/judge.js';
 import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
-import { judgeEndpoint } from '../pipeline/run.js';
+import { judgeEndpoint } from '../pipeline/judge-endpoint.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
 import { renderQuestionOutline } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';

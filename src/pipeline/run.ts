@@ -13,14 +13,11 @@ import { judgeInfo } from './judge-endpoint.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
 import { planProblems, planRun } from './plan.js';
-import { finishRun, type RunOutcome } from './results.js';
+import { finishRun, type ReportedRun, type RunOutcome } from './results.js';
 import { readShardFiles } from './shard-file.js';
 import { RubricEvalError } from '../core/errors.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
-
-export { GITHUB_MODELS_URL, judgeEndpoint } from './judge-endpoint.js';
-export { type RunOutcome } from './results.js';
 
 interface RunHooks {
   info?(message: string): void;
@@ -151,7 +148,7 @@ export async function evaluateOrExplain(
   config: Config,
   io: RunIO,
   log: { error(message: string): void; info(message: string): void },
-): Promise<Pick<RunOutcome, 'results' | 'redactor' | 'diagnostics'>> {
+): Promise<ReportedRun> {
   try {
     return await runEvaluation(config, io);
   } catch (err) {
