@@ -7,7 +7,7 @@ import { JudgeCache } from '../judge/cache.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { fence } from '../judge/fence.js';
 import { Judge } from '../judge/judge.js';
-import { AdaptiveLimiter } from '../judge/limiter.js';
+import { AdaptiveLimiter } from '../exec/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
 import { judgeEndpoint } from '../pipeline/judge-endpoint.js';
 import { loadSuiteFile } from '../suite/load-suite.js';

@@ -13,7 +13,7 @@ import {
 } from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
-import { type ExecDeps } from './deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { scoreCost } from './cost.js';
 import { scoreExecutionMetrics } from './execution-metrics.js';
 import { expectedObject } from './expected-object.js';

@@ -1,4 +1,4 @@
-import { type ExecDeps } from '../evaluators/deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { type Redactor } from '../exec/redact.js';
 import { type Judge } from '../judge/judge.js';
 import { type Subject } from '../checker/subject.js';

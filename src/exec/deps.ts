@@ -1,5 +1,5 @@
 import { type Redactor } from '../exec/redact.js';
-import { type AdaptiveLimiter } from '../judge/limiter.js';
+import { type AdaptiveLimiter } from './limiter.js';
 
 /** What anything that runs a user's commands needs: code judges, prompt scripts, the checker's gates. */
 export interface ExecDeps {
