@@ -2,7 +2,7 @@ import { MAX_RESULTS_BYTES, resultsFromZip } from '../baseline/artifact-zip.js';
 import { type BaselineFinder, type FoundBaseline } from '../baseline/load.js';
 import { type BaselineConfig } from '../config/config.js';
 import { type Octokit, type Repo } from './client.js';
-import { describeError } from './pr-comment.js';
+import { describeError } from './client.js';
 import { RubricEvalError } from '../core/errors.js';
 
 /** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
