@@ -65,7 +65,6 @@ export function createOctokit(token: string, opts: OctokitOptions): Octokit {
  */
 function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof fetch {
   const inFlight = new Set<AbortController>();
-  // A timeout is named as fetch names it too (`TimeoutError`), so it is retried as a 500 is.
   cancel?.addEventListener('abort', () => {
     for (const c of inFlight) c.abort(cancelledError());
   });
@@ -73,11 +72,14 @@ function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof 
     const controller = new AbortController();
     if (cancel?.aborted) controller.abort(cancelledError());
     const outer = init?.signal;
-    if (outer) outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    // A retry of a call whose own signal already fired must not go out again.
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
     inFlight.add(controller);
     const timer = setTimeout(() => {
       inFlight.delete(controller);
       const seconds = timeoutMs / 1000;
+      // Named as fetch names its own (`TimeoutError`): wrapped as a 500 and retried.
       controller.abort(
         Object.assign(new RubricEvalError(`GitHub did not answer within ${seconds} s`), {
           name: 'TimeoutError',
@@ -121,8 +123,9 @@ export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promis
 }
 
 /**
- * The reason a cancel gives, named as fetch names its own: @octokit/request passes an
- * `AbortError` through (never retried) and wraps anything else as a 500 (retried within the budget).
+ * The reason a cancel gives, named as fetch names its own: @octokit/request rethrows an
+ * `AbortError` as it is and wraps anything else as a 500. Either is retried within the budget,
+ * and a retry after a cancel is aborted at once (see timedFetch).
  */
 export const cancelledError = () =>
   Object.assign(new RubricEvalError('the run was cancelled'), { name: 'AbortError' });
