@@ -7,7 +7,7 @@ import {
   openRange,
   verdictWith,
 } from '../../src/evaluators/sample-doubt.js';
-import { evaluatorVerdict, weightedMean } from '../../src/rubric/scoring.js';
+import { evaluatorVerdict, weightedMeanOrEqual } from '../../src/rubric/scoring.js';
 import { aggregateCase } from '../../src/evaluators/case-scoring.js';
 import { type EvaluatorConfig, type LlmJudgeConfig } from '../../src/suite/types.js';
 
@@ -38,7 +38,7 @@ function checklist(
       votes: it.votes,
     };
   });
-  const met = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
+  const met = weightedMeanOrEqual(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
   const gating = checks
     .filter((c) => c.required && !c.satisfied)
     .map((c) => `${c.id}: required item not satisfied`);

@@ -127,5 +127,5 @@ export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promis
  * `AbortError` as it is and wraps anything else as a 500. Either is retried within the budget,
  * and a retry after a cancel is aborted at once (see timedFetch).
  */
-export const cancelledError = () =>
+const cancelledError = () =>
   Object.assign(new RubricEvalError('the run was cancelled'), { name: 'AbortError' });

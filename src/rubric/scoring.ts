@@ -1,11 +1,10 @@
 import { type CheckResult, type Verdict } from '../core/results.js';
 import { type ChecklistItem, type RangeCriterion } from './types.js';
+import { EPSILON } from '../core/epsilon.js';
 
 /** A score passes at >= 0.8 and is borderline at >= 0.6; anything lower fails. */
 const PASS_THRESHOLD = 0.8;
 const BORDERLINE_THRESHOLD = 0.6;
-/** Weighted sums such as 0.7 * 0.8 + 0.3 * 0.8 land a hair under the threshold in binary floating point. */
-const EPSILON = 1e-9;
 
 export function verdictForScore(score: number): Verdict {
   if (score + EPSILON >= PASS_THRESHOLD) return 'pass';
@@ -22,7 +21,7 @@ export function evaluatorVerdict(score: number, gatingViolations: readonly strin
  * Weighted mean. When every weight is 0 there is nothing to weigh by, so each counts the same
  * (a list of all-zero weights would otherwise divide by zero).
  */
-export function weightedMean(items: readonly { value: number; weight: number }[]): number {
+export function weightedMeanOrEqual(items: readonly { value: number; weight: number }[]): number {
   if (items.length === 0) return 0;
   const total = items.reduce((s, i) => s + i.weight, 0);
   if (total <= 0) return items.reduce((s, i) => s + i.value, 0) / items.length;
@@ -53,7 +52,7 @@ export function scoreChecklist(
       reasoning: a?.reasoning ?? null,
     };
   });
-  const score = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
+  const score = weightedMeanOrEqual(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
   const gating = checks
     .filter((c) => c.required && !c.satisfied)
     .map((c) => `${c.id}: required item not satisfied`);
@@ -76,7 +75,7 @@ export function scoreRanges(
       reasoning: a?.reasoning ?? null,
     };
   });
-  const score = weightedMean(checks.map((c) => ({ value: (c.score ?? 0) / 10, weight: c.weight })));
+  const score = weightedMeanOrEqual(checks.map((c) => ({ value: (c.score ?? 0) / 10, weight: c.weight })));
   const gating = checks
     .filter((c) => c.required_min_score != null && (c.score ?? 0) < c.required_min_score)
     .map((c) => `${c.id}: score ${c.score} is below required_min_score ${c.required_min_score}`);
