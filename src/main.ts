@@ -1,6 +1,14 @@
 import * as core from '@actions/core';
 import path from 'node:path';
-import { type Config, configFromInputs, type Inputs, INPUT_NAMES, parseInputs } from './config/config.js';
+import {
+  type Config,
+  configFromInputs,
+  DEFAULT_RESULTS_FILE,
+  DEFAULT_WORKING_DIRECTORY,
+  type Inputs,
+  INPUT_NAMES,
+  parseInputs,
+} from './config/config.js';
 import { checkFailure } from './config/fail-on.js';
 import { withLines } from './exec/redact.js';
 import { guardVerdict } from './exec/process-guard.js';
@@ -10,6 +18,7 @@ import { commentReport, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
 import { type ReportedRun } from './pipeline/results.js';
 import { evaluateOrExplain } from './pipeline/run.js';
+import { shardLabel } from './pipeline/shard.js';
 import { stepAnnotations } from './report/annotations.js';
 import { invalidInputOutputs, runOutputs } from './report/outputs.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
@@ -116,8 +125,7 @@ async function reportRun(
   }
   // 4. The PR comment: never from a shard (the merge posts it).
   let commentUrl = '';
-  if (config.shard)
-    core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
+  if (config.shard) core.info(`${shardLabel(config.shard)}: no comment; the merge job posts it`);
   else if (ctx.pr && comment.mode !== 'off')
     commentUrl = await commentReport(
       comment.surface,
@@ -136,8 +144,8 @@ async function reportRun(
 function failInvalidInputs(raw: Record<string, string>, errors: string[], workspace: string): void {
   const file = path.resolve(
     workspace,
-    raw['working-directory'] || '.',
-    raw['results-file'] || 'rubric-eval-results.json',
+    raw['working-directory'] || DEFAULT_WORKING_DIRECTORY,
+    raw['results-file'] || DEFAULT_RESULTS_FILE,
   );
   try {
     writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));

@@ -8,6 +8,13 @@ import { parseShard, type ShardSpec } from './shard-spec.js';
  * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
  * "not set" (that is what the runner gives for an input the workflow leaves out).
  */
+/**
+ * Where the results file goes and where the run starts, unless the inputs say otherwise; also
+ * used when the inputs are invalid, so the file that says why lands where it was expected.
+ */
+export const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
+export const DEFAULT_WORKING_DIRECTORY = '.';
+
 const unset = (v: unknown) =>
   typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
 const text = () => z.preprocess(unset, z.string().optional());
@@ -59,9 +66,9 @@ const InputsSchema = z
     concurrency: number('concurrency', 8, { int: true, min: 1, max: 256 }),
     'fail-on': choice('fail-on', FAIL_ON, 'fail'),
     comment: choice('comment', COMMENT_MODES, 'update'),
-    'results-file': z.preprocess(unset, z.string().default('rubric-eval-results.json')),
+    'results-file': z.preprocess(unset, z.string().default(DEFAULT_RESULTS_FILE)),
     'gate-timeout': number('gate-timeout', 600, { min: 1, max: 6 * 3600 }),
-    'working-directory': z.preprocess(unset, z.string().default('.')),
+    'working-directory': z.preprocess(unset, z.string().default(DEFAULT_WORKING_DIRECTORY)),
     'judge-prices': z.preprocess(
       unset,
       z
