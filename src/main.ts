@@ -3,8 +3,7 @@ import path from 'node:path';
 import {
   type Config,
   configFromInputs,
-  DEFAULT_RESULTS_FILE,
-  DEFAULT_WORKING_DIRECTORY,
+  fallbackResultsFile,
   type Inputs,
   INPUT_NAMES,
   parseInputs,
@@ -142,11 +141,7 @@ async function reportRun(
 
 /** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
 function failInvalidInputs(raw: Record<string, string>, errors: string[], workspace: string): void {
-  const file = path.resolve(
-    workspace,
-    raw['working-directory'] || DEFAULT_WORKING_DIRECTORY,
-    raw['results-file'] || DEFAULT_RESULTS_FILE,
-  );
+  const file = fallbackResultsFile(raw, workspace);
   try {
     writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));
     for (const [name, value] of Object.entries(invalidInputOutputs(file))) core.setOutput(name, value);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
@@ -8,12 +9,21 @@ import { parseShard, type ShardSpec } from './shard-spec.js';
  * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
  * "not set" (that is what the runner gives for an input the workflow leaves out).
  */
+/** Where the results file goes and where the run starts, unless the inputs say otherwise. */
+const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
+const DEFAULT_WORKING_DIRECTORY = '.';
+
 /**
- * Where the results file goes and where the run starts, unless the inputs say otherwise; also
- * used when the inputs are invalid, so the file that says why lands where it was expected.
+ * Where the results file goes when the inputs are invalid: where valid ones would have put it, as
+ * far as they can be read, so the file that says why lands where the workflow looks for it.
  */
-export const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
-export const DEFAULT_WORKING_DIRECTORY = '.';
+export function fallbackResultsFile(raw: Record<string, string>, workspace: string): string {
+  return path.resolve(
+    workspace,
+    raw['working-directory'] || DEFAULT_WORKING_DIRECTORY,
+    raw['results-file'] || DEFAULT_RESULTS_FILE,
+  );
+}
 
 const unset = (v: unknown) =>
   typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
