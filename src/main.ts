@@ -15,7 +15,7 @@ import { connectGitHub } from './github/connect.js';
 import { describeError } from './github/client.js';
 import { commentReport, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
-import { type ReportedRun } from './pipeline/results.js';
+import { type ReportedRun } from './pipeline/finish.js';
 import { evaluateOrExplain } from './pipeline/run.js';
 import { shardLabel } from './pipeline/shard.js';
 import { stepAnnotations } from './report/annotations.js';

@@ -5,7 +5,7 @@ import { type Config, configFromInputs, parseInputs } from '../config/config.js'
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
-import { renderReport } from '../report/markdown.js';
+import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { readRecordingMeta } from '../judge/cache.js';
 import { type RunResults } from '../core/results.js';

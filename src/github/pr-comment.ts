@@ -1,6 +1,6 @@
 import { type Redactor } from '../exec/redact.js';
 import { parseHistory, runLine, type RunKey } from '../report/history.js';
-import { renderReport } from '../report/markdown.js';
+import { renderReport } from '../report/comment-body.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { describeError, isPermissionError, type Octokit, type Repo, untilCancelled } from './client.js';
 import { type Identity, tokenIdentity } from './identity.js';
