@@ -9,22 +9,6 @@ import { parseShard, type ShardSpec } from './shard-spec.js';
  * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
  * "not set" (that is what the runner gives for an input the workflow leaves out).
  */
-/** Where the results file goes and where the run starts, unless the inputs say otherwise. */
-const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
-const DEFAULT_WORKING_DIRECTORY = '.';
-
-/**
- * Where the results file goes when the inputs are invalid: where valid ones would have put it, as
- * far as they can be read, so the file that says why lands where the workflow looks for it.
- */
-export function fallbackResultsFile(raw: Record<string, string>, workspace: string): string {
-  return path.resolve(
-    workspace,
-    raw['working-directory'] || DEFAULT_WORKING_DIRECTORY,
-    raw['results-file'] || DEFAULT_RESULTS_FILE,
-  );
-}
-
 const unset = (v: unknown) =>
   typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
 const text = () => z.preprocess(unset, z.string().optional());
@@ -56,6 +40,22 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
 
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
+
+/** Where the results file goes and where the run starts, unless the inputs say otherwise. */
+const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
+const DEFAULT_WORKING_DIRECTORY = '.';
+
+/**
+ * Where the results file goes when the inputs are invalid: where valid ones would have put it, as
+ * far as they can be read, so the file that says why lands where the workflow looks for it.
+ */
+export function fallbackResultsFile(raw: Record<string, string>, workspace: string): string {
+  return path.resolve(
+    workspace,
+    raw['working-directory'] || DEFAULT_WORKING_DIRECTORY,
+    raw['results-file'] || DEFAULT_RESULTS_FILE,
+  );
+}
 
 const InputsSchema = z
   .object({
