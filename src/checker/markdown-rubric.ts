@@ -8,7 +8,10 @@ import { sha256Hex } from '../core/sha256.js';
 
 /** A markdown rubric (README, Markdown rubrics) as the checker reads it: gates, criteria, nice-to-haves, notes. */
 export interface MarkdownRubric {
-  /** The file as the user named it (display path), or `(inline rubric)` for one given inline (`agent: …` or a gate command). */
+  /**
+   * The file as the user named it (display path), or `(inline rubric)` for one given inline
+   * (`agent: …` or a gate command).
+   */
   path: string;
   source: 'file' | 'command' | 'agent';
   title: string | null;

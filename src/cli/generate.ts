@@ -46,7 +46,10 @@ const GeneratedRubrics = z.object({
     .max(7),
 });
 
-/** `generate rubrics`: drafts 3-7 checklist items for each case from its expected_outcome, for the user to review. */
+/**
+ * `generate rubrics`: drafts 3-7 checklist items for each case from its expected_outcome, for the
+ * user to review.
+ */
 export async function generateRubrics(o: GenerateOptions): Promise<number> {
   const { io } = o;
   const ws = new Workspace(o.cwd);

@@ -101,9 +101,9 @@ export interface RunAggregate {
 
 /**
  * The run: score is the mean of the case scores (the markdown-rubric checker counts as one more
- * item); verdict is fail if any case failed or errored or the checker failed, else borderline if any case
- * is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run must not
- * turn a required check green.
+ * item); verdict is fail if any case failed or errored or the checker failed, else borderline if
+ * any case is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run
+ * must not turn a required check green.
  */
 export function aggregateRun(
   cases: readonly { score: number; verdict: CaseVerdict }[],
