@@ -5,8 +5,9 @@ import { type Config, type Inputs } from '../config/config.js';
 import { type HistoryEntry } from '../core/results.js';
 import { lastCommitSubject, type Subject } from '../checker/subject.js';
 import { startBaselineLookup } from './baseline-artifact.js';
-import { createOctokit, pullRequestSubject } from './client.js';
-import { commentHistory, openSurface, type PullRequestSurface, untilCancelled } from './pr-comment.js';
+import { createOctokit, untilCancelled } from './client.js';
+import { pullRequestSubject } from './pull-request.js';
+import { commentHistory, openSurface, type PullRequestSurface } from './pr-comment.js';
 import { type ActionRunContext } from './run-context.js';
 
 /** What the action's run takes from GitHub, and where it writes its comment. */
