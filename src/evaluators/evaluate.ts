@@ -1,6 +1,6 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
-import { addUsage, emptyUsage, type EvaluatorResult } from '../core/results.js';
+import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
 import { evaluatorVerdict } from '../rubric/scoring.js';
 import { combineChildren } from './case-scoring.js';
 import {
@@ -193,68 +193,120 @@ async function runComposite(
     };
   }
 
+  const a = await aggregate(config, children, env, path);
+  // A judged aggregator's calls count for the composite whether or not it gave a score.
+  addUsage(usage, a.usage);
+  if (!a.ok) {
+    return {
+      ...base,
+      score: 0,
+      verdict: 'error',
+      error: `aggregator: ${a.error}`,
+      gating_violations: gating,
+      hits,
+      misses,
+    };
+  }
+  return {
+    ...base,
+    score: a.score,
+    verdict: evaluatorVerdict(a.score, gating),
+    gating_violations: gating,
+    hits,
+    misses: [...misses, ...a.misses],
+    reasoning: a.reasoning,
+    ...a.samples,
+  };
+}
+
+/** What an aggregator made of a composite's children: a score with its account, or why it gave none. */
+type Aggregate = { usage?: Usage } & (
+  | {
+      ok: true;
+      score: number;
+      reasoning: string | null;
+      misses: string[];
+      samples: Pick<EvaluatorResult, 'samples' | 'sample_scores'>;
+    }
+  | { ok: false; error: string | undefined }
+);
+
+/** The children's scores combined by the composite's aggregator, one function per aggregator type. */
+function aggregate(
+  config: CompositeConfig,
+  children: readonly EvaluatorResult[],
+  env: EvaluationEnv,
+  path: string,
+): Aggregate | Promise<Aggregate> {
   const agg = config.aggregator;
-  let score: number;
-  let reasoning: string | null = null;
-  let aggregatorMisses: string[] = [];
-  let aggregatorSamples: Pick<EvaluatorResult, 'samples' | 'sample_scores'> = {};
-  if (agg.type === 'all_or_nothing') {
-    score = combineChildren(agg, children)!;
-    const short = children.filter((c) => c.score < 1);
-    reasoning = short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`;
-  } else if (agg.type === 'weighted_average') {
-    score = combineChildren(agg, children)!;
-    reasoning = children
+  if (agg.type === 'all_or_nothing') return allOrNothingAggregate(agg, children);
+  if (agg.type === 'weighted_average') return weightedAggregate(agg, children);
+  if (agg.type === 'code_judge') return scriptAggregate(agg, children, env, path);
+  return judgeAggregate(config.name, agg, children, env, path);
+}
+
+function allOrNothingAggregate(
+  agg: Extract<CompositeConfig['aggregator'], { type: 'all_or_nothing' }>,
+  children: readonly EvaluatorResult[],
+): Aggregate {
+  const short = children.filter((c) => c.score < 1);
+  return {
+    ok: true,
+    score: combineChildren(agg, children)!,
+    reasoning: short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`,
+    misses: [],
+    samples: {},
+  };
+}
+
+function weightedAggregate(
+  agg: Extract<CompositeConfig['aggregator'], { type: 'weighted_average' }>,
+  children: readonly EvaluatorResult[],
+): Aggregate {
+  return {
+    ok: true,
+    score: combineChildren(agg, children)!,
+    reasoning: children
       .map(
         (c) =>
           `${c.name}: ${c.score.toFixed(2)}${agg.weights[c.name] !== undefined ? ` × ${agg.weights[c.name]}` : ''}`,
       )
-      .join(', ');
-  } else if (agg.type === 'code_judge') {
-    const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
-    const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
-    const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
-    if (!s.ok) {
-      return {
-        ...base,
-        score: 0,
-        verdict: 'error',
-        error: `aggregator: ${s.error}`,
-        gating_violations: gating,
-        hits,
-        misses,
-      };
-    }
-    score = s.score;
-    reasoning = s.reasoning;
-    aggregatorMisses = s.misses;
-  } else {
-    const r = await askAggregator(config.name, agg, children, env, path);
-    addUsage(usage, r.usage);
-    if (r.verdict === 'error')
-      return {
-        ...base,
-        score: 0,
-        verdict: 'error',
-        error: `aggregator: ${r.error}`,
-        gating_violations: gating,
-        hits,
-        misses,
-      };
-    score = r.score;
-    reasoning = r.reasoning ?? null;
-    aggregatorMisses = r.misses ?? [];
-    if (r.samples !== undefined) aggregatorSamples = { samples: r.samples, sample_scores: r.sample_scores };
-  }
+      .join(', '),
+    misses: [],
+    samples: {},
+  };
+}
+
+/** A `code_judge` aggregator: the script is given the children's scores by name. */
+async function scriptAggregate(
+  agg: Extract<CompositeConfig['aggregator'], { type: 'code_judge' }>,
+  children: readonly EvaluatorResult[],
+  env: EvaluationEnv,
+  path: string,
+): Promise<Aggregate> {
+  const payload = { results: Object.fromEntries(children.map((c) => [c.name, c.score])) };
+  const script = () => runScoringScript(agg.command, agg.cwd, payload, env.exec);
+  const s = await (env.book ? env.book.once(`agg:${path}:${JSON.stringify(payload)}`, script) : script());
+  if (!s.ok) return { ok: false, error: s.error };
+  return { ok: true, score: s.score, reasoning: s.reasoning, misses: s.misses, samples: {} };
+}
+
+async function judgeAggregate(
+  name: string,
+  agg: Extract<CompositeConfig['aggregator'], { type: 'llm_judge' }>,
+  children: readonly EvaluatorResult[],
+  env: EvaluationEnv,
+  path: string,
+): Promise<Aggregate> {
+  const r = await askAggregator(name, agg, children, env, path);
+  if (r.verdict === 'error') return { ok: false, error: r.error, usage: r.usage };
   return {
-    ...base,
-    score,
-    verdict: evaluatorVerdict(score, gating),
-    gating_violations: gating,
-    hits,
-    misses: [...misses, ...aggregatorMisses],
-    reasoning,
-    ...aggregatorSamples,
+    ok: true,
+    score: r.score,
+    reasoning: r.reasoning ?? null,
+    misses: r.misses ?? [],
+    samples: r.samples !== undefined ? { samples: r.samples, sample_scores: r.sample_scores } : {},
+    usage: r.usage,
   };
 }
 
