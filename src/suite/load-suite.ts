@@ -269,29 +269,69 @@ class SuiteLoader {
     const inputKey = this.pickAliasKey(raw, ['input_messages', 'input'], base, subject);
     const expectedKey = this.pickAliasKey(raw, ['expected_messages', 'expected_output'], base, subject);
 
-    let inputMessages: Message[] = [];
-    if (!inputKey)
+    const inputMessages = this.readInput(raw, inputKey, base, subject);
+    const expectedMessages = expectedKey
+      ? this.readMessages(expectedKey, raw[expectedKey], [...base, expectedKey], 'assistant', subject)
+      : [];
+
+    const evaluators = this.caseEvaluators(raw, base, subject, suiteEvaluators);
+
+    const errorsNow = sink.items.filter((d) => d.severity === 'error').length;
+    if (errorsNow > before) return undefined;
+    return {
+      id,
+      suitePath: this.display,
+      pos: doc.position(base),
+      expectedOutcome: outcome ?? '',
+      inputMessages,
+      expectedMessages,
+      conversationId: raw.conversation_id ?? null,
+      referenceAnswer: raw.reference_answer ?? null,
+      target: raw.execution?.target ?? null,
+      evaluators,
+    };
+  }
+
+  /** The case's question; a case without one, or with an empty list, is refused. */
+  private readInput(
+    raw: RawCase,
+    inputKey: 'input_messages' | 'input' | undefined,
+    base: PathSegment[],
+    subject: string,
+  ): Message[] {
+    const { doc, sink } = this;
+    if (!inputKey) {
       sink.error(
         doc.locate(base),
         'required',
         'missing `input_messages` (or `input`): what is the question?',
         subject,
       );
-    else {
-      inputMessages = this.readMessages(inputKey, raw[inputKey], [...base, inputKey], 'user', subject);
-      // AgentV skips a case whose input list is empty as incomplete; here it is refused, never run.
-      if (Array.isArray(raw[inputKey]) && (raw[inputKey] as unknown[]).length === 0)
-        sink.error(
-          doc.locate([...base, inputKey]),
-          'required',
-          `\`${inputKey}\` is an empty list: a case needs input (what is the question?)`,
-          subject,
-        );
+      return [];
     }
-    const expectedMessages = expectedKey
-      ? this.readMessages(expectedKey, raw[expectedKey], [...base, expectedKey], 'assistant', subject)
-      : [];
+    const inputMessages = this.readMessages(inputKey, raw[inputKey], [...base, inputKey], 'user', subject);
+    // AgentV skips a case whose input list is empty as incomplete; here it is refused, never run.
+    if (Array.isArray(raw[inputKey]) && (raw[inputKey] as unknown[]).length === 0)
+      sink.error(
+        doc.locate([...base, inputKey]),
+        'required',
+        `\`${inputKey}\` is an empty list: a case needs input (what is the question?)`,
+        subject,
+      );
+    return inputMessages;
+  }
 
+  /**
+   * The case's evaluators: its inline rubrics first, then the chosen evaluator list; with none at
+   * all, the default free-form judge.
+   */
+  private caseEvaluators(
+    raw: RawCase,
+    base: PathSegment[],
+    subject: string,
+    suiteEvaluators: RawEvaluator[] | null,
+  ): EvaluatorConfig[] {
+    const { doc, sink } = this;
     const evaluators: EvaluatorConfig[] = [];
     if (raw.rubrics !== undefined) {
       const rubrics = parseRubricList(raw.rubrics, {
@@ -332,21 +372,7 @@ class SuiteLoader {
         pos: doc.position(base),
       });
     }
-
-    const errorsNow = sink.items.filter((d) => d.severity === 'error').length;
-    if (errorsNow > before) return undefined;
-    return {
-      id,
-      suitePath: this.display,
-      pos: doc.position(base),
-      expectedOutcome: outcome ?? '',
-      inputMessages,
-      expectedMessages,
-      conversationId: raw.conversation_id ?? null,
-      referenceAnswer: raw.reference_answer ?? null,
-      target: raw.execution?.target ?? null,
-      evaluators,
-    };
+    return evaluators;
   }
 
   private pickAliasKey<K extends string>(
