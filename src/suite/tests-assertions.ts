@@ -123,34 +123,7 @@ function mapAssertion(
   const written = item.type;
   const notPrefixed = written.startsWith('not-') && !UNSUPPORTED_ASSERTIONS[written];
   const type = notPrefixed ? written.slice(4) : written;
-  const weight = typeof item.weight === 'number' ? item.weight : 1;
-  if (!Number.isFinite(weight) || weight < 0)
-    sink.error(
-      doc.locate([...at, 'weight']),
-      'weight',
-      `weight ${String(item.weight)} must be a number >= 0`,
-      subject,
-    );
-  const minScore = typeof item.min_score === 'number' ? item.min_score : null;
-  if (typeof item.required === 'number')
-    sink.error(
-      doc.locate([...at, 'required']),
-      'required',
-      'use `required: true` with `min_score` (AgentV 5)',
-      subject,
-    );
-  const base = {
-    name:
-      typeof item.metric === 'string'
-        ? item.metric
-        : typeof item.name === 'string'
-          ? item.name
-          : `${written}-${index + 1}`,
-    weight,
-    pos: doc.position(at),
-    ...(item.negate === true || notPrefixed ? { negate: true } : {}),
-    ...(item.required === true ? { required: true, minScore } : {}),
-  };
+  const base = assertionBase(item, written, notPrefixed, at, ctx, index);
   if (UNSUPPORTED_ASSERTIONS[written]) {
     sink.error(
       doc.locateKey([...at, 'type']),
@@ -177,15 +150,8 @@ function mapAssertion(
     case 'cost':
     case 'field-accuracy':
     case 'execution-metrics':
-    case 'token-usage': {
-      const v2 = type.replace('-', '_') as
-        'latency' | 'cost' | 'field_accuracy' | 'execution_metrics' | 'token_usage';
-      const raw = {
-        ...item,
-        ...(type === 'cost' && item.budget === undefined ? { budget: item.threshold } : {}),
-      };
-      return deterministicConfig(v2, raw as unknown as RawEvaluator, base);
-    }
+    case 'token-usage':
+      return measuredAssertion(type, item, base);
   }
   sink.error(
     doc.locateKey([...at, 'type']),
@@ -197,6 +163,61 @@ function mapAssertion(
 }
 
 type Base = Pick<EvaluatorConfig, 'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore'>;
+
+/** The fields every assertion kind shares: its name, weight, negation and whether it gates the test. */
+function assertionBase(
+  item: Record<string, unknown>,
+  written: string,
+  notPrefixed: boolean,
+  at: PathSegment[],
+  ctx: AssertionContext,
+  index: number,
+): Base {
+  const { doc, sink, subject } = ctx;
+  const weight = typeof item.weight === 'number' ? item.weight : 1;
+  if (!Number.isFinite(weight) || weight < 0)
+    sink.error(
+      doc.locate([...at, 'weight']),
+      'weight',
+      `weight ${String(item.weight)} must be a number >= 0`,
+      subject,
+    );
+  const minScore = typeof item.min_score === 'number' ? item.min_score : null;
+  if (typeof item.required === 'number')
+    sink.error(
+      doc.locate([...at, 'required']),
+      'required',
+      'use `required: true` with `min_score` (AgentV 5)',
+      subject,
+    );
+  return {
+    name:
+      typeof item.metric === 'string'
+        ? item.metric
+        : typeof item.name === 'string'
+          ? item.name
+          : `${written}-${index + 1}`,
+    weight,
+    pos: doc.position(at),
+    ...(item.negate === true || notPrefixed ? { negate: true } : {}),
+    ...(item.required === true ? { required: true, minScore } : {}),
+  };
+}
+
+/** The measured checks (latency, cost, fields, trace metrics, tokens): v2's deterministic evaluators. */
+function measuredAssertion(
+  type: 'latency' | 'cost' | 'field-accuracy' | 'execution-metrics' | 'token-usage',
+  item: Record<string, unknown>,
+  base: Base,
+): EvaluatorConfig {
+  const v2 = type.replace('-', '_') as
+    'latency' | 'cost' | 'field_accuracy' | 'execution_metrics' | 'token_usage';
+  const raw = {
+    ...item,
+    ...(type === 'cost' && item.budget === undefined ? { budget: item.threshold } : {}),
+  };
+  return deterministicConfig(v2, raw as unknown as RawEvaluator, base);
+}
 
 function textAssertion(
   check: TextCheck,
