@@ -1,9 +1,9 @@
-import * as core from '@actions/core';
 import path from 'node:path';
 import { type Config, configFromInputs, type Inputs, INPUT_NAMES, parseInputs } from './config/config.js';
 import { checkFailure } from './config/fail-on.js';
 import { withLines } from './exec/redact.js';
 import { guardVerdict } from './exec/process-guard.js';
+import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
 import { commentReport, describeError, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
@@ -14,7 +14,7 @@ import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from '.
 import { jobSummary, verdictLines } from './report/step-summary.js';
 
 /**
- * The action: the one place that talks to @actions/core. Reads and validates the inputs, runs
+ * The action: the one place that talks to the runner (workflow commands). Reads and validates the inputs, runs
  * the engine, and always writes the results file, the job summary and the outputs before the
  * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
  */
@@ -107,7 +107,7 @@ async function reportRun(
   // 3. The job summary: where people look on push and on fork PRs.
   try {
     // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
-    await core.summary.addRaw(jobSummary(results, redact, ctx.runUrl)).write({ overwrite: true });
+    await core.writeJobSummary(jobSummary(results, redact, ctx.runUrl));
   } catch (err) {
     core.warning(`could not write the job summary: ${describeError(err)}`);
   }

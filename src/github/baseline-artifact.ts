@@ -1,5 +1,6 @@
-import { MAX_RESULTS_BYTES, resultsFromZip } from '../baseline/artifact-zip.js';
+import { resultsFromZip } from '../baseline/artifact-zip.js';
 import { type BaselineFinder, type FoundBaseline } from '../baseline/load.js';
+import { MAX_RESULTS_BYTES } from '../baseline/read-results.js';
 import { type BaselineConfig } from '../config/config.js';
 import { type Octokit, type Repo } from './client.js';
 import { describeError } from './pr-comment.js';

@@ -127,9 +127,3 @@ export async function pullRequestSubject(
   // The file list comes from the API (complete even when the diff was trimmed).
   return { ...s, files: files.map((f) => `${f.filename} (${f.status}, +${f.additions} −${f.deletions})`) };
 }
-
-/** Is this error GitHub refusing us for want of permission (fork PR, read-only token)? */
-export function isPermissionError(err: unknown): boolean {
-  const status = (err as { status?: number }).status;
-  return status === 403 || status === 404;
-}

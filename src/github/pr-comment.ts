@@ -2,7 +2,7 @@ import { type Redactor } from '../exec/redact.js';
 import { parseHistory, runLine, type RunKey } from '../report/history.js';
 import { renderReport } from '../report/markdown.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
-import { type Octokit, type Repo, isPermissionError } from './client.js';
+import { type Octokit, type Repo } from './client.js';
 import { type Identity, tokenIdentity } from './identity.js';
 import { listOwnComments, type OwnComment, upsertSticky } from './sticky-comment.js';
 
@@ -141,6 +141,12 @@ export async function postReport(s: PullRequestSurface, body: string, signal: Ab
     else s.warn(`could not post the PR comment: ${describeError(err)}. The verdict still decides the check.`);
     return '';
   }
+}
+
+/** Is this error GitHub refusing us for want of permission (fork PR, read-only token)? */
+function isPermissionError(err: unknown): boolean {
+  const status = (err as { status?: number }).status;
+  return status === 403 || status === 404;
 }
 
 /** An HTTP error in one line: status and the first line of the message. */
