@@ -1,8 +1,9 @@
-import OpenAI, { AzureOpenAI } from 'openai';
+import type OpenAI from 'openai';
 import { type Usage } from '../core/results.js';
 import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
+import { loadedOpenAI, loadOpenAI } from './sdk.js';
 import { type Fetch, Transport } from './transport.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
@@ -47,7 +48,8 @@ type OptionalParam = 'response_format' | 'temperature' | 'seed' | 'max_tokens';
 
 /** Which optional parameter a 400 complains about, if any. */
 export function rejectedParameter(err: unknown): OptionalParam | null {
-  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
+  const OpenAI = loadedOpenAI();
+  if (!OpenAI || !(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
   const param = String((err as { param?: unknown }).param ?? '').toLowerCase();
   const msg = err.message.toLowerCase();
   if (
@@ -63,7 +65,8 @@ export function rejectedParameter(err: unknown): OptionalParam | null {
   return null;
 }
 
-export function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
+async function createClient(ep: EndpointConfig, fetch?: Fetch): Promise<OpenAI> {
+  const { default: OpenAI, AzureOpenAI } = await loadOpenAI();
   // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
   if (ep.azure) {
     return new AzureOpenAI({
@@ -92,7 +95,8 @@ export function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
  * remembered for the rest of the run.
  */
 export class ChatCaller {
-  private readonly client: OpenAI;
+  /** Made on the first call, when the SDK is first needed. */
+  private client: Promise<OpenAI> | undefined;
   private readonly transport: Transport;
   private format: ResponseFormatLevel = 'json_schema';
   private sendTemperature = true;
@@ -110,7 +114,6 @@ export class ChatCaller {
     private readonly warn: (message: string) => void = () => {},
   ) {
     this.transport = new Transport(limiter.max);
-    this.client = createClient(endpoint, this.transport.fetch);
   }
 
   get responseFormat(): ResponseFormatLevel {
@@ -139,7 +142,10 @@ export class ChatCaller {
       let failure;
       try {
         this.stats.calls++;
-        const res = await this.client.chat.completions.create(body, {
+        this.client ??= createClient(this.endpoint, this.transport.fetch);
+        const res = await (
+          await this.client
+        ).chat.completions.create(body, {
           signal,
           timeout: this.endpoint.timeoutMs + 5000,
         });
