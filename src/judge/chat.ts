@@ -4,7 +4,6 @@ import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { loadedOpenAI, loadOpenAI } from './sdk.js';
-import { type Fetch, Transport } from './transport.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
 export interface EndpointConfig {
@@ -65,8 +64,13 @@ export function rejectedParameter(err: unknown): OptionalParam | null {
   return null;
 }
 
-async function createClient(ep: EndpointConfig, fetch?: Fetch): Promise<OpenAI> {
-  const { default: OpenAI, AzureOpenAI } = await loadOpenAI();
+/** The SDK's client over our transport; both are evaluated here, on the first call, not at start-up. */
+async function createClient(ep: EndpointConfig, maxSockets: number): Promise<OpenAI> {
+  const [{ default: OpenAI, AzureOpenAI }, { Transport }] = await Promise.all([
+    loadOpenAI(),
+    import(/* webpackMode: "eager" */ './transport.js'),
+  ]);
+  const fetch = new Transport(maxSockets).fetch;
   // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
   if (ep.azure) {
     return new AzureOpenAI({
@@ -97,7 +101,6 @@ async function createClient(ep: EndpointConfig, fetch?: Fetch): Promise<OpenAI> 
 export class ChatCaller {
   /** Made on the first call, when the SDK is first needed. */
   private client: Promise<OpenAI> | undefined;
-  private readonly transport: Transport;
   private format: ResponseFormatLevel = 'json_schema';
   private sendTemperature = true;
   private sendSeed = true;
@@ -112,9 +115,7 @@ export class ChatCaller {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
-  ) {
-    this.transport = new Transport(limiter.max);
-  }
+  ) {}
 
   get responseFormat(): ResponseFormatLevel {
     return this.format;
@@ -142,7 +143,7 @@ export class ChatCaller {
       let failure;
       try {
         this.stats.calls++;
-        this.client ??= createClient(this.endpoint, this.transport.fetch);
+        this.client ??= createClient(this.endpoint, this.limiter.max);
         const res = await (
           await this.client
         ).chat.completions.create(body, {
