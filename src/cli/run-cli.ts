@@ -15,7 +15,6 @@ import { validateRun } from '../pipeline/validate.js';
 import { CLI_SETTINGS } from '../core/setting-names.js';
 import { type Progress, runEvaluation } from '../pipeline/run.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
-import { generateRubrics } from './generate.js';
 import { compareCommand } from './compare.js';
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
@@ -336,6 +335,8 @@ async function generateCommand(args: string[], io: CliIO): Promise<number> {
     return EXIT_PASS;
   }
   if (positionals.length !== 1) throw new UsageError('generate rubrics needs exactly one suite file');
+  // Only this command edits YAML documents: the rest of the CLI never evaluates it.
+  const { generateRubrics } = await import(/* webpackMode: "eager" */ './generate.js');
   return generateRubrics({
     suite: positionals[0]!,
     cwd: path.resolve(io.cwd, v.cwd ?? '.'),
