@@ -6,7 +6,7 @@ const g = (verdict: Graded['verdict'], score: number, definition_hash: string | 
   definition_hash,
 });
 
-describe('the change table, in its order of precedence (CONTRACTS §7)', () => {
+describe('the change table, in its order of precedence (the first row that applies wins)', () => {
   test('new: no case with that key in the baseline, whatever the case did', () => {
     expect(changeOf(undefined, g('fail', 0), 0.1)).toBe('new');
     expect(changeOf(undefined, g('pass', 1), 0.1)).toBe('new');

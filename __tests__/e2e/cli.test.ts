@@ -115,6 +115,11 @@ describe('run', () => {
     const flag = await runCli(['run', 'x.yaml', '--frobnicate']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/unknown option '--frobnicate'/);
+    // A value pasted by mistake is quoted cut short, not echoed whole.
+    const pasted = await runCli(['run', 'x.yaml', '--fail-on', 'x'.repeat(5000), `--${'y'.repeat(5000)}`]);
+    expect(pasted.code).toBe(2);
+    expect(pasted.stderr).toMatch(/more characters\)/);
+    expect(pasted.stderr.length).toBeLessThan(1000);
     for (const args of [
       ['--help'],
       ['run', '--help'],

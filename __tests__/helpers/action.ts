@@ -17,7 +17,7 @@ export interface ActionRun {
 }
 
 /** Parses GITHUB_OUTPUT's `name<<delimiter` blocks. */
-export function parseOutputFile(text: string): Record<string, string> {
+function parseOutputFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const re = /^(.+?)<<(.+)\n([\s\S]*?)\n\2$/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) out[m[1]!] = m[3]!;

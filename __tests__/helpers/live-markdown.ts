@@ -20,7 +20,7 @@ const OWN_TAGS = new Set(
 );
 const OWN_COMMENT = /^<!-- rubric-eval(?:-history:[A-Za-z0-9+/=]*|-run:\d+\.\d+)? -->$/;
 
-export function renderGitHub(markdown: string): string {
+function renderGitHub(markdown: string): string {
   return md.render(markdown);
 }
 

@@ -40,7 +40,7 @@ const rubricJudge = (rubrics: RubricSet | null) => ({ name: 'rubric', weight: 1,
 let server: FakeOpenAI;
 afterEach(async () => server?.close());
 
-test('checklist: the request carries the strict schema with exactly the ids, and one call scores per CONTRACTS §4', async () => {
+test('checklist: the request carries the strict schema with exactly the ids, and one call scores by satisfied weight', async () => {
   server = await startOpenAIServer({
     respond: ({ desc }) => ({
       checks: desc.ids.map((id) => ({ id, reasoning: 'r', satisfied: id !== 'partition' })),
@@ -253,13 +253,20 @@ describe('transport', () => {
     expect(r.error).toMatch(/judge call failed: gpt-4.1-mini: HTTP 500/);
   });
 
-  test('a 401 is not retried', async () => {
+  test('a 401 is not retried, and the warning names the key setting (the status is read from the cause)', async () => {
     server = await startOpenAIServer({
       respond: () => ({ status: 401, body: { error: { message: 'bad key' } } }),
     });
-    const r = await runLlmJudge(rubricJudge(checklist), ctx(), makeJudge(server.url));
+    const warnings: string[] = [];
+    const judge = makeJudge(server.url, { warn: (m) => warnings.push(m) });
+    const r = await runLlmJudge(rubricJudge(checklist), ctx(), judge);
     expect(server.state.requests).toHaveLength(1);
     expect(r.error).toMatch(/HTTP 401/);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/HTTP 401/);
+    expect(warnings[0]).toContain(
+      `; the judge at ${server.url} refused the key: check \`judge-api-key\`, or \`github-token\` with \`permissions: models: read\` for GitHub Models`,
+    );
   });
 });
 

@@ -1,7 +1,8 @@
 import { AdaptiveLimiter } from '../../src/judge/limiter.js';
 import { backoffDelay, DEFAULT_RETRY, retryAfterMs } from '../../src/judge/retry.js';
 import { estimateCost, priceFor, DEFAULT_PRICES } from '../../src/judge/pricing.js';
-import { judgeEndpoint, GITHUB_MODELS_URL, OPENAI_URL } from '../../src/pipeline/run.js';
+import { OPENAI_URL } from '../../src/judge/chat.js';
+import { judgeEndpoint, GITHUB_MODELS_URL } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 
 describe('AdaptiveLimiter: additive increase, multiplicative decrease', () => {
@@ -70,7 +71,7 @@ describe('retry timing', () => {
   });
 });
 
-describe('judge endpoint from the inputs (CONTRACTS §1)', () => {
+describe('judge endpoint from the inputs: GitHub Models with the token, unless a key is given', () => {
   const cfg = (judge: Partial<ReturnType<typeof engineConfig>['judge']>) => {
     const c = engineConfig('/tmp', null);
     return {

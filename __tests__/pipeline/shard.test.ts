@@ -25,6 +25,13 @@ describe('shard: i/n', () => {
     expect(parseInputs({ suites: 'x.yaml', shard: '4/3' })).toEqual({
       errors: ["shard: must be i/n with 1 ≤ i ≤ n ≤ 256, e.g. 2/4 (got '4/3')"],
     });
+    const [long] = (
+      parseInputs({ suites: 'x.yaml', shard: '9'.repeat(4000), 'fail-on': 'x'.repeat(4000) }) as {
+        errors: string[];
+      }
+    ).errors;
+    expect(long!.length).toBeLessThan(300);
+    expect(long).toMatch(/more characters\)'\)$/);
     expect(parseInputs({ merge: 'shards/*.json' })).toMatchObject({ inputs: { merge: 'shards/*.json' } });
     expect(parseInputs({ merge: 'a.json', shard: '1/2' })).toEqual({
       errors: [expect.stringMatching(/^merge: a merge runs nothing, so it takes no `shard`/)],

@@ -28,7 +28,7 @@ describe('thresholds, exactly at the boundaries', () => {
   });
 });
 
-// The HTTP guide of seed 001: weights 1, 2, 2, 1.5, 1 (total 7.5); the first three required.
+// A guide to HTTP status codes as a checklist: weights 1, 2, 2, 1.5, 1 (total 7.5); the first three required.
 const http: ChecklistItem[] = [
   { id: 'structure', outcome: 'headings', weight: 1, required: true },
   { id: 'success-codes', outcome: '2xx', weight: 2, required: true },
@@ -37,7 +37,7 @@ const http: ChecklistItem[] = [
   { id: 'practical-examples', outcome: 'examples', weight: 1, required: false },
 ];
 
-describe('checklist (seed 001)', () => {
+describe('checklist: satisfied weight over total weight; a required item not satisfied fails', () => {
   test('all satisfied: 7.5/7.5 = 1, pass', () => {
     const r = scoreChecklist(
       http,

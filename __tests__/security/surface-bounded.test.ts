@@ -6,7 +6,7 @@ import { type RunResults } from '../../src/core/results.js';
 import { runAction } from '../helpers/action.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
 
-// Every wait on GitHub is bounded (issue 23 §3): a call that never answers, a pagination that
+// Every wait on GitHub is bounded: a call that never answers, a pagination that
 // never ends or loops, and a cancel in the middle of a GitHub call.
 
 let judge: FakeOpenAI;

@@ -13,7 +13,7 @@ import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
 import { liveParts } from '../helpers/live-markdown.js';
 
-// The PR comment belongs to the action (issue 16, issue 23 §2), end to end through dist/index.js
+// The PR comment belongs to the action, end to end through dist/index.js
 // against the loopback GitHub and judge.
 
 let judge: FakeOpenAI;

@@ -1,7 +1,9 @@
 import {
   messageAsWritten,
   renderQuestion,
+  renderQuestionOutline,
   renderReferenceAnswer,
+  renderUserQuestion,
   textMessage,
 } from '../../src/suite/messages.js';
 import { type Message } from '../../src/suite/types.js';
@@ -30,6 +32,32 @@ describe('renderQuestion', () => {
         textMessage('user', 'And 2+2?'),
       ]),
     ).toBe('@[System]:\nBe brief.\n\n@[User]:\nHi\n\n@[Assistant]:\nHello\n\n@[User]:\nAnd 2+2?');
+  });
+});
+
+describe('the question for code judges and for generate rubrics', () => {
+  const file = { path: 'docs/spec.md', absPath: '/w/docs/spec.md', text: 'SPEC BODY\n', guideline: false };
+  const conversation: Message[] = [
+    textMessage('system', 'You are terse.'),
+    {
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'Summarise this:' },
+        { type: 'file', file },
+      ],
+    },
+  ];
+
+  test("a code judge's question: the user turns' content, files included, no role markers", () => {
+    expect(renderUserQuestion(conversation)).toBe(
+      'Summarise this:\n\n<file path="docs/spec.md">\nSPEC BODY\n</file>',
+    );
+  });
+
+  test('generate rubrics: every turn, files by name only', () => {
+    expect(renderQuestionOutline(conversation)).toBe(
+      'You are terse.\n\nSummarise this:\n<file docs/spec.md>',
+    );
   });
 });
 

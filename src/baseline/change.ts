@@ -16,9 +16,10 @@ const failing = (v: CaseVerdict) => v === 'fail' || v === 'error';
 const EPSILON = 1e-9;
 
 /**
- * The change of one case against its baseline, in the precedence of CONTRACTS §7: the first row
- * that applies wins. A hash missing on either side (a file written before hashes existed) is not
- * evidence of a redefinition, so the case is compared.
+ * The change of one case against its baseline, in the order of `CHANGES` (the README's table in
+ * "Baseline: what this pull request changed"): the first row that applies wins. A hash missing
+ * on either side (a file written before hashes existed) is not evidence of a redefinition, so
+ * the case is compared.
  */
 export function changeOf(base: Graded | undefined, head: Graded, margin: number): Change {
   if (!base) return 'new';

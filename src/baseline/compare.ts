@@ -13,7 +13,7 @@ export type BaselineOrigin = Omit<RunBaseline, 'changes' | 'removed' | 'margin'>
 
 const key = (suite: string, id: string) => `${suite}#${id}`;
 
-export function emptyChanges(): RunBaseline['changes'] {
+function emptyChanges(): RunBaseline['changes'] {
   return Object.fromEntries([...CHANGES, 'removed'].map((k) => [k, 0])) as RunBaseline['changes'];
 }
 

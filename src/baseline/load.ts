@@ -46,8 +46,8 @@ export async function loadBaseline(
   return { results: parsed.results, origin };
 }
 
-/** `baseline: <path>`: a results file inside the workspace, like every file input (§10). */
-export function readBaselineFile(file: string, ws: Workspace): FoundBaseline {
+/** `baseline: <path>`: a results file inside the workspace, like every file a pull request can name. */
+function readBaselineFile(file: string, ws: Workspace): FoundBaseline {
   if (!ws.contains(path.resolve(ws.root, file)))
     return { warning: `baseline file ${file} resolves outside the workspace` };
   return readUserBaseline(file, ws.root);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exactIds, idEnum, memoByIds, optionalText, type Validated, validateWith } from '../judge/schemas.js';
+import { idEnum, memoByIds, optionalText, type Validated, validateChecks } from '../judge/schemas.js';
 
 /**
  * The checker's answer: a verdict per criterion id, feedback for the next iteration, and
@@ -28,10 +28,5 @@ const CheckerAnswer = z.object({
 export type CheckerAnswer = z.infer<typeof CheckerAnswer>;
 
 export function validateCheckerAnswer(data: unknown, ids: readonly string[]): Validated<CheckerAnswer> {
-  const r = validateWith(CheckerAnswer, data);
-  if (!r.ok) return r;
-  const checks = exactIds(r.value.checks, ids);
-  return checks.ok
-    ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-    : checks;
+  return validateChecks(CheckerAnswer, data, ids);
 }

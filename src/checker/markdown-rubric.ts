@@ -23,12 +23,12 @@ export interface MarkdownRubric {
   text: string;
 }
 
-export interface Gate {
+interface Gate {
   command: string;
   line: number;
 }
 
-export interface Criterion {
+interface Criterion {
   id: string;
   text: string;
   line: number;
@@ -56,9 +56,9 @@ const SECTION_NAMES: Record<string, Section> = {
  * second (`npm run bench`, scenario rubric), so a rubric a pull request inflated is refused
  * before it is parsed, not after.
  */
-export const RUBRIC_MAX_BYTES = 128 * 1024;
+const RUBRIC_MAX_BYTES = 128 * 1024;
 
-export function rubricHash(text: string): string {
+function rubricHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }
 

@@ -34,7 +34,7 @@ export interface CheckerInput {
 }
 
 /** How much of each gate's output the checker sees: the end of a failing run is what matters. */
-export const GATE_OUTPUT_TAIL = 3000;
+const GATE_OUTPUT_TAIL = 3000;
 
 export function checkerPrompt(input: CheckerInput): JudgePrompt {
   const s: string[] = [];

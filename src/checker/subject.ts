@@ -15,7 +15,7 @@ export interface Subject {
 }
 
 /** Characters of unified diff the checker sees; larger diffs drop whole files, largest first. */
-export const DIFF_BUDGET = 60_000;
+const DIFF_BUDGET = 60_000;
 
 /** Splits a unified diff into per-file pieces (`diff --git` headers), each named by its new path. */
 export function splitDiff(diff: string): { file: string; text: string }[] {
@@ -35,7 +35,7 @@ const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
  * `a/x y b/x y` splits only where both halves agree; a rename's bare header cannot be split, so
  * its `rename to` or `+++` line names it.
  */
-export function diffFileName(header: string, piece: string): string {
+function diffFileName(header: string, piece: string): string {
   const both = new RegExp(`^(${QUOTED}|a/.*?) (${QUOTED}|b/.*)$`).exec(header);
   const side = (s: string) => (s.startsWith('"') ? unquoteC(s) : s).slice(2);
   if (both && (both[1]!.startsWith('"') || both[2]!.startsWith('"'))) return side(both[2]!);

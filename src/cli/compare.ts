@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { excerpt } from '../core/diagnostics.js';
 import { compareWithBaseline } from '../baseline/compare.js';
 import { fileOrigin } from '../baseline/load.js';
 import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
@@ -12,7 +13,7 @@ import { renderTerminal, styleFor } from '../report/terminal.js';
 import { emptyUsage, type RunResults } from '../core/results.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
-export const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
+const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
 
 Compares two results files case by case (on suite path and case id) and reports what changed:
 broken, regressed, fixed, improved, new, redefined, removed, and what was failing on both sides.
@@ -45,7 +46,7 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError((err as Error).message, { cause: err });
   }
   const { values: v, positionals } = parsed;
   if (v.help) {
@@ -56,10 +57,10 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
     throw new UsageError('compare needs two results files: <base.json> <head.json>');
   const format = v.format ?? 'table';
   if (!['table', 'markdown', 'json'].includes(format))
-    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
   const failOn = (v['fail-on'] ?? 'regression') as FailOn;
   if (!FAIL_ON.includes(failOn))
-    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${failOn}')`);
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got '${excerpt(failOn)}')`);
   const margin = Number(v['regression-margin'] ?? 0.1);
   if (!Number.isFinite(margin) || margin < 0 || margin > 1)
     throw new UsageError('--regression-margin must be a number from 0 to 1');
@@ -83,7 +84,7 @@ function readText(file: string, cwd: string): string {
   try {
     return readFileSync(path.resolve(cwd, file), 'utf8');
   } catch (err) {
-    throw new UsageError(`${file}: ${(err as Error).message}`);
+    throw new UsageError(`${file}: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -97,7 +98,7 @@ function readHead(file: string, cwd: string): RunResults {
     raw = JSON.parse(readText(file, cwd)) as Partial<RunResults>;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`${file} is not readable JSON (${(err as Error).message})`);
+    throw new UsageError(`${file} is not readable JSON (${(err as Error).message})`, { cause: err });
   }
   const checked = checkBaselineResults(raw, file);
   if ('error' in checked) throw new UsageError(checked.error);

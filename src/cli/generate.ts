@@ -11,12 +11,13 @@ import { AdaptiveLimiter } from '../judge/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
 import { judgeEndpoint } from '../pipeline/run.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
+import { renderQuestionOutline } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { Workspace } from '../core/workspace.js';
 import { endpointOfTarget } from '../targets/plan.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/targets-file.js';
 import { criteriaInsertion } from './criteria-insertion.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE } from './io.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials } from './io.js';
 import { CLI_SETTINGS } from '../core/setting-names.js';
 
 export interface GenerateOptions {
@@ -140,7 +141,7 @@ async function askRubrics(
           },
           {
             role: 'user',
-            content: `[[ ## expected_outcome ## ]]\n${c.expectedOutcome.trim()}\n\n[[ ## question ## ]]\n${fence('question', c.inputMessages.map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : `<file ${p.file.path}>`)).join('\n')).join('\n\n'))}`,
+            content: `[[ ## expected_outcome ## ]]\n${c.expectedOutcome.trim()}\n\n[[ ## question ## ]]\n${fence('question', renderQuestionOutline(c.inputMessages))}`,
           },
         ],
         shapeHint:
@@ -189,13 +190,14 @@ function resolveEndpoint(
     if (!r.endpoint) return { error: r.diagnostics.map(formatDiagnostic).join('\n') };
     return { endpoint: r.endpoint };
   }
+  const credentials = judgeCredentials(o.io.env);
   return judgeEndpoint(
     {
       judge: {
         model: o.judgeModel,
         baseURL: o.judgeBaseURL,
-        apiKey: o.io.env.RUBRIC_EVAL_JUDGE_API_KEY || o.io.env.OPENAI_API_KEY || null,
-        githubToken: o.io.env.GITHUB_TOKEN || null,
+        apiKey: credentials.apiKey ?? null,
+        githubToken: credentials.githubToken ?? null,
         timeoutMs: o.timeoutMs,
         prices: {},
       },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Config, configFromInputs, parseInputs } from '../config/config.js';
-import { formatDiagnostic } from '../core/diagnostics.js';
+import { excerpt, formatDiagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
 import { renderReport } from '../report/markdown.js';
@@ -13,15 +13,18 @@ import { readUserBaseline } from '../baseline/load.js';
 import { checkFailures } from '../config/fail-on.js';
 import { validateRun } from '../pipeline/validate.js';
 import { CLI_SETTINGS } from '../core/setting-names.js';
-import { type Progress, runEvaluation } from '../pipeline/run.js';
+import { type Progress } from '../pipeline/execute.js';
+import { runEvaluation } from '../pipeline/run.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
 import { compareCommand } from './compare.js';
+import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
 
-export { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE };
+export { type CliIO };
 
-const VERSION = '0.1.0';
+// package.json is the one place the version is written; the bundle inlines it.
+const VERSION = packageJson.version;
 
 const common = {
   cwd: { type: 'string' },
@@ -68,9 +71,9 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
     if (unknown) {
       const flags = Object.keys(options).map((o) => `--${o}`);
       const near = didYouMean(unknown.split('=')[0]!, flags);
-      throw new UsageError(`unknown option '${unknown}'${near ? `: did you mean ${near}?` : ''}`);
+      throw new UsageError(`unknown option '${excerpt(unknown)}'${near ? `: did you mean ${near}?` : ''}`);
     }
-    throw new UsageError((err as Error).message);
+    throw new UsageError((err as Error).message, { cause: err });
   }
 }
 
@@ -101,7 +104,7 @@ export async function runCli(io: CliIO): Promise<number> {
       case 'compare':
         return await compareCommand(rest, io);
       default:
-        throw new UsageError(`unknown command '${command}'`);
+        throw new UsageError(`unknown command '${excerpt(command)}'`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
@@ -149,6 +152,7 @@ type RunValues = ReturnType<typeof parse<typeof runOptions>>['values'];
 
 /** `run`'s flags and the judge's keys from the environment, as the engine's Config. */
 function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
+  const credentials = judgeCredentials(io.env);
   const parsed = parseInputs({
     suites: positionals.join('\n'),
     rubric: v.rubric,
@@ -157,8 +161,8 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'answers-file': v.answers,
     'judge-model': v['judge-model'],
     'judge-base-url': v['judge-base-url'],
-    'judge-api-key': io.env.RUBRIC_EVAL_JUDGE_API_KEY || io.env.OPENAI_API_KEY,
-    'github-token': io.env.GITHUB_TOKEN,
+    'judge-api-key': credentials.apiKey,
+    'github-token': credentials.githubToken,
     'judge-timeout': v['judge-timeout'],
     concurrency: v.concurrency,
     'fail-on': v['fail-on'],
@@ -213,7 +217,7 @@ type Format = 'table' | 'markdown' | 'json';
 function parseFormat(value: string | undefined): Format {
   const format = value ?? 'table';
   if (format !== 'table' && format !== 'markdown' && format !== 'json')
-    throw new UsageError(`--format must be table, markdown or json (got '${format}')`);
+    throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
   return format;
 }
 
@@ -320,7 +324,8 @@ async function generateCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${GENERATE_HELP}\n`);
     return what === undefined ? EXIT_USAGE : EXIT_PASS;
   }
-  if (what !== 'rubrics') throw new UsageError(`unknown thing to generate '${what}' (only: rubrics)`);
+  if (what !== 'rubrics')
+    throw new UsageError(`unknown thing to generate '${excerpt(what)}' (only: rubrics)`);
   const { values: v, positionals } = parse(rest, {
     ...common,
     'dry-run': { type: 'boolean' },

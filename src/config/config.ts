@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { excerpt } from '../core/diagnostics.js';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
 
 /**
- * Every input of the action (CONTRACTS §1), validated by this one schema. The CLI maps its flags
+ * Every input of the action (action.yml, README "Inputs"), validated by this one schema. The CLI maps its flags
  * onto the same names, so both adapters hand the engine the same `Config`. Empty strings are
  * "not set" (that is what the runner gives for an input the workflow leaves out).
  */
@@ -16,7 +17,7 @@ const choice = <T extends string>(name: string, values: readonly [T, ...T[]], fa
     (v) => (typeof unset(v) === 'string' ? (unset(v) as string).toLowerCase() : unset(v)),
     z
       .enum(values, {
-        error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${String(iss.input)}')`,
+        error: (iss) => `${name}: must be one of ${values.join(', ')} (got '${excerpt(String(iss.input))}')`,
       })
       .default(fallback),
   );
@@ -38,9 +39,9 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
   );
 
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
-export const COMMENT_MODES = ['update', 'new', 'off'] as const;
+const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
-export const InputsSchema = z
+const InputsSchema = z
   .object({
     suites: text(),
     rubric: text(),
@@ -94,7 +95,7 @@ export const InputsSchema = z
             v === 'auto' || (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_FIXED_SAMPLES),
           {
             error: (iss) =>
-              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${String(iss.input)}')`,
+              `judge-samples: must be an integer from 1 to ${MAX_FIXED_SAMPLES} or auto (got '${excerpt(String(iss.input))}')`,
           },
         )
         .default(1),
@@ -163,13 +164,13 @@ export interface Config {
   diffFile: string | null;
   /** CLI only: the base ref for `git diff` (default: the upstream's default branch). */
   baseRef: string | null;
-  /** Judge samples per llm_judge evaluator (CONTRACTS §9): 1..9, or `auto`. */
+  /** Judge samples per llm_judge evaluator (README "Judge samples"): 1..9, or `auto`. */
   judgeSamples: SamplesSetting;
-  /** `shard: i/n`: run only this shard's cases (CONTRACTS §8). */
+  /** `shard: i/n`: run only this shard's cases. */
   shard?: ShardSpec | null;
   /** `merge`: globs of shard results files to merge instead of running anything. */
   merge?: string[];
-  /** What each case is compared with (CONTRACTS §7). */
+  /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
 }
 
@@ -179,7 +180,7 @@ export type BaselineConfig =
   | { mode: 'file'; path: string; margin: number }
   | { mode: 'off'; margin: number };
 
-export function baselineConfig(value: string, artifact: string, margin: number): BaselineConfig {
+function baselineConfig(value: string, artifact: string, margin: number): BaselineConfig {
   const v = value.trim();
   if (v.toLowerCase() === 'auto') return { mode: 'auto', artifact, margin };
   if (v.toLowerCase() === 'off' || v === '') return { mode: 'off', margin };

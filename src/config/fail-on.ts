@@ -14,8 +14,8 @@ const failing = (v: string | null | undefined) => v === 'fail' || v === 'error';
 
 /**
  * Does the run fail the check under `fail-on`? The reasons say why, one short phrase each, for
- * the failure message. `regression` (CONTRACTS §7) blames the PR only for what it made worse;
- * without a baseline it is `fail`.
+ * the failure message. `regression` blames the PR only for what it made worse (a case broken or
+ * regressed, a new or redefined case failing, an error); without a baseline it is `fail`.
  */
 export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (failOn === 'never') return [];

@@ -1,11 +1,13 @@
+import { excerpt } from '../core/diagnostics.js';
+
 /** `shard: i/n`: this run is part i of a plan dealt round-robin into n parts. */
 export interface ShardSpec {
   index: number;
   total: number;
 }
 
-export const MAX_SHARDS = 256;
-export const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
+const MAX_SHARDS = 256;
+const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
 
 /** Parses `i/n`; anything else is an error that names the accepted form. */
 export function parseShard(value: string): ShardSpec | { error: string } {
@@ -13,6 +15,6 @@ export function parseShard(value: string): ShardSpec | { error: string } {
   const index = m ? Number(m[1]) : NaN;
   const total = m ? Number(m[2]) : NaN;
   if (!m || index < 1 || index > total || total > MAX_SHARDS)
-    return { error: `shard: must be ${SHARD_FORM} (got '${value}')` };
+    return { error: `shard: must be ${SHARD_FORM} (got '${excerpt(value)}')` };
   return { index, total };
 }

@@ -2,7 +2,7 @@
  * A problem found in a user's file, with the place and the rule it breaks. Every loader reports
  * through this one shape so the CLI, the action's annotations and the tests format them alike.
  */
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
   severity: Severity;
@@ -34,20 +34,6 @@ function formatLine(d: Diagnostic, withLevel: boolean): string {
   return `${where}${level}${subject} ${d.rule}: ${d.message}`;
 }
 
-/** Thrown when input files are invalid; carries every problem found, not just the first. */
-export class ValidationError extends Error {
-  readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[]) {
-    const errors = diagnostics.filter((d) => d.severity === 'error');
-    super(
-      `${errors.length} validation error${errors.length === 1 ? '' : 's'}:\n` +
-        errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n'),
-    );
-    this.name = 'ValidationError';
-    this.diagnostics = diagnostics;
-  }
-}
-
 /** Collects diagnostics for one file so callers need not repeat the file name. */
 export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
@@ -67,8 +53,6 @@ export interface Position {
   line: number;
   column: number;
 }
-
-export const NO_POSITION: Position = { line: 0, column: 0 };
 
 /** Longest user value echoed in a message; longer ones are cut with a marker saying how much. */
 export const ECHO_LIMIT = 120;

@@ -25,7 +25,7 @@ export function editDistance(a: string, b: string): number {
  * word: none for one or two letters (any other word is that close), one for short words (`cwd`,
  * `type`), two from five letters on.
  */
-export function typoBudget(known: string): number {
+function typoBudget(known: string): number {
   return known.length <= 2 ? 0 : known.length <= 4 ? 1 : 2;
 }
 

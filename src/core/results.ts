@@ -1,8 +1,8 @@
-/** The results model: what a run produces, in the shape of the results file (CONTRACTS §5). */
+/** The results model: what a run produces, in the shape of the results file (README "Results file"). */
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';
-export type EvaluatorType =
+type EvaluatorType =
   | 'llm_judge'
   | 'code_judge'
   | 'composite'
@@ -24,7 +24,7 @@ export interface CheckResult {
   required: boolean;
   required_min_score?: number | null;
   reasoning: string | null;
-  /** Judge samples (CONTRACTS §9): `2/3` satisfied/samples for a checklist item. */
+  /** Judge samples: `2/3` satisfied/samples for a checklist item. */
   votes?: string;
   /** Judge samples: every sample's score of a range criterion, in sample order. */
   sample_scores?: number[];
@@ -74,7 +74,7 @@ export interface EvaluatorResult {
 
 export interface CaseResult {
   id: string;
-  /** What decided the grade, hashed (CONTRACTS §7): equal hashes graded the same definition. */
+  /** What decided the grade, hashed: equal hashes graded the same definition. */
   definition_hash?: string;
   /** Line of the case in its suite file (for annotations). */
   line?: number;
@@ -84,18 +84,18 @@ export interface CaseResult {
   evaluators: EvaluatorResult[];
   target: string | null;
   answer: string | null;
-  /** Set when the answer was cut before it reached the judges (CONTRACTS §10). */
+  /** Set when the answer was cut before it reached the judges (longer than what the judges are shown). */
   answer_cut?: AnswerCut;
   error?: string;
   duration_ms: number;
   usage?: Usage;
   /** Judge samples disagreed on a check that decides this case's verdict. */
   unstable?: true;
-  /** This case against the base branch's results; null when the run has no baseline (§7). */
+  /** This case against the base branch's results; null when the run has no baseline. */
   baseline?: CaseBaseline | null;
 }
 
-/** What a case did relative to the baseline, in the order of precedence of CONTRACTS §7. */
+/** What a case did relative to the baseline, in order of precedence: the first that applies is the change. */
 export const CHANGES = ['new', 'redefined', 'broken', 'fixed', 'regressed', 'improved', 'same'] as const;
 export type Change = (typeof CHANGES)[number];
 
@@ -229,11 +229,11 @@ export interface RunResults {
   };
   started_at: string;
   duration_ms: number;
-  /** A shard's part of a plan (CONTRACTS §8); never in a merged or unsharded run. */
+  /** A shard's part of a plan; never in a merged or unsharded run. */
   shard?: { index: number; total: number; plan_hash: string; planned: number };
   /** A merged run: each shard's file, duration and calls. */
   shards?: ShardSummary[];
-  /** The comparison with the base branch's results (CONTRACTS §7); null without one. */
+  /** The comparison with the base branch's results; null without one. */
   baseline?: RunBaseline | null;
   /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
   baseline_note?: string | null;

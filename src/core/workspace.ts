@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { excerpt } from './diagnostics.js';
+import { RubricEvalError } from './errors.js';
 
 /** Files larger than this are refused: suites and attachments are text written by people. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -105,7 +106,8 @@ export class Workspace {
   }
 }
 
-export class FileTooLargeError extends Error {
+export class FileTooLargeError extends RubricEvalError {
+  override name = 'FileTooLargeError';
   constructor(
     readonly absPath: string,
     readonly size: number,

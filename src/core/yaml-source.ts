@@ -4,7 +4,7 @@ import { type DiagnosticSink, type Position } from './diagnostics.js';
 import { MAX_NESTING_DEPTH, tooDeepPath } from './nesting.js';
 
 /** Aliases beyond this count are refused: a "billion laughs" document expands to gigabytes. */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 
 export type PathSegment = string | number;
 

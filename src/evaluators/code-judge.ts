@@ -1,7 +1,7 @@
 import { type CommandResult, describeExit, runCommand } from '../exec/run-command.js';
 import { type EvaluatorResult } from '../core/results.js';
 import { clamp01, verdictForScore } from '../rubric/scoring.js';
-import { filesOf, messageAsWritten, renderContent, renderReferenceAnswer } from '../suite/messages.js';
+import { filesOf, messageAsWritten, renderReferenceAnswer, renderUserQuestion } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { type CandidateAnswer } from './context.js';
 import { type ExecDeps } from './deps.js';
@@ -17,7 +17,7 @@ export function codeJudgeInput(
 ): Record<string, unknown> {
   const files = filesOf(c.inputMessages);
   return {
-    question: renderContent(c.inputMessages.filter((m) => m.role === 'user').flatMap((m) => m.parts)),
+    question: renderUserQuestion(c.inputMessages),
     expected_outcome: c.expectedOutcome,
     reference_answer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
     candidate_answer: answer.text,
@@ -31,7 +31,7 @@ export function codeJudgeInput(
   };
 }
 
-export interface ScriptScore {
+interface ScriptScore {
   score: number;
   hits: string[];
   misses: string[];
@@ -44,7 +44,7 @@ export interface ScriptScore {
 export type ScriptOutcome = ({ ok: true } & ScriptScore) | { ok: false; error: string };
 
 /** How a script is named in messages: its argv as written. */
-export function describeScript(command: string | string[]): string {
+function describeScript(command: string | string[]): string {
   return Array.isArray(command) ? command.join(' ') : command;
 }
 

@@ -6,7 +6,7 @@ import { type ScoredChecks, scoreChecklist, scoreRanges } from '../rubric/scorin
 import { type ChecklistItem, type RangeCriterion } from '../rubric/types.js';
 
 /**
- * Judge samples combined into one evaluator result (CONTRACTS §9): a checklist item is satisfied
+ * Judge samples combined into one evaluator result (README "Judge samples"): a checklist item is satisfied
  * when most samples say so (a tie is not), a range or free-form score is the lower median. The
  * reasoning shown is a sample's that agrees with the combined verdict. One sample combines into
  * exactly the result it always gave; `sampled` adds the votes.
@@ -85,7 +85,7 @@ export function combineScoreRanges(
   return { scored, representative, warnings: allWarnings(answers) };
 }
 
-/** A free-form or template score: each sample as given (validated in 0..1, CONTRACTS §3), then the lower median. */
+/** A free-form or template score: each sample as given (validated in 0..1, never clamped), then the lower median. */
 export function combineFreeform(answers: readonly JudgeAnswer<FreeformAnswer>[]): {
   score: number;
   scores: number[];

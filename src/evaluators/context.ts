@@ -15,11 +15,6 @@ export interface CandidateAnswer {
   costUsd: number | null;
 }
 
-/** An answer with nothing but its text (tests, recorded answers). */
-export function textAnswer(text: string): CandidateAnswer {
-  return { text, outputMessages: null, durationMs: null, tokenUsage: null, costUsd: null };
-}
-
 /** What the evaluators see of a target's answer. */
 export function candidateFromTarget(a: TargetAnswer): CandidateAnswer {
   return {

@@ -46,7 +46,7 @@ type Runner<T extends EvaluatorConfig['type']> = (
 ) => Promise<EvaluatorResult>;
 
 /** The evaluators by type: each type's scoring lives in its own module. */
-export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
+const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   llm_judge: runLlmJudgeEvaluator,
   code_judge: (config, env, path) => {
     const run = () => runCodeJudge(config, env.evalCase, env.answer, env.exec);
@@ -77,11 +77,7 @@ export const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
 };
 
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
-export function runEvaluator(
-  config: EvaluatorConfig,
-  env: EvaluationEnv,
-  path = 'e/0',
-): Promise<EvaluatorResult> {
+function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0'): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
   const result = run(config, env, path);
   return config.negate ? result.then(negateResult) : result;

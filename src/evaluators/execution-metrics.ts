@@ -4,7 +4,7 @@ import { type Score, scored, unavailable } from './score.js';
 import { type ExecutionTrace } from './trace.js';
 
 /** Tools AgentV counts as exploration (read-only) for the exploration ratio. */
-export const EXPLORATION_TOOLS = [
+const EXPLORATION_TOOLS = [
   'read',
   'grep',
   'glob',

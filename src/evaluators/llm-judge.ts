@@ -107,7 +107,7 @@ async function runFreeform(
     wireSchema: freeformWireSchema,
     validate: validateFreeform,
   }));
-  // Validated in 0..1 (out of scale was re-asked, never clamped: CONTRACTS §3); samples: the lower median.
+  // Validated in 0..1 (a score out of scale was re-asked, never clamped); samples: the lower median.
   const c = combineFreeform(s.answers);
   return {
     ...base,

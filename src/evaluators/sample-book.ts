@@ -82,7 +82,8 @@ export class SampleBook {
           addUsage(u, s.status === 'fulfilled' ? s.value.usage : (s.reason as Partial<JudgeError>).usage),
         staleUsage,
       );
-      if (failed.reason instanceof JudgeError) throw new JudgeError(failed.reason.message, usage);
+      if (failed.reason instanceof JudgeError)
+        throw new JudgeError(failed.reason.message, usage, { cause: failed.reason });
       throw failed.reason;
     }
     const answers = settled.map((s) => (s as PromiseFulfilledResult<JudgeAnswer<T>>).value);

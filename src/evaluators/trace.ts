@@ -32,7 +32,7 @@ const finite = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
 /** The tool calls of output messages, in order; entries without a tool name are skipped. */
-export function toolCallsOf(messages: readonly unknown[]): ToolCall[] {
+function toolCallsOf(messages: readonly unknown[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const m of messages) {
     if (!isRecord(m) || !Array.isArray(m.tool_calls)) continue;

@@ -1,5 +1,5 @@
 /** Names of environment variables whose values are treated as secrets. */
-export const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 /** Values this short are not redacted: replacing every "1" or "true" would garble output and hide nothing. */
 const MIN_SECRET_LENGTH = 6;
 

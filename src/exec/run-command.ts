@@ -203,7 +203,7 @@ export function describeExit(r: CommandResult, timeoutMs: number): string {
  * The program a command needed but the machine lacks (`bun`, `uv`, ...): from the spawn error of
  * an argv command, or the shell's 127 "command not found" of a command string. Null otherwise.
  */
-export function missingProgram(r: CommandResult): string | null {
+function missingProgram(r: CommandResult): string | null {
   const spawned = r.spawnError ? /^spawn (\S+) ENOENT/.exec(r.spawnError) : null;
   if (spawned) return spawned[1]!;
   if (r.exitCode !== 127) return null;

@@ -5,7 +5,7 @@ import { type BaselineConfig } from '../config/config.js';
 import { type Octokit, type Repo } from './client.js';
 import { describeError } from './pr-comment.js';
 
-/** How `baseline: auto` finds the base branch's results (CONTRACTS §7). */
+/** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
 export interface ArtifactQuery {
   /** `baseline-artifact`. */
   name: string;
@@ -37,7 +37,7 @@ interface Artifact {
   } | null;
 }
 
-export const MAX_ARTIFACT_PAGES = 10;
+const MAX_ARTIFACT_PAGES = 10;
 
 /**
  * `baseline: auto` on a pull request: the base branch's artifact, looked up while the cases run.
@@ -144,7 +144,7 @@ async function listArtifacts(
  * Among live artifacts of this name made in this repository (never a fork's run on a branch of
  * the same name), the newest on the base commit, else the newest on the base branch.
  */
-export function pickArtifact(
+function pickArtifact(
   artifacts: Artifact[],
   q: Pick<ArtifactQuery, 'name' | 'baseSha' | 'baseRef'>,
   now = Date.now(),

@@ -1,7 +1,7 @@
 import { type Octokit } from './client.js';
 
 /** Most pages read from one list: 100 items each, so 5,000 comments or files. */
-export const MAX_PAGES = 50;
+const MAX_PAGES = 50;
 
 export interface PageList<T> {
   items: T[];

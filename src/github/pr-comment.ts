@@ -92,7 +92,7 @@ export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promis
 const cancelledError = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
 
 /** The action's newest own comment (its history lives there); null when none or unreadable. */
-export async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
+async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
   if (s.mode !== 'update' || !s.me) return null;
   try {
     const { own, stopped } = await untilCancelled(
@@ -111,7 +111,7 @@ export async function previousComment(s: PullRequestSurface): Promise<OwnComment
  * Posts the report; returns the comment's URL, or '' when GitHub refused (a warning says why:
  * the verdict alone decides the check) or the run was cancelled (no GitHub call after a cancel).
  */
-export async function postReport(s: PullRequestSurface, body: string, signal: AbortSignal): Promise<string> {
+async function postReport(s: PullRequestSurface, body: string, signal: AbortSignal): Promise<string> {
   if (signal.aborted) {
     s.warn(
       'cancelled: the PR comment is not updated; the job summary and the results file have the partial report',

@@ -3,7 +3,7 @@ import { type RunKey } from '../report/history.js';
 import { type Repo } from './client.js';
 
 /** The part of a `pull_request` event payload the action reads. */
-export interface PullRequestEvent {
+interface PullRequestEvent {
   number: number;
   title: string;
   body: string | null;

@@ -64,7 +64,7 @@ export interface StickyResult {
  * deleted: a new one is created), unless a newer run already wrote it. Then converges: runs of
  * one PR that raced may each have written; re-listing after the write, every run keeps the one
  * comment showing the newest run (deleting the duplicates of this race) and rewrites it if an
- * older run overwrote it. See CONTRACTS §6 and README "Guarantees".
+ * older run overwrote it. See README "Guarantees".
  */
 export async function upsertSticky(
   octokit: Octokit,

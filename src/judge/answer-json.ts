@@ -1,7 +1,7 @@
 /**
  * Reading the JSON object out of a judge's reply, strictly. The judge quotes the text it grades,
  * and that text is written by whoever wants the verdict: a reply is read as exactly one object,
- * never by picking among several, and never by letting a repeated key decide (CONTRACTS §3).
+ * never by picking among several, and never by letting a repeated key decide.
  */
 
 export type ParsedAnswer = { ok: true; value: unknown } | { ok: false; error: string };

@@ -43,8 +43,6 @@ export function readRecordingMeta(dir: string): { base_url: string; model: strin
  * is labelled RECORDED wherever its results show.
  */
 export class JudgeCache {
-  hits = 0;
-  misses = 0;
   /** Entries found but not authenticated for the judge asking: forged, or another key's. */
   rejected = 0;
 
@@ -87,7 +85,6 @@ export class JudgeCache {
       data = JSON.parse(readFileSync(this.file(key), 'utf8')) as typeof data;
       if (data.key !== key || data.answer === undefined) throw new Error('corrupt');
     } catch {
-      this.misses++;
       return undefined;
     }
     const entry: CachedAnswer = {
@@ -98,10 +95,8 @@ export class JudgeCache {
     };
     if (this.mode !== 'replay' && !macMatches(data.mac, mac(secret, key, entry))) {
       this.rejected++;
-      this.misses++;
       return undefined;
     }
-    this.hits++;
     return entry;
   }
 

@@ -1,9 +1,9 @@
 import type OpenAI from 'openai';
-import { type Usage } from '../core/results.js';
 import { type AdaptiveLimiter, sleep } from './limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { loadedOpenAI, loadOpenAI } from './sdk.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
 export interface EndpointConfig {
@@ -14,6 +14,9 @@ export interface EndpointConfig {
   azure: { endpoint: string; deployment: string; apiVersion: string } | null;
   timeoutMs: number;
 }
+
+/** OpenAI's own API: the endpoint of a key given without a base URL (judge or `openai` target). */
+export const OPENAI_URL = 'https://api.openai.com/v1';
 
 export type ResponseFormatLevel = 'json_schema' | 'json_object' | 'text';
 
@@ -46,7 +49,7 @@ export interface ChatStats {
 type OptionalParam = 'response_format' | 'temperature' | 'seed' | 'max_tokens';
 
 /** Which optional parameter a 400 complains about, if any. */
-export function rejectedParameter(err: unknown): OptionalParam | null {
+function rejectedParameter(err: unknown): OptionalParam | null {
   const OpenAI = loadedOpenAI();
   if (!OpenAI || !(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
   const param = String((err as { param?: unknown }).param ?? '').toLowerCase();
@@ -275,30 +278,15 @@ function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {
   return [{ role: 'system', content: line }, ...messages];
 }
 
-export class ModelCallError extends Error {
+/** A model call failed for good (after its retries); `cause` is the client's error. */
+export class ModelCallError extends RubricEvalError {
+  override name = 'ModelCallError';
   constructor(
     message: string,
-    readonly original?: unknown,
+    cause: unknown,
     /** Nothing answers at the endpoint's address: a setting to fix, not a hiccup. */
     readonly unreachable = false,
   ) {
-    super(message);
-    this.name = 'ModelCallError';
+    super(message, { cause });
   }
-}
-
-export function usageOf(
-  calls: number,
-  cached: number,
-  promptTokens: number,
-  completionTokens: number,
-  cost: number | null,
-): Usage {
-  return {
-    judge_calls: calls,
-    cached_calls: cached,
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    cost_usd: cost,
-  };
 }

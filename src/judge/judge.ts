@@ -11,6 +11,7 @@ import { type RetryPolicy } from './retry.js';
 import { loadedOpenAI, loadOpenAI } from './sdk.js';
 import { SAMPLE_TEMPERATURE, type SamplesSetting } from './sampling.js';
 import { type Validated } from './schemas.js';
+import { RubricEvalError } from '../core/errors.js';
 
 export interface JudgeOptions {
   limiter: AdaptiveLimiter;
@@ -45,13 +46,14 @@ export interface JudgeAnswer<T> {
 }
 
 /** The judge could not produce a valid verdict: the evaluator's result is `error`, never a pass. */
-export class JudgeError extends Error {
+export class JudgeError extends RubricEvalError {
+  override name = 'JudgeError';
   constructor(
     message: string,
     readonly usage: Usage,
+    options?: ErrorOptions,
   ) {
-    super(message);
-    this.name = 'JudgeError';
+    super(message, options);
   }
 }
 
@@ -92,9 +94,9 @@ export class Judge {
   private tellFirstFailure(err: Error): void {
     if (this.toldFailure || this.options.signal?.aborted) return;
     this.toldFailure = true;
-    const original = err instanceof ModelCallError ? err.original : null;
+    const cause = err instanceof ModelCallError ? err.cause : null;
     const OpenAI = loadedOpenAI();
-    const status = OpenAI && original instanceof OpenAI.APIError ? (original.status ?? null) : null;
+    const status = OpenAI && cause instanceof OpenAI.APIError ? (cause.status ?? null) : null;
     const url = this.endpoint.azure?.endpoint ?? this.endpoint.baseURL;
     const fix = judgeFix(
       { unreachable: err instanceof ModelCallError && err.unreachable, status },
@@ -163,7 +165,7 @@ export class Judge {
         })
         .catch((err: Error) => {
           this.tellFirstFailure(err);
-          throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage));
+          throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage), { cause: err });
         });
       usage.judge_calls++;
       usage.prompt_tokens += res.promptTokens;

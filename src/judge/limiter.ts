@@ -1,4 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
+import { RubricEvalError } from '../core/errors.js';
 
 /**
  * One limiter for every model call of a run (judge and target alike): at most `limit` calls in
@@ -98,15 +99,15 @@ export class AdaptiveLimiter {
   }
 }
 
-export function abortReason(signal: AbortSignal): Error {
+function abortReason(signal: AbortSignal): Error {
   const r: unknown = signal.reason;
   return r instanceof Error ? r : new CancelledError();
 }
 
-export class CancelledError extends Error {
+export class CancelledError extends RubricEvalError {
+  override name = 'CancelledError';
   constructor(message = 'cancelled') {
     super(message);
-    this.name = 'CancelledError';
   }
 }
 

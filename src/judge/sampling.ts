@@ -1,5 +1,5 @@
 /**
- * Judge samples (CONTRACTS §9): what makes sample i differ from sample 0, and how samples are
+ * Judge samples (README "Judge samples"): what makes sample i differ from sample 0, and how samples are
  * combined. Pure: the evaluator layer decides how many samples to take.
  */
 
@@ -8,7 +8,7 @@ export type SamplesSetting = number | 'auto';
 
 export const MAX_FIXED_SAMPLES = 9;
 /** `auto` never takes more than this many samples of one evaluator. */
-export const MAX_AUTO_SAMPLES = 5;
+const MAX_AUTO_SAMPLES = 5;
 /** Samples after the first are drawn warmer so they can disagree (dropped where the endpoint refuses it). */
 export const SAMPLE_TEMPERATURE = 0.7;
 

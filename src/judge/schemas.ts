@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
 
 /**
- * Judge answer schemas (CONTRACTS §3). Each mode has two forms:
+ * Judge answer schemas. Each mode has two forms:
  * - the wire schema, sent as the strict `json_schema` response format: every property required,
  *   optional ones nullable, ids constrained to exactly the asked ones;
  * - the validation, applied to every answer whatever the endpoint enforced: the right shape,
  *   integer scores in range, and exactly the asked ids (missing is invalid; unknown is dropped).
  */
-
-export type JudgeMode = 'checklist' | 'score_range' | 'freeform';
 
 export const idEnum = (ids: readonly string[]) => z.enum(ids as [string, ...string[]]);
 
@@ -79,7 +77,7 @@ const ScoreRangeAnswer = z.object({
   overall_reasoning: optionalText,
 });
 /** AgentV's judge schema keeps at most this many hits and misses. */
-export const MAX_HITS = 4;
+const MAX_HITS = 4;
 const upTo4 = z
   .array(z.string())
   .nullish()
@@ -117,7 +115,7 @@ function sameVerdict(a: object, b: object): boolean {
  * Keeps exactly the asked ids: missing ones, and ones answered twice with different verdicts,
  * make the answer invalid; unknown ones and identical repeats are dropped with a warning.
  */
-export function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[]): Validated<T[]> {
+function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[]): Validated<T[]> {
   const asked = new Set(ids);
   const byId = new Map<string, T>();
   const warnings: string[] = [];
@@ -142,13 +140,18 @@ export function exactIds<T extends { id: string }>(checks: T[], ids: readonly st
   return { ok: true, value: ids.map((id) => byId.get(id)!), warnings };
 }
 
-export function validateWith<S extends z.ZodType>(schema: S, data: unknown): Validated<z.infer<S>> {
+function validateWith<S extends z.ZodType>(schema: S, data: unknown): Validated<z.infer<S>> {
   const r = schema.safeParse(data);
   return r.success ? { ok: true, value: r.data, warnings: [] } : { ok: false, error: zodMessage(r.error) };
 }
 
-export function validateChecklist(data: unknown, ids: readonly string[]): Validated<ChecklistAnswer> {
-  const r = validateWith(ChecklistAnswer, data);
+/** An answer of `schema` whose `checks` answer exactly the ids asked, each once, in their order. */
+export function validateChecks<S extends z.ZodType<{ checks: { id: string }[] }>>(
+  schema: S,
+  data: unknown,
+  ids: readonly string[],
+): Validated<z.infer<S>> {
+  const r = validateWith(schema, data);
   if (!r.ok) return r;
   const checks = exactIds(r.value.checks, ids);
   return checks.ok
@@ -156,20 +159,14 @@ export function validateChecklist(data: unknown, ids: readonly string[]): Valida
     : checks;
 }
 
+export function validateChecklist(data: unknown, ids: readonly string[]): Validated<ChecklistAnswer> {
+  return validateChecks(ChecklistAnswer, data, ids);
+}
+
 export function validateScoreRange(data: unknown, ids: readonly string[]): Validated<ScoreRangeAnswer> {
-  const r = validateWith(ScoreRangeAnswer, data);
-  if (!r.ok) return r;
-  const checks = exactIds(r.value.checks, ids);
-  return checks.ok
-    ? { ok: true, value: { ...r.value, checks: checks.value }, warnings: checks.warnings }
-    : checks;
+  return validateChecks(ScoreRangeAnswer, data, ids);
 }
 
 export function validateFreeform(data: unknown): Validated<FreeformAnswer> {
   return validateWith(FreeformAnswer, data);
-}
-
-/** JSON Schema of a wire schema, in the form strict structured outputs accept. */
-export function toWireJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
 }

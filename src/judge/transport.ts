@@ -10,7 +10,7 @@ export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promi
 
 const MAX_REDIRECTS = 5;
 /** The most a model call's answer may be (a judge answer is a few KB). */
-export const MAX_RESPONSE_BYTES = 32 * 2 ** 20;
+const MAX_RESPONSE_BYTES = 32 * 2 ** 20;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 // Credentials never follow a redirect to another origin.

@@ -9,7 +9,7 @@ import {
 import { historyCounts } from '../report/history.js';
 import { aggregateRun } from '../rubric/scoring.js';
 
-export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export interface AggregateInput {
   suites: SuiteResult[];

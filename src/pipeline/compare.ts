@@ -6,8 +6,8 @@ import { type RunResults } from '../core/results.js';
 import { type Workspace } from '../core/workspace.js';
 
 /**
- * Stage 5, compare: the aggregated results with each case compared with the baseline
- * (CONTRACTS §7), or with the reason there is none; the same for a merged run. A lookup that
+ * Stage 5, compare: the aggregated results with each case compared with the baseline (README
+ * "Baseline: what this pull request changed"), or with the reason there is none; the same for a merged run. A lookup that
  * fails is a warning and the run goes on as without a baseline; `fail-on: regression` then
  * judges as `fail`, and the report says so in one line.
  */
@@ -43,7 +43,7 @@ function note(reason: string, warned: boolean, failOn: Config['failOn']): string
       : null;
 }
 
-/** Every case says it has no baseline (`baseline: null`, CONTRACTS §7), and so does the run. */
+/** Every case says it has no baseline (`baseline: null`), and so does the run. */
 function withoutBaseline(results: RunResults, baselineNote: string | null): RunResults {
   const suites = results.suites.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, baseline: null })) }));
   return { ...results, suites, baseline: null, baseline_note: baselineNote };

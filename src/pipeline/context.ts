@@ -40,7 +40,7 @@ export class JudgePool {
     return j;
   }
 
-  /** One notice when cache entries failed authentication (CONTRACTS §10), else null. */
+  /** One notice when cache entries failed authentication (not written with this judge's key: judged again), else null. */
   cacheNotice(ws: Workspace): string | null {
     const cache = this.options.cache;
     return cache.dir ? cache.rejectedNotice(ws.display(cache.dir)) : null;

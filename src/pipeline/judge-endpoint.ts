@@ -1,13 +1,12 @@
 import { type Config } from '../config/config.js';
 import { type Diagnostic } from '../core/diagnostics.js';
-import { type EndpointConfig } from '../judge/chat.js';
+import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
 import { ACTION_SETTINGS, type SettingNames } from '../core/setting-names.js';
 import { type EvaluatorConfig } from '../suite/types.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
-export const OPENAI_URL = 'https://api.openai.com/v1';
 
-/** The judge endpoint from the inputs (CONTRACTS §1): GitHub Models with the token, unless a key is given. */
+/** The judge endpoint from the inputs: GitHub Models with the token, unless a key is given (then OpenAI, or `judge-base-url`). */
 export function judgeEndpoint(
   config: Config,
   names: SettingNames = ACTION_SETTINGS,

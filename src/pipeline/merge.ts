@@ -1,22 +1,14 @@
-import {
-  type CaseResult,
-  type CheckerResult,
-  type RunResults,
-  type ShardSummary,
-  type SuiteResult,
-} from '../core/results.js';
+import { type CaseResult, type ShardSummary, type SuiteResult } from '../core/results.js';
+import { type AggregateInput } from './aggregate.js';
 import { type RunStats } from './context.js';
 import { type ShardFile } from './shard-file.js';
 import { comparePlanOrder, planHash, shardLabel, shardSize } from './shard.js';
 
 /** What a merge hands the aggregate stage in place of load..execute. */
-export interface MergedRun {
-  suites: SuiteResult[];
-  rubric: CheckerResult | null;
-  errors: string[];
-  warnings: string[];
-  partial: boolean;
-  judge: RunResults['judge'];
+export interface MergedRun extends Pick<
+  AggregateInput,
+  'suites' | 'rubric' | 'errors' | 'warnings' | 'partial' | 'judge'
+> {
   /** When the earliest shard started (ms since the epoch), or null when no shard was read. */
   started: number | null;
   shards: ShardSummary[];
@@ -29,7 +21,7 @@ const label = (f: ShardFile) => `${shardLabel(f.results.shard)} (${f.file})`;
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
 /**
- * The merge stage (CONTRACTS §8): shard results files in, one run out, as the unsharded run
+ * The merge stage (README "One run across many jobs"): shard results files in, one run out, as the unsharded run
  * would have produced it. Missing, duplicate or mismatched shards, or cases that do not add up
  * to the plan, are errors naming the shard: the run then fails and nothing passes.
  */

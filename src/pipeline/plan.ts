@@ -19,7 +19,7 @@ export interface PlannedCase {
   evalCase: EvalCase;
   caseIndex: number;
   target: CaseTarget;
-  /** CONTRACTS §7: what decides the grade, hashed. */
+  /** What decides the grade, hashed: a baseline compares only cases whose hashes are equal. */
   definitionHash: string;
 }
 
@@ -113,7 +113,7 @@ export function planRun(
 
 type OrderedCase = Omit<PlannedCase, 'target'>;
 
-export const planEntry = (o: OrderedCase): PlanEntry => ({
+const planEntry = (o: OrderedCase): PlanEntry => ({
   suite: o.suite.path,
   id: o.evalCase.id,
   definition_hash: o.definitionHash,

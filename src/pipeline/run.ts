@@ -18,12 +18,10 @@ import { readShardFiles } from './shard-file.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
 
-export { GITHUB_MODELS_URL, judgeEndpoint, OPENAI_URL } from './judge-endpoint.js';
-export { round4 } from './aggregate.js';
+export { GITHUB_MODELS_URL, judgeEndpoint } from './judge-endpoint.js';
 export { type RunOutcome } from './results.js';
-export { type Progress } from './execute.js';
 
-export interface RunHooks {
+interface RunHooks {
   info?(message: string): void;
   warn?(message: string): void;
   progress?(p: Progress): void;

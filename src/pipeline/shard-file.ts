@@ -57,7 +57,7 @@ const ShardResults = z.looseObject({
 });
 
 /** Expands the `merge` globs (relative to `cwd`) into files, sorted, each once. */
-export async function findShardFiles(
+async function findShardFiles(
   patterns: readonly string[],
   cwd: string,
 ): Promise<{ files: string[]; errors: string[] }> {
@@ -72,7 +72,7 @@ export async function findShardFiles(
 }
 
 /** Reads one shard results file; a file that is not one is an error naming the file and why. */
-export function readShardFile(abs: string, cwd: string): ShardFile | { error: string } {
+function readShardFile(abs: string, cwd: string): ShardFile | { error: string } {
   const rel = path.relative(cwd, abs);
   const file = rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
   let raw: unknown;

@@ -1,8 +1,7 @@
 import { stillFailing } from '../baseline/change.js';
 import { CHANGE_ORDER } from '../baseline/compare.js';
 import { type CaseResult, type RunBaseline, type RunResults } from '../core/results.js';
-import { code } from './inert.js';
-import { cell } from './markdown.js';
+import { cell, code } from './inert.js';
 
 /** Quoted code outside a table (a line, a list item): one line, bounded, shown as written. */
 const codeLine = (text: string, max: number) => code([...text.replace(/\s+/g, ' ')].slice(0, max).join(''));

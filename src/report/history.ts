@@ -38,7 +38,7 @@ export function parseRunKey(body: string | null | undefined): RunKey | null {
   return m ? { id: Number(m[1]), attempt: Number(m[2]) } : null;
 }
 /** Iterations kept in the comment; older ones are dropped first. */
-export const MAX_HISTORY = 20;
+const MAX_HISTORY = 20;
 
 /** The run history as a hidden block: base64 JSON, so no text inside can close the HTML comment. */
 export function historyBlock(history: readonly HistoryEntry[]): string {

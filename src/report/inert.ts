@@ -18,7 +18,7 @@ const CONTROLS =
   // eslint-disable-next-line no-control-regex -- matching controls is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-export function showControls(text: string): string {
+function showControls(text: string): string {
   return text.replace(
     CONTROLS,
     (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
@@ -86,7 +86,7 @@ export function code(text: string, opts: { table?: boolean } = {}): string {
 }
 
 /** HTML-encodes text for an HTML element or attribute. */
-export function htmlText(text: string): string {
+function htmlText(text: string): string {
   return showControls(text).replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
@@ -109,4 +109,26 @@ export function codeHtml(text: string): string {
 export function codeBlock(text: string, info = 'text'): string {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${info}\n${showControls(text)}\n${fence}`;
+}
+
+/**
+ * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
+ * bounded to `max` characters of the original, and made inert. Every piece of
+ * text rubric-eval did not write goes through here, through `codeCell()` or through this module.
+ */
+export function cell(text: string | null | undefined, max = 160): string {
+  if (!text) return '';
+  return inert(bounded(text, max));
+}
+
+/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
+export function codeCell(text: string | null | undefined, max = 100): string {
+  if (!text) return '';
+  return code(bounded(text, max), { table: true });
+}
+
+/** One line of at most `max` characters (code points, so no pair is split). */
+export function bounded(text: string, max: number): string {
+  const flat = [...text.replace(/\s+/g, ' ').trim()];
+  return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
 }

@@ -15,17 +15,17 @@ import {
   scoreWithDelta,
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
-import { code, codeBlock, codeHtml, inert } from './inert.js';
+import { bounded, cell, code, codeBlock, codeCell, codeHtml } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
 /** GitHub refuses a job summary over 1 MiB, counted in UTF-8 bytes; this leaves a margin. */
-export const SUMMARY_LIMIT = 1_000_000;
+const SUMMARY_LIMIT = 1_000_000;
 
 /** How a limit is counted: the comment in characters, the job summary in UTF-8 bytes. */
 export type Measure = (text: string) => number;
-export const characters: Measure = (text) => text.length;
+const characters: Measure = (text) => text.length;
 export const utf8Bytes: Measure = (text) => Buffer.byteLength(text, 'utf8');
 
 export interface RenderOptions {
@@ -46,28 +46,6 @@ const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '�
 const icon = (v: string) => ICON[v] ?? '❔';
 const score2 = (x: number) => x.toFixed(2);
 
-/**
- * Quoted text for one line of the report (a table cell, a list item): flattened to one line,
- * bounded to `max` characters of the original, and made inert (see inert.ts). Every piece of
- * text rubric-eval did not write goes through here, through `codeCell()` or through inert.ts.
- */
-export function cell(text: string | null | undefined, max = 160): string {
-  if (!text) return '';
-  return inert(bounded(text, max));
-}
-
-/** Quoted code for a table cell or a line: shown as written in a code span, bounded, one line. */
-export function codeCell(text: string | null | undefined, max = 100): string {
-  if (!text) return '';
-  return code(bounded(text, max), { table: true });
-}
-
-/** One line of at most `max` characters (code points, so no pair is split). */
-function bounded(text: string, max: number): string {
-  const flat = [...text.replace(/\s+/g, ' ').trim()];
-  return flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join('');
-}
-
 /** Absolute paths on a runner or a developer's machine: the comment shows only their last part. */
 const MACHINE_PATH =
   /(?:\b[A-Za-z]:\\|(?<![\w.])\/(?:home|Users|tmp|var|opt|private|runner|github|__w|usr|root|srv|mnt|workspace)\/)[^\s:'"`()]*/g;
@@ -83,7 +61,7 @@ export function errorLine(text: string | null | undefined): string {
 }
 
 /** Every evaluator of a case, composites' children included. */
-export function flattenEvaluators(list: readonly EvaluatorResult[]): EvaluatorResult[] {
+function flattenEvaluators(list: readonly EvaluatorResult[]): EvaluatorResult[] {
   return list.flatMap((e) => [e, ...flattenEvaluators(e.children ?? [])]);
 }
 

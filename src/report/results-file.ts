@@ -3,10 +3,10 @@ import path from 'node:path';
 import { type RunResults } from '../core/results.js';
 
 /**
- * The results JSON (CONTRACTS §5) in pieces, case by case, so a run of 10,000 cases never builds
+ * The results JSON (README "Results file") in pieces, case by case, so a run of 10,000 cases never builds
  * the whole document as one string: top-level fields one per line, each case compact on its own line.
  */
-export function* resultsChunks(results: RunResults): Generator<string> {
+function* resultsChunks(results: RunResults): Generator<string> {
   const { suites, ...rest } = results;
   const fields = Object.entries(rest);
   yield '{\n';

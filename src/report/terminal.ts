@@ -18,14 +18,13 @@ const plain: Style = { green: (s) => s, yellow: (s) => s, red: (s) => s, dim: (s
 // Whether to colour is decided by colourWanted; once decided, Node styles whatever the stream.
 const styled = (format: 'green' | 'yellow' | 'red' | 'dim' | 'bold') => (s: string) =>
   styleText(format, s, { validateStream: false });
-export const colours: Style = {
+const colours: Style = {
   green: styled('green'),
   yellow: styled('yellow'),
   red: styled('red'),
   dim: styled('dim'),
   bold: styled('bold'),
 };
-export { plain };
 
 /**
  * Node's own rule for colour: a terminal that has colours, unless `NO_COLOR`, `NODE_DISABLE_COLORS`

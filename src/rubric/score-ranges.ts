@@ -4,7 +4,7 @@ import { type ScoreBand } from './types.js';
 export const SCORE_MIN = 0;
 export const SCORE_MAX = 10;
 
-export type ScoreRangeRule = 'bounds' | 'integer' | 'order' | 'overlap' | 'coverage' | 'empty-outcome';
+type ScoreRangeRule = 'bounds' | 'integer' | 'order' | 'overlap' | 'coverage' | 'empty-outcome';
 
 export interface ScoreRangeProblem {
   rule: ScoreRangeRule;

@@ -8,8 +8,8 @@ import {
 import { type ChecklistItem, type RangeCriterion } from './types.js';
 
 /** Thresholds of seeds 000/001: pass at >= 0.8, borderline at >= 0.6. */
-export const PASS_THRESHOLD = 0.8;
-export const BORDERLINE_THRESHOLD = 0.6;
+const PASS_THRESHOLD = 0.8;
+const BORDERLINE_THRESHOLD = 0.6;
 /** Weighted sums such as 0.7 * 0.8 + 0.3 * 0.8 land a hair under the threshold in binary floating point. */
 const EPSILON = 1e-9;
 
@@ -127,7 +127,7 @@ export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggre
   };
 }
 
-export function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {
+function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {
   const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
   for (const v of verdicts) counts[v]++;
   return counts;

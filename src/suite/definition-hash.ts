@@ -136,7 +136,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
 }
 
 /**
- * A case's `definition_hash` (CONTRACTS §7): the first 16 hex of sha256 over the canonical JSON
+ * A case's `definition_hash`: the first 16 hex of sha256 over the canonical JSON
  * of what decides its grade. Two runs whose hashes differ graded different things, so their
  * verdicts are not comparable. `root` is the workspace root, against which directories are made
  * relative so the hash is the same in every checkout.

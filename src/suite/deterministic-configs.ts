@@ -1,5 +1,5 @@
 import { type Position } from '../core/diagnostics.js';
-import { type RawEvaluator } from './schema.js';
+import { DETERMINISTIC_TYPES, type RawEvaluator } from './schema.js';
 import {
   type DeterministicConfig,
   type FieldSpec,
@@ -7,14 +7,6 @@ import {
   type ToolTrajectoryConfig,
 } from './types.js';
 
-export const DETERMINISTIC_TYPES = [
-  'field_accuracy',
-  'latency',
-  'cost',
-  'token_usage',
-  'tool_trajectory',
-  'execution_metrics',
-] as const;
 export type DeterministicType = (typeof DETERMINISTIC_TYPES)[number];
 
 export const isDeterministicType = (t: string): t is DeterministicType =>

@@ -6,14 +6,6 @@ import { loadSuiteFile } from './load-suite.js';
 import { type EvalSuite } from './types.js';
 import { type Workspace } from '../core/workspace.js';
 
-/** Splits the `suites` input: newline- or comma-separated globs, blanks and `#` comments dropped. */
-export function splitPatterns(value: string): string[] {
-  return value
-    .split(/[\n,]/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '' && !s.startsWith('#'));
-}
-
 const SUITE_EXTENSIONS = /\.(ya?ml|jsonl)$/i;
 
 /**

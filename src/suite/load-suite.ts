@@ -42,7 +42,7 @@ import {
 } from './types.js';
 import { isTestsFormat, loadTestsSuite } from './tests-format.js';
 import { readUserFile } from '../core/user-file.js';
-import { FileTooLargeError, MAX_FILE_BYTES, type Workspace } from '../core/workspace.js';
+import { FileTooLargeError, type Workspace } from '../core/workspace.js';
 import { tooDeepOffset } from '../core/nesting.js';
 import {
   type PathSegment,
@@ -61,8 +61,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
-export const INLINE_RUBRIC_EVALUATOR = 'rubric';
-export const DEFAULT_EVALUATOR = 'llm_judge';
+const INLINE_RUBRIC_EVALUATOR = 'rubric';
+const DEFAULT_EVALUATOR = 'llm_judge';
 
 /**
  * Loads one suite file (YAML or JSONL) into typed cases, collecting every problem with its
@@ -152,7 +152,7 @@ function jsonLineDocument(value: unknown, line: string, index: number, sink: Dia
 }
 
 /** The v2 loader; the AgentV 5 loader borrows its message reading (files, parts, remote refs). */
-export class SuiteLoader {
+class SuiteLoader {
   private readonly dir: string;
   constructor(
     private readonly absPath: string,
@@ -763,5 +763,3 @@ function chooseEvaluators(
 function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
-
-export { MAX_FILE_BYTES };

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { type ContentPart, type FileAttachment, type Message } from './types.js';
 
 const GUIDELINE_PATTERNS = [/\.instructions\.md$/i, /\.prompt\.md$/i, /(^|\/)SKILL\.md$/];
@@ -8,7 +7,7 @@ export function isGuidelineFile(relPath: string): boolean {
 }
 
 /** A file as the model sees it: a tagged block with its path. */
-export function renderFile(file: FileAttachment): string {
+function renderFile(file: FileAttachment): string {
   return `<file path="${file.path}">\n${file.text.replace(/\n$/, '')}\n</file>`;
 }
 
@@ -21,7 +20,7 @@ export function renderContent(parts: readonly ContentPart[]): string {
 const roleLabel = (role: string) => role.charAt(0).toUpperCase() + role.slice(1);
 
 /** Messages as a transcript, for prompts that show a whole conversation. */
-export function renderTranscript(messages: readonly Message[]): string {
+function renderTranscript(messages: readonly Message[]): string {
   return messages.map((m) => `@[${roleLabel(m.role)}]:\n${renderContent(m.parts)}`).join('\n\n');
 }
 
@@ -36,6 +35,24 @@ export function renderQuestion(messages: readonly Message[]): string {
     messages.some((m) => m.role === 'assistant' || m.role === 'tool') || visible.length > 1;
   if (!conversation) return visible.length === 1 ? renderContent(visible[0]!.parts) : '';
   return renderTranscript(visible);
+}
+
+/**
+ * The question as AgentV hands it to code judges (its case's `question`): the user turns' content
+ * alone, without role markers. The judge's `{{question}}` above shows the whole conversation.
+ */
+export function renderUserQuestion(messages: readonly Message[]): string {
+  return renderContent(messages.filter((m) => m.role === 'user').flatMap((m) => m.parts));
+}
+
+/**
+ * The question as `generate rubrics` shows it to the judge: every turn's text, attached files by
+ * name only (`<file path>`), so the prompt stays about what is asked rather than file contents.
+ */
+export function renderQuestionOutline(messages: readonly Message[]): string {
+  return messages
+    .map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : `<file ${p.file.path}>`)).join('\n'))
+    .join('\n\n');
 }
 
 /** The reference answer: the last expected assistant message (or the last expected message). */
@@ -72,8 +89,4 @@ export function filesOf(messages: readonly Message[]): FileAttachment[] {
 
 export function textMessage(role: string, text: string): Message {
   return { role, parts: [{ type: 'text', text }] };
-}
-
-export function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
 }

@@ -42,7 +42,7 @@ export function renderVars(template: string, vars: Record<string, unknown>): str
  * A template that is one `{{ var }}` and nothing else stands for the var's value as it is (a
  * message list stays a list), as AgentV interpolates it; anything else renders to a string.
  */
-export function renderValue(template: string, vars: Record<string, unknown>): unknown {
+function renderValue(template: string, vars: Record<string, unknown>): unknown {
   const whole = WHOLE_VAR.exec(template);
   if (whole) return lookup(vars, whole[1]!);
   return renderVars(template, vars);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { refPathSplits } from './github-url.js';
 import { type EvalSuite, type FileAttachment, type GitHubFileRef } from './types.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** Remote files are attachments written by people: a megabyte is plenty, and bounds the download. */
 export const MAX_REMOTE_BYTES = 1024 * 1024;
@@ -31,7 +32,9 @@ interface CacheEntry {
 }
 
 /** One fetch went wrong, in words a user can act on. */
-class RemoteFileError extends Error {}
+class RemoteFileError extends RubricEvalError {
+  override name = 'RemoteFileError';
+}
 
 /**
  * Fetches every attachment given as a GitHub URL through the GitHub REST API (contents, raw),
@@ -120,7 +123,9 @@ function readEntry(file: string, url: string): CacheEntry | null {
   }
 }
 
-class OfflineError extends RemoteFileError {}
+class OfflineError extends RemoteFileError {
+  override name = 'OfflineError';
+}
 
 /** Tries each ref/path split (a branch may contain slashes) until one is found. */
 async function download(
@@ -167,7 +172,9 @@ async function request(
     const why = timeout.aborted
       ? `no answer within ${(opts.timeoutMs ?? TIMEOUT_MS) / 1000} s`
       : (err as Error).message;
-    throw new OfflineError(`could not reach the GitHub API (${opts.apiUrl}) to fetch ${ref.url}: ${why}`);
+    throw new OfflineError(`could not reach the GitHub API (${opts.apiUrl}) to fetch ${ref.url}: ${why}`, {
+      cause: err,
+    });
   }
 }
 

@@ -17,14 +17,14 @@ const Weight = z.number({ error: 'weight must be a number' }).meta({ description
  */
 const CLOSED = { additionalProperties: false } as const;
 
-export const ContentPartSchema = z
+const ContentPartSchema = z
   .looseObject({
     type: z.enum(['text', 'file'], { error: "part type must be 'text' or 'file'" }),
     value: z.string({ error: 'part value must be a string' }),
   })
   .meta(CLOSED);
 
-export const MessageContentSchema = z.union(
+const MessageContentSchema = z.union(
   [z.string(), z.array(ContentPartSchema), z.record(z.string(), z.unknown())],
   { error: 'content must be a string, a list of {type: text|file, value} parts, or an object' },
 );
@@ -69,7 +69,7 @@ const ExpectedOutput = z.union(
   },
 );
 
-export const ScoreRangeEntrySchema = z
+const ScoreRangeEntrySchema = z
   .looseObject({
     score_range: z.array(z.number({ error: 'bounds must be numbers' }), {
       error: 'score_range must be [min, max]',
@@ -79,7 +79,7 @@ export const ScoreRangeEntrySchema = z
   })
   .meta(CLOSED);
 
-export const ScoreRangesSchema = z.union(
+const ScoreRangesSchema = z.union(
   [
     z.array(ScoreRangeEntrySchema),
     z.record(z.string(), z.string({ error: 'each band outcome must be a string' })),
@@ -90,7 +90,7 @@ export const ScoreRangesSchema = z.union(
   },
 );
 
-export const RubricObjectSchema = z
+const RubricObjectSchema = z
   .looseObject({
     id: z.union([z.string(), z.number()]).optional(),
     expected_outcome: z.string().optional(),
@@ -103,7 +103,7 @@ export const RubricObjectSchema = z
   })
   .meta(CLOSED);
 
-export const RubricItemSchema = z
+const RubricItemSchema = z
   .union([NonEmptyText, RubricObjectSchema], {
     error:
       'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
@@ -113,18 +113,14 @@ export const RubricItemSchema = z
     description: 'A checklist item (a string, or an object) or a score-range criterion (with score_ranges).',
   });
 
-export const RubricListSchema = z.array(RubricItemSchema, { error: 'rubrics must be a list' });
+const RubricListSchema = z.array(RubricItemSchema, { error: 'rubrics must be a list' });
 
 const Script = z.union([NonEmptyText, z.array(z.string()).min(1)], {
   error: 'script must be a command string or a non-empty argv list',
 });
 
-const EVALUATOR_TYPES = [
-  'llm_judge',
-  'llm-judge',
-  'code_judge',
-  'code-judge',
-  'composite',
+/** Evaluators that score without a judge or a script, from the answer and its metrics alone. */
+export const DETERMINISTIC_TYPES = [
   'field_accuracy',
   'latency',
   'cost',
@@ -132,9 +128,17 @@ const EVALUATOR_TYPES = [
   'tool_trajectory',
   'execution_metrics',
 ] as const;
+const EVALUATOR_TYPES = [
+  'llm_judge',
+  'llm-judge',
+  'code_judge',
+  'code-judge',
+  'composite',
+  ...DETERMINISTIC_TYPES,
+] as const;
 const AGGREGATOR_TYPES = ['weighted_average', 'code_judge', 'code-judge', 'llm_judge', 'llm-judge'] as const;
 
-export const AggregatorSchema = z.looseObject({
+const AggregatorSchema = z.looseObject({
   type: z.enum(AGGREGATOR_TYPES, { error: `aggregator type must be one of ${AGGREGATOR_TYPES.join(', ')}` }),
   weights: z.record(z.string(), Weight).optional(),
   script: Script.optional(),
@@ -152,7 +156,7 @@ const evaluatorBase = {
   weight: Weight.optional(),
 };
 
-export const PromptScriptSchema = z
+const PromptScriptSchema = z
   .looseObject({
     script: z.array(z.string(), { error: 'prompt.script must be an argv list' }).min(1),
     config: z.record(z.string(), z.unknown()).optional(),
@@ -163,7 +167,7 @@ export const PromptScriptSchema = z
       'A script that receives the case (JSON on stdin, snake_case) and prints the judge prompt (AgentV prompt templates).',
   });
 
-export const LlmJudgeEvaluatorSchema = z.looseObject({
+const LlmJudgeEvaluatorSchema = z.looseObject({
   ...evaluatorBase,
   type: z.enum(['llm_judge', 'llm-judge']),
   rubrics: RubricListSchema.optional(),
@@ -177,7 +181,7 @@ export const LlmJudgeEvaluatorSchema = z.looseObject({
   model: z.string().optional(),
 });
 
-export const CodeJudgeEvaluatorSchema = z.looseObject({
+const CodeJudgeEvaluatorSchema = z.looseObject({
   ...evaluatorBase,
   type: z.enum(['code_judge', 'code-judge']),
   script: Script.optional(),
@@ -185,7 +189,7 @@ export const CodeJudgeEvaluatorSchema = z.looseObject({
   cwd: z.string().optional(),
 });
 
-export const FieldSpecSchema = z
+const FieldSpecSchema = z
   .looseObject({
     path: NonEmptyText.meta({ description: 'Dot path with [i] indexes, e.g. line_items[0].amount.' }),
     match: z.enum(['exact', 'numeric_tolerance', 'date'], {
@@ -199,7 +203,7 @@ export const FieldSpecSchema = z
   })
   .meta({ id: 'FieldSpec' });
 
-export const FieldAccuracyEvaluatorSchema = z.looseObject({
+const FieldAccuracyEvaluatorSchema = z.looseObject({
   ...evaluatorBase,
   type: z.literal('field_accuracy'),
   fields: z.array(FieldSpecSchema, { error: 'fields must be a list of {path, match, ...}' }).min(1, {
@@ -212,7 +216,7 @@ export const FieldAccuracyEvaluatorSchema = z.looseObject({
     .optional(),
 });
 
-export const LatencyEvaluatorSchema = z.looseObject({
+const LatencyEvaluatorSchema = z.looseObject({
   ...evaluatorBase,
   type: z.literal('latency'),
   threshold: NonNegative('threshold').meta({
@@ -220,13 +224,13 @@ export const LatencyEvaluatorSchema = z.looseObject({
   }),
 });
 
-export const CostEvaluatorSchema = z.looseObject({
+const CostEvaluatorSchema = z.looseObject({
   ...evaluatorBase,
   type: z.literal('cost'),
   budget: NonNegative('budget').meta({ description: 'Most USD the target call may cost (inclusive).' }),
 });
 
-export const TokenUsageEvaluatorSchema = z
+const TokenUsageEvaluatorSchema = z
   .looseObject({
     ...evaluatorBase,
     type: z.literal('token_usage'),
@@ -238,7 +242,7 @@ export const TokenUsageEvaluatorSchema = z
     error: 'a token_usage evaluator needs at least one of max_total, max_input, max_output',
   });
 
-export const ToolCallExpectationSchema = z
+const ToolCallExpectationSchema = z
   .looseObject({
     tool: NonEmptyText,
     args: z
@@ -252,7 +256,7 @@ export const ToolCallExpectationSchema = z
   })
   .meta({ id: 'ToolCallExpectation' });
 
-export const ToolTrajectoryEvaluatorSchema = z
+const ToolTrajectoryEvaluatorSchema = z
   .looseObject({
     ...evaluatorBase,
     type: z.literal('tool_trajectory'),
@@ -271,7 +275,7 @@ export const ToolTrajectoryEvaluatorSchema = z
     path: ['expected'],
   });
 
-export const ExecutionMetricsEvaluatorSchema = z
+const ExecutionMetricsEvaluatorSchema = z
   .looseObject({
     ...evaluatorBase,
     type: z.literal('execution_metrics'),
@@ -313,7 +317,7 @@ export interface RawEvaluator {
   [key: string]: unknown;
 }
 
-export const CompositeEvaluatorSchema = z.looseObject({
+const CompositeEvaluatorSchema = z.looseObject({
   ...evaluatorBase,
   type: z.literal('composite'),
   evaluators: z.array(z.lazy(() => EvaluatorSchema)).optional(),
@@ -321,7 +325,7 @@ export const CompositeEvaluatorSchema = z.looseObject({
 });
 
 /** Each evaluator type's own schema, so every type's known keys can be derived from it. */
-export const EVALUATOR_SCHEMAS = {
+const EVALUATOR_SCHEMAS = {
   llm_judge: LlmJudgeEvaluatorSchema,
   code_judge: CodeJudgeEvaluatorSchema,
   composite: CompositeEvaluatorSchema,
@@ -333,7 +337,7 @@ export const EVALUATOR_SCHEMAS = {
   execution_metrics: ExecutionMetricsEvaluatorSchema,
 } as const;
 
-export const EvaluatorSchema: z.ZodType<RawEvaluator> = z
+const EvaluatorSchema: z.ZodType<RawEvaluator> = z
   .lazy(
     () =>
       z.discriminatedUnion(
@@ -371,7 +375,7 @@ export function knownEvaluatorKeys(type: unknown): Set<string> | null {
 /** Evaluator types whose unknown keys are passed on as config rather than ignored. */
 export const OPEN_EVALUATOR_TYPES: ReadonlySet<string> = new Set(['code_judge']);
 
-export const ExecutionSchema = z.looseObject({
+const ExecutionSchema = z.looseObject({
   target: z.string().optional(),
   evaluators: z.array(EvaluatorSchema, { error: 'evaluators must be a list' }).optional(),
 });
@@ -441,9 +445,7 @@ export const EvalSuiteSchema = z
     description: 'An eval suite: cases with input messages, expected outcome, rubrics and evaluators.',
   });
 
-export type RawSuite = z.infer<typeof EvalSuiteSchema>;
 export type RawCase = z.infer<typeof EvalCaseSchema>;
-export type RawRubricObject = z.infer<typeof RubricObjectSchema>;
 export type RawMessage = z.infer<typeof MessageSchema>;
 
 /** Keys each object kind knows; anything else is warned about (a typo such as `rubric:` would otherwise be silently ignored). */

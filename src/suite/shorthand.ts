@@ -9,7 +9,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Alias → its canonical key. When both are given, AgentV reads the canonical one. */
-export const CANONICAL_OF: Readonly<Record<string, string>> = {
+const CANONICAL_OF: Readonly<Record<string, string>> = {
   input: 'input_messages',
   expected_output: 'expected_messages',
   outcome: 'expected_outcome',
@@ -41,7 +41,7 @@ export function dropShadowedAliases(raw: Record<string, unknown>): {
 }
 
 /** One message as written, and where it sits relative to the key that holds it. */
-export interface WrittenMessage {
+interface WrittenMessage {
   value: Record<string, unknown>;
   at: PathSegment[];
 }

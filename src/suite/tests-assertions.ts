@@ -14,10 +14,10 @@ import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
  */
 
 /** What plain-string criteria become: one checklist judge call per test, as AgentV groups them. */
-export const CRITERIA_EVALUATOR = 'criteria';
+const CRITERIA_EVALUATOR = 'criteria';
 
 /** Types AgentV 5 runs that this project does not, each with why (named at `validate`). */
-export const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
+const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'agent-rubric': 'an agentic judge that drives an agent provider',
   'skill-used': 'needs agent skill traces',
   'not-skill-used': 'needs agent skill traces',

@@ -13,7 +13,7 @@ const Score01 = (what: string) =>
     .min(0, { error: `${what} must be between 0 and 1` })
     .max(1, { error: `${what} must be between 0 and 1` });
 
-export const AssertionSchema = z
+const AssertionSchema = z
   .union(
     [
       z.string().meta({

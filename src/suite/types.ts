@@ -72,7 +72,7 @@ export interface PromptScript {
   config: Record<string, unknown> | null;
 }
 
-export type FieldMatch = 'exact' | 'numeric_tolerance' | 'date';
+type FieldMatch = 'exact' | 'numeric_tolerance' | 'date';
 
 export interface FieldSpec {
   path: string;
@@ -144,7 +144,7 @@ export type DeterministicConfig =
   | ToolTrajectoryConfig
   | ExecutionMetricsConfig;
 
-export interface CodeJudgeConfig extends EvaluatorBase {
+interface CodeJudgeConfig extends EvaluatorBase {
   type: 'code_judge';
   /** A shell command string, or an argv list run without a shell. */
   command: string | string[];
@@ -198,7 +198,7 @@ export type EvaluatorConfig =
 
 /**
  * How a case's evaluator results become its verdict. Absent: AgentV v2 / rubric-eval's
- * pass/borderline/fail (CONTRACTS §4). `threshold`: AgentV 5's weighted score against a
+ * pass/borderline/fail (README "Scoring"). `threshold`: AgentV 5's weighted score against a
  * threshold, where a failed `required` evaluator zeroes the case.
  */
 export type CaseScoring = { kind: 'threshold'; threshold: number };

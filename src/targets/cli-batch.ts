@@ -101,6 +101,7 @@ async function runBatch(
     } catch (err) {
       throw new TargetError(
         `batch run of target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${(err as Error).message})${said}`,
+        { cause: err },
       );
     }
     if (read.overflowed)
@@ -111,7 +112,7 @@ async function runBatch(
     try {
       return { records: parseBatchOutput(raw), perCaseMs: Math.round(r.durationMs / cases.length) };
     } catch (err) {
-      throw new TargetError(`batch run of target '${name}': ${(err as Error).message}`);
+      throw new TargetError(`batch run of target '${name}': ${(err as Error).message}`, { cause: err });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -41,7 +41,7 @@ function metrics(data: Record<string, unknown>): Omit<CliAnswer, 'text' | 'outpu
 }
 
 /** One JSON object with `output_messages` and/or `text`, or null when it is neither. */
-export function answerFromRecord(data: Record<string, unknown>): CliAnswer | null {
+function answerFromRecord(data: Record<string, unknown>): CliAnswer | null {
   const messages =
     Array.isArray(data.output_messages) && data.output_messages.length > 0 ? data.output_messages : null;
   if (!messages && data.text === undefined) return null;

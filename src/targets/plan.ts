@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type z } from 'zod';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
-import { type EndpointConfig } from '../judge/chat.js';
+import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../core/workspace.js';
 import { providerTargets } from './agentv-providers.js';
@@ -306,7 +306,7 @@ function endpointFromValues(
     const s = validated(OpenAISettings, values, def, diagnostics);
     if (!s) return null;
     return {
-      baseURL: s.endpoint ?? s.base_url ?? 'https://api.openai.com/v1',
+      baseURL: s.endpoint ?? s.base_url ?? OPENAI_URL,
       apiKey: s.api_key,
       model: s.model,
       azure: null,

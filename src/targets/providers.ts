@@ -13,8 +13,7 @@ import { filesOf, renderContent } from '../suite/messages.js';
 import { fillTemplate } from '../core/template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
-
-export { parseCliOutput };
+import { RubricEvalError } from '../core/errors.js';
 
 export interface TargetAnswer {
   text: string;
@@ -37,11 +36,8 @@ export interface TargetRunner {
 }
 
 /** A target could not answer a case: the case is `error`, the other cases go on. */
-export class TargetError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TargetError';
-  }
+export class TargetError extends RubricEvalError {
+  override name = 'TargetError';
 }
 
 export interface RunnerDeps {
@@ -143,12 +139,12 @@ export function fixedAnswer(text: string): TargetAnswer {
 }
 
 /** POSIX shell quoting: the value is one word, whatever it contains. */
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The prompt a CLI target receives: the input's text, with attachments named (their paths go in {FILES}). */
-export function cliPrompt(c: EvalCase): string {
+function cliPrompt(c: EvalCase): string {
   const parts: string[] = [];
   for (const m of c.inputMessages) {
     for (const p of m.parts)
@@ -235,6 +231,7 @@ export function cliRunner(
           } catch (err) {
             throw new TargetError(
               `target '${name}' exited 0 but wrote no readable {OUTPUT_FILE} (${(err as Error).message})${r.output.trim() ? `:\n${tailOf(r.output, 1500)}` : ''}`,
+              { cause: err },
             );
           }
         } else raw = r.stdout;
@@ -248,7 +245,7 @@ export function cliRunner(
 }
 
 /** The case's input as chat messages: files inlined as `<file path="...">` blocks. */
-export function chatMessages(c: EvalCase): ChatMessage[] {
+function chatMessages(c: EvalCase): ChatMessage[] {
   return c.inputMessages.map((m) => ({
     role: m.role === 'system' || m.role === 'assistant' ? m.role : 'user',
     content: renderContent(m.parts),
@@ -284,7 +281,7 @@ export function modelRunner(
           durationMs: Date.now() - started,
         };
       } catch (err) {
-        throw new TargetError(`target '${name}': ${(err as Error).message}`);
+        throw new TargetError(`target '${name}': ${(err as Error).message}`, { cause: err });
       }
     },
   };
