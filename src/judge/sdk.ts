@@ -4,9 +4,9 @@ let loaded: Promise<Sdk> | undefined;
 let sdk: Sdk | undefined;
 
 /**
- * The `openai` package, evaluated on first use rather than at start-up: it is over a quarter of
- * the code the engine would otherwise evaluate before its first log line, and a run with gates
- * only, or with every answer cached, never calls a model. Stays in the one bundle file.
+ * The `openai` package, evaluated on the first judge call rather than at start-up: it is over a
+ * quarter of the code the engine would otherwise evaluate before its first log line, and a run
+ * with gates only never needs it. Stays in the one bundle file.
  */
 export function loadOpenAI(): Promise<Sdk> {
   loaded ??= Promise.all([
