@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { INPUT_NAMES } from '../src/config/config.js';
@@ -81,4 +81,11 @@ test('the README matrix workflow shards, uploads every shard, and merges after a
   const merge = mergeJob!.steps.find((s) => s.uses?.startsWith('org/rubric-eval'))!;
   expect(merge.with).toEqual({ merge: `${download.with!.path as string}/*.json` });
   for (const input of ['shard', 'merge']) expect(Object.keys(action.inputs)).toContain(input);
+});
+
+test('every file of this repository the README names exists', () => {
+  const named = [...readme.matchAll(/`((?:__tests__|src|scripts)\/[^`\s]*)`/g)].map((m) => m[1]!);
+  expect(named.length).toBeGreaterThan(20);
+  const missing = named.filter((p) => !p.includes('*') && !existsSync(path.join(REPO_ROOT, p)));
+  expect(missing).toEqual([]);
 });

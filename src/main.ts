@@ -1,22 +1,33 @@
 import path from 'node:path';
-import { type Config, configFromInputs, type Inputs, INPUT_NAMES, parseInputs } from './config/config.js';
+import {
+  type Config,
+  configFromInputs,
+  fallbackResultsFile,
+  type Inputs,
+  INPUT_NAMES,
+  parseInputs,
+} from './config/config.js';
 import { checkFailure } from './config/fail-on.js';
 import { withLines } from './exec/redact.js';
 import { guardVerdict } from './exec/process-guard.js';
 import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
-import { commentReport, describeError, type PullRequestSurface } from './github/pr-comment.js';
+import { describeError } from './github/call-outcome.js';
+import { commentReport, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
+import { type ReportedRun } from './pipeline/finish.js';
 import { evaluateOrExplain } from './pipeline/run.js';
+import { shardLabel } from './pipeline/shard.js';
 import { stepAnnotations } from './report/annotations.js';
 import { invalidInputOutputs, runOutputs } from './report/outputs.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
 import { jobSummary, verdictLines } from './report/step-summary.js';
 
 /**
- * The action: the one place that talks to the runner (workflow commands). Reads and validates the inputs, runs
- * the engine, and always writes the results file, the job summary and the outputs before the
- * comment; a comment GitHub refuses is a warning, and the verdict alone decides the check.
+ * The action: the one place that talks to the runner (its workflow commands). Reads and
+ * validates the inputs, runs the engine, and always writes the results file and the job summary
+ * before the comment and the outputs after it (they carry the comment's URL); a comment GitHub
+ * refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
   const verdict = guardVerdict((m) => core.error(m));
@@ -88,7 +99,7 @@ const info = (m: string) => core.info(m);
  * PR comment, the outputs and the check.
  */
 async function reportRun(
-  outcome: Awaited<ReturnType<typeof evaluateOrExplain>>,
+  outcome: ReportedRun,
   config: Config,
   ctx: ActionRunContext,
   comment: { surface: PullRequestSurface | null; mode: Inputs['comment']; signal: AbortSignal },
@@ -113,8 +124,7 @@ async function reportRun(
   }
   // 4. The PR comment: never from a shard (the merge posts it).
   let commentUrl = '';
-  if (config.shard)
-    core.info(`shard ${config.shard.index}/${config.shard.total}: no comment; the merge job posts it`);
+  if (config.shard) core.info(`${shardLabel(config.shard)}: no comment; the merge job posts it`);
   else if (ctx.pr && comment.mode !== 'off')
     commentUrl = await commentReport(
       comment.surface,
@@ -131,11 +141,7 @@ async function reportRun(
 
 /** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
 function failInvalidInputs(raw: Record<string, string>, errors: string[], workspace: string): void {
-  const file = path.resolve(
-    workspace,
-    raw['working-directory'] || '.',
-    raw['results-file'] || 'rubric-eval-results.json',
-  );
+  const file = fallbackResultsFile(raw, workspace);
   try {
     writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));
     for (const [name, value] of Object.entries(invalidInputOutputs(file))) core.setOutput(name, value);

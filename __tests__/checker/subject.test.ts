@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { budgetDiff, gitDiffSubject, lastCommitSubject, splitDiff } from '../../src/checker/subject.js';
 import { tmpDir } from '../helpers/judge.js';
@@ -46,6 +46,24 @@ test('locally, the change since a base ref (from its merge base)', async () => {
   expect(s.kind).toBe('diff');
   expect(s.files).toEqual(['a.txt', 'b.txt']);
   expect(s.diff).toContain('+new');
+});
+
+test('a git that hangs fails the subject within its time limit, not the run forever', async () => {
+  const bin = tmpDir('re-hung-git-');
+  writeFileSync(path.join(bin, 'git'), '#!/bin/sh\nexec sleep 30\n');
+  chmodSync(path.join(bin, 'git'), 0o755);
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${saved}`;
+  try {
+    const started = Date.now();
+    await expect(lastCommitSubject(bin, 300)).rejects.toThrow('git log did not finish within 0.3 s');
+    await expect(gitDiffSubject(bin, 'main', 300)).rejects.toThrow(
+      'git merge-base did not finish within 0.3 s',
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+  } finally {
+    process.env.PATH = saved;
+  }
 });
 
 test('a diff over budget drops whole files, largest first, and names them', () => {

@@ -1,6 +1,6 @@
 import { negateResult } from '../../src/evaluators/negate.js';
 import { type EvaluatorResult } from '../../src/core/results.js';
-import { aggregateByThreshold, scoreCase } from '../../src/evaluators/case-scoring.js';
+import { aggregateByThreshold, aggregateCase, scoreCase } from '../../src/evaluators/case-scoring.js';
 import { DEFAULT_TEST_THRESHOLD } from '../../src/suite/tests-format.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';
 
@@ -94,5 +94,58 @@ describe('AgentV 5 test scoring', () => {
     expect(negateResult(res('a', 0))).toMatchObject({ score: 1, verdict: 'pass' });
     const err: EvaluatorResult = { ...res('a', 0), verdict: 'error' };
     expect(negateResult(err).verdict).toBe('error');
+  });
+});
+
+const ev = (over: Partial<EvaluatorResult>): EvaluatorResult => ({
+  name: 'e',
+  type: 'llm_judge',
+  weight: 1,
+  score: 1,
+  verdict: 'pass',
+  gating_violations: [],
+  ...over,
+});
+
+describe('case aggregation', () => {
+  test('weighted mean by evaluator weight; weight 0 excludes', () => {
+    const r = aggregateCase([
+      ev({ name: 'a', score: 0.5, weight: 3 }),
+      ev({ name: 'b', score: 1, weight: 1 }),
+      ev({ name: 'c', score: 0, weight: 0 }),
+    ]);
+    expect(r.score).toBeCloseTo(0.625, 12);
+    expect(r.verdict).toBe('borderline');
+  });
+  test('every evaluator at weight 0: nothing is counted, the case scores 0 and fails (AgentV orchestrator)', () => {
+    const r = aggregateCase([
+      ev({ name: 'a', score: 0.8, weight: 0 }),
+      ev({ name: 'b', score: 1, weight: 0 }),
+    ]);
+    expect(r.score).toBe(0);
+    expect(r.verdict).toBe('fail');
+  });
+  test('the corpus baseline: rubric 0.5 + code judge 1.0 = 0.75, but a gating violation fails the case', () => {
+    const r = aggregateCase([
+      ev({
+        name: 'rubric',
+        score: 0.5,
+        verdict: 'fail',
+        gating_violations: ['rubric-2: required item not satisfied'],
+      }),
+      ev({ name: 'python_syntax', type: 'code_judge', score: 1 }),
+    ]);
+    expect(r.score).toBe(0.75);
+    expect(r.verdict).toBe('fail');
+    expect(r.gating_violations).toEqual(['rubric-2: required item not satisfied']);
+  });
+  test('violations of other evaluators are named by evaluator', () => {
+    const r = aggregateCase([ev({ name: 'judge', gating_violations: ['x: required item not satisfied'] })]);
+    expect(r.gating_violations).toEqual(['judge › x: required item not satisfied']);
+  });
+  test('an errored evaluator makes the case an error whatever the score', () => {
+    expect(
+      aggregateCase([ev({ score: 1 }), ev({ name: 'x', score: 0, verdict: 'error', error: 'boom' })]).verdict,
+    ).toBe('error');
   });
 });

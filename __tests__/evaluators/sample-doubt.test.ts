@@ -7,7 +7,8 @@ import {
   openRange,
   verdictWith,
 } from '../../src/evaluators/sample-doubt.js';
-import { aggregateCase, evaluatorVerdict, weightedMean } from '../../src/rubric/scoring.js';
+import { evaluatorVerdict, weightedMeanOrEqual } from '../../src/rubric/scoring.js';
+import { aggregateCase } from '../../src/evaluators/case-scoring.js';
 import { type EvaluatorConfig, type LlmJudgeConfig } from '../../src/suite/types.js';
 
 // Hand-built results of one checklist evaluator, as the sampled judge leaves them.
@@ -37,7 +38,7 @@ function checklist(
       votes: it.votes,
     };
   });
-  const met = weightedMean(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
+  const met = weightedMeanOrEqual(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
   const gating = checks
     .filter((c) => c.required && !c.satisfied)
     .map((c) => `${c.id}: required item not satisfied`);

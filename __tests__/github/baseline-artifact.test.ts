@@ -9,7 +9,7 @@ import { type Octokit } from '../../src/github/client.js';
 import { resultsOf } from '../helpers/results.js';
 
 let github: FakeGitHub;
-let lookupWith: (o: Octokit) => Promise<FoundBaseline>;
+let lookupWith: (o: Octokit, q?: { timeoutMs?: number; signal?: AbortSignal }) => Promise<FoundBaseline>;
 let octokit: Octokit;
 
 // One fake API for the file: @actions/github reads GITHUB_API_URL once, when it is first imported.
@@ -19,7 +19,7 @@ beforeAll(async () => {
   const { createOctokit } = await import('../../src/github/client.js');
   const { findBaselineArtifact } = await import('../../src/github/baseline-artifact.js');
   octokit = createOctokit('ghs_secret_token_1234', { warn: () => undefined, timeoutMs: 5000 });
-  lookupWith = (o) =>
+  lookupWith = (o, q = {}) =>
     findBaselineArtifact(
       o,
       { owner: 'octo', repo: 'repo' },
@@ -29,6 +29,7 @@ beforeAll(async () => {
         baseRef: 'main',
         resultsFileName: 'rubric-eval-results.json',
         serverUrl: 'https://github.com',
+        ...q,
       },
     );
 });
@@ -62,12 +63,16 @@ function artifact(
 }
 
 /** The lookup through the real client (retries, throttling) against the fake API serving `artifacts`. */
-function lookup(artifacts: FakeArtifact[], failures: FakeGitHub['state']['failures'] = []) {
+function lookup(
+  artifacts: FakeArtifact[],
+  failures: FakeGitHub['state']['failures'] = [],
+  q: { timeoutMs?: number; signal?: AbortSignal } = {},
+) {
   github.state.artifacts.artifacts.splice(0, Infinity, ...artifacts);
   github.state.artifacts.downloads.length = 0;
   github.state.requests.length = 0;
   github.state.failures.splice(0, Infinity, ...failures);
-  return lookupWith(octokit);
+  return lookupWith(octokit, q);
 }
 
 const idOf = (f: FoundBaseline) => ('origin' in f ? f.origin.artifact_id : f);
@@ -105,7 +110,7 @@ test('without one on the base commit, the newest live one on the base branch, fo
   expect(idOf(found)).toBe(right.id);
   const lists = github.state.requests.filter((r) => r.path.endsWith('/actions/artifacts'));
   expect(lists.map((r) => [r.query.name, r.query.per_page, r.query.page])).toEqual([
-    ['rubric-eval-results', '100', undefined],
+    ['rubric-eval-results', '100', '1'],
     ['rubric-eval-results', '100', '2'],
   ]);
 });
@@ -158,4 +163,24 @@ test('each failure is a warning with its reason', async () => {
   expect(await lookup([artifact({ sha: BASE_SHA, zip: strToU8('PK garbage') })])).toEqual({
     warning: expect.stringMatching(/^artifact rubric-eval-results #\d+: the artifact is not a readable zip/),
   });
+});
+
+test('a lookup the run cancels says so; one that runs out of time says it timed out', async () => {
+  const hangOnce = () =>
+    github.state.script.splice(0, Infinity, {
+      method: 'GET',
+      path: /\/actions\/artifacts$/,
+      hang: true,
+      times: 1,
+    });
+  hangOnce();
+  const cancel = new AbortController();
+  setTimeout(() => cancel.abort(), 100);
+  expect(await lookup([artifact({ sha: BASE_SHA })], [], { signal: cancel.signal })).toEqual({
+    warning: 'listing the artifacts named rubric-eval-results stopped: the run was cancelled',
+  });
+  hangOnce();
+  expect(
+    await lookup([artifact({ sha: BASE_SHA })], [], { timeoutMs: 100, signal: new AbortController().signal }),
+  ).toEqual({ warning: 'listing the artifacts named rubric-eval-results timed out' });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { Judge, type JudgeOptions } from '../../src/judge/judge.js';
-import { AdaptiveLimiter } from '../../src/judge/limiter.js';
+import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { DEFAULT_PRICES } from '../../src/judge/pricing.js';
 import { type CaseContext } from '../../src/judge/prompts.js';
 

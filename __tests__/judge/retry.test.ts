@@ -1,6 +1,6 @@
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { ChatCaller } from '../../src/judge/chat.js';
-import { AdaptiveLimiter, CancelledError, sleep } from '../../src/judge/limiter.js';
+import { AdaptiveLimiter, CancelledError, sleep } from '../../src/exec/limiter.js';
 import { serverSaysRetry } from '../../src/judge/retry.js';
 
 let server: FakeOpenAI | undefined;

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { ChatCaller } from '../../src/judge/chat.js';
-import { AdaptiveLimiter } from '../../src/judge/limiter.js';
+import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { Transport } from '../../src/judge/transport.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';

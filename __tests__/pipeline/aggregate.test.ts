@@ -1,4 +1,4 @@
-import { aggregateResults, type AggregateInput } from '../../src/pipeline/aggregate.js';
+import { aggregateResults, type AggregateInput, aggregateRun } from '../../src/pipeline/aggregate.js';
 import { type CaseResult, emptyUsage } from '../../src/core/results.js';
 
 const kase = (id: string, verdict: CaseResult['verdict'], score: number, calls = 1): CaseResult => ({
@@ -56,5 +56,38 @@ describe('aggregate stage', () => {
   test('errors and a cancelled run fail even when every case passed', () => {
     expect(aggregateResults(input({ errors: ['inputs: bad'] })).verdict).toBe('fail');
     expect(aggregateResults(input({ partial: true })).verdict).toBe('fail');
+  });
+});
+
+describe('run aggregation', () => {
+  test('mean score, fail on any fail or error, borderline on any borderline', () => {
+    expect(
+      aggregateRun(
+        [
+          { score: 1, verdict: 'pass' },
+          { score: 0.7, verdict: 'borderline' },
+        ],
+        null,
+      ),
+    ).toEqual({
+      score: 0.85,
+      verdict: 'borderline',
+      counts: { pass: 1, borderline: 1, fail: 0, error: 0 },
+    });
+    expect(
+      aggregateRun(
+        [
+          { score: 1, verdict: 'pass' },
+          { score: 0, verdict: 'error' },
+        ],
+        null,
+      ).verdict,
+    ).toBe('fail');
+    expect(aggregateRun([{ score: 1, verdict: 'pass' }], { score: 0.5, verdict: 'fail' }).verdict).toBe(
+      'fail',
+    );
+  });
+  test('a run with nothing evaluated is a fail, not a vacuous pass', () => {
+    expect(aggregateRun([], null).verdict).toBe('fail');
   });
 });

@@ -2,7 +2,7 @@ import { compareWithBaseline } from '../../src/baseline/compare.js';
 import { parseBaselineResults } from '../../src/baseline/read-results.js';
 import { withRegressionCheck } from '../../src/config/fail-on.js';
 import { baselineLine, scoreWithDelta } from '../../src/report/baseline.js';
-import { COMMENT_LIMIT, renderReport } from '../../src/report/markdown.js';
+import { COMMENT_LIMIT, renderReport } from '../../src/report/comment-body.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { type RunResults } from '../../src/core/results.js';
 import { resultsOf, type Row } from '../helpers/results.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { renderReport } from '../../src/report/markdown.js';
+import { renderReport } from '../../src/report/comment-body.js';
 import { type CaseResult, type EvaluatorResult } from '../../src/core/results.js';
 import { judgeSplit, sampleCounts } from '../../src/report/samples.js';
 import { renderTerminal } from '../../src/report/terminal.js';

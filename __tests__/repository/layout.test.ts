@@ -95,10 +95,12 @@ test('the import graph is read: every folder of src/ is in it, and edges made on
   const folders = new Set(FILES.map((f) => folderOf(f.file)));
   const inGraph = new Set([...graph.keys(), ...[...graph.values()].flatMap((edges) => [...edges.keys()])]);
   expect([...folders].filter((f) => !inGraph.has(f))).toEqual([]);
-  // checker/run-checker.ts names evaluators/ only in `import { type ExecDeps }`.
-  expect(graph.get('checker')?.get('evaluators')).toEqual([
-    expect.stringMatching(/^src\/checker\/run-checker\.ts:\d+ imports '\.\.\/evaluators\/deps\.js'$/),
+  // evaluators/context.ts names targets/ only in `import { type TargetAnswer }`.
+  expect(graph.get('evaluators')?.get('targets')).toEqual([
+    expect.stringMatching(/^src\/evaluators\/context\.ts:\d+ imports '\.\.\/targets\/providers\.js'$/),
   ]);
+  // The checker runs its gates with what the evaluators' commands get, from exec/, not evaluators/.
+  expect(graph.get('checker')?.has('evaluators')).toBe(false);
 });
 
 test('a cycle of any length is found', () => {

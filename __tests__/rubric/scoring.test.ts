@@ -1,11 +1,4 @@
-import {
-  aggregateCase,
-  aggregateRun,
-  scoreChecklist,
-  scoreRanges,
-  verdictForScore,
-} from '../../src/rubric/scoring.js';
-import { type EvaluatorResult } from '../../src/core/results.js';
+import { scoreChecklist, scoreRanges, verdictForScore } from '../../src/rubric/scoring.js';
 import { type ChecklistItem, type RangeCriterion } from '../../src/rubric/types.js';
 
 const sat = (entries: Record<string, boolean>) =>
@@ -117,7 +110,7 @@ const summary: RangeCriterion[] = [
   { id: 'brevity_and_clarity', outcome: '', weight: 1, requiredMinScore: null, bands: [] },
 ];
 
-describe('score ranges (seeds 000, 004)', () => {
+describe('score ranges: each 0..10 score normalised by /10, weighted by criterion', () => {
   test('normalised by /10 and weighted: (2*0.9 + 1*0.6)/3 = 0.8, pass', () => {
     const r = scoreRanges(summary, scored({ factual_accuracy: 9, brevity_and_clarity: 6 }));
     expect(r.score).toBeCloseTo(0.8, 12);
@@ -144,91 +137,5 @@ describe('score ranges (seeds 000, 004)', () => {
     const one: RangeCriterion[] = [{ id: 'c', outcome: '', weight: 1, requiredMinScore: null, bands: [] }];
     expect(scoreRanges(one, scored({ c: 6 })).verdict).toBe('borderline');
     expect(scoreRanges(one, scored({ c: 5 })).verdict).toBe('fail');
-  });
-});
-
-const ev = (over: Partial<EvaluatorResult>): EvaluatorResult => ({
-  name: 'e',
-  type: 'llm_judge',
-  weight: 1,
-  score: 1,
-  verdict: 'pass',
-  gating_violations: [],
-  ...over,
-});
-
-describe('case aggregation', () => {
-  test('weighted mean by evaluator weight; weight 0 excludes', () => {
-    const r = aggregateCase([
-      ev({ name: 'a', score: 0.5, weight: 3 }),
-      ev({ name: 'b', score: 1, weight: 1 }),
-      ev({ name: 'c', score: 0, weight: 0 }),
-    ]);
-    expect(r.score).toBeCloseTo(0.625, 12);
-    expect(r.verdict).toBe('borderline');
-  });
-  test('every evaluator at weight 0: nothing is counted, the case scores 0 and fails (AgentV orchestrator)', () => {
-    const r = aggregateCase([
-      ev({ name: 'a', score: 0.8, weight: 0 }),
-      ev({ name: 'b', score: 1, weight: 0 }),
-    ]);
-    expect(r.score).toBe(0);
-    expect(r.verdict).toBe('fail');
-  });
-  test('the corpus baseline: rubric 0.5 + code judge 1.0 = 0.75, but a gating violation fails the case', () => {
-    const r = aggregateCase([
-      ev({
-        name: 'rubric',
-        score: 0.5,
-        verdict: 'fail',
-        gating_violations: ['rubric-2: required item not satisfied'],
-      }),
-      ev({ name: 'python_syntax', type: 'code_judge', score: 1 }),
-    ]);
-    expect(r.score).toBe(0.75);
-    expect(r.verdict).toBe('fail');
-    expect(r.gating_violations).toEqual(['rubric-2: required item not satisfied']);
-  });
-  test('violations of other evaluators are named by evaluator', () => {
-    const r = aggregateCase([ev({ name: 'judge', gating_violations: ['x: required item not satisfied'] })]);
-    expect(r.gating_violations).toEqual(['judge › x: required item not satisfied']);
-  });
-  test('an errored evaluator makes the case an error whatever the score', () => {
-    expect(
-      aggregateCase([ev({ score: 1 }), ev({ name: 'x', score: 0, verdict: 'error', error: 'boom' })]).verdict,
-    ).toBe('error');
-  });
-});
-
-describe('run aggregation', () => {
-  test('mean score, fail on any fail or error, borderline on any borderline', () => {
-    expect(
-      aggregateRun(
-        [
-          { score: 1, verdict: 'pass' },
-          { score: 0.7, verdict: 'borderline' },
-        ],
-        null,
-      ),
-    ).toEqual({
-      score: 0.85,
-      verdict: 'borderline',
-      counts: { pass: 1, borderline: 1, fail: 0, error: 0 },
-    });
-    expect(
-      aggregateRun(
-        [
-          { score: 1, verdict: 'pass' },
-          { score: 0, verdict: 'error' },
-        ],
-        null,
-      ).verdict,
-    ).toBe('fail');
-    expect(aggregateRun([{ score: 1, verdict: 'pass' }], { score: 0.5, verdict: 'fail' }).verdict).toBe(
-      'fail',
-    );
-  });
-  test('a run with nothing evaluated is a fail, not a vacuous pass', () => {
-    expect(aggregateRun([], null).verdict).toBe('fail');
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { code, codeBlock, inert } from '../../src/report/inert.js';
-import { renderReport, utf8Bytes } from '../../src/report/markdown.js';
+import { renderReport, utf8Bytes } from '../../src/report/comment-body.js';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
 import { liveParts, visibleText } from '../helpers/live-markdown.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { Redactor } from '../../src/exec/redact.js';
-import { AdaptiveLimiter } from '../../src/judge/limiter.js';
+import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { type EvalCase } from '../../src/suite/types.js';
 import { CliSettings, cliRunner, renderCommandTemplate } from '../../src/targets/providers.js';
 import { tmpDir } from '../helpers/judge.js';

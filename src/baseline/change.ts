@@ -1,4 +1,5 @@
 import { type CaseVerdict, type Change } from '../core/results.js';
+import { EPSILON } from '../core/epsilon.js';
 
 /** One side of a comparison: what decides a case's change. */
 export interface Graded {
@@ -8,12 +9,6 @@ export interface Graded {
 }
 
 const failing = (v: CaseVerdict) => v === 'fail' || v === 'error';
-
-/**
- * Scores are sums of weighted fractions (0.7 - 0.6 is 0.09999…, 0.8 - 0.7 is 0.10000…01): a
- * drop of exactly the margin must read as `same` whichever way the float rounding fell.
- */
-const EPSILON = 1e-9;
 
 /**
  * The change of one case against its baseline, in the order of `CHANGES` (the README's table in
@@ -27,6 +22,7 @@ export function changeOf(base: Graded | undefined, head: Graded, margin: number)
     return 'redefined';
   if (!failing(base.verdict) && failing(head.verdict)) return 'broken';
   if (failing(base.verdict) && !failing(head.verdict)) return 'fixed';
+  // A drop of exactly the margin reads as `same` whichever way the float rounding fell.
   const delta = head.score - base.score;
   if (-delta > margin + EPSILON || (base.verdict === 'pass' && head.verdict === 'borderline'))
     return 'regressed';

@@ -1,14 +1,17 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Heading, InlineCode, List, ListItem, Nodes, Parent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { type Diagnostic, DiagnosticSink, excerpt } from '../core/diagnostics.js';
 import { readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /** A markdown rubric (README, Markdown rubrics) as the checker reads it: gates, criteria, nice-to-haves, notes. */
 export interface MarkdownRubric {
-  /** The file as the user named it (display path), or `(inline)` for sugar. */
+  /**
+   * The file as the user named it (display path), or `(inline rubric)` for one given inline
+   * (`agent: …` or a gate command).
+   */
   path: string;
   source: 'file' | 'command' | 'agent';
   title: string | null;
@@ -59,7 +62,7 @@ const SECTION_NAMES: Record<string, Section> = {
 const RUBRIC_MAX_BYTES = 128 * 1024;
 
 function rubricHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return sha256Hex(text).slice(0, 12);
 }
 
 /**

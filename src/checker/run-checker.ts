@@ -1,4 +1,4 @@
-import { type ExecDeps } from '../evaluators/deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { describeExit, runCommand } from '../exec/run-command.js';
 import { type Judge, JudgeError } from '../judge/judge.js';
 import {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { RubricEvalError } from '../core/errors.js';
 
 const exec = promisify(execFile);
 
@@ -108,23 +109,47 @@ export function subjectFromDiff(
   return { kind, title, body, files: b.files, diff: b.diff, trimmed: b.trimmed };
 }
 
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await exec('git', args, { cwd, maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
+/**
+ * How long one git command may take. Reading a commit or a diff is quick; a git that waits
+ * (a lock, a credential prompt, a hung filesystem) must fail the run, not hang it.
+ */
+const GIT_TIMEOUT_MS = 60_000;
+
+async function git(cwd: string, args: string[], timeoutMs: number): Promise<string> {
+  try {
+    const { stdout } = await exec('git', args, {
+      cwd,
+      // Named, not left to the default: the environment as this module sees it, which a test's
+      // sandbox (a git on PATH) can set.
+      env: process.env,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
+    return stdout;
+  } catch (err) {
+    if ((err as { killed?: boolean }).killed)
+      throw new RubricEvalError(`git ${args[0]} did not finish within ${timeoutMs / 1000} s`, { cause: err });
+    throw err;
+  }
 }
 
 /** The last commit as the subject (outside a pull request). */
-export async function lastCommitSubject(cwd: string): Promise<Subject> {
-  const title = (await git(cwd, ['log', '-1', '--format=%s'])).trim();
-  const body = (await git(cwd, ['log', '-1', '--format=%b'])).trim();
-  const diff = await git(cwd, ['show', '--format=', '--no-color', '--no-ext-diff', 'HEAD']);
+export async function lastCommitSubject(cwd: string, timeoutMs = GIT_TIMEOUT_MS): Promise<Subject> {
+  const title = (await git(cwd, ['log', '-1', '--format=%s'], timeoutMs)).trim();
+  const body = (await git(cwd, ['log', '-1', '--format=%b'], timeoutMs)).trim();
+  const diff = await git(cwd, ['show', '--format=', '--no-color', '--no-ext-diff', 'HEAD'], timeoutMs);
   return subjectFromDiff('commit', title, body, diff);
 }
 
 /** The change from `base` (its merge base with HEAD) to the working tree's HEAD, locally. */
-export async function gitDiffSubject(cwd: string, base: string): Promise<Subject> {
-  const mergeBase = (await git(cwd, ['merge-base', base, 'HEAD'])).trim();
-  const diff = await git(cwd, ['diff', '--no-color', '--no-ext-diff', `${mergeBase}..HEAD`]);
-  const title = (await git(cwd, ['log', '-1', '--format=%s'])).trim();
+export async function gitDiffSubject(
+  cwd: string,
+  base: string,
+  timeoutMs = GIT_TIMEOUT_MS,
+): Promise<Subject> {
+  const mergeBase = (await git(cwd, ['merge-base', base, 'HEAD'], timeoutMs)).trim();
+  const diff = await git(cwd, ['diff', '--no-color', '--no-ext-diff', `${mergeBase}..HEAD`], timeoutMs);
+  const title = (await git(cwd, ['log', '-1', '--format=%s'], timeoutMs)).trim();
   return subjectFromDiff('diff', title, `Changes since ${base}`, diff);
 }

@@ -7,7 +7,7 @@ import { fileOrigin } from '../baseline/load.js';
 import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
 import { FAIL_ON } from '../config/config.js';
 import { checkFailures, type FailOn, withRegressionCheck } from '../config/fail-on.js';
-import { renderReport } from '../report/markdown.js';
+import { renderReport } from '../report/comment-body.js';
 import { writeResultsStream } from '../report/results-file.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { emptyUsage, type RunResults } from '../core/results.js';

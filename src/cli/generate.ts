@@ -7,9 +7,9 @@ import { JudgeCache } from '../judge/cache.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { fence } from '../judge/fence.js';
 import { Judge } from '../judge/judge.js';
-import { AdaptiveLimiter } from '../judge/limiter.js';
+import { AdaptiveLimiter } from '../exec/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
-import { judgeEndpoint } from '../pipeline/run.js';
+import { judgeEndpoint } from '../pipeline/judge-endpoint.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
 import { renderQuestionOutline } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
@@ -46,7 +46,10 @@ const GeneratedRubrics = z.object({
     .max(7),
 });
 
-/** Seed 001's `generate rubrics`: checklist items from each case's expected_outcome. */
+/**
+ * `generate rubrics`: drafts 3-7 checklist items for each case from its expected_outcome, for the
+ * user to review.
+ */
 export async function generateRubrics(o: GenerateOptions): Promise<number> {
   const { io } = o;
   const ws = new Workspace(o.cwd);

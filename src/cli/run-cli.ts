@@ -5,7 +5,7 @@ import { type Config, configFromInputs, parseInputs } from '../config/config.js'
 import { excerpt, formatDiagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
-import { renderReport } from '../report/markdown.js';
+import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { readRecordingMeta } from '../judge/cache.js';
 import { type RunResults } from '../core/results.js';
@@ -15,6 +15,7 @@ import { validateRun } from '../pipeline/validate.js';
 import { CLI_SETTINGS } from '../core/setting-names.js';
 import { type Progress } from '../pipeline/execute.js';
 import { runEvaluation } from '../pipeline/run.js';
+import { shardLabel } from '../pipeline/shard.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
 import { compareCommand } from './compare.js';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -237,7 +238,7 @@ async function report(results: RunResults, config: Config, format: Format, io: C
   if (config.shard) {
     // A shard that wrote its results file has done its part: the merge decides the verdict.
     io.stderr.write(
-      `shard ${config.shard.index}/${config.shard.total}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`,
+      `${shardLabel(config.shard)}: results in ${config.resultsFile}; \`rubric-eval merge\` the shards' files for the run's verdict\n`,
     );
     return EXIT_PASS;
   }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
 import { type PriceTable } from '../judge/pricing.js';
@@ -41,6 +42,22 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
+/** Where the results file goes and where the run starts, unless the inputs say otherwise. */
+const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
+const DEFAULT_WORKING_DIRECTORY = '.';
+
+/**
+ * Where the results file goes when the inputs are invalid: where valid ones would have put it, as
+ * far as they can be read, so the file that says why lands where the workflow looks for it.
+ */
+export function fallbackResultsFile(raw: Record<string, string>, workspace: string): string {
+  return path.resolve(
+    workspace,
+    raw['working-directory'] || DEFAULT_WORKING_DIRECTORY,
+    raw['results-file'] || DEFAULT_RESULTS_FILE,
+  );
+}
+
 const InputsSchema = z
   .object({
     suites: text(),
@@ -60,9 +77,9 @@ const InputsSchema = z
     concurrency: number('concurrency', 8, { int: true, min: 1, max: 256 }),
     'fail-on': choice('fail-on', FAIL_ON, 'fail'),
     comment: choice('comment', COMMENT_MODES, 'update'),
-    'results-file': z.preprocess(unset, z.string().default('rubric-eval-results.json')),
+    'results-file': z.preprocess(unset, z.string().default(DEFAULT_RESULTS_FILE)),
     'gate-timeout': number('gate-timeout', 600, { min: 1, max: 6 * 3600 }),
-    'working-directory': z.preprocess(unset, z.string().default('.')),
+    'working-directory': z.preprocess(unset, z.string().default(DEFAULT_WORKING_DIRECTORY)),
     'judge-prices': z.preprocess(
       unset,
       z

@@ -1,9 +1,65 @@
-import { type EvaluatorResult } from '../core/results.js';
-import { type EvalCase, type EvaluatorConfig } from '../suite/types.js';
-import { aggregateCase, type CaseAggregate, weightedMean } from '../rubric/scoring.js';
+import { type CaseVerdict, type EvaluatorResult } from '../core/results.js';
+import {
+  type AggregatorConfig,
+  type EvalCase,
+  type EvaluatorConfig,
+  INLINE_RUBRIC_EVALUATOR,
+} from '../suite/types.js';
+import { verdictForScore, weightedMeanOrEqual } from '../rubric/scoring.js';
+import { EPSILON } from '../core/epsilon.js';
 
-/** Tolerance for float sums such as 0.1 + 0.7 meeting a 0.8 threshold. */
-const EPSILON = 1e-9;
+export interface CaseAggregate {
+  score: number;
+  verdict: CaseVerdict;
+  gating_violations: string[];
+  /** Judge samples split on a check that decides the verdict (the evaluators carry which). */
+  unstable?: true;
+}
+
+/**
+ * Weighted mean of evaluator scores as AgentV's orchestrator and composite compute it: weight 0
+ * excludes, and when every weight is 0 there is nothing to count, so the score is 0.
+ */
+function weightedMeanOrZero(items: readonly { value: number; weight: number }[]): number {
+  const total = items.reduce((s, i) => s + i.weight, 0);
+  return total > 0 ? items.reduce((s, i) => s + i.value * i.weight, 0) / total : 0;
+}
+
+/**
+ * A composite's score by a fixed aggregator: `all_or_nothing` is 1 only when every child scored
+ * 1; `weighted_average` weighs each child by its weight in the aggregator (1 when not named;
+ * all 0 scores 0). Undefined for the aggregators that judge or run a script.
+ */
+export function combineChildren(
+  agg: AggregatorConfig,
+  children: readonly { name: string; score: number }[],
+): number | undefined {
+  if (agg.type === 'all_or_nothing') return children.every((c) => c.score >= 1) ? 1 : 0;
+  if (agg.type === 'weighted_average')
+    return weightedMeanOrZero(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+  return undefined;
+}
+
+/**
+ * A case from its evaluators: weighted mean by evaluator weight (0 excludes; all 0 scores 0),
+ * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
+ */
+export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggregate {
+  const score = weightedMeanOrZero(evaluators.map((e) => ({ value: e.score, weight: e.weight })));
+  const gating = evaluators.flatMap((e) =>
+    e.gating_violations.map((v) => (e.name === INLINE_RUBRIC_EVALUATOR ? v : `${e.name} › ${v}`)),
+  );
+  let verdict: CaseVerdict;
+  if (evaluators.some((e) => e.verdict === 'error')) verdict = 'error';
+  else if (gating.length > 0) verdict = 'fail';
+  else verdict = verdictForScore(score);
+  return {
+    score,
+    verdict,
+    gating_violations: gating,
+    ...(evaluators.some((e) => e.unstable) ? { unstable: true as const } : {}),
+  };
+}
 
 /**
  * A case's verdict by the rules of the format it was written in: the loaded case says which
@@ -47,7 +103,7 @@ export function aggregateByThreshold(
   const weighted = results.filter((e) => e.weight > 0);
   const score = requiredFailed
     ? 0
-    : weightedMean(weighted.map((e) => ({ value: e.score, weight: e.weight })));
+    : weightedMeanOrEqual(weighted.map((e) => ({ value: e.score, weight: e.weight })));
   let verdict: CaseAggregate['verdict'];
   if (results.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';

@@ -4,7 +4,7 @@ import { clamp01, verdictForScore } from '../rubric/scoring.js';
 import { filesOf, messageAsWritten, renderReferenceAnswer, renderUserQuestion } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { type CandidateAnswer } from './context.js';
-import { type ExecDeps } from './deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,7 +1,8 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult } from '../core/results.js';
-import { evaluatorMean, evaluatorVerdict } from '../rubric/scoring.js';
+import { evaluatorVerdict } from '../rubric/scoring.js';
+import { combineChildren } from './case-scoring.js';
 import {
   type CompositeConfig,
   type DeterministicConfig,
@@ -12,7 +13,7 @@ import {
 } from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
 import { type CandidateAnswer, caseContext } from './context.js';
-import { type ExecDeps } from './deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { scoreCost } from './cost.js';
 import { scoreExecutionMetrics } from './execution-metrics.js';
 import { expectedObject } from './expected-object.js';
@@ -200,11 +201,11 @@ async function runComposite(
   let aggregatorMisses: string[] = [];
   let aggregatorSamples: Pick<EvaluatorResult, 'samples' | 'sample_scores'> = {};
   if (agg.type === 'all_or_nothing') {
+    score = combineChildren(agg, children)!;
     const short = children.filter((c) => c.score < 1);
-    score = short.length === 0 ? 1 : 0;
     reasoning = short.length === 0 ? 'every part met' : `not met: ${short.map((c) => c.name).join(', ')}`;
   } else if (agg.type === 'weighted_average') {
-    score = evaluatorMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
+    score = combineChildren(agg, children)!;
     reasoning = children
       .map(
         (c) =>

@@ -3,8 +3,9 @@ import { fence } from '../judge/fence.js';
 import { type EvalCase, type PromptScript } from '../suite/types.js';
 import { codeJudgeInput } from './code-judge.js';
 import { type CandidateAnswer } from './context.js';
-import { type ExecDeps } from './deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { traceOf } from './trace.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** Prompts longer than this are refused: a script gone wrong must not become a huge judge call. */
 const MAX_PROMPT_CHARS = 200_000;
@@ -53,14 +54,14 @@ export async function renderPromptScript(
   const name = script.command.join(' ');
   if (r.exitCode !== 0) {
     const said = (r.stderrTail || r.output).trim();
-    throw new Error(
+    throw new RubricEvalError(
       `prompt script \`${name}\` ${describeExit(r, deps.commandTimeoutMs)}${said ? `: ${said.slice(-800)}` : ''}`,
     );
   }
   const prompt = r.stdout.trim();
-  if (!prompt) throw new Error(`prompt script \`${name}\` printed an empty prompt`);
+  if (!prompt) throw new RubricEvalError(`prompt script \`${name}\` printed an empty prompt`);
   if (r.stdoutOverflowed || prompt.length > MAX_PROMPT_CHARS)
-    throw new Error(`prompt script \`${name}\` printed more than ${MAX_PROMPT_CHARS} characters`);
+    throw new RubricEvalError(`prompt script \`${name}\` printed more than ${MAX_PROMPT_CHARS} characters`);
   return fenceVerbatim(prompt, answer.text);
 }
 

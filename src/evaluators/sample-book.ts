@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { type JudgeAnswer, JudgeError, type JudgeRequest } from '../judge/judge.js';
 import { maxSamples, type SamplesSetting } from '../judge/sampling.js';
 import { addUsage, emptyUsage, type Usage } from '../core/results.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /** Where one judged evaluator sits in a case's evaluator tree, and the book that samples it. */
 export interface SampleSlot {
@@ -56,9 +56,7 @@ export class SampleBook {
     build: (index: number) => JudgeRequest<T>,
     ask: (req: JudgeRequest<T>, index: number) => Promise<JudgeAnswer<T>>,
   ): Promise<{ answers: JudgeAnswer<T>[]; staleUsage: Usage }> {
-    const promptKey = createHash('sha256')
-      .update(JSON.stringify(build(0).prompt.messages))
-      .digest('hex');
+    const promptKey = sha256Hex(JSON.stringify(build(0).prompt.messages));
     const previous = this.keys.get(path);
     if (previous !== undefined && previous !== promptKey) this.counts.delete(path);
     this.keys.set(path, promptKey);

@@ -1,13 +1,7 @@
 import { lowerMedian, parseVotes } from '../judge/sampling.js';
 import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../core/results.js';
-import {
-  evaluatorMean,
-  evaluatorVerdict,
-  scoreChecklist,
-  scoreRanges,
-  verdictForScore,
-} from '../rubric/scoring.js';
-import { scoreCase } from './case-scoring.js';
+import { evaluatorVerdict, scoreChecklist, scoreRanges, verdictForScore } from '../rubric/scoring.js';
+import { combineChildren, scoreCase } from './case-scoring.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 
 /**
@@ -128,11 +122,8 @@ function rescore(
     if (children.some((c) => c.verdict === 'error')) return r;
     const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
     const agg = config.aggregator;
-    let score = r.score;
-    if (agg.type === 'all_or_nothing') score = children.every((c) => c.score >= 1) ? 1 : 0;
-    else if (agg.type === 'weighted_average')
-      score = evaluatorMean(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
-    else if (agg.type === 'llm_judge') score = o.get(`${p}/agg`) ?? r.score;
+    let score = combineChildren(agg, children) ?? r.score;
+    if (agg.type === 'llm_judge') score = o.get(`${p}/agg`) ?? r.score;
     // A scoring script that failed forced `fail` whatever its score: keep that.
     const forced = agg.type === 'code_judge' && r.verdict !== evaluatorVerdict(r.score, r.gating_violations);
     return {

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type StreamRedactor } from './redact.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /**
  * Keeps the first `headBytes` and the last `tailBytes` of a stream, however long it gets: a gate
@@ -80,7 +81,7 @@ export function readCapped(
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new Error('not a regular file');
+    if (!stat.isFile()) throw new RubricEvalError('not a regular file');
     const out = new BoundedBuffer(limit);
     for (let pos = 0; !out.overflowed;) {
       const chunk = Buffer.allocUnsafe(64 * 1024);

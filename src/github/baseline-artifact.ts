@@ -2,8 +2,9 @@ import { resultsFromZip } from '../baseline/artifact-zip.js';
 import { type BaselineFinder, type FoundBaseline } from '../baseline/load.js';
 import { MAX_RESULTS_BYTES } from '../baseline/read-results.js';
 import { type BaselineConfig } from '../config/config.js';
+import { describeError, untilCancelled } from './call-outcome.js';
 import { type Octokit, type Repo } from './client.js';
-import { describeError } from './pr-comment.js';
+import { RubricEvalError } from '../core/errors.js';
 
 /** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
 export interface ArtifactQuery {
@@ -82,20 +83,25 @@ export async function findBaselineArtifact(
 ): Promise<FoundBaseline> {
   const timeout = AbortSignal.timeout(q.timeoutMs ?? 120_000);
   const signal = q.signal ? AbortSignal.any([timeout, q.signal]) : timeout;
+  const why = { timeout, cancel: q.signal };
   let artifacts: Artifact[];
   try {
-    artifacts = await listArtifacts(octokit, repo, q.name, q.maxPages ?? MAX_ARTIFACT_PAGES, signal);
+    // Not left to Octokit alone: it retries an aborted call after a backoff the abort cannot cut.
+    artifacts = await untilCancelled(
+      listArtifacts(octokit, repo, q.name, q.maxPages ?? MAX_ARTIFACT_PAGES, signal),
+      signal,
+    );
   } catch (err) {
-    return { warning: refusal(err, `listing the artifacts named ${q.name}`) };
+    return { warning: refusal(err, `listing the artifacts named ${q.name}`, why) };
   }
   const picked = pickArtifact(artifacts, q);
   if ('warning' in picked) return picked;
   const a = picked.artifact;
   let zip: Uint8Array;
   try {
-    zip = await downloadZip(octokit, repo, a.id, signal);
+    zip = await untilCancelled(downloadZip(octokit, repo, a.id, signal), signal);
   } catch (err) {
-    return { warning: refusal(err, `downloading artifact ${a.name} #${a.id}`) };
+    return { warning: refusal(err, `downloading artifact ${a.name} #${a.id}`, why) };
   }
   const file = resultsFromZip(zip, q.resultsFileName);
   if ('error' in file) return { warning: `artifact ${a.name} #${a.id}: ${file.error}` };
@@ -125,20 +131,25 @@ async function listArtifacts(
   signal: AbortSignal,
 ): Promise<Artifact[]> {
   const all: Artifact[] = [];
-  let pages = 0;
-  const iterator = octokit.paginate.iterator(octokit.rest.actions.listArtifactsForRepo, {
-    ...repo,
-    name,
-    per_page: 100,
-    request: { signal },
-  });
   // A repository can hold thousands of artifacts: the newest come first, and ten pages is plenty.
-  for await (const page of iterator) {
-    all.push(...(page.data as Artifact[]));
-    if (++pages >= maxPages) break;
+  // Asked for page by page, not through octokit.paginate: its iterator drops `request.signal`,
+  // so neither the lookup's time limit nor the run's cancel would reach the calls.
+  for (let page = 1; page <= maxPages; page++) {
+    const r = await octokit.rest.actions.listArtifactsForRepo({
+      ...repo,
+      name,
+      per_page: PER_PAGE,
+      page,
+      request: { signal },
+    });
+    const items = r.data.artifacts as Artifact[];
+    all.push(...items);
+    if (items.length < PER_PAGE || all.length >= r.data.total_count) break;
   }
   return all;
 }
+
+const PER_PAGE = 100;
 
 /**
  * Among live artifacts of this name made in this repository (never a fork's run on a branch of
@@ -202,25 +213,25 @@ async function downloadZip(
   const status = r.status as number;
   if (status >= 300 && status < 400) {
     const location = (r.headers as Record<string, string | undefined>).location;
-    if (!location) throw new Error(`HTTP ${status} without a Location header`);
+    if (!location) throw new RubricEvalError(`HTTP ${status} without a Location header`);
     const res = await fetch(location, { redirect: 'follow', signal });
     if (!res.ok)
-      throw Object.assign(new Error(`storage answered HTTP ${res.status}`), { status: res.status });
+      throw Object.assign(new RubricEvalError(`storage answered HTTP ${res.status}`), { status: res.status });
     return readCapped(res);
   }
   const data = r.data as unknown;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  throw new Error(`unexpected HTTP ${status} answer for the artifact's zip`);
+  throw new RubricEvalError(`unexpected HTTP ${status} answer for the artifact's zip`);
 }
 
 async function readCapped(res: Response): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESULTS_BYTES) throw new Error(`the zip is ${declared} bytes, over the limit`);
+  if (declared > MAX_RESULTS_BYTES) throw new RubricEvalError(`the zip is ${declared} bytes, over the limit`);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
-    if (total > MAX_RESULTS_BYTES) throw new Error(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
+    if (total > MAX_RESULTS_BYTES) throw new RubricEvalError(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
     chunks.push(chunk);
   }
   const out = new Uint8Array(total);
@@ -232,14 +243,16 @@ async function readCapped(res: Response): Promise<Uint8Array> {
   return out;
 }
 
-/** A failed call, said so that the user knows what to change (a 403 is a missing permission). */
-function refusal(err: unknown, doing: string): string {
+/**
+ * A failed call, said so that the user knows what to change (a 403 is a missing permission).
+ * Which signal fired says why a call was aborted: the run's cancel or the lookup's time limit.
+ */
+function refusal(err: unknown, doing: string, why: { timeout: AbortSignal; cancel?: AbortSignal }): string {
+  if (why.cancel?.aborted) return `${doing} stopped: the run was cancelled`;
+  if (why.timeout.aborted || (err as Error).name === 'TimeoutError') return `${doing} timed out`;
   const status = (err as { status?: number }).status;
-  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
   if (status === 403)
     return `GitHub refused ${doing} (HTTP 403): grant the workflow \`permissions: actions: read\``;
-  if (status === 404) return `${doing}: not found (HTTP 404: ${message})`;
-  if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError')
-    return `${doing} timed out`;
-  return `${doing} failed (${status ? `HTTP ${status}: ` : ''}${message})`;
+  if (status === 404) return `${doing}: not found (${describeError(err)})`;
+  return `${doing} failed (${describeError(err)})`;
 }

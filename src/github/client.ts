@@ -1,8 +1,8 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { type Subject, subjectFromDiff } from '../checker/subject.js';
-import { boundedPages } from './pages.js';
+import { RubricEvalError } from '../core/errors.js';
+import { cancelledError } from './call-outcome.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -66,23 +66,25 @@ export function createOctokit(token: string, opts: OctokitOptions): Octokit {
  */
 function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof fetch {
   const inFlight = new Set<AbortController>();
-  // Reasons are plain Errors named as fetch names them: @octokit/request passes an `AbortError`
-  // through (never retried) and wraps anything else as a 500 (retried within the budget).
-  const cancelled = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
   cancel?.addEventListener('abort', () => {
-    for (const c of inFlight) c.abort(cancelled());
+    for (const c of inFlight) c.abort(cancelledError());
   });
   return (input, init) => {
     const controller = new AbortController();
-    if (cancel?.aborted) controller.abort(cancelled());
+    if (cancel?.aborted) controller.abort(cancelledError());
     const outer = init?.signal;
-    if (outer) outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    // A retry of a call whose own signal already fired must not go out again.
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
     inFlight.add(controller);
     const timer = setTimeout(() => {
       inFlight.delete(controller);
       const seconds = timeoutMs / 1000;
+      // Named as fetch names its own (`TimeoutError`): wrapped as a 500 and retried.
       controller.abort(
-        Object.assign(new Error(`GitHub did not answer within ${seconds} s`), { name: 'TimeoutError' }),
+        Object.assign(new RubricEvalError(`GitHub did not answer within ${seconds} s`), {
+          name: 'TimeoutError',
+        }),
       );
     }, timeoutMs);
     timer.unref();
@@ -93,37 +95,4 @@ function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof 
 export interface Repo {
   owner: string;
   repo: string;
-}
-
-/** The pull request as the checker's subject: title, body, changed files and the unified diff. */
-export async function pullRequestSubject(
-  octokit: Octokit,
-  repo: Repo,
-  pullNumber: number,
-  title: string,
-  body: string,
-): Promise<Subject> {
-  // GitHub lists at most 3,000 files (30 pages); the cap is a bound, not a limit in practice.
-  const files = (
-    await boundedPages(octokit, octokit.rest.pulls.listFiles, { ...repo, pull_number: pullNumber }, {})
-  ).items;
-  let diff: string;
-  try {
-    const r = await octokit.rest.pulls.get({
-      ...repo,
-      pull_number: pullNumber,
-      mediaType: { format: 'diff' },
-    });
-    diff = r.data as unknown as string;
-  } catch {
-    // Very large diffs are refused by the diff media type; the per-file patches still come.
-    diff = files
-      .map(
-        (f) => `diff --git a/${f.filename} b/${f.filename}\n${f.patch ?? '(binary or too large to show)'}\n`,
-      )
-      .join('');
-  }
-  const s = subjectFromDiff('pull_request', title, body, typeof diff === 'string' ? diff : '');
-  // The file list comes from the API (complete even when the diff was trimmed).
-  return { ...s, files: files.map((f) => `${f.filename} (${f.status}, +${f.additions} −${f.deletions})`) };
 }

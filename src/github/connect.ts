@@ -4,7 +4,8 @@ import { type Config, type Inputs } from '../config/config.js';
 
 import { type HistoryEntry } from '../core/results.js';
 import { lastCommitSubject, type Subject } from '../checker/subject.js';
-import { commentHistory, openSurface, type PullRequestSurface, untilCancelled } from './pr-comment.js';
+import { untilCancelled } from './call-outcome.js';
+import { commentHistory, openSurface, type PullRequestSurface } from './pr-comment.js';
 import { type ActionRunContext } from './run-context.js';
 
 /** What the action's run takes from GitHub, and where it writes its comment. */
@@ -41,8 +42,9 @@ export async function connectGitHub(
       subject: () => lastCommitSubject(config.workingDirectory),
       baseline: undefined,
     };
-  const [{ createOctokit, pullRequestSubject }, { startBaselineLookup }] = await Promise.all([
+  const [{ createOctokit }, { pullRequestSubject }, { startBaselineLookup }] = await Promise.all([
     import(/* webpackMode: "eager" */ './client.js'),
+    import(/* webpackMode: "eager" */ './pull-request.js'),
     import(/* webpackMode: "eager" */ './baseline-artifact.js'),
   ]);
   const octokit = token

@@ -1,7 +1,8 @@
 import { type Redactor } from '../exec/redact.js';
 import { parseHistory, runLine, type RunKey } from '../report/history.js';
-import { renderReport } from '../report/markdown.js';
+import { renderReport } from '../report/comment-body.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
+import { describeError, isPermissionError, untilCancelled } from './call-outcome.js';
 import { type Octokit, type Repo } from './client.js';
 import { type Identity, tokenIdentity } from './identity.js';
 import { listOwnComments, type OwnComment, upsertSticky } from './sticky-comment.js';
@@ -76,21 +77,6 @@ export async function commentReport(
   return url;
 }
 
-/**
- * Resolves as `work` does, or rejects as soon as `signal` aborts: a wait inside Octokit (a
- * rate-limit pause, a retry backoff) cannot be aborted, so a cancel must not wait for it.
- */
-export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(cancelledError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelledError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-const cancelledError = () => Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
-
 /** The action's newest own comment (its history lives there); null when none or unreadable. */
 async function previousComment(s: PullRequestSurface): Promise<OwnComment | null> {
   if (s.mode !== 'update' || !s.me) return null;
@@ -141,17 +127,4 @@ async function postReport(s: PullRequestSurface, body: string, signal: AbortSign
     else s.warn(`could not post the PR comment: ${describeError(err)}. The verdict still decides the check.`);
     return '';
   }
-}
-
-/** Is this error GitHub refusing us for want of permission (fork PR, read-only token)? */
-function isPermissionError(err: unknown): boolean {
-  const status = (err as { status?: number }).status;
-  return status === 403 || status === 404;
-}
-
-/** An HTTP error in one line: status and the first line of the message. */
-export function describeError(err: unknown): string {
-  const status = (err as { status?: number }).status;
-  const message = err instanceof Error ? err.message : String(err);
-  return status ? `HTTP ${status}: ${message.split('\n')[0]}` : message.split('\n')[0]!;
 }

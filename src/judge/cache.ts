@@ -1,6 +1,7 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 export type CacheMode = 'readwrite' | 'replay' | 'off';
 
@@ -61,9 +62,7 @@ export class JudgeCache {
     /** Judge samples after the first; absent for sample 0, whose key is unchanged. */
     sample?: number;
   }): string {
-    return createHash('sha256')
-      .update(JSON.stringify({ v: 1, ...parts }))
-      .digest('hex');
+    return sha256Hex(JSON.stringify({ v: 1, ...parts }));
   }
 
   private file(key: string): string {

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { type AdaptiveLimiter, sleep } from './limiter.js';
+import { type AdaptiveLimiter, sleep } from '../exec/limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { loadedOpenAI, loadOpenAI } from './sdk.js';

@@ -4,7 +4,7 @@ import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-na
 import { parseJsonAnswer } from './answer-json.js';
 import { cacheSecret, JudgeCache } from './cache.js';
 import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';
-import { type AdaptiveLimiter } from './limiter.js';
+import { type AdaptiveLimiter } from '../exec/limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
 import { type ChatMessage, type JudgePrompt } from './prompts.js';
 import { type RetryPolicy } from './retry.js';

@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
+import { RubricEvalError } from '../core/errors.js';
 
 /** The `fetch` the `openai` client is given: same signature, a leaner path underneath. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -94,7 +95,9 @@ export class Transport {
           // A target's endpoint comes from a file the PR controls: its answer must not take the memory.
           if (received > MAX_RESPONSE_BYTES) {
             req.destroy(
-              new Error(`the answer from ${url.origin} is over ${MAX_RESPONSE_BYTES / 2 ** 20} MiB`),
+              new RubricEvalError(
+                `the answer from ${url.origin} is over ${MAX_RESPONSE_BYTES / 2 ** 20} MiB`,
+              ),
             );
             return;
           }

@@ -1,13 +1,15 @@
 import {
   addUsage,
+  type CaseVerdict,
   emptyUsage,
   type HistoryEntry,
   type CheckerResult,
+  type RunCounts,
   type RunResults,
   type SuiteResult,
+  type Verdict,
 } from '../core/results.js';
 import { historyCounts } from '../report/history.js';
-import { aggregateRun } from '../rubric/scoring.js';
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -47,7 +49,7 @@ export function aggregateResults(p: AggregateInput): RunResults {
     counts: historyCounts(agg.counts, p.rubric?.counts ?? null),
     feedback: p.rubric?.feedback ?? firstFailure(p.suites, p.errors),
     rubric_hash: p.rubric?.hash ?? null,
-    rubric_verdict: rubricVerdict(p.rubric),
+    rubric_verdict: checkerVerdict(p.rubric),
     at: new Date().toISOString(),
   };
   return {
@@ -69,11 +71,11 @@ export function aggregateResults(p: AggregateInput): RunResults {
   };
 }
 
-/** The markdown rubric's own verdict, as the checker reads prior iterations. */
-function rubricVerdict(rubric: CheckerResult | null): HistoryEntry['rubric_verdict'] {
-  if (!rubric) return null;
-  if (rubric.judge_verdict === 'terminate') return 'terminate';
-  return rubric.verdict === 'pass' ? 'accept' : 'retry';
+/** The checker's own verdict, as the checker reads prior iterations. */
+function checkerVerdict(checker: CheckerResult | null): HistoryEntry['rubric_verdict'] {
+  if (!checker) return null;
+  if (checker.judge_verdict === 'terminate') return 'terminate';
+  return checker.verdict === 'pass' ? 'accept' : 'retry';
 }
 
 function firstFailure(suites: readonly SuiteResult[], errors: readonly string[]): string | null {
@@ -83,4 +85,38 @@ function firstFailure(suites: readonly SuiteResult[], errors: readonly string[])
       if (c.verdict === 'fail' || c.verdict === 'error')
         return `${c.id}: ${c.error ?? c.gating_violations[0] ?? `score ${c.score.toFixed(2)}`}`;
   return null;
+}
+
+function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {
+  const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  for (const v of verdicts) counts[v]++;
+  return counts;
+}
+
+export interface RunAggregate {
+  score: number;
+  verdict: Verdict;
+  counts: RunCounts;
+}
+
+/**
+ * The run: score is the mean of the case scores (the markdown-rubric checker counts as one more
+ * item); verdict is fail if any case failed or errored or the checker failed, else borderline if
+ * any case is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run
+ * must not turn a required check green.
+ */
+export function aggregateRun(
+  cases: readonly { score: number; verdict: CaseVerdict }[],
+  checker: { score: number; verdict: 'pass' | 'fail' } | null,
+): RunAggregate {
+  const counts = countVerdicts(cases.map((c) => c.verdict));
+  const scores = cases.map((c) => c.score);
+  if (checker) scores.push(checker.score);
+  const score = scores.length === 0 ? 0 : scores.reduce((a, b) => a + b, 0) / scores.length;
+  let verdict: Verdict;
+  if (cases.length === 0 && !checker) verdict = 'fail';
+  else if (counts.fail > 0 || counts.error > 0 || checker?.verdict === 'fail') verdict = 'fail';
+  else if (counts.borderline > 0) verdict = 'borderline';
+  else verdict = 'pass';
+  return { score, verdict, counts };
 }

@@ -1,12 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { type Config } from '../config/config.js';
-import { type ExecDeps } from '../evaluators/deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { childEnv, Redactor, secretsFromEnv } from '../exec/redact.js';
 import { JudgeCache } from '../judge/cache.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { Judge, type JudgeOptions } from '../judge/judge.js';
-import { AdaptiveLimiter } from '../judge/limiter.js';
+import { AdaptiveLimiter } from '../exec/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
 import { ACTION_SETTINGS, type SettingNames } from '../core/setting-names.js';
 import { Workspace } from '../core/workspace.js';

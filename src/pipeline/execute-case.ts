@@ -1,8 +1,8 @@
 import { type CandidateAnswer, candidateFromTarget } from '../evaluators/context.js';
-import { type ExecDeps } from '../evaluators/deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type Judge } from '../judge/judge.js';
-import { CancelledError } from '../judge/limiter.js';
+import { CancelledError } from '../exec/limiter.js';
 import { addUsage, type AnswerCut, type CaseResult, emptyUsage } from '../core/results.js';
 import { judgedAnswer } from '../evaluators/judged-answer.js';
 import { scoreCase } from '../evaluators/case-scoring.js';

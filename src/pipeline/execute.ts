@@ -1,4 +1,4 @@
-import { type ExecDeps } from '../evaluators/deps.js';
+import { type ExecDeps } from '../exec/deps.js';
 import { type Redactor } from '../exec/redact.js';
 import { type Judge } from '../judge/judge.js';
 import { type Subject } from '../checker/subject.js';
@@ -49,7 +49,7 @@ export interface Executed {
 export async function executePlan(plan: RunPlan, deps: ExecuteDeps): Promise<Executed> {
   const defaultJudge = plan.defaultEndpoint ? deps.judges.for(plan.defaultEndpoint) : null;
   const [rubric, suites] = await Promise.all([
-    executeRubric(plan, defaultJudge, deps),
+    executeChecker(plan, defaultJudge, deps),
     executeCases(plan, defaultJudge, deps),
   ]);
   return {
@@ -59,7 +59,11 @@ export async function executePlan(plan: RunPlan, deps: ExecuteDeps): Promise<Exe
   };
 }
 
-function executeRubric(plan: RunPlan, judge: Judge | null, deps: ExecuteDeps): Promise<CheckerResult | null> {
+function executeChecker(
+  plan: RunPlan,
+  judge: Judge | null,
+  deps: ExecuteDeps,
+): Promise<CheckerResult | null> {
   if (!plan.rubric) return Promise.resolve(null);
   return runChecker(plan.rubric, {
     cwd: deps.cwd,

@@ -3,7 +3,7 @@ import { type BaselineFinder } from '../baseline/load.js';
 import { type Config } from '../config/config.js';
 import { type Subject } from '../checker/subject.js';
 import { Redactor, secretsFromEnv } from '../exec/redact.js';
-import { errorLine } from '../report/markdown.js';
+import { errorLine } from '../report/comment-body.js';
 import { invalidInputResults } from '../report/results-file.js';
 import { aggregateResults } from './aggregate.js';
 import { compareStage } from './compare.js';
@@ -13,13 +13,11 @@ import { judgeInfo } from './judge-endpoint.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
 import { planProblems, planRun } from './plan.js';
-import { finishRun, type RunOutcome } from './results.js';
+import { finishRun, type ReportedRun, type RunOutcome } from './finish.js';
 import { readShardFiles } from './shard-file.js';
+import { RubricEvalError } from '../core/errors.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
-
-export { GITHUB_MODELS_URL, judgeEndpoint } from './judge-endpoint.js';
-export { type RunOutcome } from './results.js';
 
 interface RunHooks {
   info?(message: string): void;
@@ -44,7 +42,7 @@ export interface RunIO {
 }
 
 const noSubject = () =>
-  Promise.reject(new Error('no subject to judge: not a pull request and no diff given'));
+  Promise.reject(new RubricEvalError('no subject to judge: not a pull request and no diff given'));
 
 /**
  * The pipeline, wired: load+validate → plan → execute → aggregate → compare → results. Nothing is
@@ -150,7 +148,7 @@ export async function evaluateOrExplain(
   config: Config,
   io: RunIO,
   log: { error(message: string): void; info(message: string): void },
-): Promise<Pick<RunOutcome, 'results' | 'redactor' | 'diagnostics'>> {
+): Promise<ReportedRun> {
   try {
     return await runEvaluation(config, io);
   } catch (err) {

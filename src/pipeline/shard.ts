@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { type ShardSpec } from '../config/shard-spec.js';
 import { canonicalJson } from '../suite/definition-hash.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /** What a shard's results file says about the plan it ran a part of. */
 export interface ShardInfo extends ShardSpec {
@@ -46,5 +46,5 @@ export interface PlanEntry {
 /** `plan_hash`: over the ordered (suite path, case id, definition_hash) list of the whole plan. */
 export function planHash(entries: readonly PlanEntry[]): string {
   const list = entries.map((e) => [e.suite, e.id, e.definition_hash]);
-  return createHash('sha256').update(canonicalJson(list)).digest('hex').slice(0, 16);
+  return sha256Hex(canonicalJson(list)).slice(0, 16);
 }

@@ -1,6 +1,6 @@
 import { type RunResults } from '../core/results.js';
 import { changeCounts } from './baseline.js';
-import { renderReport } from './markdown.js';
+import { renderReport } from './comment-body.js';
 import { samplesNote } from './samples.js';
 
 /** The job summary: the full report (redacted), a shard's flagged as one part of a run. */

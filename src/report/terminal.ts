@@ -3,7 +3,7 @@ import { styleText } from 'node:util';
 import { type RunResults } from '../core/results.js';
 import { formatCheckerCounts } from '../checker/verdict.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
-import { checklistMet, rangeScores, whyNot } from './markdown.js';
+import { checklistMet, rangeScores, whyNot } from './comment-body.js';
 import { judgeSplit, samplesNote } from './samples.js';
 
 export interface Style {

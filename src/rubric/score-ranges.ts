@@ -23,7 +23,7 @@ export interface BandInput {
 const fmt = (b: { min: number; max: number }) => `[${b.min}, ${b.max}]`;
 
 /**
- * Checks a criterion's bands against the rules of seeds 000/001/004: integer bounds within 0..10,
+ * Checks a criterion's bands against the band rules: integer bounds within 0..10,
  * min <= max, no overlap, every integer of 0..10 covered, a non-empty outcome per band.
  * Returns every problem (not just the first) so a user fixes the rubric in one pass.
  */

@@ -36,13 +36,14 @@ import {
   type EvalSuite,
   type EvaluatorConfig,
   type FileAttachment,
+  INLINE_RUBRIC_EVALUATOR,
   type Message,
   type PromptScript,
   type PromptTemplate,
 } from './types.js';
 import { isTestsFormat, loadTestsSuite } from './tests-format.js';
-import { readUserFile } from '../core/user-file.js';
-import { FileTooLargeError, type Workspace } from '../core/workspace.js';
+import { readReferencedFile, readUserFile } from '../core/user-file.js';
+import { type Workspace } from '../core/workspace.js';
 import { tooDeepOffset } from '../core/nesting.js';
 import {
   type PathSegment,
@@ -60,8 +61,7 @@ export interface SuiteLoadResult {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Name of the evaluator that inline `rubrics` become, and of the default free-form judge. */
-const INLINE_RUBRIC_EVALUATOR = 'rubric';
+/** Name of the default free-form judge. */
 const DEFAULT_EVALUATOR = 'llm_judge';
 
 /**
@@ -501,18 +501,9 @@ class SuiteLoader {
     subject: string,
   ): { absPath: string; text: string } | undefined {
     const pos = this.doc.locate(at);
-    const resolved = this.ws.resolveReference(value, this.dir);
-    if (!resolved.ok) {
-      this.sink.error(pos, resolved.rule, resolved.message, subject);
-      return undefined;
-    }
-    try {
-      return { absPath: resolved.absPath, text: this.ws.readText(resolved.absPath) };
-    } catch (err) {
-      const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
-      this.sink.error(pos, rule, `'${excerpt(value)}': ${(err as Error).message}`, subject);
-      return undefined;
-    }
+    return readReferencedFile(this.ws, value, this.dir, (rule, message) =>
+      this.sink.error(pos, rule, message, subject),
+    );
   }
 
   private loadPrompt(value: string | undefined, at: PathSegment[], subject: string): PromptTemplate | null {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type DiagnosticSink } from '../core/diagnostics.js';
 import { type Workspace } from '../core/workspace.js';
+import { readReferencedFile } from '../core/user-file.js';
 import { type SourceDocument } from '../core/yaml-source.js';
 
 /**
@@ -120,18 +121,11 @@ function fromFile(
   ctx: PromptContext,
   at: (string | number)[],
 ): PromptDefinition | undefined {
-  const r = ctx.ws.resolveReference(ref, ctx.dir);
-  if (!r.ok) {
-    ctx.sink.error(ctx.doc.locate(at), r.rule, r.message, 'suite');
-    return undefined;
-  }
-  let text: string;
-  try {
-    text = ctx.ws.readText(r.absPath);
-  } catch (err) {
-    ctx.sink.error(ctx.doc.locate(at), 'missing-file', `'${ref}': ${(err as Error).message}`, 'suite');
-    return undefined;
-  }
+  const r = readReferencedFile(ctx.ws, ref, ctx.dir, (rule, message) =>
+    ctx.sink.error(ctx.doc.locate(at), rule, message, 'suite'),
+  );
+  if (!r) return undefined;
+  const text = r.text;
   if (path.extname(r.absPath).toLowerCase() === '.json') {
     let parsed: unknown;
     try {

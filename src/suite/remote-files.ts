@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { type Diagnostic } from '../core/diagnostics.js';
 import { refPathSplits } from './github-url.js';
 import { type EvalSuite, type FileAttachment, type GitHubFileRef } from './types.js';
 import { RubricEvalError } from '../core/errors.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /** Remote files are attachments written by people: a megabyte is plenty, and bounds the download. */
 export const MAX_REMOTE_BYTES = 1024 * 1024;
@@ -85,7 +85,7 @@ async function fetchOne(
   ref: GitHubFileRef,
   opts: RemoteFileOptions,
 ): Promise<{ text: string; localPath: string }> {
-  const key = createHash('sha256').update(ref.url).digest('hex').slice(0, 32);
+  const key = sha256Hex(ref.url).slice(0, 32);
   const dir = path.join(opts.cacheDir ?? path.join(os.tmpdir(), 'rubric-eval-remote'), 'github-files', key);
   const entryFile = path.join(dir, 'entry.json');
   const cached = readEntry(entryFile, ref.url);

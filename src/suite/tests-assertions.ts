@@ -5,6 +5,7 @@ import { deterministicConfig } from './deterministic-configs.js';
 import { type RawEvaluator } from './schema.js';
 import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
 import { type Workspace } from '../core/workspace.js';
+import { readReferencedFile } from '../core/user-file.js';
 import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
 
 /**
@@ -317,17 +318,13 @@ function readFileRef(
   ctx: AssertionContext,
 ): { absPath: string; text: string } | undefined {
   const ref = value.startsWith('file://') ? value.slice('file://'.length) : value;
-  const r = ctx.ws.resolveReference(ref, ctx.dir);
-  if (!r.ok) {
-    ctx.sink.error(ctx.doc.locate(at), r.rule, r.message, ctx.subject);
-    return undefined;
-  }
-  try {
-    return { absPath: r.absPath, text: ctx.ws.readText(r.absPath) };
-  } catch (err) {
-    ctx.sink.error(ctx.doc.locate(at), 'missing-file', `'${value}': ${(err as Error).message}`, ctx.subject);
-    return undefined;
-  }
+  return readReferencedFile(
+    ctx.ws,
+    ref,
+    ctx.dir,
+    (rule, message) => ctx.sink.error(ctx.doc.locate(at), rule, message, ctx.subject),
+    value,
+  );
 }
 
 function scriptJudge(

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DiagnosticSink, type Position } from '../core/diagnostics.js';
 import { type Workspace } from '../core/workspace.js';
+import { readReferencedFile } from '../core/user-file.js';
 import { type PathSegment, parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
 
 /** A file tests are read from, with its own positions and problems. */
@@ -80,12 +81,9 @@ function readTestsFile(
   const display = f.ws.display(abs);
   const sink = new DiagnosticSink(display);
   extra.push(sink);
-  let text: string;
-  try {
-    text = f.ws.readText(abs);
-  } catch (err) {
-    return fail('missing-file', `'${ref}': ${(err as Error).message}`);
-  }
+  const read = readReferencedFile(f.ws, abs, dir, fail, ref);
+  if (!read) return undefined;
+  const text = read.text;
   const file = (doc: SourceDocument): TestsFile => ({ ...f, absPath: abs, display, doc, sink });
   if (ext === '.jsonl') {
     const doc = jsonlDocument(text, sink);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DiagnosticSink } from '../core/diagnostics.js';
+import { readReferencedFile } from '../core/user-file.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import {
   findProviderCatalog,
@@ -45,7 +46,12 @@ export function isTestsFormat(raw: Record<string, unknown>): boolean {
 }
 
 /** `default_test` inline, or `file://` to a YAML mapping (AgentV reads it the same way). */
-function defaultTest(value: unknown, f: TestsFile, dir: string): Record<string, unknown> | undefined {
+function defaultTest(
+  value: unknown,
+  f: TestsFile,
+  dir: string,
+  extra: DiagnosticSink[],
+): Record<string, unknown> | undefined {
   if (value === undefined) return {};
   if (isRecord(value)) return value;
   const key =
@@ -58,14 +64,13 @@ function defaultTest(value: unknown, f: TestsFile, dir: string): Record<string, 
   };
   if (typeof value !== 'string' || !value.startsWith('file://'))
     return fail('type', '`default_test` is a mapping or a file:// reference to one');
-  const r = f.ws.resolveReference(value.slice('file://'.length), dir);
-  if (!r.ok) return fail(r.rule, r.message);
-  let doc;
-  try {
-    doc = parseYamlSource(f.ws.readText(r.absPath), new DiagnosticSink(f.ws.display(r.absPath)));
-  } catch (err) {
-    return fail('missing-file', `'${value}': ${(err as Error).message}`);
-  }
+  const read = readReferencedFile(f.ws, value.slice('file://'.length), dir, fail, value);
+  if (!read) return undefined;
+  // Its syntax errors are the user's to fix in that file: reported there, with their positions.
+  const sink = new DiagnosticSink(f.ws.display(read.absPath));
+  extra.push(sink);
+  const doc = parseYamlSource(read.text, sink);
+  if (sink.hasErrors) return undefined;
   const v = doc?.value;
   if (!isRecord(v)) return fail('type', `'${value}' must hold a YAML mapping (vars, assert, threshold)`);
   const checked = TestSchema.safeParse(v);
@@ -99,14 +104,21 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     return undefined;
   }
   const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
+  // Problems found in the files the suite refers to, reported after the suite's own.
   const extra: DiagnosticSink[] = [];
+  const reportExtra = () => {
+    for (const x of extra) f.sink.items.push(...x.items);
+  };
   const tests = readTests(f, extra);
   if (!tests) {
-    for (const x of extra) f.sink.items.push(...x.items);
+    reportExtra();
     return undefined;
   }
-  const defaults = defaultTest(raw.default_test ?? raw.defaultTest, f, dir);
-  if (!defaults) return undefined;
+  const defaults = defaultTest(raw.default_test ?? raw.defaultTest, f, dir, extra);
+  if (!defaults) {
+    reportExtra();
+    return undefined;
+  }
   const suiteThreshold = threshold(raw.threshold) ?? DEFAULT_TEST_THRESHOLD;
   const promptKey = raw.prompts !== undefined ? 'prompts' : 'prompt';
   const prompts = parsePrompts(raw[promptKey], { doc: f.doc, sink: f.sink, ws: f.ws, dir, key: promptKey });
@@ -142,7 +154,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
       cases.push(c);
     }
   });
-  for (const x of extra) f.sink.items.push(...x.items);
+  reportExtra();
   return {
     path: f.display,
     absPath: f.absPath,

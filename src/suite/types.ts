@@ -197,6 +197,12 @@ export type EvaluatorConfig =
   LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig | TextAssertionConfig;
 
 /**
+ * Name of the evaluator that a case's inline `rubrics` become. Its gating violations are shown
+ * unprefixed: the rubric items are the case's own, not those of an evaluator the user named.
+ */
+export const INLINE_RUBRIC_EVALUATOR = 'rubric';
+
+/**
  * How a case's evaluator results become its verdict. Absent: AgentV v2 / rubric-eval's
  * pass/borderline/fail (README "Scoring"). `threshold`: AgentV 5's weighted score against a
  * threshold, where a failed `required` evaluator zeroes the case.

@@ -1,3 +1,5 @@
+import { RubricEvalError } from '../core/errors.js';
+
 /** What a CLI target wrote, as AgentV's CLI provider reads it (single JSON or JSONL batch records). */
 export interface CliAnswer {
   text: string;
@@ -85,12 +87,12 @@ export function parseBatchOutput(raw: string): Map<string, CliAnswer> {
     try {
       data = JSON.parse(line);
     } catch (err) {
-      throw new Error(`batch output line ${i + 1} is not JSON: ${(err as Error).message}`);
+      throw new RubricEvalError(`batch output line ${i + 1} is not JSON: ${(err as Error).message}`);
     }
-    if (!isRecord(data)) throw new Error(`batch output line ${i + 1} must be a JSON object`);
+    if (!isRecord(data)) throw new RubricEvalError(`batch output line ${i + 1} must be a JSON object`);
     if (typeof data.id !== 'string' || data.id === '')
-      throw new Error(`batch output line ${i + 1} has no string \`id\``);
-    if (records.has(data.id)) throw new Error(`batch output contains id '${data.id}' twice`);
+      throw new RubricEvalError(`batch output line ${i + 1} has no string \`id\``);
+    if (records.has(data.id)) throw new RubricEvalError(`batch output contains id '${data.id}' twice`);
     records.set(data.id, answerFromRecord(data) ?? { text: '', outputMessages: null, ...metrics(data) });
   });
   return records;

@@ -6,7 +6,7 @@ import { readCapped } from '../exec/output-buffer.js';
 import { type CommandResult, describeExit, runCommand, STDOUT_LIMIT } from '../exec/run-command.js';
 import { type Redactor } from '../exec/redact.js';
 import { ChatCaller, type EndpointConfig } from '../judge/chat.js';
-import { type AdaptiveLimiter } from '../judge/limiter.js';
+import { type AdaptiveLimiter } from '../exec/limiter.js';
 import { type ChatMessage } from '../judge/prompts.js';
 import { type RetryPolicy } from '../judge/retry.js';
 import { filesOf, renderContent } from '../suite/messages.js';

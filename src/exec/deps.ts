@@ -1,9 +1,9 @@
 import { type Redactor } from '../exec/redact.js';
-import { type AdaptiveLimiter } from '../judge/limiter.js';
+import { type AdaptiveLimiter } from './limiter.js';
 
-/** What evaluators that run processes need. */
+/** What anything that runs a user's commands needs: code judges, prompt scripts, the checker's gates. */
 export interface ExecDeps {
-  /** Bounds local processes (code judges), separately from model calls. */
+  /** Bounds local processes, separately from model calls. */
   processLimiter: AdaptiveLimiter;
   redactor: Redactor;
   childEnv: NodeJS.ProcessEnv;

@@ -11,6 +11,9 @@ export interface RunOutcome {
   stats: RunStats;
 }
 
+/** What the action reports of a run, also when an internal error stopped it (no stats then). */
+export type ReportedRun = Pick<RunOutcome, 'results' | 'redactor' | 'diagnostics'>;
+
 /**
  * Stage 6, results: the compared results with how the judge endpoint behaved, as the outcome the
  * action and the CLI turn into their world. `judge_stats` only when something was executed.

@@ -1,4 +1,4 @@
-import { renderReport, COMMENT_LIMIT } from '../../src/report/markdown.js';
+import { renderReport, COMMENT_LIMIT } from '../../src/report/comment-body.js';
 import { parseHistory } from '../../src/report/history.js';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type Subject } from '../../src/checker/subject.js';
 import { historyBlock, parseHistory } from '../../src/report/history.js';
-import { renderReport } from '../../src/report/markdown.js';
+import { renderReport } from '../../src/report/comment-body.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';

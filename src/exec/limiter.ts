@@ -22,7 +22,7 @@ export class AdaptiveLimiter {
     private readonly cooldownMs = 1000,
   ) {
     if (!Number.isInteger(max) || max < 1)
-      throw new Error(`concurrency must be a positive integer, got ${max}`);
+      throw new RubricEvalError(`concurrency must be a positive integer, got ${max}`);
     this.current = max;
   }
 

@@ -1,7 +1,7 @@
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { runLlmJudge } from '../../src/evaluators/llm-judge.js';
 import { JudgeCache } from '../../src/judge/cache.js';
-import { AdaptiveLimiter } from '../../src/judge/limiter.js';
+import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { type RubricSet } from '../../src/rubric/types.js';
 import { ctx, makeJudge, tmpDir } from '../helpers/judge.js';
 

@@ -204,7 +204,7 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
   return parts.join('\n\n');
 }
 
-function rubricSection(r: CheckerResult, detail: number): string {
+function checkerSection(r: CheckerResult, detail: number): string {
   const title = r.title ? `${cell(r.title, 200)} (${code(r.path)})` : code(r.path);
   const parts = [`### ${icon(r.verdict)} Rubric ${title}: ${r.verdict}`];
   const counts = formatCheckerCounts(r.counts);
@@ -313,7 +313,7 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
       `> [!CAUTION]\n> ${results.errors.every((e) => e.startsWith('internal error')) ? 'Nothing was judged: rubric-eval failed; the log has the details.' : 'Nothing was judged: the input is invalid.'}\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
     );
   }
-  if (results.rubric) parts.push(rubricSection(results.rubric, detail));
+  if (results.rubric) parts.push(checkerSection(results.rubric, detail));
   for (const s of results.suites) parts.push(suiteSection(s, detail, !!results.baseline));
   const removed = removedSection(results, detail);
   if (removed) parts.push(removed);

@@ -1,6 +1,6 @@
 import { aggregateResults } from '../../src/pipeline/aggregate.js';
 import { tripsFailOn } from '../../src/config/fail-on.js';
-import { finishRun } from '../../src/pipeline/results.js';
+import { finishRun } from '../../src/pipeline/finish.js';
 import { Redactor } from '../../src/exec/redact.js';
 
 const stats = { judgeCalls: 7, retries: 2, repairs: 1, rateLimited: 1, timeouts: 0, peakInFlight: 4 };
