@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, constants, existsSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { EOL } from 'node:os';
+import { RubricEvalError } from '../core/errors.js';
 
 /**
  * The runner's side of a step, as the action uses it: log lines, annotations, masks, groups,
@@ -74,8 +75,8 @@ export function setOutput(name: string, value: string): void {
   }
   const delimiter = `ghadelimiter_${randomUUID()}`;
   if (name.includes(delimiter) || value.includes(delimiter))
-    throw new Error(`Unexpected input: the output ${name} contains its delimiter "${delimiter}"`);
-  if (!existsSync(file)) throw new Error(`Missing file at path: ${file}`);
+    throw new RubricEvalError(`Unexpected input: the output ${name} contains its delimiter "${delimiter}"`);
+  if (!existsSync(file)) throw new RubricEvalError(`Missing file at path: ${file}`);
   appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, { encoding: 'utf8' });
 }
 
@@ -93,13 +94,13 @@ export async function group<T>(name: string, fn: () => Promise<T>): Promise<T> {
 export async function writeJobSummary(markdown: string): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file)
-    throw new Error(
+    throw new RubricEvalError(
       'Unable to find environment variable for $GITHUB_STEP_SUMMARY. Check if your runtime environment supports job summaries.',
     );
   try {
     await access(file, constants.R_OK | constants.W_OK);
   } catch {
-    throw new Error(
+    throw new RubricEvalError(
       `Unable to access summary file: '${file}'. Check if the file has correct read/write permissions.`,
     );
   }
