@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import path from 'node:path';
 import {
   type Config,
@@ -11,8 +10,9 @@ import {
 import { checkFailure } from './config/fail-on.js';
 import { withLines } from './exec/redact.js';
 import { guardVerdict } from './exec/process-guard.js';
+import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
-import { describeError } from './github/client.js';
+import { describeError } from './github/call-outcome.js';
 import { commentReport, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
 import { type ReportedRun } from './pipeline/finish.js';
@@ -24,10 +24,10 @@ import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from '.
 import { jobSummary, verdictLines } from './report/step-summary.js';
 
 /**
- * The action: the one place that talks to @actions/core. Reads and validates the inputs, runs
- * the engine, and always writes the results file and the job summary before the comment and the
- * outputs after it (they carry the comment's URL); a comment GitHub refuses is a warning, and the
- * verdict alone decides the check.
+ * The action: the one place that talks to the runner (its workflow commands). Reads and
+ * validates the inputs, runs the engine, and always writes the results file and the job summary
+ * before the comment and the outputs after it (they carry the comment's URL); a comment GitHub
+ * refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
   const verdict = guardVerdict((m) => core.error(m));
@@ -118,7 +118,7 @@ async function reportRun(
   // 3. The job summary: where people look on push and on fork PRs.
   try {
     // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
-    await core.summary.addRaw(jobSummary(results, redact, ctx.runUrl)).write({ overwrite: true });
+    await core.writeJobSummary(jobSummary(results, redact, ctx.runUrl));
   } catch (err) {
     core.warning(`could not write the job summary: ${describeError(err)}`);
   }

@@ -1,4 +1,4 @@
-import { scoreTextAssertion } from '../../src/evaluators/text-assertion.js';
+import { prepareTextAssertion, scoreTextAssertion } from '../../src/evaluators/text-assertion.js';
 import { type TextAssertionConfig, type TextCheck } from '../../src/suite/types.js';
 
 const check = (
@@ -44,10 +44,11 @@ describe('text assertions (AgentV 5 semantics)', () => {
     expect(score(check('regex', ['^total: \\d+$']), 'x\ntotal: 42')).toBe(0);
   });
 
-  test('is-json, and against a JSON Schema', () => {
+  test('is-json, and against a JSON Schema (ajv loaded first)', async () => {
     expect(score(check('is-json', []), '{"a": 1}')).toBe(1);
     expect(score(check('is-json', []), 'not json')).toBe(0);
     const schema = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+    await prepareTextAssertion(check('is-json', [], { schema }));
     expect(score(check('is-json', [], { schema }), '{"name": "x"}')).toBe(1);
     const miss = scoreTextAssertion(check('is-json', [], { schema }), '{"name": 3}');
     expect(miss.score).toBe(0);

@@ -1,7 +1,5 @@
 import { strFromU8, unzipSync } from 'fflate';
-
-/** A results file larger than this is not a results file this project wrote (10,000 cases ≈ 30 MB). */
-export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+import { MAX_RESULTS_BYTES } from './read-results.js';
 
 const base = (name: string) => name.split('/').pop() ?? name;
 

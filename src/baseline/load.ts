@@ -2,9 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type BaselineConfig } from '../config/config.js';
 import { type Workspace } from '../core/workspace.js';
-import { MAX_RESULTS_BYTES } from './artifact-zip.js';
 import { type BaselineOrigin } from './compare.js';
-import { type BaselineResults, parseBaselineResults } from './read-results.js';
+import { type BaselineResults, MAX_RESULTS_BYTES, parseBaselineResults } from './read-results.js';
 
 /**
  * What an adapter found for `baseline: auto` (the action: the base branch's artifact; the CLI:

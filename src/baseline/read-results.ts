@@ -4,6 +4,9 @@ import { type CaseVerdict } from '../core/results.js';
 /** The results major version this build writes and can compare with. */
 const RESULTS_MAJOR = 1;
 
+/** A results file larger than this is not a results file this project wrote (10,000 cases ≈ 30 MB). */
+export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+
 /** What a comparison needs from a results file: the rest is not kept in memory. */
 export interface BaselineResults {
   partial: boolean;

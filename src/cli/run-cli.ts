@@ -17,7 +17,6 @@ import { type Progress } from '../pipeline/execute.js';
 import { runEvaluation } from '../pipeline/run.js';
 import { shardLabel } from '../pipeline/shard.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
-import { generateRubrics } from './generate.js';
 import { compareCommand } from './compare.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
@@ -342,6 +341,8 @@ async function generateCommand(args: string[], io: CliIO): Promise<number> {
     return EXIT_PASS;
   }
   if (positionals.length !== 1) throw new UsageError('generate rubrics needs exactly one suite file');
+  // Only this command edits YAML documents: the rest of the CLI never evaluates it.
+  const { generateRubrics } = await import(/* webpackMode: "eager" */ './generate.js');
   return generateRubrics({
     suite: positionals[0]!,
     cwd: path.resolve(io.cwd, v.cwd ?? '.'),

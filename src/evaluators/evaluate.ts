@@ -25,7 +25,7 @@ import { runSampledCase } from './case-samples.js';
 import { type SampleBook } from './sample-book.js';
 import { type Score } from './score.js';
 import { negateResult } from './negate.js';
-import { scoreTextAssertion } from './text-assertion.js';
+import { prepareTextAssertion, scoreTextAssertion } from './text-assertion.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
@@ -71,8 +71,10 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     ),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
-  text_assertion: async (config, env) =>
-    deterministicResult(config, scoreTextAssertion(config, env.answer.text)),
+  text_assertion: async (config, env) => {
+    await prepareTextAssertion(config);
+    return deterministicResult(config, scoreTextAssertion(config, env.answer.text));
+  },
 };
 
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */

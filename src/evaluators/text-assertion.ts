@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { type TextAssertionConfig } from '../suite/types.js';
 import { type Score } from './score.js';
 
@@ -34,6 +34,18 @@ function allOf(output: string, values: readonly string[], fold: boolean): Score 
 }
 
 const validators = new WeakMap<object, ValidateFunction>();
+let Ajv: typeof AjvClass | undefined;
+
+/**
+ * Loads what scoring `config` needs beyond itself: ajv, for `is-json` with a schema. A large
+ * package, evaluated only for suites that have such a check rather than at every start-up.
+ */
+export async function prepareTextAssertion(config: TextAssertionConfig): Promise<void> {
+  if (config.check === 'is-json' && config.schema && !Ajv)
+    // ajv is CommonJS: its named exports reach a dynamic import only through `default`
+    // (module.exports) in the bundle.
+    Ajv = (await import(/* webpackMode: "eager" */ 'ajv')).default.Ajv;
+}
 
 /** `is-json`, optionally against a JSON Schema (compiled once per config; ajv does the draft's semantics). */
 function isJson(output: string, schema: Record<string, unknown> | null): Score {
@@ -46,6 +58,7 @@ function isJson(output: string, schema: Record<string, unknown> | null): Score {
   if (!schema) return decide(true, 'output is valid JSON', '');
   let validate = validators.get(schema);
   if (!validate) {
+    if (!Ajv) throw new Error('is-json with a schema is scored before prepareTextAssertion loaded ajv');
     validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     validators.set(schema, validate);
   }

@@ -1,7 +1,9 @@
-import { MAX_RESULTS_BYTES, resultsFromZip } from '../baseline/artifact-zip.js';
+import { resultsFromZip } from '../baseline/artifact-zip.js';
 import { type BaselineFinder, type FoundBaseline } from '../baseline/load.js';
+import { MAX_RESULTS_BYTES } from '../baseline/read-results.js';
 import { type BaselineConfig } from '../config/config.js';
-import { describeError, type Octokit, type Repo, untilCancelled } from './client.js';
+import { describeError, untilCancelled } from './call-outcome.js';
+import { type Octokit, type Repo } from './client.js';
 import { RubricEvalError } from '../core/errors.js';
 
 /** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */

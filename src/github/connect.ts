@@ -4,9 +4,7 @@ import { type Config, type Inputs } from '../config/config.js';
 
 import { type HistoryEntry } from '../core/results.js';
 import { lastCommitSubject, type Subject } from '../checker/subject.js';
-import { startBaselineLookup } from './baseline-artifact.js';
-import { createOctokit, untilCancelled } from './client.js';
-import { pullRequestSubject } from './pull-request.js';
+import { untilCancelled } from './call-outcome.js';
 import { commentHistory, openSurface, type PullRequestSurface } from './pr-comment.js';
 import { type ActionRunContext } from './run-context.js';
 
@@ -35,6 +33,20 @@ export async function connectGitHub(
   const { pr, repo } = ctx;
   const { warn, signal } = o;
   const token = i['github-token'] ?? '';
+  // Outside a pull request nothing here calls GitHub: Octokit with its HTTP stack (a third of
+  // the bundle) and the artifact unzipper are then never evaluated.
+  if (!pr)
+    return {
+      surface: null,
+      history: [],
+      subject: () => lastCommitSubject(config.workingDirectory),
+      baseline: undefined,
+    };
+  const [{ createOctokit }, { pullRequestSubject }, { startBaselineLookup }] = await Promise.all([
+    import(/* webpackMode: "eager" */ './client.js'),
+    import(/* webpackMode: "eager" */ './pull-request.js'),
+    import(/* webpackMode: "eager" */ './baseline-artifact.js'),
+  ]);
   const octokit = token
     ? createOctokit(token, { warn, timeoutMs: i['github-timeout'] * 1000, signal })
     : null;
@@ -50,19 +62,18 @@ export async function connectGitHub(
   });
   const history = await commentHistory(surface);
   const subject = (): Promise<Subject> =>
-    pr && octokit && repo
+    octokit && repo
       ? untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal)
       : lastCommitSubject(config.workingDirectory);
-  const baseline =
-    pr && !config.shard
-      ? startBaselineLookup(config.baseline, {
-          octokit,
-          repo,
-          base: pr.base,
-          resultsFileName: path.basename(config.resultsFile),
-          serverUrl: ctx.serverUrl,
-          signal,
-        })
-      : undefined;
+  const baseline = !config.shard
+    ? startBaselineLookup(config.baseline, {
+        octokit,
+        repo,
+        base: pr.base,
+        resultsFileName: path.basename(config.resultsFile),
+        serverUrl: ctx.serverUrl,
+        signal,
+      })
+    : undefined;
   return { surface, history, subject, baseline };
 }

@@ -2,7 +2,8 @@ import { type Redactor } from '../exec/redact.js';
 import { parseHistory, runLine, type RunKey } from '../report/history.js';
 import { renderReport } from '../report/comment-body.js';
 import { type HistoryEntry, type RunResults } from '../core/results.js';
-import { describeError, isPermissionError, type Octokit, type Repo, untilCancelled } from './client.js';
+import { describeError, isPermissionError, untilCancelled } from './call-outcome.js';
+import { type Octokit, type Repo } from './client.js';
 import { type Identity, tokenIdentity } from './identity.js';
 import { listOwnComments, type OwnComment, upsertSticky } from './sticky-comment.js';
 

@@ -1,8 +1,8 @@
-import OpenAI, { AzureOpenAI } from 'openai';
+import type OpenAI from 'openai';
 import { type AdaptiveLimiter, sleep } from '../exec/limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
-import { type Fetch, Transport } from './transport.js';
+import { loadedOpenAI, loadOpenAI } from './sdk.js';
 import { RubricEvalError } from '../core/errors.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
@@ -50,7 +50,8 @@ type OptionalParam = 'response_format' | 'temperature' | 'seed' | 'max_tokens';
 
 /** Which optional parameter a 400 complains about, if any. */
 function rejectedParameter(err: unknown): OptionalParam | null {
-  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
+  const OpenAI = loadedOpenAI();
+  if (!OpenAI || !(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
   const param = String((err as { param?: unknown }).param ?? '').toLowerCase();
   const msg = err.message.toLowerCase();
   if (
@@ -66,7 +67,13 @@ function rejectedParameter(err: unknown): OptionalParam | null {
   return null;
 }
 
-function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
+/** The SDK's client over our transport; both are evaluated here, on the first call, not at start-up. */
+async function createClient(ep: EndpointConfig, maxSockets: number): Promise<OpenAI> {
+  const [{ default: OpenAI, AzureOpenAI }, { Transport }] = await Promise.all([
+    loadOpenAI(),
+    import(/* webpackMode: "eager" */ './transport.js'),
+  ]);
+  const fetch = new Transport(maxSockets).fetch;
   // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
   if (ep.azure) {
     return new AzureOpenAI({
@@ -95,8 +102,8 @@ function createClient(ep: EndpointConfig, fetch?: Fetch): OpenAI {
  * remembered for the rest of the run.
  */
 export class ChatCaller {
-  private readonly client: OpenAI;
-  private readonly transport: Transport;
+  /** Made on the first call, when the SDK is first needed. */
+  private client: Promise<OpenAI> | undefined;
   private format: ResponseFormatLevel = 'json_schema';
   private sendTemperature = true;
   private sendSeed = true;
@@ -111,10 +118,7 @@ export class ChatCaller {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
-  ) {
-    this.transport = new Transport(limiter.max);
-    this.client = createClient(endpoint, this.transport.fetch);
-  }
+  ) {}
 
   get responseFormat(): ResponseFormatLevel {
     return this.format;
@@ -142,7 +146,10 @@ export class ChatCaller {
       let failure;
       try {
         this.stats.calls++;
-        const res = await this.client.chat.completions.create(body, {
+        this.client ??= createClient(this.endpoint, this.limiter.max);
+        const res = await (
+          await this.client
+        ).chat.completions.create(body, {
           signal,
           timeout: this.endpoint.timeoutMs + 5000,
         });

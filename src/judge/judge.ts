@@ -1,6 +1,4 @@
-import OpenAI from 'openai';
 import { type z } from 'zod';
-import { zodResponseFormat } from 'openai/helpers/zod';
 import { emptyUsage, type Usage } from '../core/results.js';
 import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-names.js';
 import { parseJsonAnswer } from './answer-json.js';
@@ -10,6 +8,7 @@ import { type AdaptiveLimiter } from '../exec/limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
 import { type ChatMessage, type JudgePrompt } from './prompts.js';
 import { type RetryPolicy } from './retry.js';
+import { loadedOpenAI, loadOpenAI } from './sdk.js';
 import { SAMPLE_TEMPERATURE, type SamplesSetting } from './sampling.js';
 import { type Validated } from './schemas.js';
 import { RubricEvalError } from '../core/errors.js';
@@ -96,7 +95,8 @@ export class Judge {
     if (this.toldFailure || this.options.signal?.aborted) return;
     this.toldFailure = true;
     const cause = err instanceof ModelCallError ? err.cause : null;
-    const status = cause instanceof OpenAI.APIError ? (cause.status ?? null) : null;
+    const OpenAI = loadedOpenAI();
+    const status = OpenAI && cause instanceof OpenAI.APIError ? (cause.status ?? null) : null;
     const url = this.endpoint.azure?.endpoint ?? this.endpoint.baseURL;
     const fix = judgeFix(
       { unreachable: err instanceof ModelCallError && err.unreachable, status },
@@ -119,7 +119,7 @@ export class Judge {
    * index; sample 0 is exactly the one call made without samples.
    */
   async judge<T>(req: JudgeRequest<T>, sample = 0): Promise<JudgeAnswer<T>> {
-    const schema = wireJsonSchema(req.wireSchema, req.schemaName);
+    const schema = wireJsonSchema(req.wireSchema, req.schemaName, (await loadOpenAI()).zodResponseFormat);
     const temperature = sample > 0 ? SAMPLE_TEMPERATURE : this.temperature;
     const seed = this.seed + sample;
     // The key (a hash of the whole prompt) is only worth computing when there is a cache.
@@ -217,7 +217,11 @@ export class Judge {
 
 /** JSON Schema of a wire schema, converted once per schema object (schemas are shared per id list). */
 const wireCache = new WeakMap<z.ZodType, Record<string, unknown>>();
-function wireJsonSchema(schema: z.ZodType, name: string): Record<string, unknown> {
+function wireJsonSchema(
+  schema: z.ZodType,
+  name: string,
+  zodResponseFormat: typeof import('openai/helpers/zod').zodResponseFormat,
+): Record<string, unknown> {
   let json = wireCache.get(schema);
   if (!json) {
     json = zodResponseFormat(schema as never, name).json_schema.schema as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { loadedOpenAI } from './sdk.js';
 
 export interface RetryPolicy {
   /** Total attempts per call, the first included. */
@@ -59,13 +59,14 @@ export function serverSaysRetry(headers: unknown): boolean | null {
 
 /** Which failures are worth another attempt: rate limits, server errors, timeouts, dropped connections. */
 export function classifyFailure(err: unknown): Failure {
-  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+  const OpenAI = loadedOpenAI();
+  if (OpenAI && err instanceof OpenAI.APIConnectionTimeoutError) {
     return { retryable: true, rateLimited: false, retryAfterMs: null, description: 'timed out' };
   }
-  if (err instanceof OpenAI.APIUserAbortError) {
+  if (OpenAI && err instanceof OpenAI.APIUserAbortError) {
     return { retryable: false, rateLimited: false, retryAfterMs: null, description: 'cancelled' };
   }
-  if (err instanceof OpenAI.APIConnectionError) {
+  if (OpenAI && err instanceof OpenAI.APIConnectionError) {
     const unreachable = unreachableReason(err);
     if (unreachable)
       return {
@@ -82,7 +83,7 @@ export function classifyFailure(err: unknown): Failure {
       description: `connection error: ${err.message}`,
     };
   }
-  if (err instanceof OpenAI.APIError) {
+  if (OpenAI && err instanceof OpenAI.APIError) {
     const status = err.status ?? 0;
     const retryable =
       serverSaysRetry(err.headers) ?? (status === 408 || status === 409 || status === 429 || status >= 500);

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { type Config } from '../config/config.js';
 import { type Diagnostic } from '../core/diagnostics.js';
-import { findSuiteFiles, loadSuites } from '../suite/discover.js';
 import { type MarkdownRubric, rubricFromInput } from '../checker/markdown-rubric.js';
-import { fetchRemoteFiles } from '../suite/remote-files.js';
 import { type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../core/workspace.js';
 import { loadAnswersFile, matchAnswers } from '../targets/answers-file.js';
@@ -36,6 +34,12 @@ export async function loadInputs(
   const diagnostics: Diagnostic[] = [];
   let suites: EvalSuite[] = [];
   if (config.suites.length > 0) {
+    // The suite loader (both YAML parsers, the suite schemas) is evaluated only for suites: a
+    // rubric-only run never needs it.
+    const [{ findSuiteFiles, loadSuites }, { fetchRemoteFiles }] = await Promise.all([
+      import(/* webpackMode: "eager" */ '../suite/discover.js'),
+      import(/* webpackMode: "eager" */ '../suite/remote-files.js'),
+    ]);
     const found = await findSuiteFiles(config.suites, ws.root);
     diagnostics.push(...found.diagnostics);
     const r = loadSuites(found.files, ws);
