@@ -4,9 +4,9 @@ import path from 'node:path';
 import { budgetDiff, gitDiffSubject, lastCommitSubject, splitDiff } from '../../src/checker/subject.js';
 import { tmpDir } from '../helpers/judge.js';
 
-function repo(): string {
-  const dir = tmpDir('re-git-');
-  const git = (...args: string[]) =>
+/** git in `dir`, with a fixed author so commits need no global config. */
+function gitIn(dir: string) {
+  return (...args: string[]) =>
     execFileSync('git', args, {
       cwd: dir,
       env: {
@@ -17,6 +17,11 @@ function repo(): string {
         GIT_COMMITTER_EMAIL: 't@t',
       },
     });
+}
+
+function repo(): string {
+  const dir = tmpDir('re-git-');
+  const git = gitIn(dir);
   git('init', '-q', '-b', 'main');
   writeFileSync(path.join(dir, 'a.txt'), 'one\n');
   git('add', '.');
@@ -81,17 +86,7 @@ test('a diff over budget drops whole files, largest first, and names them', () =
 describe('file names in a diff are read as git writes them', () => {
   function renamedRepo(): string {
     const dir = repo();
-    const git = (...args: string[]) =>
-      execFileSync('git', args, {
-        cwd: dir,
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@t',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@t',
-        },
-      });
+    const git = gitIn(dir);
     writeFileSync(path.join(dir, 'my file.txt'), 'spaces\n');
     writeFileSync(path.join(dir, 'say "hi".txt'), 'quotes\n');
     writeFileSync(path.join(dir, 'naïve café.txt'), 'accents\n');
