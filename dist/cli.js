@@ -38851,7 +38851,11 @@ function loadTargetsFile(absPath, ws) {
             settings: t,
             file: absPath,
             display,
-            pos: doc.locate(['targets', i]),
+            // A getter: the exact position needs the `yaml` document parse, which only a problem with
+            // this target should pay for (it is ~30 ms on every run's critical path otherwise).
+            get pos() {
+                return doc.locate(['targets', i]);
+            },
             locate: (key) => doc.locate(['targets', i, key]),
         });
     });
