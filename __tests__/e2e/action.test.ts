@@ -1,49 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
-import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
+import { startParisJudge } from '../helpers/paris-judge.js';
 import { runAction } from '../helpers/action.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
 
 let judge: FakeOpenAI;
 let github: FakeGitHub;
 
-/** A judge that fails `names-paris` when the answer does not mention Paris, and scores accuracy 9. */
-async function startJudge() {
-  return startOpenAIServer({
-    respond: ({ desc }) => {
-      const answer =
-        /<<<CANDIDATE_ANSWER [0-9a-f]+ [^\n]*\n([\s\S]*?)\n<<<END CANDIDATE_ANSWER/.exec(desc.text)?.[1] ??
-        '';
-      if (desc.mode === 'checklist') {
-        return {
-          checks: desc.ids.map((id) => ({
-            id,
-            reasoning: id === 'names-paris' && !/Paris/.test(answer) ? 'does not name Paris' : 'ok',
-            satisfied: id === 'names-paris' ? /Paris/.test(answer) : true,
-          })),
-          overall_reasoning: 'checked',
-        };
-      }
-      if (desc.mode === 'score_range')
-        return {
-          checks: desc.ids.map((id) => ({ id, reasoning: 'fine', score: 9 })),
-          overall_reasoning: null,
-        };
-      if (desc.mode === 'markdown')
-        return {
-          checks: desc.ids.map((id) => ({ id, reasoning: `${id} holds`, satisfied: true })),
-          feedback: 'All criteria hold.',
-          verdict: 'accept',
-        };
-      return undefined;
-    },
-  });
-}
-
 beforeEach(async () => {
-  judge = await startJudge();
+  judge = await startParisJudge();
   github = await startGitHubServer({
     pullRequest: {
       number: 7,

@@ -1,33 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
+import { startParisJudge } from '../helpers/paris-judge.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 
 let judge: FakeOpenAI;
 beforeAll(async () => {
-  // Fails `names-paris` when the answer does not say Paris.
-  judge = await startOpenAIServer({
-    respond: ({ desc }) => {
-      const answer = /<<<CANDIDATE_ANSWER [^\n]*\n([\s\S]*?)\n<<<END/.exec(desc.text)?.[1] ?? '';
-      if (desc.mode === 'checklist')
-        return {
-          checks: desc.ids.map((id) => ({
-            id,
-            reasoning: 'r',
-            satisfied: id !== 'names-paris' || /Paris/.test(answer),
-          })),
-          overall_reasoning: 'x',
-        };
-      if (desc.mode === 'score_range')
-        return {
-          checks: desc.ids.map((id) => ({ id, reasoning: 'fine', score: 9 })),
-          overall_reasoning: null,
-        };
-      return undefined;
-    },
-  });
+  judge = await startParisJudge();
 });
 afterAll(() => judge.close());
 

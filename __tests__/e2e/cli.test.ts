@@ -2,6 +2,7 @@ import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'no
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
+import { startParisJudge } from '../helpers/paris-judge.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
@@ -13,23 +14,6 @@ afterEach(async () => {
   await judge?.close();
   judge = undefined;
 });
-
-const failParis = () =>
-  startOpenAIServer({
-    respond: ({ desc }) => {
-      const answer = /<<<CANDIDATE_ANSWER [^\n]*\n([\s\S]*?)\n<<<END/.exec(desc.text)?.[1] ?? '';
-      if (desc.mode === 'checklist')
-        return {
-          checks: desc.ids.map((id) => ({
-            id,
-            reasoning: 'r',
-            satisfied: id !== 'names-paris' || /Paris/.test(answer),
-          })),
-          overall_reasoning: 'x',
-        };
-      return undefined;
-    },
-  });
 
 /** The arguments of `npm run demo` (the README's first command), as the shell would split them. */
 function demoArgs(): string[] {
@@ -55,7 +39,7 @@ test("the README's first command prints a report of the example suites with no n
 
 describe('run', () => {
   test('table format, exit 1 when the verdict fails --fail-on, 0 with --fail-on never', async () => {
-    judge = await failParis();
+    judge = await startParisJudge();
     const repo = makeFixtureRepo({ answers: { 'capital-of-france': 'Lyon' } });
     const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-cli-test-000000' };
     const r = await runCli(['run', 'evals/*.yaml', '--judge-base-url', judge.url, '--no-cache'], {
@@ -64,7 +48,7 @@ describe('run', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/fail\s+0\.50\s+capital-of-france\s+checklist 1\/2/);
-    expect(r.stdout).toContain('rubric › names-paris (required): r');
+    expect(r.stdout).toContain('rubric › names-paris (required): does not name Paris');
     const never = await runCli(
       ['run', 'evals/*.yaml', '--judge-base-url', judge.url, '--no-cache', '--fail-on', 'never'],
       { cwd: repo, env },
@@ -73,7 +57,7 @@ describe('run', () => {
   });
 
   test('markdown format is the PR comment report; json format and --out are the results file', async () => {
-    judge = await failParis();
+    judge = await startParisJudge();
     const repo = makeFixtureRepo();
     const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-cli-test-000000' };
     const md = await runCli(

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
-import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
+import { startParisJudge } from '../helpers/paris-judge.js';
 import { runAction } from '../helpers/action.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
@@ -15,33 +16,10 @@ afterEach(async () => {
   judge = github = undefined;
 });
 
-/** Fails `names-paris` when the answer does not name Paris; everything else is met or scores 9. */
-const parisJudge = () =>
-  startOpenAIServer({
-    respond: ({ desc }) => {
-      const answer = /<<<CANDIDATE_ANSWER [^\n]*\n([\s\S]*?)\n<<<END/.exec(desc.text)?.[1] ?? '';
-      if (desc.mode === 'checklist')
-        return {
-          checks: desc.ids.map((id) => ({
-            id,
-            reasoning: id === 'names-paris' && !/Paris/.test(answer) ? 'does not name Paris' : 'ok',
-            satisfied: id !== 'names-paris' || /Paris/.test(answer),
-          })),
-          overall_reasoning: 'checked',
-        };
-      if (desc.mode === 'score_range')
-        return {
-          checks: desc.ids.map((id) => ({ id, reasoning: 'fine', score: 9 })),
-          overall_reasoning: null,
-        };
-      return undefined;
-    },
-  });
-
 const evaluatorsOf = (r: RunResults) => r.suites.flatMap((s) => s.cases.flatMap((c) => c.evaluators));
 
 test('CLI --judge-samples auto: samples where in doubt, votes in the report and the results; a bad value exits 2', async () => {
-  judge = await parisJudge();
+  judge = await startParisJudge();
   const repo = makeFixtureRepo({ answers: { 'capital-of-france': 'Lyon' } });
   const env = { RUBRIC_EVAL_JUDGE_API_KEY: 'sk-cli-test-000000' };
   const base = [
@@ -74,7 +52,7 @@ test('CLI --judge-samples auto: samples where in doubt, votes in the report and 
 });
 
 test('action input judge-samples: every llm_judge sampled, the comment counts the extra samples; a bad value fails the step', async () => {
-  judge = await parisJudge();
+  judge = await startParisJudge();
   github = await startGitHubServer({
     pullRequest: {
       number: 7,
