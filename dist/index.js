@@ -54209,7 +54209,14 @@ const place = (p) => ({
     line: p.startLine,
     col: p.startColumn,
 });
-const info = (message) => void process.stdout.write(message + external_node_os_.EOL);
+/**
+ * A log line the runner would take for a command (`::error::…`, `::add-mask::…`, `::stop-commands::…`)
+ * is one only when the action issues it: a line of logged text that merely starts that way (a case
+ * id, a judge's words, a PR's title) gets a zero-width space between its colons. The runner reads
+ * the same words; it no longer obeys them.
+ */
+const COMMAND_LIKE_LINE = /(^|[\r\n])([ \t]*):(?=:)/g;
+const info = (message) => void process.stdout.write((message.includes('::') ? message.replace(COMMAND_LIKE_LINE, '$1$2:\u200b') : message) + external_node_os_.EOL);
 const warning = (message, properties = {}) => issue('warning', message, place(properties));
 const error = (message, properties = {}) => issue('error', message, place(properties));
 /** The check fails (exit code 1) with this message as an error annotation. */

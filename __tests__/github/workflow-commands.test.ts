@@ -132,3 +132,15 @@ test('the job summary replaces the file; an unset or unwritable summary is an er
     else process.env.GITHUB_STEP_SUMMARY = saved;
   }
 });
+
+test('a logged line that looks like a workflow command is shown, not obeyed', async () => {
+  const forged = 'case ok\n::error::forged annotation\n  ::add-mask::x\r::stop-commands::t\nmid :: line';
+  const { out } = await captured(() => ours.info(forged));
+  const lines = out.split(/\r\n|\n|\r/);
+  expect(lines.filter((l) => /^\s*::/.test(l))).toEqual([]);
+  expect(out.replace(/\u200b/g, '')).toBe(`${forged}\n`);
+  // Text without a command-like line is written as @actions/core writes it.
+  const plain = await captured(() => ours.info('mid :: line, 100%'));
+  const reference = await captured(() => actionsCore.info('mid :: line, 100%'));
+  expect(plain.out).toBe(reference.out);
+});

@@ -44,7 +44,18 @@ const place = (p: AnnotationProperties) => ({
   col: p.startColumn,
 });
 
-export const info = (message: string) => void process.stdout.write(message + EOL);
+/**
+ * A log line the runner would take for a command (`::error::…`, `::add-mask::…`, `::stop-commands::…`)
+ * is one only when the action issues it: a line of logged text that merely starts that way (a case
+ * id, a judge's words, a PR's title) gets a zero-width space between its colons. The runner reads
+ * the same words; it no longer obeys them.
+ */
+const COMMAND_LIKE_LINE = /(^|[\r\n])([ \t]*):(?=:)/g;
+
+export const info = (message: string) =>
+  void process.stdout.write(
+    (message.includes('::') ? message.replace(COMMAND_LIKE_LINE, '$1$2:\u200b') : message) + EOL,
+  );
 export const warning = (message: string, properties: AnnotationProperties = {}) =>
   issue('warning', message, place(properties));
 export const error = (message: string, properties: AnnotationProperties = {}) =>
