@@ -6,8 +6,11 @@
 //
 //   npm run bench                 all scenarios (a few minutes)
 //   npm run bench -- --quick      tiny sizes, a smoke run
-import { spawn } from 'node:child_process';
+//   npm run bench -- --node=PATH  the engine and its references under another Node (the action
+//                                 runs on Node 24: `runs.using: node24`)
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
@@ -20,6 +23,9 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const want = (name) => !only || only.has(name);
 const RUNS = quick ? 1 : 3;
+// The runtime of every measured process (the engine and the references); this script's own by default.
+const NODE = process.argv.find((a) => a.startsWith('--node='))?.slice('--node='.length) ?? process.execPath;
+const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 const CLI = path.join(root, 'dist/cli.js');
 const ACTION = path.join(root, 'dist/index.js');
 if (!existsSync(CLI) || !existsSync(ACTION)) {
@@ -124,7 +130,7 @@ async function runCli(server, dir, { concurrency, cache, extra = [] }) {
   const before =
     server.state.served + Object.values(server.state.statusCounts).reduce((a, b) => a + b, 0) * 0;
   const served0 = server.state.served;
-  const r = await measure(process.execPath, args, {
+  const r = await measure(NODE, args, {
     cwd: dir,
     env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
   });
@@ -137,6 +143,7 @@ async function runCli(server, dir, { concurrency, cache, extra = [] }) {
 async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
   const rows = [];
   const bareRows = [];
+  const sdkRows = [];
   for (let i = 0; i < RUNS; i++) {
     const server = await startOpenAIServer({ latencyMs: latency, keepRequests: bare && i === 0 });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
@@ -150,6 +157,7 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
       );
     await server.close();
     if (bare) bareRows.push(await runBare({ n, latency, concurrency }));
+    if (bare) sdkRows.push(await runBare({ n, latency, concurrency, sdk: true }));
     rmSync(dir, { recursive: true, force: true });
     const errors = r.results.counts.error;
     rows.push({
@@ -177,25 +185,57 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
     promptTokensPerCase: median(rows.map((x) => x.promptTokens / Math.max(1, x.calls))),
     bareWall: bare ? median(bareRows.map((x) => x.wallMs)) : null,
     bareRss: bare ? median(bareRows.map((x) => x.peakMb)) : null,
+    sdkWall: bare ? median(sdkRows.map((x) => x.wallMs)) : null,
+    sdkRss: bare ? median(sdkRows.map((x) => x.peakMb)) : null,
   };
 }
 
 /**
- * The reference: a bare node:http keep-alive client making the same calls (the bodies the engine
- * sent) to a fresh server with the same latency, in its own process like the engine.
+ * The references: a bare node:http keep-alive client making the same calls (the bodies the engine
+ * sent) to a fresh server with the same latency, in its own process like the engine; with `sdk`,
+ * the `openai` client over the engine's transport making them.
  */
-async function runBare({ n, latency, concurrency }) {
+async function runBare({ n, latency, concurrency, sdk = false }) {
   const server = await startOpenAIServer({ latencyMs: latency, keepRequests: false });
-  const r = await measure(process.execPath, [
-    path.join(root, 'scripts/bench-bare-client.mjs'),
+  const client = sdk
+    ? [path.join(root, 'scripts/bench-sdk-client.mjs'), transportModule()]
+    : [path.join(root, 'scripts/bench-bare-client.mjs')];
+  const r = await measure(NODE, [
+    ...client,
     server.url,
     path.join(os.tmpdir(), `rubric-bench-bodies-${n}.jsonl`),
     String(concurrency),
   ]);
   const served = server.state.served;
   await server.close();
-  if (r.code !== 0 || served !== n) throw new Error(`bare client: exit ${r.code}, ${served}/${n} calls`);
+  if (r.code !== 0 || served !== n)
+    throw new Error(
+      `${sdk ? 'sdk' : 'bare'} client: exit ${r.code}, ${served}/${n} calls: ${r.stderr.slice(-500)}`,
+    );
   return r;
+}
+
+let transportFile = null;
+/**
+ * The engine's transport (src/judge/transport.ts) as a module the SDK reference can import:
+ * transpiled once per bench run, beside the repository's node_modules so its imports resolve.
+ */
+function transportModule() {
+  if (transportFile) return transportFile;
+  const require = createRequire(import.meta.url);
+  const ts = require('typescript');
+  const dir = path.join(root, 'node_modules/.cache/rubric-eval-bench');
+  for (const rel of ['judge/transport', 'core/errors']) {
+    const source = readFileSync(path.join(root, 'src', `${rel}.ts`), 'utf8');
+    const out = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, `${rel}.js`), out);
+  }
+  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n');
+  transportFile = path.join(dir, 'judge/transport.js');
+  return transportFile;
 }
 
 async function scenarioCached({ n, latency, concurrency }) {
@@ -251,7 +291,7 @@ async function scenarioRateLimited({ n, latency, concurrency, perSecond }) {
 
 /** Runs dist/cli.js with `args` in `dir` against the judge; fails the bench if it did not run. */
 async function cli(server, dir, args, okCodes = [0]) {
-  const r = await measure(process.execPath, [CLI, ...args], {
+  const r = await measure(NODE, [CLI, ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
   });
@@ -323,7 +363,7 @@ async function scenarioStartup() {
   const times = [];
   for (let i = 0; i < Math.max(RUNS, 5); i++) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
-    const r = await measure(process.execPath, [ACTION], {
+    const r = await measure(NODE, [ACTION], {
       cwd: dir,
       env: {
         PATH: process.env.PATH,
@@ -355,7 +395,7 @@ async function scenarioRubric(items) {
   writeFileSync(path.join(dir, 'RUBRIC.md'), text);
   const times = [];
   for (let i = 0; i < RUNS; i++) {
-    const r = await measure(process.execPath, [CLI, 'validate', '--rubric', 'RUBRIC.md'], {
+    const r = await measure(NODE, [CLI, 'validate', '--rubric', 'RUBRIC.md'], {
       cwd: dir,
       env: { PATH: process.env.PATH },
     });
@@ -535,7 +575,7 @@ async function scenarioCompare(n) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const r = await measure(
-      process.execPath,
+      NODE,
       [CLI, 'compare', 'base.json', 'head.json', '--format', 'markdown', '--fail-on', 'never'],
       { cwd: dir, env: { PATH: process.env.PATH } },
     );
@@ -559,7 +599,7 @@ const sizes = quick
   : { floor: 1000, scale: [100, 1000, 10000], cached: 1000, rate: 300, shards: 1000 };
 
 console.log(
-  `rubric-eval bench · node ${process.version} · ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length} · ${new Date().toISOString().slice(0, 10)}${quick ? ' · QUICK (smoke sizes)' : ''}`,
+  `rubric-eval bench · node ${NODE_VERSION} · ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length} · ${new Date().toISOString().slice(0, 10)}${quick ? ' · QUICK (smoke sizes)' : ''}`,
 );
 console.log(
   `median of ${RUNS} run${RUNS > 1 ? 's' : ''}; the engine is dist/cli.js (dist/index.js for start-up), the judge a scripted server on 127.0.0.1\n`,
@@ -582,7 +622,7 @@ for (const n of want('scale') ? sizes.scale : []) {
   rows.push([
     'scale',
     `N=${n} L=20ms C=64`,
-    `wall ${fmt(s.wall / 1000)} s · ${fmt(s.wall / n, 3)} ms/case · bare client ${fmt(s.bareWall / 1000)} s (RSS ${fmt(s.bareRss, 0)} MB) · **${fmt(s.wall / s.bareWall, 2)}× bare** · peak RSS ${fmt(s.rss, 0)} MB · errors ${s.errors}`,
+    `wall ${fmt(s.wall / 1000)} s · ${fmt(s.wall / n, 3)} ms/case · bare client ${fmt(s.bareWall / 1000)} s (RSS ${fmt(s.bareRss, 0)} MB) · SDK alone ${fmt(s.sdkWall / 1000)} s (${fmt(s.sdkWall / s.bareWall, 2)}× bare, RSS ${fmt(s.sdkRss, 0)} MB) · **${fmt(s.wall / s.bareWall, 2)}× bare** · peak RSS ${fmt(s.rss, 0)} MB · errors ${s.errors}`,
     n === sizes.scale[sizes.scale.length - 1]
       ? '<= 1.3× bare; ms/case within 15% of N=1000; RSS <= 150 MB'
       : '',

@@ -7,6 +7,19 @@ import { tmpDir } from '../helpers/judge.js';
 import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
 import { corpusTest } from '../helpers/paths.js';
 
+/** The canonical text by its definition, written the plain way: keys sorted at every depth. */
+function referenceCanonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value))
+    return `[${Array.from(value, (v: unknown) => (v === undefined ? 'null' : referenceCanonical(v))).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .filter((k) => record[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${referenceCanonical(record[k])}`);
+  return `{${members.join(',')}}`;
+}
+
 const SUITE = `evalcases:
   - id: judged
     expected_outcome: Names Paris
@@ -64,6 +77,31 @@ describe('definition_hash', () => {
       '{"a":{"c":null,"d":[1,{"x":"é","z":1}]},"b":1}',
     );
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
+  });
+
+  test('canonical JSON is the sorted-key text for values JSON.stringify writes differently', () => {
+    const strange: unknown[] = [
+      { '10': 'ten', '9': 'nine', b: 1, a: 0 },
+      JSON.parse('{"z": 1, "__proto__": {"b": 1, "a": 2}}'),
+      { when: new Date(0), boxed: new String('ab'), n: new Number(3) },
+      { f: () => 1, s: Symbol('s'), keep: 'yes' },
+      { toJSON: () => 'replaced', b: 1 },
+      // eslint-disable-next-line no-sparse-arrays -- a hole is written as null, like undefined
+      [undefined, () => 1, , -0, NaN, Infinity],
+      { é: 1, z: 2, Z: 3, a: 4, '\u{1F600}': 5, '\uFFFF': 6, '': 7 },
+      Object.assign(Object.create(null) as object, { b: 2, a: 1 }),
+      { deep: [{ d: 1, c: [{ y: 2, x: 1 }] }], sorted: { a: 1, b: 2 } },
+    ];
+    for (const value of strange) expect(canonicalJson(value)).toBe(referenceCanonical(value));
+  });
+
+  corpusTest('canonical JSON of every corpus case is the sorted-key text', async () => {
+    const root = agentvCorpusCopy('re-defhash-ref-');
+    const found = await findSuiteFiles(['*/evals/*.yaml'], root);
+    const { suites } = loadSuites(found.files, new Workspace(root));
+    const cases = suites.flatMap((s) => s.cases);
+    expect(cases.length).toBeGreaterThan(10);
+    for (const c of cases) expect(canonicalJson(c)).toBe(referenceCanonical(c));
   });
 
   test('the same suite gives the same hashes across loads and working directories', async () => {

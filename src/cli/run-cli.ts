@@ -224,15 +224,17 @@ function parseFormat(value: string | undefined): Format {
 
 /** Writes the results file, prints the report, and turns the verdict into the exit code. */
 async function report(results: RunResults, config: Config, format: Format, io: CliIO): Promise<number> {
+  let text: string[] | undefined;
   if (config.resultsFile) {
     const file = path.resolve(io.cwd, config.resultsFile);
-    const unwritten = writeResultsOrFallback(file, results);
+    if (format === 'json') text = [];
+    const unwritten = writeResultsOrFallback(file, results, text);
     if (unwritten) {
       io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
       return EXIT_USAGE;
     }
   }
-  if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results);
+  if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results, text);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
   if (config.shard) {

@@ -53,12 +53,9 @@ export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggre
   if (evaluators.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';
   else verdict = verdictForScore(score);
-  return {
-    score,
-    verdict,
-    gating_violations: gating,
-    ...(evaluators.some((e) => e.unstable) ? { unstable: true as const } : {}),
-  };
+  const aggregate: CaseAggregate = { score, verdict, gating_violations: gating };
+  if (evaluators.some((e) => e.unstable)) aggregate.unstable = true;
+  return aggregate;
 }
 
 /**
@@ -86,7 +83,6 @@ export function aggregateByThreshold(
   results: readonly EvaluatorResult[],
   threshold: number,
 ): CaseAggregate {
-  const unstable = results.some((e) => e.unstable) ? { unstable: true as const } : {};
   const requiredMisses = results.flatMap((r, i) => {
     const c = configs[i];
     if (!c?.required || r.verdict === 'error') return [];
@@ -108,5 +104,7 @@ export function aggregateByThreshold(
   if (results.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';
   else verdict = score + EPSILON >= threshold ? 'pass' : 'fail';
-  return { score, verdict, gating_violations: gating, ...unstable };
+  const aggregate: CaseAggregate = { score, verdict, gating_violations: gating };
+  if (results.some((e) => e.unstable)) aggregate.unstable = true;
+  return aggregate;
 }

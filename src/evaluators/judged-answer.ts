@@ -18,10 +18,10 @@ const HEAD_SHARE = 0.75;
  * and returned, so the results can record it. Redacting first means a secret straddling the cut
  * cannot survive in fragments.
  */
-export function judgedAnswer<A extends Pick<CandidateAnswer, 'text' | 'outputMessages'>>(
-  raw: A,
+export function judgedAnswer(
+  raw: CandidateAnswer,
   redactor: Redactor,
-): { answer: A; cut: AnswerCut | null } {
+): { answer: CandidateAnswer; cut: AnswerCut | null } {
   const text = redactor.redact(raw.text);
   let cut: AnswerCut | null = null;
   let kept = text;
@@ -38,9 +38,11 @@ export function judgedAnswer<A extends Pick<CandidateAnswer, 'text' | 'outputMes
   }
   return {
     answer: {
-      ...raw,
       text: kept,
       outputMessages: outputMessages ? redactor.redactDeep(outputMessages) : null,
+      durationMs: raw.durationMs,
+      tokenUsage: raw.tokenUsage,
+      costUsd: raw.costUsd,
     },
     cut,
   };

@@ -40,22 +40,36 @@ function* resultsBatches(results: RunResults): Generator<string> {
   if (batch) yield batch;
 }
 
-/** Writes the results file atomically: a reader never sees half a file. */
-export function writeResultsFile(file: string, results: RunResults): void {
+/**
+ * Writes the results file atomically: a reader never sees half a file. `copy` receives the text
+ * written, for a caller that prints the same JSON too (serialising 10,000 cases twice is most of
+ * the time a run spends after its last judge call).
+ */
+export function writeResultsFile(file: string, results: RunResults, copy?: string[]): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w');
   try {
-    for (const batch of resultsBatches(results)) writeSync(fd, batch);
+    for (const batch of resultsBatches(results)) {
+      writeSync(fd, batch);
+      copy?.push(batch);
+    }
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, file);
 }
 
-/** Writes the results JSON to a stream (stdout), waiting whenever the reader is behind. */
-export async function writeResultsStream(stream: NodeJS.WritableStream, results: RunResults): Promise<void> {
-  for (const batch of resultsBatches(results)) {
+/**
+ * Writes the results JSON to a stream (stdout), waiting whenever the reader is behind; `text` is
+ * the JSON already serialised for the results file, when it was.
+ */
+export async function writeResultsStream(
+  stream: NodeJS.WritableStream,
+  results: RunResults,
+  text?: readonly string[],
+): Promise<void> {
+  for (const batch of text ?? resultsBatches(results)) {
     if (!stream.write(batch)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
   }
 }
@@ -85,9 +99,9 @@ export function invalidInputResults(errors: string[], now = new Date()): RunResu
  * (a value too deep to serialise, a disk error), a failing results file that says why is written
  * in their place. Returns why the full results were not written, or null.
  */
-export function writeResultsOrFallback(file: string, results: RunResults): string | null {
+export function writeResultsOrFallback(file: string, results: RunResults, copy?: string[]): string | null {
   try {
-    writeResultsFile(file, results);
+    writeResultsFile(file, results, copy);
     return null;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

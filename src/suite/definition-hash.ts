@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
+import { type RubricSet } from '../rubric/types.js';
 import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Message } from './types.js';
 
 /**
@@ -7,12 +8,59 @@ import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Messag
  * the loader built them in. `undefined` members are dropped, as JSON.stringify drops them.
  */
 export function canonicalJson(value: unknown): string {
-  return appendCanonical('', value);
+  // This runs for every case of every run (10,000-case suites). The definitions below are built
+  // with their keys in order, so most values are canonical already and the engine's own
+  // JSON.stringify writes them; objects out of order are copied in order first. The few values
+  // whose text JSON.stringify would write differently go the long way (`appendCanonical`).
+  const ordered = inKeyOrder(value);
+  return ordered === DIFFERENT ? appendCanonical('', value) : (JSON.stringify(ordered) ?? 'null');
 }
 
-// This runs for every case of every run (10,000-case suites): one string grown by appends (V8
-// keeps them as ropes until hashed), keys sorted only when they are not in order already (the
-// definitions below are built in order), no per-level temporary strings or arrays.
+const DIFFERENT = Symbol('written differently by JSON.stringify');
+/** Keys JSON.stringify writes before all others (array indices), whatever order they were set in. */
+const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * `value` with every object's keys in sorted order (the same value when they already are), or
+ * DIFFERENT when JSON.stringify would not write the canonical text for it: anything but plain
+ * objects and arrays (a Date's `toJSON`, a boxed string), a `toJSON` member, a function or symbol
+ * member (dropped there, `null` here), an index-like key (enumerated first) or `__proto__` (not
+ * an own key once copied).
+ */
+function inKeyOrder(value: unknown): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return DIFFERENT;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = inKeyOrder(value[i]);
+      if (item === DIFFERENT) return DIFFERENT;
+      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+    }
+    return copy ?? value;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return DIFFERENT;
+  const record = value as Record<string, unknown>;
+  if (typeof record.toJSON === 'function') return DIFFERENT;
+  const keys = Object.keys(record);
+  let copy = false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key === '__proto__' || INDEX_KEY.test(key)) return DIFFERENT;
+    if (i > 0 && keys[i - 1]! > key) copy = true;
+    const v = inKeyOrder(record[key]);
+    if (v === DIFFERENT) return DIFFERENT;
+    if (v !== record[key]) copy = true;
+  }
+  if (!copy) return value;
+  // Rare (the definitions are built in order): the members are ordered again as they are copied.
+  const out: Record<string, unknown> = {};
+  for (const key of keys.sort()) out[key] = inKeyOrder(record[key]);
+  return out;
+}
+
+/** The canonical text written piece by piece: for the values JSON.stringify cannot be given. */
 function appendCanonical(out: string, value: unknown): string {
   if (value === null || typeof value !== 'object') return out + (JSON.stringify(value) ?? 'null');
   if (Array.isArray(value)) {
@@ -24,7 +72,7 @@ function appendCanonical(out: string, value: unknown): string {
     return out + ']';
   }
   const record = value as Record<string, unknown>;
-  const keys = sortedKeys(record);
+  const keys = Object.keys(record).sort();
   out += '{';
   let first = true;
   for (const key of keys) {
@@ -35,26 +83,6 @@ function appendCanonical(out: string, value: unknown): string {
     out = appendCanonical(out + ':', v);
   }
   return out + '}';
-}
-
-/**
- * The keys in the order `Array.prototype.sort` gives strings (UTF-16 code units). A few keys out
- * of order are put in place where they are: the built-in sort sets up its own work arrays on
- * every call, which for objects of a handful of keys costs more than the sorting.
- */
-function sortedKeys(record: Record<string, unknown>): string[] {
-  const keys = Object.keys(record);
-  if (keys.length > 32) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i]!;
-    let j = i - 1;
-    while (j >= 0 && keys[j]! > key) {
-      keys[j + 1] = keys[j]!;
-      j--;
-    }
-    keys[j + 1] = key;
-  }
-  return keys;
 }
 
 const PLAIN_KEY = /^[A-Za-z0-9_-]*$/;
@@ -93,22 +121,38 @@ function aggregatorDefinition(a: AggregatorConfig, root: string): unknown {
   }
 }
 
+/**
+ * A rubric as it is hashed. Every definition below is built with its keys in sorted order: the
+ * canonical text is then JSON.stringify's, with nothing to copy (the result is the same in any order).
+ */
+function rubricsDefinition(r: RubricSet | null): unknown {
+  if (!r) return r;
+  if (r.mode === 'checklist')
+    return {
+      items: r.items.map((i) => ({ id: i.id, outcome: i.outcome, required: i.required, weight: i.weight })),
+      mode: r.mode,
+    };
+  return {
+    items: r.items.map((i) => ({
+      bands: i.bands.map((b) => ({ max: b.max, min: b.min, outcome: b.outcome })),
+      id: i.id,
+      outcome: i.outcome,
+      requiredMinScore: i.requiredMinScore,
+      weight: i.weight,
+    })),
+    mode: r.mode,
+  };
+}
+
 /** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
 function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
   // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
-  const base = {
-    type: e.type,
-    name: e.name,
-    weight: e.weight,
-    negate: e.negate,
-    required: e.required,
-    min_score: e.minScore,
-  };
   switch (e.type) {
     case 'llm_judge':
       return {
-        ...base,
-        rubrics: e.rubrics,
+        min_score: e.minScore,
+        name: e.name,
+        negate: e.negate,
         prompt: e.prompt?.template ?? null,
         // A prompt script: its command (the script by its workspace path) and config; undefined (left out) otherwise.
         prompt_script: e.promptScript && {
@@ -118,14 +162,33 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
           ],
           config: e.promptScript.config,
         },
+        required: e.required,
+        rubrics: rubricsDefinition(e.rubrics),
+        type: e.type,
+        weight: e.weight,
       };
     case 'code_judge':
-      return { ...base, command: e.command, cwd: relativeDir(root, e.cwd), config: e.config };
+      return {
+        command: e.command,
+        config: e.config,
+        cwd: relativeDir(root, e.cwd),
+        min_score: e.minScore,
+        name: e.name,
+        negate: e.negate,
+        required: e.required,
+        type: e.type,
+        weight: e.weight,
+      };
     case 'composite':
       return {
-        ...base,
-        children: e.children.map((c) => evaluatorDefinition(c, root)),
         aggregator: aggregatorDefinition(e.aggregator, root),
+        children: e.children.map((c) => evaluatorDefinition(c, root)),
+        min_score: e.minScore,
+        name: e.name,
+        negate: e.negate,
+        required: e.required,
+        type: e.type,
+        weight: e.weight,
       };
     default: {
       // Deterministic evaluators: their typed config is all that decides the grade.

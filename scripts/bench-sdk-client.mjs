@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// The second reference of the `scale` bench scenario: the `openai` client the engine keeps (its
+// error classes, retries and Azure paths are part of what a judge call is), over the engine's own
+// transport, making the same calls with nothing of the engine around it: what the SDK alone costs.
+// Like the bare client, it parses each body from its line as the engine builds one per case.
+//
+//   node scripts/bench-sdk-client.mjs <transport.mjs> <base-url> <bodies.jsonl> <concurrency>
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import OpenAI from 'openai';
+
+const [transportFile, baseUrl, bodiesFile, concurrencyArg] = process.argv.slice(2);
+const { Transport } = await import(pathToFileURL(transportFile).href);
+const lines = readFileSync(bodiesFile, 'utf8').split('\n').filter(Boolean);
+const concurrency = Number(concurrencyArg);
+const transport = new Transport(concurrency);
+const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench-key', maxRetries: 0, fetch: transport.fetch });
+
+let next = 0;
+let done = 0;
+async function worker() {
+  while (next < lines.length) {
+    const body = JSON.parse(lines[next++]);
+    // The engine gives each attempt its own signal (see ChatCaller); so does this.
+    const answer = await client.chat.completions.create(body, { signal: new AbortController().signal });
+    if (answer.choices?.[0]?.message) done++;
+  }
+}
+await Promise.all(Array.from({ length: concurrency }, worker));
+transport.close();
+console.log(JSON.stringify({ done }));
