@@ -1,9 +1,10 @@
 // Bundles the action (dist/index.js) and the CLI (dist/cli.js) with ncc. Both are ESM, with
-// every dependency inlined, so the runner needs no node_modules. Output is deterministic so CI
+// every dependency inlined, so the runner needs no node_modules, and ASCII (see ascii-only.mjs). Output is deterministic so CI
 // can check that the committed dist/ is the fresh build of src/.
 import ncc from '@vercel/ncc';
 import { mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
+import { asciiOnly } from './ascii-only.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const dist = path.join(root, 'dist');
@@ -35,7 +36,7 @@ for (const entry of entries) {
   });
   const { code, assets } = built;
   const file = path.join(dist, entry.out);
-  writeFileSync(file, entry.banner + code.replace(/^#!.*\n/, ''));
+  writeFileSync(file, entry.banner + asciiOnly(code.replace(/^#!.*\n/, '')));
   if (entry.banner) chmodSync(file, 0o755);
   for (const [name, asset] of Object.entries(assets ?? {})) {
     if (name === 'licenses.txt') licenses.add(asset.source.toString());

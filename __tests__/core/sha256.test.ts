@@ -6,6 +6,8 @@ import { sha256Hex } from '../../src/core/sha256.js';
 test.each(['', 'plain', 'Gates — “quoted” ✓ 日本語 🎉', 'line\r\nbreak\u0000nul'])(
   'sha256Hex(%j) is createHash',
   (text) => {
-    expect(sha256Hex(text)).toBe(createHash('sha256').update(text).digest('hex'));
+    const hex = createHash('sha256').update(text).digest('hex');
+    expect(sha256Hex(text)).toBe(hex);
+    for (const chars of [12, 16, 32]) expect(sha256Hex(text, chars)).toBe(hex.slice(0, chars));
   },
 );

@@ -35,6 +35,7 @@ describe('parseJsonAnswer reads exactly one object', () => {
     ['top level', '{"score": 0, "score": 1}', 'score'],
     ['nested', '{"checks": [{"id": "a", "satisfied": false, "satisfied": true}]}', 'satisfied'],
     ['spelled with an escape', '{"score": 0, "\\u0073core": 1}', 'score'],
+    ['both spelled with escapes', '{"a\\"b": 0, "a\\u0022b": 1}', 'a"b'],
     ['in a fenced block', 'x\n```json\n{"score": 0, "score": 1}\n```', 'score'],
   ])('a key given twice in one object is invalid (%s)', (_n, reply, key) => {
     const r = parseJsonAnswer(reply);

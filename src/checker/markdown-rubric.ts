@@ -62,7 +62,7 @@ const SECTION_NAMES: Record<string, Section> = {
 const RUBRIC_MAX_BYTES = 128 * 1024;
 
 function rubricHash(text: string): string {
-  return sha256Hex(text).slice(0, 12);
+  return sha256Hex(text, 12);
 }
 
 /**

@@ -103,30 +103,39 @@ function stringEnd(text: string, i: number): number {
 
 /**
  * The first key that appears twice in one object of a valid JSON text, or null. Iterative (a
- * stack of key sets), so nesting depth costs memory, not the call stack; keys are compared
- * decoded (`"sc\u006fre"` is `"score"`).
+ * stack of key lists), so nesting depth costs memory, not the call stack; keys are compared
+ * decoded (`"sc\u006fre"` is `"score"`). A judge's answer has a few keys per object: a list
+ * searched in place costs less than a Set, and a key without escapes is its own decoding.
  */
 export function repeatedKey(json: string): string | null {
-  const stack: (Set<string> | null)[] = [];
+  const stack: (string[] | null)[] = [];
   let expectKey = false;
   for (let i = 0; i < json.length; i++) {
-    const ch = json[i];
-    if (ch === '"') {
+    const ch = json.charCodeAt(i);
+    if (ch === QUOTE) {
       const end = stringEnd(json, i);
       const keys = stack[stack.length - 1];
       if (keys && expectKey) {
-        const name = JSON.parse(json.slice(i, end + 1)) as string;
-        if (keys.has(name)) return name;
-        keys.add(name);
+        const raw = json.slice(i + 1, end);
+        const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (keys.includes(name)) return name;
+        keys.push(name);
         expectKey = false;
       }
       i = end;
-    } else if (ch === '{') {
-      stack.push(new Set());
+    } else if (ch === OPEN_BRACE) {
+      stack.push([]);
       expectKey = true;
-    } else if (ch === '[') stack.push(null);
-    else if (ch === '}' || ch === ']') stack.pop();
-    else if (ch === ',') expectKey = stack[stack.length - 1] != null;
+    } else if (ch === OPEN_BRACKET) stack.push(null);
+    else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) stack.pop();
+    else if (ch === COMMA) expectKey = stack[stack.length - 1] != null;
   }
   return null;
 }
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;

@@ -137,7 +137,14 @@ function exactIds<T extends { id: string }>(checks: T[], ids: readonly string[])
       ok: false,
       error: `missing checks for id${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}: answer every id exactly once`,
     };
-  return { ok: true, value: ids.map((id) => byId.get(id)!), warnings };
+  // Each check keeps the rubric's own id string, not the copy parsed from the answer: results
+  // hold one check per item per case, and the parsed copies would each stay alive with them.
+  const value = ids.map((id) => {
+    const check = byId.get(id)!;
+    check.id = id;
+    return check;
+  });
+  return { ok: true, value, warnings };
 }
 
 function validateWith<S extends z.ZodType>(schema: S, data: unknown): Validated<z.infer<S>> {

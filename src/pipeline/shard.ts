@@ -46,5 +46,5 @@ export interface PlanEntry {
 /** `plan_hash`: over the ordered (suite path, case id, definition_hash) list of the whole plan. */
 export function planHash(entries: readonly PlanEntry[]): string {
   const list = entries.map((e) => [e.suite, e.id, e.definition_hash]);
-  return sha256Hex(canonicalJson(list)).slice(0, 16);
+  return sha256Hex(canonicalJson(list), 16);
 }

@@ -215,5 +215,5 @@ export function definitionHash(c: EvalCase, targetName: string | null, root: str
     scoring: c.scoring,
     target: targetName,
   };
-  return sha256Hex(canonicalJson(definition)).slice(0, 16);
+  return sha256Hex(canonicalJson(definition), 16);
 }

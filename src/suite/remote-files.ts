@@ -85,7 +85,7 @@ async function fetchOne(
   ref: GitHubFileRef,
   opts: RemoteFileOptions,
 ): Promise<{ text: string; localPath: string }> {
-  const key = sha256Hex(ref.url).slice(0, 32);
+  const key = sha256Hex(ref.url, 32);
   const dir = path.join(opts.cacheDir ?? path.join(os.tmpdir(), 'rubric-eval-remote'), 'github-files', key);
   const entryFile = path.join(dir, 'entry.json');
   const cached = readEntry(entryFile, ref.url);
