@@ -608,13 +608,13 @@ console.log(
 const rows = [];
 const floor =
   want('floor') || want('tokens')
-    ? await scenarioFloor({ n: sizes.floor, latency: 100, concurrency: 16, label: 'floor' })
+    ? await scenarioFloor({ n: sizes.floor, latency: 100, concurrency: 16, label: 'floor', bare: true })
     : null;
 if (want('floor'))
   rows.push([
     'floor',
     `N=${floor.n} L=100ms C=16`,
-    `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB`,
+    `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB · bare client ${fmt(floor.bareWall / floor.floorMs, 3)} × floor · SDK alone ${fmt(floor.sdkWall / floor.floorMs, 3)} × floor`,
     'ratio <= 1.05, 1 call/case, peak = 16',
   ]);
 for (const n of want('scale') ? sizes.scale : []) {
