@@ -55491,10 +55491,33 @@ function* resultsBatches(results) {
         yield batch;
 }
 /**
- * Writes the results file atomically: a reader never sees half a file. `copy` receives the text
- * written, for a caller that prints the same JSON too (serialising 10,000 cases twice is most of
- * the time a run spends after its last judge call).
+ * The results JSON as it was written to the file, kept for a caller that prints it too:
+ * serialising 10,000 cases twice is most of what a run does after its last judge call. Past
+ * `limit` characters it is dropped (the JSON is then serialised again), so a run of very long
+ * answers never holds its whole results twice.
  */
+class WrittenText {
+    limit;
+    kept = [];
+    size = 0;
+    constructor(limit = 32 * 2 ** 20) {
+        this.limit = limit;
+    }
+    add(batch) {
+        if (!this.kept)
+            return;
+        this.size += batch.length;
+        if (this.size > this.limit)
+            this.kept = null;
+        else
+            this.kept.push(batch);
+    }
+    /** The text in batches, or null when it was over the limit. */
+    get batches() {
+        return this.kept;
+    }
+}
+/** Writes the results file atomically: a reader never sees half a file. */
 function writeResultsFile(file, results, copy) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -55502,7 +55525,7 @@ function writeResultsFile(file, results, copy) {
     try {
         for (const batch of resultsBatches(results)) {
             (0,external_node_fs_.writeSync)(fd, batch);
-            copy?.push(batch);
+            copy?.add(batch);
         }
     }
     finally {
@@ -55511,11 +55534,11 @@ function writeResultsFile(file, results, copy) {
     (0,external_node_fs_.renameSync)(tmp, file);
 }
 /**
- * Writes the results JSON to a stream (stdout), waiting whenever the reader is behind; `text` is
- * the JSON already serialised for the results file, when it was.
+ * Writes the results JSON to a stream (stdout), waiting whenever the reader is behind; `written`
+ * is the JSON as the results file got it, when it was kept.
  */
-async function writeResultsStream(stream, results, text) {
-    for (const batch of text ?? resultsBatches(results)) {
+async function writeResultsStream(stream, results, written) {
+    for (const batch of written?.batches ?? resultsBatches(results)) {
         if (!stream.write(batch))
             await new Promise((resolve) => stream.once('drain', () => resolve()));
     }
@@ -56034,8 +56057,8 @@ function stringEnd(text, i) {
 /**
  * The first key that appears twice in one object of a valid JSON text, or null. Iterative (a
  * stack of key lists), so nesting depth costs memory, not the call stack; keys are compared
- * decoded (`"sc\u006fre"` is `"score"`). A judge's answer has a few keys per object: a list
- * searched in place costs less than a Set, and a key without escapes is its own decoding.
+ * decoded (`"sc\u006fre"` is `"score"`). A judge's answer has a few keys per object: a short
+ * list searched in place costs less than a Set, and a key without escapes is its own decoding.
  */
 function repeatedKey(json) {
     const stack = [];
@@ -56048,9 +56071,19 @@ function repeatedKey(json) {
             if (keys && expectKey) {
                 const raw = json.slice(i + 1, end);
                 const name = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
-                if (keys.includes(name))
-                    return name;
-                keys.push(name);
+                if (Array.isArray(keys)) {
+                    if (keys.includes(name))
+                        return name;
+                    keys.push(name);
+                    // A hostile reply may hold an object of a million keys: searching a list would be quadratic.
+                    if (keys.length > SMALL_OBJECT)
+                        stack[stack.length - 1] = new Set(keys);
+                }
+                else {
+                    if (keys.has(name))
+                        return name;
+                    keys.add(name);
+                }
                 expectKey = false;
             }
             i = end;
@@ -56068,6 +56101,8 @@ function repeatedKey(json) {
     }
     return null;
 }
+/** Keys an object may have before they are kept in a Set rather than a list. */
+const SMALL_OBJECT = 16;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
@@ -59621,26 +59656,8 @@ async function executeCase(planned, healthError, judge, exec, signal) {
         if (signal?.aborted)
             return undefined;
         const agg = scoreCase(c, evaluators);
-        // Written out rather than spread: Node 20 builds spread objects ~100 times slower, per case.
-        const result = {
-            id: base.id,
-            definition_hash: base.definition_hash,
-            line: base.line,
-            target: base.target,
-            gating_violations: agg.gating_violations,
-            score: agg.score,
-            verdict: agg.verdict,
-            evaluators,
-            answer: answer.text,
-            duration_ms: 0,
-        };
-        if (agg.unstable)
-            result.unstable = true;
-        if (cut)
-            result.answer_cut = cut;
-        result.duration_ms = Date.now() - started;
-        result.usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-        return result;
+        const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
+        return finishedCase(base, agg, evaluators, answer.text, cut, Date.now() - started, usage);
     }
     catch (err) {
         if (signal?.aborted)
@@ -59648,6 +59665,33 @@ async function executeCase(planned, healthError, judge, exec, signal) {
         // A bug of ours must not pass a case: it is an error with the reason.
         return errorCase(`internal error: ${err.stack ?? String(err)}`, answer.text);
     }
+}
+/**
+ * A finished case as the results file writes it: the case, its aggregate, then what was judged.
+ * Written out rather than spread (one per case; Node 20 builds spread objects ~100 times slower);
+ * the keys stay in the order the spread `{...base, ...agg, evaluators, answer, answer_cut?,
+ * duration_ms, usage}` gave them, as results files are compared as text.
+ */
+function finishedCase(base, agg, evaluators, answer, cut, durationMs, usage) {
+    // Built key by key in that order (stores on a fresh literal are fast; a spread is not).
+    const result = {
+        id: base.id,
+        definition_hash: base.definition_hash,
+        line: base.line,
+        target: base.target,
+        gating_violations: agg.gating_violations,
+        score: agg.score,
+        verdict: agg.verdict,
+    };
+    if (agg.unstable)
+        result.unstable = true;
+    result.evaluators = evaluators;
+    result.answer = answer;
+    if (cut)
+        result.answer_cut = cut;
+    result.duration_ms = durationMs;
+    result.usage = usage;
+    return result;
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/execute.ts
@@ -73062,13 +73106,15 @@ function inKeyOrder(value) {
         return DIFFERENT;
     if (value === null || typeof value !== 'object')
         return value;
+    if (typeof value.toJSON === 'function')
+        return DIFFERENT;
     if (Array.isArray(value)) {
         let copy = null;
         for (let i = 0; i < value.length; i++) {
             const item = inKeyOrder(value[i]);
             if (item === DIFFERENT)
                 return DIFFERENT;
-            if (item !== value[i])
+            if (!Object.is(item, value[i]))
                 (copy ??= value.slice())[i] = item;
         }
         return copy ?? value;
@@ -73077,28 +73123,34 @@ function inKeyOrder(value) {
     if (proto !== Object.prototype && proto !== null)
         return DIFFERENT;
     const record = value;
-    if (typeof record.toJSON === 'function')
-        return DIFFERENT;
     const keys = Object.keys(record);
-    let copy = false;
+    let sorted = true;
+    // The members as written, once one of them had to be copied (each member is visited once).
+    let members = null;
     for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         if (key === '__proto__' || INDEX_KEY.test(key))
             return DIFFERENT;
         if (i > 0 && keys[i - 1] > key)
-            copy = true;
-        const v = inKeyOrder(record[key]);
+            sorted = false;
+        const member = record[key];
+        const v = inKeyOrder(member);
         if (v === DIFFERENT)
             return DIFFERENT;
-        if (v !== record[key])
-            copy = true;
+        if (members)
+            members.push(v);
+        else if (!Object.is(v, member))
+            members = [...keys.slice(0, i).map((k) => record[k]), v];
     }
-    if (!copy)
+    if (sorted && !members)
         return value;
-    // Rare (the definitions are built in order): the members are ordered again as they are copied.
+    // Rare: the definitions are built in order, so only a user's own objects get here.
+    const order = keys.map((_, i) => i);
+    if (!sorted)
+        order.sort((a, b) => (keys[a] < keys[b] ? -1 : 1));
     const out = {};
-    for (const key of keys.sort())
-        out[key] = inKeyOrder(record[key]);
+    for (const i of order)
+        out[keys[i]] = members ? members[i] : record[keys[i]];
     return out;
 }
 /** The canonical text written piece by piece: for the values JSON.stringify cannot be given. */

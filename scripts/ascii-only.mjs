@@ -7,8 +7,9 @@ import * as acorn from 'acorn';
 /**
  * The same program with every non-ASCII character escaped (`\uXXXX`, one per UTF-16 unit) where
  * an escape means the same thing: string literals, template text, regular expressions (a pair of
- * surrogate escapes is one code point in a `u` or `v` expression) and comments. Throws when one is
- * anywhere else (an identifier) or in a tagged template, whose tag may read the raw text.
+ * surrogate escapes is one code point in a `u` or `v` expression) and comments. Throws, rather
+ * than guess, where an escape could mean something else: an identifier, a tagged template (its
+ * tag may read the raw text), a character after a backslash, a line or paragraph separator.
  */
 export function asciiOnly(code) {
   const escapable = [];
@@ -42,6 +43,14 @@ export function asciiOnly(code) {
       );
     if (tagged.some(([s, e]) => s <= i && i < e))
       throw new Error(`non-ASCII character U+${c.toString(16)} in a tagged template: ${where}`);
+    // `\é` is é, but `\\u00e9` would be a backslash and text; a line or paragraph separator is a
+    // line break to the grammar (in a comment it ends a statement), which its escape is not.
+    let backslashes = 0;
+    while (code.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 1)
+      throw new Error(`non-ASCII character U+${c.toString(16)} after a backslash: ${where}`);
+    if (c === 0x2028 || c === 0x2029)
+      throw new Error(`line or paragraph separator U+${c.toString(16)} in the code: ${where}`);
     out += `${code.slice(last, i)}\\u${c.toString(16).padStart(4, '0')}`;
     last = i + 1;
   }

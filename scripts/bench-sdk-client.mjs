@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// The second reference of the `scale` bench scenario: the `openai` client the engine keeps (its
-// error classes, retries and Azure paths are part of what a judge call is), over the engine's own
-// transport, making the same calls with nothing of the engine around it: what the SDK alone costs.
-// Like the bare client, it parses each body from its line as the engine builds one per case.
+// The second reference of the `scale` and `floor` bench scenarios: the `openai` client the engine
+// keeps (its error classes, retries and Azure paths are part of what a judge call is), over the
+// engine's own transport, making the same calls with nothing of the engine around it: what the
+// SDK alone costs. Like the bare client, it parses each body from its line. The bench bundles it
+// with ncc, as the engine is bundled, and runs the bundle:
 //
-//   node scripts/bench-sdk-client.mjs <transport.mjs> <base-url> <bodies.jsonl> <concurrency>
+//   node <bundle> <base-url> <bodies.jsonl> <concurrency>
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
+import { Transport } from '../src/judge/transport.ts';
 
-const [transportFile, baseUrl, bodiesFile, concurrencyArg] = process.argv.slice(2);
-const { Transport } = await import(pathToFileURL(transportFile).href);
+const [baseUrl, bodiesFile, concurrencyArg] = process.argv.slice(2);
 const lines = readFileSync(bodiesFile, 'utf8').split('\n').filter(Boolean);
 const concurrency = Number(concurrencyArg);
 const transport = new Transport(concurrency);

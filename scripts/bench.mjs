@@ -10,7 +10,6 @@
 //                                 runs on Node 24: `runs.using: node24`)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
@@ -24,7 +23,8 @@ const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const want = (name) => !only || only.has(name);
 const RUNS = quick ? 1 : 3;
 // The runtime of every measured process (the engine and the references); this script's own by default.
-const NODE = process.argv.find((a) => a.startsWith('--node='))?.slice('--node='.length) ?? process.execPath;
+const nodeArg = process.argv.find((a) => a.startsWith('--node='))?.slice('--node='.length);
+const NODE = nodeArg ? path.resolve(nodeArg) : process.execPath;
 const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 const CLI = path.join(root, 'dist/cli.js');
 const ACTION = path.join(root, 'dist/index.js');
@@ -197,11 +197,9 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
  */
 async function runBare({ n, latency, concurrency, sdk = false }) {
   const server = await startOpenAIServer({ latencyMs: latency, keepRequests: false });
-  const client = sdk
-    ? [path.join(root, 'scripts/bench-sdk-client.mjs'), transportModule()]
-    : [path.join(root, 'scripts/bench-bare-client.mjs')];
+  const client = sdk ? await sdkClientBundle() : path.join(root, 'scripts/bench-bare-client.mjs');
   const r = await measure(NODE, [
-    ...client,
+    client,
     server.url,
     path.join(os.tmpdir(), `rubric-bench-bodies-${n}.jsonl`),
     String(concurrency),
@@ -215,27 +213,17 @@ async function runBare({ n, latency, concurrency, sdk = false }) {
   return r;
 }
 
-let transportFile = null;
-/**
- * The engine's transport (src/judge/transport.ts) as a module the SDK reference can import:
- * transpiled once per bench run, beside the repository's node_modules so its imports resolve.
- */
-function transportModule() {
-  if (transportFile) return transportFile;
-  const require = createRequire(import.meta.url);
-  const ts = require('typescript');
-  const dir = path.join(root, 'node_modules/.cache/rubric-eval-bench');
-  for (const rel of ['judge/transport', 'core/errors']) {
-    const source = readFileSync(path.join(root, 'src', `${rel}.ts`), 'utf8');
-    const out = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText;
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, `${rel}.js`), out);
-  }
-  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n');
-  transportFile = path.join(dir, 'judge/transport.js');
-  return transportFile;
+let sdkClient = null;
+/** scripts/bench-sdk-client.mjs bundled with ncc (with the engine's transport), once per bench run. */
+async function sdkClientBundle() {
+  if (sdkClient) return sdkClient;
+  const { default: ncc } = await import('@vercel/ncc');
+  const { code } = await ncc(path.join(root, 'scripts/bench-sdk-client.mjs'), { quiet: true });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-sdk-'));
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  sdkClient = path.join(dir, 'sdk-client.mjs');
+  writeFileSync(sdkClient, code);
+  return sdkClient;
 }
 
 async function scenarioCached({ n, latency, concurrency }) {

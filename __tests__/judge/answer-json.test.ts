@@ -63,6 +63,11 @@ describe('parseJsonAnswer reads exactly one object', () => {
     const deep = `{"score": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
     expect(parseJsonAnswer(deep).ok).toBe(true);
     expect(repeatedKey(deep)).toBeNull();
+    const wide = (n: number, extra = '') =>
+      `{${Array.from({ length: n }, (_, i) => `"k${i}": 0`).join(', ')}${extra}}`;
+    expect(repeatedKey(wide(300_000))).toBeNull();
+    expect(repeatedKey(wide(300_000, ', "k123456": 1'))).toBe('k123456');
+    expect(repeatedKey(wide(10, ', "k3": 1'))).toBe('k3');
     const braces = `${'{'.repeat(300_000)} ${verdict(0.4)}`;
     expect(parseJsonAnswer(braces).ok).toBe(false);
   });

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
-import { invalidInputResults, writeResultsFile, writeResultsStream } from '../../src/report/results-file.js';
+import {
+  invalidInputResults,
+  writeResultsFile,
+  writeResultsStream,
+  WrittenText,
+} from '../../src/report/results-file.js';
 import { tmpDir } from '../helpers/judge.js';
 
 /** A run of `n` cases spread over two suites: a few hundred KB of JSON, written in several batches. */
@@ -55,6 +60,26 @@ describe('the results JSON, written in batches', () => {
     stream.end();
     expect(Buffer.concat(read).toString('utf8')).toBe(text);
     expect(waits).toBeGreaterThan(0);
+  });
+
+  test('the text written to the file is printed as it is, or serialised again past its limit', async () => {
+    const results = bigRun(1000);
+    const file = path.join(tmpDir('re-results-file-'), 'results.json');
+    const printed = async (written: WrittenText) => {
+      writeResultsFile(file, results, written);
+      const stream = new PassThrough();
+      const read: Buffer[] = [];
+      stream.on('data', (c: Buffer) => read.push(c));
+      await writeResultsStream(stream, results, written);
+      stream.end();
+      return Buffer.concat(read).toString('utf8');
+    };
+    const kept = new WrittenText();
+    expect(await printed(kept)).toBe(readFileSync(file, 'utf8'));
+    expect(kept.batches?.join('')).toBe(readFileSync(file, 'utf8'));
+    const dropped = new WrittenText(64 * 1024);
+    expect(await printed(dropped)).toBe(readFileSync(file, 'utf8'));
+    expect(dropped.batches).toBeNull();
   });
 
   test('a run with no case is a whole document too', () => {

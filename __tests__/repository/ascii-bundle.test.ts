@@ -27,9 +27,12 @@ test('strings, templates, regular expressions and comments keep their meaning in
   expect(await evaluate(escaped)).toEqual(await evaluate(source));
 });
 
-test('a non-ASCII identifier or tagged template is refused, not rewritten', () => {
+test('where an escape could mean something else, the character is refused, not rewritten', () => {
   expect(() => asciiOnly('const café = 1;')).toThrow(/outside a string, regexp or comment/);
   expect(() => asciiOnly('const r = String.raw`—`;')).toThrow(/tagged template/);
+  expect(() => asciiOnly("const s = '\\é';")).toThrow(/after a backslash/);
+  expect(asciiOnly("const s = '\\\\é';")).toBe("const s = '\\\\\\u00e9';");
+  expect(() => asciiOnly('const f = () => { return /*\u2028*/ 1; };')).toThrow(/separator/);
 });
 
 test('the committed bundles are ASCII', () => {

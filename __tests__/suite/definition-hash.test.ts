@@ -95,6 +95,15 @@ describe('definition_hash', () => {
     for (const value of strange) expect(canonicalJson(value)).toBe(referenceCanonical(value));
   });
 
+  test('canonical JSON visits each member once, however deep the objects to reorder are', () => {
+    let value: unknown = { b: 1, a: NaN };
+    for (let i = 0; i < 200; i++) value = { z: [value], y: i };
+    // Were members visited again when copied, this would take about 2^200 steps.
+    expect(canonicalJson(value)).toBe(referenceCanonical(value));
+    const withToJson = Object.assign([1, 2], { toJSON: () => 'replaced' });
+    expect(canonicalJson({ list: withToJson })).toBe('{"list":[1,2]}');
+  });
+
   corpusTest('canonical JSON of every corpus case is the sorted-key text', async () => {
     const root = agentvCorpusCopy('re-defhash-ref-');
     const found = await findSuiteFiles(['*/evals/*.yaml'], root);

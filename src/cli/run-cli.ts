@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Config, configFromInputs, parseInputs } from '../config/config.js';
 import { excerpt, formatDiagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
-import { writeResultsOrFallback, writeResultsStream } from '../report/results-file.js';
+import { writeResultsOrFallback, writeResultsStream, WrittenText } from '../report/results-file.js';
 import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { readRecordingMeta } from '../judge/cache.js';
@@ -224,17 +224,17 @@ function parseFormat(value: string | undefined): Format {
 
 /** Writes the results file, prints the report, and turns the verdict into the exit code. */
 async function report(results: RunResults, config: Config, format: Format, io: CliIO): Promise<number> {
-  let text: string[] | undefined;
+  let written: WrittenText | undefined;
   if (config.resultsFile) {
     const file = path.resolve(io.cwd, config.resultsFile);
-    if (format === 'json') text = [];
-    const unwritten = writeResultsOrFallback(file, results, text);
+    if (format === 'json') written = new WrittenText();
+    const unwritten = writeResultsOrFallback(file, results, written);
     if (unwritten) {
       io.stderr.write(`rubric-eval: could not write the results file ${file}: ${unwritten}\n`);
       return EXIT_USAGE;
     }
   }
-  if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results, text);
+  if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results, written);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
   if (config.shard) {

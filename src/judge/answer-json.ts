@@ -104,11 +104,11 @@ function stringEnd(text: string, i: number): number {
 /**
  * The first key that appears twice in one object of a valid JSON text, or null. Iterative (a
  * stack of key lists), so nesting depth costs memory, not the call stack; keys are compared
- * decoded (`"sc\u006fre"` is `"score"`). A judge's answer has a few keys per object: a list
- * searched in place costs less than a Set, and a key without escapes is its own decoding.
+ * decoded (`"sc\u006fre"` is `"score"`). A judge's answer has a few keys per object: a short
+ * list searched in place costs less than a Set, and a key without escapes is its own decoding.
  */
 export function repeatedKey(json: string): string | null {
-  const stack: (string[] | null)[] = [];
+  const stack: (string[] | Set<string> | null)[] = [];
   let expectKey = false;
   for (let i = 0; i < json.length; i++) {
     const ch = json.charCodeAt(i);
@@ -118,8 +118,15 @@ export function repeatedKey(json: string): string | null {
       if (keys && expectKey) {
         const raw = json.slice(i + 1, end);
         const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-        if (keys.includes(name)) return name;
-        keys.push(name);
+        if (Array.isArray(keys)) {
+          if (keys.includes(name)) return name;
+          keys.push(name);
+          // A hostile reply may hold an object of a million keys: searching a list would be quadratic.
+          if (keys.length > SMALL_OBJECT) stack[stack.length - 1] = new Set(keys);
+        } else {
+          if (keys.has(name)) return name;
+          keys.add(name);
+        }
         expectKey = false;
       }
       i = end;
@@ -133,6 +140,8 @@ export function repeatedKey(json: string): string | null {
   return null;
 }
 
+/** Keys an object may have before they are kept in a Set rather than a list. */
+const SMALL_OBJECT = 16;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;

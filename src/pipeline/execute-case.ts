@@ -3,9 +3,16 @@ import { type ExecDeps } from '../exec/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type Judge } from '../judge/judge.js';
 import { CancelledError } from '../exec/limiter.js';
-import { addUsage, type AnswerCut, type CaseResult, emptyUsage } from '../core/results.js';
+import {
+  addUsage,
+  type AnswerCut,
+  type CaseResult,
+  emptyUsage,
+  type EvaluatorResult,
+  type Usage,
+} from '../core/results.js';
 import { judgedAnswer } from '../evaluators/judged-answer.js';
-import { scoreCase } from '../evaluators/case-scoring.js';
+import { type CaseAggregate, scoreCase } from '../evaluators/case-scoring.js';
 import { usesLlm } from './judge-endpoint.js';
 import { type PlannedCase } from './plan.js';
 
@@ -54,27 +61,45 @@ export async function executeCase(
     const evaluators = await runEvaluators(c.evaluators, { evalCase: c, answer, judge: judge!, exec });
     if (signal?.aborted) return undefined;
     const agg = scoreCase(c, evaluators);
-    // Written out rather than spread: Node 20 builds spread objects ~100 times slower, per case.
-    const result: CaseResult = {
-      id: base.id,
-      definition_hash: base.definition_hash,
-      line: base.line,
-      target: base.target,
-      gating_violations: agg.gating_violations,
-      score: agg.score,
-      verdict: agg.verdict,
-      evaluators,
-      answer: answer.text,
-      duration_ms: 0,
-    };
-    if (agg.unstable) result.unstable = true;
-    if (cut) result.answer_cut = cut;
-    result.duration_ms = Date.now() - started;
-    result.usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-    return result;
+    const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
+    return finishedCase(base, agg, evaluators, answer.text, cut, Date.now() - started, usage);
   } catch (err) {
     if (signal?.aborted) return undefined;
     // A bug of ours must not pass a case: it is an error with the reason.
     return errorCase(`internal error: ${(err as Error).stack ?? String(err)}`, answer.text);
   }
+}
+
+/**
+ * A finished case as the results file writes it: the case, its aggregate, then what was judged.
+ * Written out rather than spread (one per case; Node 20 builds spread objects ~100 times slower);
+ * the keys stay in the order the spread `{...base, ...agg, evaluators, answer, answer_cut?,
+ * duration_ms, usage}` gave them, as results files are compared as text.
+ */
+export function finishedCase(
+  base: Pick<CaseResult, 'id' | 'definition_hash' | 'line' | 'target'>,
+  agg: CaseAggregate,
+  evaluators: EvaluatorResult[],
+  answer: string,
+  cut: AnswerCut | null,
+  durationMs: number,
+  usage: Usage,
+): CaseResult {
+  // Built key by key in that order (stores on a fresh literal are fast; a spread is not).
+  const result: Partial<CaseResult> = {
+    id: base.id,
+    definition_hash: base.definition_hash,
+    line: base.line,
+    target: base.target,
+    gating_violations: agg.gating_violations,
+    score: agg.score,
+    verdict: agg.verdict,
+  };
+  if (agg.unstable) result.unstable = true;
+  result.evaluators = evaluators;
+  result.answer = answer;
+  if (cut) result.answer_cut = cut;
+  result.duration_ms = durationMs;
+  result.usage = usage;
+  return result as CaseResult;
 }

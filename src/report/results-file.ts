@@ -41,18 +41,39 @@ function* resultsBatches(results: RunResults): Generator<string> {
 }
 
 /**
- * Writes the results file atomically: a reader never sees half a file. `copy` receives the text
- * written, for a caller that prints the same JSON too (serialising 10,000 cases twice is most of
- * the time a run spends after its last judge call).
+ * The results JSON as it was written to the file, kept for a caller that prints it too:
+ * serialising 10,000 cases twice is most of what a run does after its last judge call. Past
+ * `limit` characters it is dropped (the JSON is then serialised again), so a run of very long
+ * answers never holds its whole results twice.
  */
-export function writeResultsFile(file: string, results: RunResults, copy?: string[]): void {
+export class WrittenText {
+  private kept: string[] | null = [];
+  private size = 0;
+
+  constructor(private readonly limit = 32 * 2 ** 20) {}
+
+  add(batch: string): void {
+    if (!this.kept) return;
+    this.size += batch.length;
+    if (this.size > this.limit) this.kept = null;
+    else this.kept.push(batch);
+  }
+
+  /** The text in batches, or null when it was over the limit. */
+  get batches(): readonly string[] | null {
+    return this.kept;
+  }
+}
+
+/** Writes the results file atomically: a reader never sees half a file. */
+export function writeResultsFile(file: string, results: RunResults, copy?: WrittenText): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w');
   try {
     for (const batch of resultsBatches(results)) {
       writeSync(fd, batch);
-      copy?.push(batch);
+      copy?.add(batch);
     }
   } finally {
     closeSync(fd);
@@ -61,15 +82,15 @@ export function writeResultsFile(file: string, results: RunResults, copy?: strin
 }
 
 /**
- * Writes the results JSON to a stream (stdout), waiting whenever the reader is behind; `text` is
- * the JSON already serialised for the results file, when it was.
+ * Writes the results JSON to a stream (stdout), waiting whenever the reader is behind; `written`
+ * is the JSON as the results file got it, when it was kept.
  */
 export async function writeResultsStream(
   stream: NodeJS.WritableStream,
   results: RunResults,
-  text?: readonly string[],
+  written?: WrittenText,
 ): Promise<void> {
-  for (const batch of text ?? resultsBatches(results)) {
+  for (const batch of written?.batches ?? resultsBatches(results)) {
     if (!stream.write(batch)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
   }
 }
@@ -99,7 +120,7 @@ export function invalidInputResults(errors: string[], now = new Date()): RunResu
  * (a value too deep to serialise, a disk error), a failing results file that says why is written
  * in their place. Returns why the full results were not written, or null.
  */
-export function writeResultsOrFallback(file: string, results: RunResults, copy?: string[]): string | null {
+export function writeResultsOrFallback(file: string, results: RunResults, copy?: WrittenText): string | null {
   try {
     writeResultsFile(file, results, copy);
     return null;

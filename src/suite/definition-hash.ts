@@ -30,33 +30,39 @@ const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
 function inKeyOrder(value: unknown): unknown {
   if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return DIFFERENT;
   if (value === null || typeof value !== 'object') return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return DIFFERENT;
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {
       const item = inKeyOrder(value[i]);
       if (item === DIFFERENT) return DIFFERENT;
-      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+      if (!Object.is(item, value[i])) (copy ??= value.slice())[i] = item;
     }
     return copy ?? value;
   }
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return DIFFERENT;
   const record = value as Record<string, unknown>;
-  if (typeof record.toJSON === 'function') return DIFFERENT;
   const keys = Object.keys(record);
-  let copy = false;
+  let sorted = true;
+  // The members as written, once one of them had to be copied (each member is visited once).
+  let members: unknown[] | null = null;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     if (key === '__proto__' || INDEX_KEY.test(key)) return DIFFERENT;
-    if (i > 0 && keys[i - 1]! > key) copy = true;
-    const v = inKeyOrder(record[key]);
+    if (i > 0 && keys[i - 1]! > key) sorted = false;
+    const member = record[key];
+    const v = inKeyOrder(member);
     if (v === DIFFERENT) return DIFFERENT;
-    if (v !== record[key]) copy = true;
+    if (members) members.push(v);
+    else if (!Object.is(v, member)) members = [...keys.slice(0, i).map((k) => record[k]), v];
   }
-  if (!copy) return value;
-  // Rare (the definitions are built in order): the members are ordered again as they are copied.
+  if (sorted && !members) return value;
+  // Rare: the definitions are built in order, so only a user's own objects get here.
+  const order = keys.map((_, i) => i);
+  if (!sorted) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
   const out: Record<string, unknown> = {};
-  for (const key of keys.sort()) out[key] = inKeyOrder(record[key]);
+  for (const i of order) out[keys[i]!] = members ? members[i] : record[keys[i]!];
   return out;
 }
 
