@@ -25666,7 +25666,16 @@ options = {}) {
     const spec = config.shard ?? null;
     const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
     const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
-    const cases = runnable ? mine.map((o) => ({ ...o, target: runnable.forCase(o.suite, o.evalCase) })) : [];
+    const cases = runnable
+        ? mine.map((o) => ({
+            suite: o.suite,
+            suiteIndex: o.suiteIndex,
+            evalCase: o.evalCase,
+            caseIndex: o.caseIndex,
+            target: runnable.forCase(o.suite, o.evalCase),
+            definitionHash: o.definitionHash,
+        }))
+        : [];
     const used = new Set(cases.map((c) => c.target.runner));
     return {
         suites: loaded.suites,
@@ -33232,7 +33241,10 @@ function parseYamlSource(text, sink, lineOffset = 0) {
 }
 const tooDeepMessage = `nested more than ${nesting/* MAX_NESTING_DEPTH */.wM} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 function parseFast(text, lineOffset) {
-    const starts = new WeakMap();
+    // A Map, not a WeakMap: it lives exactly as long as the document it indexes (the closures below
+    // hold both), and a WeakMap of every mapping and sequence of a 10,000-case suite costs the
+    // garbage collector more than the parse.
+    const starts = new Map();
     const open = [];
     let value;
     try {
@@ -38520,7 +38532,6 @@ var targets_file = __nccwpck_require__(7859);
 
 
 
-const caseKey = (suite, c) => `${suite.absPath}\0${c.id}`;
 /**
  * Decides, before any call, which target answers each case: input `target`, then the case's
  * `execution.target`, the suite's, then `default`. Only targets a run uses are resolved, so a
@@ -38535,6 +38546,7 @@ function planTargets(suites, opts) {
     }
     const files = new Map();
     const resolved = new Map();
+    // By the loaded case itself: a key built from path and id would be built again on every lookup.
     const assignments = new Map();
     const fileFor = (suite) => {
         if (!opts.targetsFile && suite.providers)
@@ -38582,7 +38594,7 @@ function planTargets(suites, opts) {
                 resolved.set(key, resolveTarget(def, file, opts, diagnostics));
             const target = resolved.get(key);
             if (target) {
-                assignments.set(caseKey(suite, c), target);
+                assignments.set(c, target);
                 target.runner.enlist?.(c);
             }
         }
@@ -38594,7 +38606,7 @@ function planTargets(suites, opts) {
     ];
     return {
         plan: {
-            forCase: (suite, c) => assignments.get(caseKey(suite, c)),
+            forCase: (_suite, c) => assignments.get(c),
             runners,
         },
         diagnostics,

@@ -44793,7 +44793,10 @@ function parseYamlSource(text, sink, lineOffset = 0) {
 }
 const tooDeepMessage = `nested more than ${nesting/* MAX_NESTING_DEPTH */.wM} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 function parseFast(text, lineOffset) {
-    const starts = new WeakMap();
+    // A Map, not a WeakMap: it lives exactly as long as the document it indexes (the closures below
+    // hold both), and a WeakMap of every mapping and sequence of a 10,000-case suite costs the
+    // garbage collector more than the parse.
+    const starts = new Map();
     const open = [];
     let value;
     try {
@@ -73775,7 +73778,6 @@ function resolveEnvRefs(settings, env) {
 
 
 
-const caseKey = (suite, c) => `${suite.absPath}\0${c.id}`;
 /**
  * Decides, before any call, which target answers each case: input `target`, then the case's
  * `execution.target`, the suite's, then `default`. Only targets a run uses are resolved, so a
@@ -73790,6 +73792,7 @@ function planTargets(suites, opts) {
     }
     const files = new Map();
     const resolved = new Map();
+    // By the loaded case itself: a key built from path and id would be built again on every lookup.
     const assignments = new Map();
     const fileFor = (suite) => {
         if (!opts.targetsFile && suite.providers)
@@ -73837,7 +73840,7 @@ function planTargets(suites, opts) {
                 resolved.set(key, resolveTarget(def, file, opts, diagnostics));
             const target = resolved.get(key);
             if (target) {
-                assignments.set(caseKey(suite, c), target);
+                assignments.set(c, target);
                 target.runner.enlist?.(c);
             }
         }
@@ -73849,7 +73852,7 @@ function planTargets(suites, opts) {
     ];
     return {
         plan: {
-            forCase: (suite, c) => assignments.get(caseKey(suite, c)),
+            forCase: (_suite, c) => assignments.get(c),
             runners,
         },
         diagnostics,
@@ -74029,7 +74032,16 @@ options = {}) {
     const spec = config.shard ?? null;
     const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
     const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
-    const cases = runnable ? mine.map((o) => ({ ...o, target: runnable.forCase(o.suite, o.evalCase) })) : [];
+    const cases = runnable
+        ? mine.map((o) => ({
+            suite: o.suite,
+            suiteIndex: o.suiteIndex,
+            evalCase: o.evalCase,
+            caseIndex: o.caseIndex,
+            target: runnable.forCase(o.suite, o.evalCase),
+            definitionHash: o.definitionHash,
+        }))
+        : [];
     const used = new Set(cases.map((c) => c.target.runner));
     return {
         suites: loaded.suites,

@@ -87,7 +87,10 @@ export function parseYamlSource(
 export const tooDeepMessage = `nested more than ${MAX_NESTING_DEPTH} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 
 function parseFast(text: string, lineOffset: number): SourceDocument | undefined {
-  const starts = new WeakMap<object, number>();
+  // A Map, not a WeakMap: it lives exactly as long as the document it indexes (the closures below
+  // hold both), and a WeakMap of every mapping and sequence of a 10,000-case suite costs the
+  // garbage collector more than the parse.
+  const starts = new Map<object, number>();
   const open: number[] = [];
   let value: unknown;
   try {

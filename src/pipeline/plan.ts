@@ -98,7 +98,16 @@ export function planRun(
   const spec = config.shard ?? null;
   const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
   const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
-  const cases = runnable ? mine.map((o) => ({ ...o, target: runnable.forCase(o.suite, o.evalCase) })) : [];
+  const cases: PlannedCase[] = runnable
+    ? mine.map((o) => ({
+        suite: o.suite,
+        suiteIndex: o.suiteIndex,
+        evalCase: o.evalCase,
+        caseIndex: o.caseIndex,
+        target: runnable.forCase(o.suite, o.evalCase),
+        definitionHash: o.definitionHash,
+      }))
+    : [];
   const used = new Set(cases.map((c) => c.target.runner));
   return {
     suites: loaded.suites,

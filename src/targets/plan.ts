@@ -56,8 +56,6 @@ export interface PlanOptions {
   unsetEnv?: 'error' | 'warning';
 }
 
-const caseKey = (suite: EvalSuite, c: EvalCase) => `${suite.absPath}\0${c.id}`;
-
 /**
  * Decides, before any call, which target answers each case: input `target`, then the case's
  * `execution.target`, the suite's, then `default`. Only targets a run uses are resolved, so a
@@ -75,7 +73,8 @@ export function planTargets(
   }
   const files = new Map<string, TargetsFile | null>();
   const resolved = new Map<string, CaseTarget | null>();
-  const assignments = new Map<string, CaseTarget>();
+  // By the loaded case itself: a key built from path and id would be built again on every lookup.
+  const assignments = new Map<EvalCase, CaseTarget>();
 
   const fileFor = (suite: EvalSuite): TargetsFile | null => {
     if (!opts.targetsFile && suite.providers)
@@ -122,7 +121,7 @@ export function planTargets(
       if (!resolved.has(key)) resolved.set(key, resolveTarget(def, file, opts, diagnostics));
       const target = resolved.get(key);
       if (target) {
-        assignments.set(caseKey(suite, c), target);
+        assignments.set(c, target);
         target.runner.enlist?.(c);
       }
     }
@@ -133,7 +132,7 @@ export function planTargets(
   ];
   return {
     plan: {
-      forCase: (suite, c) => assignments.get(caseKey(suite, c))!,
+      forCase: (_suite, c) => assignments.get(c)!,
       runners,
     },
     diagnostics,
