@@ -28355,21 +28355,23 @@ async function executeCases(plan, defaultJudge, deps) {
     if (plan.cases.length === 0)
         return suites;
     const health = await healthChecks(plan.runners, deps.warn);
-    const slots = new Map();
     const work = plan.cases;
+    // Results by plan position: they keep plan order whatever order the workers finish in.
+    const slots = new Array(work.length);
     let next = 0;
     let done = 0;
     // Workers pull cases one at a time: prompts are built as calls are made, not all up front.
     const workers = Math.min(work.length, Math.max(4, deps.concurrency * 2));
     await Promise.all(Array.from({ length: workers }, async () => {
         while (next < work.length && !deps.signal?.aborted) {
-            const item = work[next++];
+            const at = next++;
+            const item = work[at];
             const judge = item.target.judge ? deps.judges.for(item.target.judge) : defaultJudge;
             const healthError = health.get(item.target.runner) ?? null;
             const result = await executeCase(item, healthError, judge, deps.exec, deps.signal);
             if (!result)
                 continue; // cancelled mid-case: not a finished case
-            slots.set(item, deps.redactor.redactDeep(result));
+            slots[at] = deps.redactor.redactDeep(result);
             done++;
             deps.progress?.({
                 done,
@@ -28381,12 +28383,11 @@ async function executeCases(plan, defaultJudge, deps) {
             });
         }
     }));
-    // Results keep plan order whatever order the workers finished in.
-    for (const item of work) {
-        const r = slots.get(item);
+    work.forEach((item, at) => {
+        const r = slots[at];
         if (r)
             suites[item.suiteIndex].cases.push(r);
-    }
+    });
     return suites;
 }
 
