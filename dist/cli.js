@@ -25511,6 +25511,15 @@ function rubricsDefinition(r) {
         mode: r.mode,
     };
 }
+/** What every evaluator has, in sorted key order (they sort after the keys of the kinds that spread them). */
+const knobs = (e) => ({
+    min_score: e.minScore,
+    name: e.name,
+    negate: e.negate,
+    required: e.required,
+    type: e.type,
+    weight: e.weight,
+});
 /** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
 function evaluatorDefinition(e, root) {
     // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
@@ -25535,27 +25544,12 @@ function evaluatorDefinition(e, root) {
                 weight: e.weight,
             };
         case 'code_judge':
-            return {
-                command: e.command,
-                config: e.config,
-                cwd: relativeDir(root, e.cwd),
-                min_score: e.minScore,
-                name: e.name,
-                negate: e.negate,
-                required: e.required,
-                type: e.type,
-                weight: e.weight,
-            };
+            return { command: e.command, config: e.config, cwd: relativeDir(root, e.cwd), ...knobs(e) };
         case 'composite':
             return {
                 aggregator: aggregatorDefinition(e.aggregator, root),
                 children: e.children.map((c) => evaluatorDefinition(c, root)),
-                min_score: e.minScore,
-                name: e.name,
-                negate: e.negate,
-                required: e.required,
-                type: e.type,
-                weight: e.weight,
+                ...knobs(e),
             };
         default: {
             // Deterministic evaluators: their typed config is all that decides the grade.
