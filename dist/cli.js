@@ -25652,7 +25652,7 @@ options = {}) {
         targets = r.plan;
     }
     const needsJudge = (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-        loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(judge_endpoint/* usesLlm */.oF) && !targets?.forCase(s, c)?.judge));
+        loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(judge_endpoint/* usesLlm */.oF) && !targets?.forCase(c)?.judge));
     // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
     const judge = (0,judge_endpoint/* defaultJudgeEndpoint */.Av)(config, !!needsJudge, ctx.settings);
     diagnostics.push(...judge.diagnostics);
@@ -25666,7 +25666,7 @@ options = {}) {
             suiteIndex: o.suiteIndex,
             evalCase: o.evalCase,
             caseIndex: o.caseIndex,
-            target: runnable.forCase(o.suite, o.evalCase),
+            target: runnable.forCase(o.evalCase),
             definitionHash: o.definitionHash,
         }))
         : [];
@@ -25693,11 +25693,7 @@ const planEntry = (o) => ({
  */
 function planOrder(suites, targets, override, root) {
     const all = suites.flatMap((suite, suiteIndex) => suite.cases.map((evalCase, caseIndex) => {
-        const name = targets?.forCase(suite, evalCase).runner.name ??
-            override ??
-            evalCase.target ??
-            suite.target ??
-            'default';
+        const name = targets?.forCase(evalCase).runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default';
         return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }));
     // The comparison builds nothing per call: 10,000 cases make ~130,000 of them.
@@ -38601,7 +38597,7 @@ function planTargets(suites, opts) {
     ];
     return {
         plan: {
-            forCase: (_suite, c) => assignments.get(c),
+            forCase: (c) => assignments.get(c),
             runners,
         },
         diagnostics,

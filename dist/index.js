@@ -73847,7 +73847,7 @@ function planTargets(suites, opts) {
     ];
     return {
         plan: {
-            forCase: (_suite, c) => assignments.get(c),
+            forCase: (c) => assignments.get(c),
             runners,
         },
         diagnostics,
@@ -74019,7 +74019,7 @@ options = {}) {
         targets = r.plan;
     }
     const needsJudge = (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-        loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge));
+        loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(c)?.judge));
     // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
     const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
     diagnostics.push(...judge.diagnostics);
@@ -74033,7 +74033,7 @@ options = {}) {
             suiteIndex: o.suiteIndex,
             evalCase: o.evalCase,
             caseIndex: o.caseIndex,
-            target: runnable.forCase(o.suite, o.evalCase),
+            target: runnable.forCase(o.evalCase),
             definitionHash: o.definitionHash,
         }))
         : [];
@@ -74060,11 +74060,7 @@ const planEntry = (o) => ({
  */
 function planOrder(suites, targets, override, root) {
     const all = suites.flatMap((suite, suiteIndex) => suite.cases.map((evalCase, caseIndex) => {
-        const name = targets?.forCase(suite, evalCase).runner.name ??
-            override ??
-            evalCase.target ??
-            suite.target ??
-            'default';
+        const name = targets?.forCase(evalCase).runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default';
         return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }));
     // The comparison builds nothing per call: 10,000 cases make ~130,000 of them.

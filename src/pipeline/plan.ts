@@ -88,9 +88,7 @@ export function planRun(
   }
   const needsJudge =
     (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-    loaded.suites.some((s) =>
-      s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(s, c)?.judge),
-    );
+    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(c)?.judge));
   // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
   const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);
@@ -104,7 +102,7 @@ export function planRun(
         suiteIndex: o.suiteIndex,
         evalCase: o.evalCase,
         caseIndex: o.caseIndex,
-        target: runnable.forCase(o.suite, o.evalCase),
+        target: runnable.forCase(o.evalCase),
         definitionHash: o.definitionHash,
       }))
     : [];
@@ -142,11 +140,7 @@ function planOrder(
   const all = suites.flatMap((suite, suiteIndex) =>
     suite.cases.map((evalCase, caseIndex) => {
       const name =
-        targets?.forCase(suite, evalCase).runner.name ??
-        override ??
-        evalCase.target ??
-        suite.target ??
-        'default';
+        targets?.forCase(evalCase).runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default';
       return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
     }),
   );

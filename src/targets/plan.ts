@@ -35,7 +35,8 @@ export interface CaseTarget {
 }
 
 export interface TargetPlan {
-  forCase(suite: EvalSuite, c: EvalCase): CaseTarget;
+  /** The target of a loaded case (the case object the plan was made from). */
+  forCase(c: EvalCase): CaseTarget;
   runners: TargetRunner[];
 }
 
@@ -132,7 +133,7 @@ export function planTargets(
   ];
   return {
     plan: {
-      forCase: (_suite, c) => assignments.get(c)!,
+      forCase: (c) => assignments.get(c)!,
       runners,
     },
     diagnostics,
