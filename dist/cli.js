@@ -26388,16 +26388,29 @@ function candidateFromTarget(a) {
 function messagesJson(messages) {
     return JSON.stringify(messages.map(suite_messages/* messageAsWritten */.$w));
 }
-/** Everything a prompt or code judge may need about one case and its answer. */
+/**
+ * Everything a prompt or code judge may need about one case and its answer. The JSON texts are
+ * written when a prompt template first asks for them: a checklist or score-range prompt never
+ * does, and writing them for every case (the answer among them) was work thrown away.
+ */
 function caseContext(c, answer) {
+    let input;
+    let expected;
+    let output;
     return {
         question: (0,suite_messages/* renderQuestion */.z9)(c.inputMessages),
         expectedOutcome: c.expectedOutcome,
         referenceAnswer: c.referenceAnswer ?? (0,suite_messages/* renderReferenceAnswer */.qQ)(c.expectedMessages),
         candidateAnswer: answer.text,
-        inputMessagesJson: messagesJson(c.inputMessages),
-        expectedMessagesJson: messagesJson(c.expectedMessages),
-        outputMessagesJson: JSON.stringify(answer.outputMessages ?? [{ role: 'assistant', content: answer.text }]),
+        get inputMessagesJson() {
+            return (input ??= messagesJson(c.inputMessages));
+        },
+        get expectedMessagesJson() {
+            return (expected ??= messagesJson(c.expectedMessages));
+        },
+        get outputMessagesJson() {
+            return (output ??= JSON.stringify(answer.outputMessages ?? [{ role: 'assistant', content: answer.text }]));
+        },
     };
 }
 

@@ -37,17 +37,30 @@ function messagesJson(messages: readonly Message[]): string {
   return JSON.stringify(messages.map(messageAsWritten));
 }
 
-/** Everything a prompt or code judge may need about one case and its answer. */
+/**
+ * Everything a prompt or code judge may need about one case and its answer. The JSON texts are
+ * written when a prompt template first asks for them: a checklist or score-range prompt never
+ * does, and writing them for every case (the answer among them) was work thrown away.
+ */
 export function caseContext(c: EvalCase, answer: CandidateAnswer): CaseContext {
+  let input: string | undefined;
+  let expected: string | undefined;
+  let output: string | undefined;
   return {
     question: renderQuestion(c.inputMessages),
     expectedOutcome: c.expectedOutcome,
     referenceAnswer: c.referenceAnswer ?? renderReferenceAnswer(c.expectedMessages),
     candidateAnswer: answer.text,
-    inputMessagesJson: messagesJson(c.inputMessages),
-    expectedMessagesJson: messagesJson(c.expectedMessages),
-    outputMessagesJson: JSON.stringify(
-      answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
-    ),
+    get inputMessagesJson() {
+      return (input ??= messagesJson(c.inputMessages));
+    },
+    get expectedMessagesJson() {
+      return (expected ??= messagesJson(c.expectedMessages));
+    },
+    get outputMessagesJson() {
+      return (output ??= JSON.stringify(
+        answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
+      ));
+    },
   };
 }
