@@ -53281,6 +53281,7 @@ __nccwpck_require__.r(__webpack_exports__);
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  ResponseHeaders: () => (/* binding */ ResponseHeaders),
   Transport: () => (/* binding */ Transport)
 });
 
@@ -53465,13 +53466,21 @@ class Transport {
     };
     lastInput = null;
     lastUrl = null;
+    lastTarget = null;
     /** The URL of a request: the judge asks the same one thousands of times, parsed once (never mutated). */
     parse(input) {
         if (input !== this.lastInput || !this.lastUrl) {
             this.lastUrl = new URL(input);
             this.lastInput = input;
+            this.lastTarget = null;
         }
         return this.lastUrl;
+    }
+    /** Where node:http sends a request for `url`: worked out once for the URL every call asks. */
+    target(url) {
+        if (url !== this.lastUrl)
+            return targetOf(url);
+        return (this.lastTarget ??= targetOf(url));
     }
     /** Closes idle keep-alive sockets so the process can exit. */
     close() {
@@ -53483,8 +53492,14 @@ class Transport {
         return new Promise((resolve, reject) => {
             if (signal?.aborted)
                 return reject(abortError(signal));
-            const secure = url.protocol === 'https:';
-            const req = (secure ? (external_node_https_default()) : (external_node_http_default())).request(url, {
+            const to = this.target(url);
+            // Options rather than the URL: node:http would otherwise convert the URL on every call.
+            const req = (to.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request({
+                protocol: to.protocol,
+                hostname: to.hostname,
+                port: to.port,
+                path: to.path,
+                auth: to.auth,
                 method,
                 headers,
                 agent: this.agentFor(url),
@@ -53546,6 +53561,18 @@ class Transport {
         return agent;
     }
 }
+/** What node:http's own conversion of a URL gives (`urlToHttpOptions`), for the fields it sends by. */
+function targetOf(url) {
+    const { hostname, username, password } = url;
+    return {
+        protocol: url.protocol,
+        // An IPv6 literal is bracketed in a URL, not in a socket address.
+        hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+        port: url.port === '' ? undefined : Number(url.port),
+        path: url.pathname + url.search,
+        auth: username || password ? `${decodeURIComponent(username)}:${decodeURIComponent(password)}` : undefined,
+    };
+}
 /** The request's headers as node:http takes them (lower-case names), asking for compressed answers. */
 function headerRecord(init) {
     const out = {};
@@ -53577,16 +53604,67 @@ function toResponse(res, method, chunks, url) {
     const { body, decoded } = raw.length
         ? decode(res.headers['content-encoding'], raw)
         : { body: raw, decoded: false };
-    const headers = new Headers();
-    const pairs = res.rawHeaders;
-    for (let i = 0; i + 1 < pairs.length; i += 2) {
-        const name = pairs[i].toLowerCase();
-        if (decoded && (name === 'content-encoding' || name === 'content-length'))
-            continue;
-        headers.append(name, pairs[i + 1]);
-    }
+    const headers = new ResponseHeaders(res.rawHeaders, decoded);
     const empty = NULL_BODY_STATUS.has(status) || method === 'HEAD';
     return new BufferedResponse(status, res.statusMessage ?? '', headers, empty ? Buffer.alloc(0) : body, url.href);
+}
+/**
+ * An answer's headers, read-only, as a `Response`'s are: `get`, `has`, `getSetCookie` and
+ * iteration by the `Headers` rules (names lower-case and in order, repeated values joined by ", ",
+ * each `set-cookie` apart). Undici's `Headers` validates and converts every name and value it is
+ * given and sorts them again when iterated, and the client iterates an answer's headers twice per
+ * call; these come from Node's HTTP parser, which has already checked them.
+ */
+class ResponseHeaders {
+    #values = new Map();
+    #cookies = [];
+    /** `raw`: name, value, name, value... as Node gives them; `decoded`: the body was decompressed. */
+    constructor(raw, decoded) {
+        for (let i = 0; i + 1 < raw.length; i += 2) {
+            const name = raw[i].toLowerCase();
+            const value = raw[i + 1];
+            // A decompressed body no longer has the encoding or the length it came with.
+            if (decoded && (name === 'content-encoding' || name === 'content-length'))
+                continue;
+            if (name === 'set-cookie')
+                this.#cookies.push(value);
+            const before = this.#values.get(name);
+            this.#values.set(name, before === undefined ? value : `${before}, ${value}`);
+        }
+    }
+    get(name) {
+        return this.#values.get(name.toLowerCase()) ?? null;
+    }
+    has(name) {
+        return this.#values.has(name.toLowerCase());
+    }
+    getSetCookie() {
+        return [...this.#cookies];
+    }
+    *entries() {
+        for (const name of [...this.#values.keys()].sort()) {
+            if (name === 'set-cookie')
+                for (const c of this.#cookies)
+                    yield [name, c];
+            else
+                yield [name, this.#values.get(name)];
+        }
+    }
+    *keys() {
+        for (const [name] of this.entries())
+            yield name;
+    }
+    *values() {
+        for (const [, value] of this.entries())
+            yield value;
+    }
+    forEach(fn, thisArg) {
+        for (const [name, value] of this.entries())
+            fn.call(thisArg, value, name, this);
+    }
+    [Symbol.iterator]() {
+        return this.entries();
+    }
 }
 /**
  * A `Response` whose body is already in memory. Undici's `Response` wraps every body in a web
@@ -53639,7 +53717,8 @@ class BufferedResponse {
     clone() {
         if (this.bodyUsed)
             throw new TypeError('Response.clone: Body has already been consumed');
-        return new BufferedResponse(this.status, this.statusText, new Headers(this.headers), this.buffer, this.url);
+        return new BufferedResponse(this.status, this.statusText, this.headers, // read-only: shared
+        this.buffer, this.url);
     }
 }
 function abortError(signal) {
@@ -56133,6 +56212,7 @@ class AdaptiveLimiter {
     successes = 0;
     lastDecrease = 0;
     waiters = [];
+    waitingOn = new WeakMap();
     /** Highest number of calls seen in flight at once. */
     peak = 0;
     constructor(max, cooldownMs = 1000) {
@@ -56157,20 +56237,42 @@ class AdaptiveLimiter {
             return Promise.resolve();
         }
         return new Promise((resolve, reject) => {
-            const onAbort = () => {
-                const i = this.waiters.indexOf(grant);
-                if (i >= 0)
-                    this.waiters.splice(i, 1);
-                reject(abortReason(signal));
+            const waiter = {
+                grant: () => {
+                    if (signal)
+                        this.waitingOn.get(signal)?.delete(waiter);
+                    this.take();
+                    resolve();
+                },
+                reject,
             };
-            const grant = () => {
-                signal?.removeEventListener('abort', onAbort);
-                this.take();
-                resolve();
-            };
-            this.waiters.push(grant);
-            signal?.addEventListener('abort', onAbort, { once: true });
+            this.waiters.push(waiter);
+            if (signal)
+                this.watch(signal).add(waiter);
         });
+    }
+    /**
+     * The waiters a signal would cancel, with one listener per signal: every model call of a run
+     * waits with the run's signal, and a listener each (dozens at once, one added and removed per
+     * call) made every add and remove walk the list Node keeps per signal.
+     */
+    watch(signal) {
+        let waiting = this.waitingOn.get(signal);
+        if (!waiting) {
+            const set = new Set();
+            waiting = set;
+            this.waitingOn.set(signal, set);
+            signal.addEventListener('abort', () => {
+                this.waitingOn.delete(signal);
+                for (const w of set) {
+                    const i = this.waiters.indexOf(w);
+                    if (i >= 0)
+                        this.waiters.splice(i, 1);
+                    w.reject(abortReason(signal));
+                }
+            }, { once: true });
+        }
+        return waiting;
     }
     release() {
         this.active--;
@@ -56210,7 +56312,7 @@ class AdaptiveLimiter {
     }
     drain() {
         while (this.active < this.current && this.waiters.length > 0)
-            this.waiters.shift()();
+            this.waiters.shift().grant();
     }
 }
 function abortReason(signal) {
@@ -56461,12 +56563,21 @@ class ChatCaller {
     stats = { calls: 0, retries: 0, rateLimited: 0, timeouts: 0, fallbacks: [] };
     /** Once the endpoint proved unreachable, every later call fails at once with the same reason. */
     unreachable = null;
+    /**
+     * The attempts in flight, which the run's cancellation aborts: one listener on the run's signal
+     * for all of them, rather than one added and removed per call (each walks Node's list of them).
+     */
+    attempts = new Set();
     constructor(endpoint, limiter, retry = DEFAULT_RETRY, signal, warn = () => { }) {
         this.endpoint = endpoint;
         this.limiter = limiter;
         this.retry = retry;
         this.signal = signal;
         this.warn = warn;
+        signal?.addEventListener('abort', () => {
+            for (const attempt of this.attempts)
+                attempt.abort();
+        }, { once: true });
     }
     get responseFormat() {
         return this.format;
@@ -56487,9 +56598,7 @@ class ChatCaller {
                 timedOut = true;
                 attemptAbort.abort();
             }, this.endpoint.timeoutMs);
-            // The run's cancellation aborts this attempt too; the listener is removed when the attempt ends.
-            const onRunAbort = () => attemptAbort.abort();
-            this.signal?.addEventListener('abort', onRunAbort, { once: true });
+            this.attempts.add(attemptAbort);
             const signal = attemptAbort.signal;
             let failure;
             try {
@@ -56543,7 +56652,7 @@ class ChatCaller {
             }
             finally {
                 clearTimeout(timer);
-                this.signal?.removeEventListener('abort', onRunAbort);
+                this.attempts.delete(attemptAbort);
                 this.limiter.release();
             }
             this.stats.retries++;
@@ -58428,6 +58537,15 @@ function combineUsage(answers, extra) {
 function allWarnings(answers) {
     return answers.length === 1 ? answers[0].warnings : [...new Set(answers.flatMap((a) => a.warnings))];
 }
+/**
+ * The one answer of an unsampled call, its checks by id: one sample is its own majority and its
+ * own median, so its checks are the verdicts as they stand (the general path gives the same
+ * result, building votes, medians and agreement counts for every item of every case).
+ */
+function single(answers, sampled) {
+    const only = answers.length === 1 && !sampled ? answers[0] : null;
+    return only && { checks: new Map(only.value.checks.map((c) => [c.id, c])), warnings: only.warnings };
+}
 /** The index of the sample agreeing with `agrees` on the most items (the first on a tie). */
 function mostAgreeing(count, agrees) {
     let best = 0;
@@ -58440,6 +58558,9 @@ function mostAgreeing(count, agrees) {
     return best;
 }
 function combineChecklist(items, answers, sampled) {
+    const only = single(answers, sampled);
+    if (only)
+        return { scored: scoreChecklist(items, only.checks), representative: 0, warnings: only.warnings };
     const byId = answers.map((a) => new Map(a.value.checks.map((c) => [c.id, c])));
     const combined = new Map();
     for (const item of items) {
@@ -58456,6 +58577,9 @@ function combineChecklist(items, answers, sampled) {
     return { scored, representative, warnings: allWarnings(answers) };
 }
 function combineScoreRanges(items, answers, sampled) {
+    const only = single(answers, sampled);
+    if (only)
+        return { scored: scoreRanges(items, only.checks), representative: 0, warnings: only.warnings };
     const byId = answers.map((a) => new Map(a.value.checks.map((c) => [c.id, c])));
     const combined = new Map();
     for (const item of items) {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 
 describe('AdaptiveLimiter: additive increase, multiplicative decrease', () => {
@@ -41,6 +42,21 @@ describe('AdaptiveLimiter: additive increase, multiplicative decrease', () => {
     await expect(waiting).rejects.toThrow();
     l.release();
     await l.acquire();
+    expect(l.inFlight).toBe(1);
+  });
+  test('waiters on one signal share one listener; its abort rejects them all and keeps the others queued', async () => {
+    const l = new AdaptiveLimiter(1);
+    await l.acquire();
+    const run = new AbortController();
+    const other = new AbortController();
+    const onRun = [l.acquire(run.signal), l.acquire(run.signal), l.acquire(run.signal)];
+    const onOther = l.acquire(other.signal);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+    run.abort(new Error('stop'));
+    for (const w of onRun) await expect(w).rejects.toThrow('stop');
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    l.release();
+    await onOther; // the one waiter left is next, not behind the cancelled ones
     expect(l.inFlight).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { ChatCaller } from '../../src/judge/chat.js';
 import { AdaptiveLimiter, CancelledError, sleep } from '../../src/exec/limiter.js';
@@ -54,6 +55,29 @@ describe('x-should-retry: the server’s word wins over the status code', () => 
     await server.close();
     server = await startOpenAIServer({ script: [{ status: 503 }], respond: () => ({ content: 'ok' }) });
     expect((await caller(server.url).create(ask)).content).toBe('ok');
+    expect(server.state.requests).toHaveLength(2);
+  });
+});
+
+describe('cancelling the run', () => {
+  test('aborts the calls in flight at once, with one listener on the run’s signal for all of them', async () => {
+    server = await startOpenAIServer({ script: [{ hang: true }, { hang: true }] });
+    // Two calls in flight and two waiting for a place.
+    const run = new AbortController();
+    const c = new ChatCaller(
+      { baseURL: server.url, apiKey: 'test-key', model: 'm', azure: null, timeoutMs: 60_000 },
+      new AdaptiveLimiter(2),
+      undefined,
+      run.signal,
+    );
+    const calls = [c.create(ask), c.create(ask), c.create(ask), c.create(ask)];
+    while (server.state.requests.length < 2) await sleep(5);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(2); // the caller's and the limiter's
+    const started = performance.now();
+    run.abort(new CancelledError('run cancelled'));
+    for (const call of calls) await expect(call).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(c.stats.calls).toBe(2);
     expect(server.state.requests).toHaveLength(2);
   });
 });

@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { ChatCaller } from '../../src/judge/chat.js';
 import { AdaptiveLimiter } from '../../src/exec/limiter.js';
-import { Transport } from '../../src/judge/transport.js';
+import { ResponseHeaders, Transport } from '../../src/judge/transport.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
@@ -43,6 +43,39 @@ async function scriptedServer(
   return { url: `http://127.0.0.1:${port}`, sockets: () => open };
 }
 
+describe('ResponseHeaders', () => {
+  test('reads and iterates as undici’s Headers does for the same answer', async () => {
+    const srv = await scriptedServer((_req, res) => {
+      res.setHeader('Set-Cookie', ['a=1; Path=/', 'b=2']);
+      res.setHeader('X-Ratelimit-Remaining', '99');
+      res.setHeader('Vary', ['Origin', 'Accept-Encoding']);
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    const t = new Transport(1);
+    closers.push(() => t.close());
+    const res = await t.fetch(srv.url);
+    const raw = await new Promise<string[]>((resolve) =>
+      http.get(srv.url, (r) => (r.resume(), resolve(r.rawHeaders))),
+    );
+    const undici = new Headers();
+    for (let i = 0; i < raw.length; i += 2) undici.append(raw[i]!, raw[i + 1]!);
+    const ours = res.headers as unknown as ResponseHeaders;
+    expect(ours).toBeInstanceOf(ResponseHeaders);
+    const sameDate = (e: [string, string][]) => e.map(([k, v]) => [k, k === 'date' ? 'D' : v]);
+    expect(sameDate([...ours])).toEqual(sameDate([...undici]));
+    expect([...ours.keys()]).toEqual([...undici.keys()]);
+    expect(ours.get('VARY')).toBe(undici.get('vary'));
+    expect(ours.get('x-ratelimit-remaining')).toBe('99');
+    expect(ours.get('missing')).toBeNull();
+    expect(ours.has('Content-Type')).toBe(true);
+    expect(ours.getSetCookie()).toEqual(undici.getSetCookie());
+    const seen: string[] = [];
+    ours.forEach((v, k) => seen.push(`${k}=${v}`));
+    expect(seen).toContain('set-cookie=b=2');
+  });
+});
+
 describe('Transport', () => {
   test('a POST is one buffered request; the answer serves status, headers, text and json', async () => {
     const seen: { method?: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
@@ -70,6 +103,57 @@ describe('Transport', () => {
     expect(seen[0]).toMatchObject({ method: 'POST', body: '{"a":"é"}' });
     expect(seen[0]!.headers['content-length']).toBe(String(Buffer.byteLength('{"a":"é"}')));
     expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  test('path, query, credentials in the URL and IPv6 hosts reach the server as node:http sends them for a URL', async () => {
+    const seen: { url?: string; auth?: string; host?: string }[] = [];
+    const srv = await scriptedServer((req, res) => {
+      seen.push({ url: req.url, auth: req.headers.authorization, host: req.headers.host });
+      res.end('ok');
+    });
+    const port = new URL(srv.url).port;
+    const t = new Transport(2);
+    closers.push(() => t.close());
+    await t.fetch(`http://us%40er:p%3Ass@127.0.0.1:${port}/v1/chat?api-version=2024-10-21`);
+    expect(seen[0]).toEqual({
+      url: '/v1/chat?api-version=2024-10-21',
+      auth: `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`,
+      host: `127.0.0.1:${port}`,
+    });
+    // A second URL after the first: each is sent to its own place.
+    await t.fetch(`${srv.url}/other`);
+    expect(seen[1]).toMatchObject({ url: '/other', auth: undefined });
+    const v6 = http.createServer((req, res) => res.end(req.url));
+    const v6port = await new Promise<number | null>((resolve) => {
+      v6.once('error', () => resolve(null));
+      v6.listen(0, '::1', () => resolve((v6.address() as net.AddressInfo).port));
+    });
+    if (v6port !== null) {
+      closers.push(() => new Promise((r) => v6.close(r)));
+      expect(await (await t.fetch(`http://[::1]:${v6port}/six`)).text()).toBe('/six');
+    }
+  });
+
+  test('HTTP_PROXY: an http:// call is sent to the proxy with its full URL', async () => {
+    const seen: { url?: string; host?: string }[] = [];
+    const proxy = await scriptedServer((req, res) => {
+      seen.push({ url: req.url, host: req.headers.host });
+      res.end('via proxy');
+    });
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = proxy.url;
+    delete process.env.NO_PROXY;
+    closers.push(() => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    });
+    const t = new Transport(1);
+    closers.push(() => t.close());
+    const res = await t.fetch('http://judge.internal:8080/v1/models?x=1');
+    expect(await res.text()).toBe('via proxy');
+    expect(seen).toEqual([{ url: 'http://judge.internal:8080/v1/models?x=1', host: 'judge.internal:8080' }]);
   });
 
   test('compressed answers are decoded; 204 has no body', async () => {

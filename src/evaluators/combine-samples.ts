@@ -26,6 +26,19 @@ function allWarnings(answers: readonly JudgeAnswer<unknown>[]): string[] {
   return answers.length === 1 ? answers[0]!.warnings : [...new Set(answers.flatMap((a) => a.warnings))];
 }
 
+/**
+ * The one answer of an unsampled call, its checks by id: one sample is its own majority and its
+ * own median, so its checks are the verdicts as they stand (the general path gives the same
+ * result, building votes, medians and agreement counts for every item of every case).
+ */
+function single<C extends { id: string }>(
+  answers: readonly JudgeAnswer<{ checks: C[] }>[],
+  sampled: boolean,
+): { checks: Map<string, C>; warnings: string[] } | null {
+  const only = answers.length === 1 && !sampled ? answers[0]! : null;
+  return only && { checks: new Map(only.value.checks.map((c) => [c.id, c])), warnings: only.warnings };
+}
+
 /** The index of the sample agreeing with `agrees` on the most items (the first on a tie). */
 function mostAgreeing(count: number, agrees: (sample: number) => number): number {
   let best = 0;
@@ -42,6 +55,8 @@ export function combineChecklist(
   answers: readonly JudgeAnswer<ChecklistAnswer>[],
   sampled: boolean,
 ): CombinedChecks {
+  const only = single(answers, sampled);
+  if (only) return { scored: scoreChecklist(items, only.checks), representative: 0, warnings: only.warnings };
   const byId = answers.map((a) => new Map(a.value.checks.map((c) => [c.id, c])));
   const combined = new Map<string, { satisfied: boolean; reasoning: string | null; votes: boolean[] }>();
   for (const item of items) {
@@ -67,6 +82,8 @@ export function combineScoreRanges(
   answers: readonly JudgeAnswer<ScoreRangeAnswer>[],
   sampled: boolean,
 ): CombinedChecks {
+  const only = single(answers, sampled);
+  if (only) return { scored: scoreRanges(items, only.checks), representative: 0, warnings: only.warnings };
   const byId = answers.map((a) => new Map(a.value.checks.map((c) => [c.id, c])));
   const combined = new Map<string, { score: number; reasoning: string | null; scores: number[] }>();
   for (const item of items) {

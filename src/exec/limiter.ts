@@ -1,6 +1,11 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { RubricEvalError } from '../core/errors.js';
 
+interface Waiter {
+  grant(): void;
+  reject(reason: Error): void;
+}
+
 /**
  * One limiter for every model call of a run (judge and target alike): at most `limit` calls in
  * flight. On rate limiting the limit halves (at most once per `cooldownMs`), and after `limit`
@@ -13,7 +18,8 @@ export class AdaptiveLimiter {
   private active = 0;
   private successes = 0;
   private lastDecrease = 0;
-  private readonly waiters: (() => void)[] = [];
+  private readonly waiters: Waiter[] = [];
+  private readonly waitingOn = new WeakMap<AbortSignal, Set<Waiter>>();
   /** Highest number of calls seen in flight at once. */
   peak = 0;
 
@@ -42,19 +48,44 @@ export class AdaptiveLimiter {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const i = this.waiters.indexOf(grant);
-        if (i >= 0) this.waiters.splice(i, 1);
-        reject(abortReason(signal!));
+      const waiter: Waiter = {
+        grant: () => {
+          if (signal) this.waitingOn.get(signal)?.delete(waiter);
+          this.take();
+          resolve();
+        },
+        reject,
       };
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
-        this.take();
-        resolve();
-      };
-      this.waiters.push(grant);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+      if (signal) this.watch(signal).add(waiter);
     });
+  }
+
+  /**
+   * The waiters a signal would cancel, with one listener per signal: every model call of a run
+   * waits with the run's signal, and a listener each (dozens at once, one added and removed per
+   * call) made every add and remove walk the list Node keeps per signal.
+   */
+  private watch(signal: AbortSignal): Set<Waiter> {
+    let waiting = this.waitingOn.get(signal);
+    if (!waiting) {
+      const set = new Set<Waiter>();
+      waiting = set;
+      this.waitingOn.set(signal, set);
+      signal.addEventListener(
+        'abort',
+        () => {
+          this.waitingOn.delete(signal);
+          for (const w of set) {
+            const i = this.waiters.indexOf(w);
+            if (i >= 0) this.waiters.splice(i, 1);
+            w.reject(abortReason(signal));
+          }
+        },
+        { once: true },
+      );
+    }
+    return waiting;
   }
 
   release(): void {
@@ -95,7 +126,7 @@ export class AdaptiveLimiter {
   }
 
   private drain(): void {
-    while (this.active < this.current && this.waiters.length > 0) this.waiters.shift()!();
+    while (this.active < this.current && this.waiters.length > 0) this.waiters.shift()!.grant();
   }
 }
 

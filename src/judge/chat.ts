@@ -112,13 +112,27 @@ export class ChatCaller {
   /** Once the endpoint proved unreachable, every later call fails at once with the same reason. */
   private unreachable: ModelCallError | null = null;
 
+  /**
+   * The attempts in flight, which the run's cancellation aborts: one listener on the run's signal
+   * for all of them, rather than one added and removed per call (each walks Node's list of them).
+   */
+  private readonly attempts = new Set<AbortController>();
+
   constructor(
     readonly endpoint: EndpointConfig,
     private readonly limiter: AdaptiveLimiter,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
-  ) {}
+  ) {
+    signal?.addEventListener(
+      'abort',
+      () => {
+        for (const attempt of this.attempts) attempt.abort();
+      },
+      { once: true },
+    );
+  }
 
   get responseFormat(): ResponseFormatLevel {
     return this.format;
@@ -139,9 +153,7 @@ export class ChatCaller {
         timedOut = true;
         attemptAbort.abort();
       }, this.endpoint.timeoutMs);
-      // The run's cancellation aborts this attempt too; the listener is removed when the attempt ends.
-      const onRunAbort = () => attemptAbort.abort();
-      this.signal?.addEventListener('abort', onRunAbort, { once: true });
+      this.attempts.add(attemptAbort);
       const signal = attemptAbort.signal;
       let failure;
       try {
@@ -203,7 +215,7 @@ export class ChatCaller {
         }
       } finally {
         clearTimeout(timer);
-        this.signal?.removeEventListener('abort', onRunAbort);
+        this.attempts.delete(attemptAbort);
         this.limiter.release();
       }
       this.stats.retries++;

@@ -60,14 +60,22 @@ export class Transport {
 
   private lastInput: string | URL | null = null;
   private lastUrl: URL | null = null;
+  private lastTarget: Target | null = null;
 
   /** The URL of a request: the judge asks the same one thousands of times, parsed once (never mutated). */
   private parse(input: string | URL): URL {
     if (input !== this.lastInput || !this.lastUrl) {
       this.lastUrl = new URL(input);
       this.lastInput = input;
+      this.lastTarget = null;
     }
     return this.lastUrl;
+  }
+
+  /** Where node:http sends a request for `url`: worked out once for the URL every call asks. */
+  private target(url: URL): Target {
+    if (url !== this.lastUrl) return targetOf(url);
+    return (this.lastTarget ??= targetOf(url));
   }
 
   /** Closes idle keep-alive sockets so the process can exit. */
@@ -85,8 +93,14 @@ export class Transport {
   ): Promise<{ response: Response; statusCode: number | undefined; headers: http.IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));
-      const secure = url.protocol === 'https:';
-      const req = (secure ? https : http).request(url, {
+      const to = this.target(url);
+      // Options rather than the URL: node:http would otherwise convert the URL on every call.
+      const req = (to.protocol === 'https:' ? https : http).request({
+        protocol: to.protocol,
+        hostname: to.hostname,
+        port: to.port,
+        path: to.path,
+        auth: to.auth,
         method,
         headers,
         agent: this.agentFor(url),
@@ -150,6 +164,28 @@ export class Transport {
   }
 }
 
+interface Target {
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  path: string;
+  auth: string | undefined;
+}
+
+/** What node:http's own conversion of a URL gives (`urlToHttpOptions`), for the fields it sends by. */
+function targetOf(url: URL): Target {
+  const { hostname, username, password } = url;
+  return {
+    protocol: url.protocol,
+    // An IPv6 literal is bracketed in a URL, not in a socket address.
+    hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    path: url.pathname + url.search,
+    auth:
+      username || password ? `${decodeURIComponent(username)}:${decodeURIComponent(password)}` : undefined,
+  };
+}
+
 /** The request's headers as node:http takes them (lower-case names), asking for compressed answers. */
 function headerRecord(init: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -182,13 +218,7 @@ function toResponse(res: http.IncomingMessage, method: string, chunks: Buffer[],
   const { body, decoded } = raw.length
     ? decode(res.headers['content-encoding'], raw)
     : { body: raw, decoded: false };
-  const headers = new Headers();
-  const pairs = res.rawHeaders;
-  for (let i = 0; i + 1 < pairs.length; i += 2) {
-    const name = pairs[i]!.toLowerCase();
-    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
-    headers.append(name, pairs[i + 1]!);
-  }
+  const headers = new ResponseHeaders(res.rawHeaders, decoded);
   const empty = NULL_BODY_STATUS.has(status) || method === 'HEAD';
   return new BufferedResponse(
     status,
@@ -197,6 +227,66 @@ function toResponse(res: http.IncomingMessage, method: string, chunks: Buffer[],
     empty ? Buffer.alloc(0) : body,
     url.href,
   ) as unknown as Response;
+}
+
+/**
+ * An answer's headers, read-only, as a `Response`'s are: `get`, `has`, `getSetCookie` and
+ * iteration by the `Headers` rules (names lower-case and in order, repeated values joined by ", ",
+ * each `set-cookie` apart). Undici's `Headers` validates and converts every name and value it is
+ * given and sorts them again when iterated, and the client iterates an answer's headers twice per
+ * call; these come from Node's HTTP parser, which has already checked them.
+ */
+export class ResponseHeaders implements Iterable<[string, string]> {
+  readonly #values = new Map<string, string>();
+  readonly #cookies: string[] = [];
+
+  /** `raw`: name, value, name, value... as Node gives them; `decoded`: the body was decompressed. */
+  constructor(raw: readonly string[], decoded: boolean) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      const value = raw[i + 1]!;
+      // A decompressed body no longer has the encoding or the length it came with.
+      if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
+      if (name === 'set-cookie') this.#cookies.push(value);
+      const before = this.#values.get(name);
+      this.#values.set(name, before === undefined ? value : `${before}, ${value}`);
+    }
+  }
+
+  get(name: string): string | null {
+    return this.#values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.#values.has(name.toLowerCase());
+  }
+
+  getSetCookie(): string[] {
+    return [...this.#cookies];
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of [...this.#values.keys()].sort()) {
+      if (name === 'set-cookie') for (const c of this.#cookies) yield [name, c];
+      else yield [name, this.#values.get(name)!];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  forEach(fn: (value: string, name: string, headers: ResponseHeaders) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.entries()) fn.call(thisArg, value, name, this);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
 }
 
 /**
@@ -214,7 +304,7 @@ class BufferedResponse {
   constructor(
     readonly status: number,
     readonly statusText: string,
-    readonly headers: Headers,
+    readonly headers: ResponseHeaders,
     private readonly buffer: Buffer,
     readonly url: string,
   ) {}
@@ -255,7 +345,7 @@ class BufferedResponse {
     return new BufferedResponse(
       this.status,
       this.statusText,
-      new Headers(this.headers),
+      this.headers, // read-only: shared
       this.buffer,
       this.url,
     );

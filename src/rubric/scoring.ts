@@ -40,7 +40,7 @@ export interface ScoredChecks {
 /** Checklist: score = satisfied weight / total weight; a `required` item not satisfied gates. */
 export function scoreChecklist(
   items: readonly ChecklistItem[],
-  answers: ReadonlyMap<string, { satisfied: boolean; reasoning: string | null }>,
+  answers: ReadonlyMap<string, { satisfied: boolean; reasoning?: string | null }>,
 ): ScoredChecks {
   const checks: CheckResult[] = items.map((item) => {
     const a = answers.get(item.id);
@@ -62,7 +62,7 @@ export function scoreChecklist(
 /** Score ranges: each criterion's integer 0..10 normalised by /10, weighted mean; `required_min_score` gates. */
 export function scoreRanges(
   items: readonly RangeCriterion[],
-  answers: ReadonlyMap<string, { score: number; reasoning: string | null }>,
+  answers: ReadonlyMap<string, { score: number; reasoning?: string | null }>,
 ): ScoredChecks {
   const checks: CheckResult[] = items.map((item) => {
     const a = answers.get(item.id);
