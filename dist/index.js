@@ -44775,8 +44775,10 @@ const ANCHOR_OR_ALIAS = /(?:^|[\s,[{:-])[&*][^\s,[\]{}]+/m;
  */
 function parseYamlSource(text, sink, lineOffset = 0) {
     let doc;
+    let fast;
     try {
-        doc = (!ANCHOR_OR_ALIAS.test(text) && parseFast(text, lineOffset)) || parseExact(text, sink, lineOffset);
+        fast = ANCHOR_OR_ALIAS.test(text) ? undefined : parseFast(text, lineOffset);
+        doc = fast ?? parseExact(text, sink, lineOffset);
     }
     catch (err) {
         if (!(err instanceof RangeError))
@@ -44784,7 +44786,7 @@ function parseYamlSource(text, sink, lineOffset = 0) {
         sink.error({ line: 1 + lineOffset, column: 1 }, 'too-deep', tooDeepMessage);
         return undefined;
     }
-    const deep = doc ? (0,nesting/* tooDeepPath */.MH)(doc.value) : null;
+    const deep = doc && !fast?.shallow ? (0,nesting/* tooDeepPath */.MH)(doc.value) : null;
     if (doc && deep) {
         sink.error(doc.locate(deep), 'too-deep', tooDeepMessage);
         return undefined;
@@ -44798,13 +44800,20 @@ function parseFast(text, lineOffset) {
     // garbage collector more than the parse.
     const starts = new Map();
     const open = [];
+    // The most nodes ever open at once: a bound on how deep the value nests (every ancestor of a
+    // node is open while it is read; there are no aliases here), so the walk that finds the path
+    // to a too-deep value runs only when one may exist.
+    let deepest = 0;
     let value;
     try {
         value = yaml.load(text, {
             schema: yaml.CORE_SCHEMA,
             listener(event, state) {
-                if (event === 'open')
+                if (event === 'open') {
+                    if (open.length > deepest)
+                        deepest = open.length;
                     open.push(state.position);
+                }
                 else {
                     const at = open.pop();
                     const result = state.result;
@@ -44826,6 +44835,7 @@ function parseFast(text, lineOffset) {
     };
     return {
         value,
+        shallow: deepest < nesting/* MAX_NESTING_DEPTH */.wM,
         locate: (p) => exactDoc()?.locate(p) ?? { line: 1 + lineOffset, column: 1 },
         locateKey: (p) => exactDoc()?.locateKey(p) ?? { line: 1 + lineOffset, column: 1 },
         position: (p) => {
@@ -53479,8 +53489,8 @@ class Transport {
     /** Where node:http sends a request for `url`: worked out once for the URL every call asks. */
     target(url) {
         if (url !== this.lastUrl)
-            return targetOf(url);
-        return (this.lastTarget ??= targetOf(url));
+            return targetOf(url, this.agentFor(url));
+        return (this.lastTarget ??= targetOf(url, this.agentFor(url)));
     }
     /** Closes idle keep-alive sockets so the process can exit. */
     close() {
@@ -53502,7 +53512,7 @@ class Transport {
                 auth: to.auth,
                 method,
                 headers,
-                agent: this.agentFor(url),
+                agent: to.agent,
             });
             const onAbort = () => req.destroy(abortError(signal));
             const done = () => signal?.removeEventListener('abort', onAbort);
@@ -53561,8 +53571,11 @@ class Transport {
         return agent;
     }
 }
-/** What node:http's own conversion of a URL gives (`urlToHttpOptions`), for the fields it sends by. */
-function targetOf(url) {
+/**
+ * What node:http's own conversion of a URL gives (`urlToHttpOptions`), for the fields it sends
+ * by, and the agent (proxied or not) for the URL's origin.
+ */
+function targetOf(url, agent) {
     const { hostname, username, password } = url;
     return {
         protocol: url.protocol,
@@ -53571,6 +53584,7 @@ function targetOf(url) {
         port: url.port === '' ? undefined : Number(url.port),
         path: url.pathname + url.search,
         auth: username || password ? `${decodeURIComponent(username)}:${decodeURIComponent(password)}` : undefined,
+        agent,
     };
 }
 /** The request's headers as node:http takes them (lower-case names), asking for compressed answers. */
@@ -53604,7 +53618,10 @@ function toResponse(res, method, chunks, url) {
     const { body, decoded } = raw.length
         ? decode(res.headers['content-encoding'], raw)
         : { body: raw, decoded: false };
-    const headers = new ResponseHeaders(res.rawHeaders, decoded);
+    const read = new ResponseHeaders(res.rawHeaders, decoded);
+    // The client's debug log (OPENAI_LOG=debug) lists the headers of a `Headers` only: there, the
+    // answer gets one, so that a run being debugged shows what the server sent.
+    const headers = process.env.OPENAI_LOG === 'debug' ? new Headers([...read]) : read;
     const empty = NULL_BODY_STATUS.has(status) || method === 'HEAD';
     return new BufferedResponse(status, res.statusMessage ?? '', headers, empty ? Buffer.alloc(0) : body, url.href);
 }
@@ -53618,6 +53635,7 @@ function toResponse(res, method, chunks, url) {
 class ResponseHeaders {
     #values = new Map();
     #cookies = [];
+    #sorted = null;
     /** `raw`: name, value, name, value... as Node gives them; `decoded`: the body was decompressed. */
     constructor(raw, decoded) {
         for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -53641,14 +53659,19 @@ class ResponseHeaders {
     getSetCookie() {
         return [...this.#cookies];
     }
-    *entries() {
-        for (const name of [...this.#values.keys()].sort()) {
-            if (name === 'set-cookie')
-                for (const c of this.#cookies)
-                    yield [name, c];
-            else
-                yield [name, this.#values.get(name)];
+    entries() {
+        // Listed once: the headers never change, and the client iterates them on every call.
+        if (!this.#sorted) {
+            this.#sorted = [];
+            for (const name of [...this.#values.keys()].sort()) {
+                if (name === 'set-cookie')
+                    for (const c of this.#cookies)
+                        this.#sorted.push([name, c]);
+                else
+                    this.#sorted.push([name, this.#values.get(name)]);
+            }
         }
+        return this.#sorted.map((pair) => [pair[0], pair[1]]).values();
     }
     *keys() {
         for (const [name] of this.entries())
@@ -53717,7 +53740,7 @@ class BufferedResponse {
     clone() {
         if (this.bodyUsed)
             throw new TypeError('Response.clone: Body has already been consumed');
-        return new BufferedResponse(this.status, this.statusText, this.headers, // read-only: shared
+        return new BufferedResponse(this.status, this.statusText, this.headers, // read-only: shared (the client never changes an answer's headers)
         this.buffer, this.url);
     }
 }
@@ -56212,7 +56235,7 @@ class AdaptiveLimiter {
     successes = 0;
     lastDecrease = 0;
     waiters = [];
-    waitingOn = new WeakMap();
+    waitingOn = new Map();
     /** Highest number of calls seen in flight at once. */
     peak = 0;
     constructor(max, cooldownMs = 1000) {
@@ -56240,7 +56263,10 @@ class AdaptiveLimiter {
             const waiter = {
                 grant: () => {
                     if (signal)
-                        this.waitingOn.get(signal)?.delete(waiter);
+                        this.unwatch(signal, waiter);
+                    // Aborted by an earlier listener of the same signal that freed a slot as it ran.
+                    if (signal?.aborted)
+                        return reject(abortReason(signal));
                     this.take();
                     resolve();
                 },
@@ -56248,31 +56274,43 @@ class AdaptiveLimiter {
             };
             this.waiters.push(waiter);
             if (signal)
-                this.watch(signal).add(waiter);
+                this.watch(signal, waiter);
         });
     }
     /**
-     * The waiters a signal would cancel, with one listener per signal: every model call of a run
-     * waits with the run's signal, and a listener each (dozens at once, one added and removed per
-     * call) made every add and remove walk the list Node keeps per signal.
+     * Waiters are cancelled with one listener per signal, there while any waits on it: every model
+     * call of a run waits with the run's signal, and a listener each (dozens at once, one added and
+     * removed per call) made every add and remove walk the list Node keeps per signal.
      */
-    watch(signal) {
-        let waiting = this.waitingOn.get(signal);
-        if (!waiting) {
-            const set = new Set();
-            waiting = set;
-            this.waitingOn.set(signal, set);
-            signal.addEventListener('abort', () => {
-                this.waitingOn.delete(signal);
-                for (const w of set) {
-                    const i = this.waiters.indexOf(w);
-                    if (i >= 0)
-                        this.waiters.splice(i, 1);
-                    w.reject(abortReason(signal));
-                }
-            }, { once: true });
+    watch(signal, waiter) {
+        const known = this.waitingOn.get(signal);
+        if (known) {
+            known.waiters.add(waiter);
+            return;
         }
-        return waiting;
+        const waiters = new Set([waiter]);
+        const onAbort = () => {
+            this.waitingOn.delete(signal);
+            for (const w of waiters) {
+                const i = this.waiters.indexOf(w);
+                if (i >= 0)
+                    this.waiters.splice(i, 1);
+                w.reject(abortReason(signal));
+            }
+        };
+        this.waitingOn.set(signal, { waiters, onAbort });
+        signal.addEventListener('abort', onAbort, { once: true });
+    }
+    /** Forgets a waiter that got its slot; the signal's listener goes with its last waiter. */
+    unwatch(signal, waiter) {
+        const known = this.waitingOn.get(signal);
+        if (!known)
+            return;
+        known.waiters.delete(waiter);
+        if (known.waiters.size > 0)
+            return;
+        this.waitingOn.delete(signal);
+        signal.removeEventListener('abort', known.onAbort);
     }
     release() {
         this.active--;
@@ -56315,6 +56353,7 @@ class AdaptiveLimiter {
             this.waiters.shift().grant();
     }
 }
+/** Why a signal aborted, as an Error: its reason when it is one, else a CancelledError. */
 function abortReason(signal) {
     const r = signal.reason;
     return r instanceof Error ? r : new CancelledError();
@@ -56565,19 +56604,30 @@ class ChatCaller {
     unreachable = null;
     /**
      * The attempts in flight, which the run's cancellation aborts: one listener on the run's signal
-     * for all of them, rather than one added and removed per call (each walks Node's list of them).
+     * for all of them while any is in flight, rather than one added and removed per call (each
+     * walks Node's list of them).
      */
     attempts = new Set();
+    abortAttempts = () => {
+        for (const attempt of this.attempts)
+            attempt.abort();
+    };
     constructor(endpoint, limiter, retry = DEFAULT_RETRY, signal, warn = () => { }) {
         this.endpoint = endpoint;
         this.limiter = limiter;
         this.retry = retry;
         this.signal = signal;
         this.warn = warn;
-        signal?.addEventListener('abort', () => {
-            for (const attempt of this.attempts)
-                attempt.abort();
-        }, { once: true });
+    }
+    track(attempt) {
+        if (this.attempts.size === 0)
+            this.signal?.addEventListener('abort', this.abortAttempts, { once: true });
+        this.attempts.add(attempt);
+    }
+    untrack(attempt) {
+        this.attempts.delete(attempt);
+        if (this.attempts.size === 0)
+            this.signal?.removeEventListener('abort', this.abortAttempts);
     }
     get responseFormat() {
         return this.format;
@@ -56590,6 +56640,11 @@ class ChatCaller {
         for (let adjustments = 0;;) {
             const body = this.body(req);
             await this.limiter.acquire(this.signal);
+            if (this.signal?.aborted) {
+                // Cancelled as the slot was granted: no call starts after the run's abort.
+                this.limiter.release();
+                throw abortReason(this.signal);
+            }
             // Our own per-attempt timer, so a timeout is known as such whatever error the transport
             // raises for the abort (realms differ on what an AbortError looks like).
             const attemptAbort = new AbortController();
@@ -56598,7 +56653,7 @@ class ChatCaller {
                 timedOut = true;
                 attemptAbort.abort();
             }, this.endpoint.timeoutMs);
-            this.attempts.add(attemptAbort);
+            this.track(attemptAbort);
             const signal = attemptAbort.signal;
             let failure;
             try {
@@ -56652,7 +56707,7 @@ class ChatCaller {
             }
             finally {
                 clearTimeout(timer);
-                this.attempts.delete(attemptAbort);
+                this.untrack(attemptAbort);
                 this.limiter.release();
             }
             this.stats.retries++;

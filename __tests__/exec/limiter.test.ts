@@ -58,5 +58,19 @@ describe('AdaptiveLimiter: additive increase, multiplicative decrease', () => {
     l.release();
     await onOther; // the one waiter left is next, not behind the cancelled ones
     expect(l.inFlight).toBe(1);
+    // Its listener went with its last waiter: a signal outliving the wait holds nothing.
+    expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
+  });
+
+  test('a waiter whose signal aborted before its turn came is not given the slot', async () => {
+    const l = new AdaptiveLimiter(1);
+    await l.acquire();
+    const ac = new AbortController();
+    // An earlier listener on the same signal frees the slot as the abort runs.
+    ac.signal.addEventListener('abort', () => l.release());
+    const waiting = l.acquire(ac.signal);
+    ac.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    expect(l.inFlight).toBe(0);
   });
 });

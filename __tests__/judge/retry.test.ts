@@ -79,6 +79,20 @@ describe('cancelling the run', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(c.stats.calls).toBe(2);
     expect(server.state.requests).toHaveLength(2);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  });
+
+  test('leaves no listener on the run’s signal once its calls are done', async () => {
+    server = await startOpenAIServer({ respond: () => ({ content: 'ok' }) });
+    const run = new AbortController();
+    const c = new ChatCaller(
+      { baseURL: server.url, apiKey: 'test-key', model: 'm', azure: null, timeoutMs: 5000 },
+      new AdaptiveLimiter(1),
+      undefined,
+      run.signal,
+    );
+    await Promise.all([c.create(ask), c.create(ask), c.create(ask)]);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 });
 

@@ -73,6 +73,17 @@ describe('ResponseHeaders', () => {
     const seen: string[] = [];
     ours.forEach((v, k) => seen.push(`${k}=${v}`));
     expect(seen).toContain('set-cookie=b=2');
+    // With the client's debug log on, the answer carries a real Headers, which that log lists.
+    const saved = process.env.OPENAI_LOG;
+    process.env.OPENAI_LOG = 'debug';
+    try {
+      const debugged = (await t.fetch(srv.url)).headers;
+      expect(debugged).toBeInstanceOf(Headers);
+      expect(sameDate([...debugged])).toEqual(sameDate([...undici]));
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_LOG;
+      else process.env.OPENAI_LOG = saved;
+    }
   });
 });
 
@@ -170,6 +181,8 @@ describe('Transport', () => {
     closers.push(() => t.close());
     const res = await t.fetch(`${srv.url}/z`);
     expect(res.headers.get('content-encoding')).toBeNull();
+    expect(res.headers.get('content-length')).toBeNull();
+    expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toEqual({ zipped: true });
     expect((await t.fetch(`${srv.url}/empty`)).status).toBe(204);
   });

@@ -69,14 +69,16 @@ export function parseYamlSource(
   lineOffset = 0,
 ): SourceDocument | undefined {
   let doc: SourceDocument | undefined;
+  let fast: FastDocument | undefined;
   try {
-    doc = (!ANCHOR_OR_ALIAS.test(text) && parseFast(text, lineOffset)) || parseExact(text, sink, lineOffset);
+    fast = ANCHOR_OR_ALIAS.test(text) ? undefined : parseFast(text, lineOffset);
+    doc = fast ?? parseExact(text, sink, lineOffset);
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     sink.error({ line: 1 + lineOffset, column: 1 }, 'too-deep', tooDeepMessage);
     return undefined;
   }
-  const deep = doc ? tooDeepPath(doc.value) : null;
+  const deep = doc && !fast?.shallow ? tooDeepPath(doc.value) : null;
   if (doc && deep) {
     sink.error(doc.locate(deep), 'too-deep', tooDeepMessage);
     return undefined;
@@ -86,19 +88,28 @@ export function parseYamlSource(
 
 export const tooDeepMessage = `nested more than ${MAX_NESTING_DEPTH} levels deep: refused (no suite needs it, and it would overflow the parser)`;
 
-function parseFast(text: string, lineOffset: number): SourceDocument | undefined {
+/** `shallow`: no value can nest past the limit (the walk that would find one is not needed). */
+type FastDocument = SourceDocument & { shallow: boolean };
+
+function parseFast(text: string, lineOffset: number): FastDocument | undefined {
   // A Map, not a WeakMap: it lives exactly as long as the document it indexes (the closures below
   // hold both), and a WeakMap of every mapping and sequence of a 10,000-case suite costs the
   // garbage collector more than the parse.
   const starts = new Map<object, number>();
   const open: number[] = [];
+  // The most nodes ever open at once: a bound on how deep the value nests (every ancestor of a
+  // node is open while it is read; there are no aliases here), so the walk that finds the path
+  // to a too-deep value runs only when one may exist.
+  let deepest = 0;
   let value: unknown;
   try {
     value = jsYaml.load(text, {
       schema: jsYaml.CORE_SCHEMA,
       listener(event, state) {
-        if (event === 'open') open.push(state.position);
-        else {
+        if (event === 'open') {
+          if (open.length > deepest) deepest = open.length;
+          open.push(state.position);
+        } else {
           const at = open.pop();
           const result: unknown = state.result;
           if (at !== undefined && result !== null && typeof result === 'object' && !starts.has(result))
@@ -118,6 +129,7 @@ function parseFast(text: string, lineOffset: number): SourceDocument | undefined
   };
   return {
     value,
+    shallow: deepest < MAX_NESTING_DEPTH,
     locate: (p) => exactDoc()?.locate(p) ?? { line: 1 + lineOffset, column: 1 },
     locateKey: (p) => exactDoc()?.locateKey(p) ?? { line: 1 + lineOffset, column: 1 },
     position: (p) => {

@@ -19,7 +19,7 @@ export class AdaptiveLimiter {
   private successes = 0;
   private lastDecrease = 0;
   private readonly waiters: Waiter[] = [];
-  private readonly waitingOn = new WeakMap<AbortSignal, Set<Waiter>>();
+  private readonly waitingOn = new Map<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
   /** Highest number of calls seen in flight at once. */
   peak = 0;
 
@@ -50,42 +50,51 @@ export class AdaptiveLimiter {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => {
-          if (signal) this.waitingOn.get(signal)?.delete(waiter);
+          if (signal) this.unwatch(signal, waiter);
+          // Aborted by an earlier listener of the same signal that freed a slot as it ran.
+          if (signal?.aborted) return reject(abortReason(signal));
           this.take();
           resolve();
         },
         reject,
       };
       this.waiters.push(waiter);
-      if (signal) this.watch(signal).add(waiter);
+      if (signal) this.watch(signal, waiter);
     });
   }
 
   /**
-   * The waiters a signal would cancel, with one listener per signal: every model call of a run
-   * waits with the run's signal, and a listener each (dozens at once, one added and removed per
-   * call) made every add and remove walk the list Node keeps per signal.
+   * Waiters are cancelled with one listener per signal, there while any waits on it: every model
+   * call of a run waits with the run's signal, and a listener each (dozens at once, one added and
+   * removed per call) made every add and remove walk the list Node keeps per signal.
    */
-  private watch(signal: AbortSignal): Set<Waiter> {
-    let waiting = this.waitingOn.get(signal);
-    if (!waiting) {
-      const set = new Set<Waiter>();
-      waiting = set;
-      this.waitingOn.set(signal, set);
-      signal.addEventListener(
-        'abort',
-        () => {
-          this.waitingOn.delete(signal);
-          for (const w of set) {
-            const i = this.waiters.indexOf(w);
-            if (i >= 0) this.waiters.splice(i, 1);
-            w.reject(abortReason(signal));
-          }
-        },
-        { once: true },
-      );
+  private watch(signal: AbortSignal, waiter: Waiter): void {
+    const known = this.waitingOn.get(signal);
+    if (known) {
+      known.waiters.add(waiter);
+      return;
     }
-    return waiting;
+    const waiters = new Set([waiter]);
+    const onAbort = () => {
+      this.waitingOn.delete(signal);
+      for (const w of waiters) {
+        const i = this.waiters.indexOf(w);
+        if (i >= 0) this.waiters.splice(i, 1);
+        w.reject(abortReason(signal));
+      }
+    };
+    this.waitingOn.set(signal, { waiters, onAbort });
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  /** Forgets a waiter that got its slot; the signal's listener goes with its last waiter. */
+  private unwatch(signal: AbortSignal, waiter: Waiter): void {
+    const known = this.waitingOn.get(signal);
+    if (!known) return;
+    known.waiters.delete(waiter);
+    if (known.waiters.size > 0) return;
+    this.waitingOn.delete(signal);
+    signal.removeEventListener('abort', known.onAbort);
   }
 
   release(): void {
@@ -130,7 +139,8 @@ export class AdaptiveLimiter {
   }
 }
 
-function abortReason(signal: AbortSignal): Error {
+/** Why a signal aborted, as an Error: its reason when it is one, else a CancelledError. */
+export function abortReason(signal: AbortSignal): Error {
   const r: unknown = signal.reason;
   return r instanceof Error ? r : new CancelledError();
 }

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { type AdaptiveLimiter, sleep } from '../exec/limiter.js';
+import { abortReason, type AdaptiveLimiter, sleep } from '../exec/limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { loadedOpenAI, loadOpenAI } from './sdk.js';
@@ -114,9 +114,13 @@ export class ChatCaller {
 
   /**
    * The attempts in flight, which the run's cancellation aborts: one listener on the run's signal
-   * for all of them, rather than one added and removed per call (each walks Node's list of them).
+   * for all of them while any is in flight, rather than one added and removed per call (each
+   * walks Node's list of them).
    */
   private readonly attempts = new Set<AbortController>();
+  private readonly abortAttempts = () => {
+    for (const attempt of this.attempts) attempt.abort();
+  };
 
   constructor(
     readonly endpoint: EndpointConfig,
@@ -124,14 +128,16 @@ export class ChatCaller {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
-  ) {
-    signal?.addEventListener(
-      'abort',
-      () => {
-        for (const attempt of this.attempts) attempt.abort();
-      },
-      { once: true },
-    );
+  ) {}
+
+  private track(attempt: AbortController): void {
+    if (this.attempts.size === 0) this.signal?.addEventListener('abort', this.abortAttempts, { once: true });
+    this.attempts.add(attempt);
+  }
+
+  private untrack(attempt: AbortController): void {
+    this.attempts.delete(attempt);
+    if (this.attempts.size === 0) this.signal?.removeEventListener('abort', this.abortAttempts);
   }
 
   get responseFormat(): ResponseFormatLevel {
@@ -145,6 +151,11 @@ export class ChatCaller {
     for (let adjustments = 0; ;) {
       const body = this.body(req);
       await this.limiter.acquire(this.signal);
+      if (this.signal?.aborted) {
+        // Cancelled as the slot was granted: no call starts after the run's abort.
+        this.limiter.release();
+        throw abortReason(this.signal);
+      }
       // Our own per-attempt timer, so a timeout is known as such whatever error the transport
       // raises for the abort (realms differ on what an AbortError looks like).
       const attemptAbort = new AbortController();
@@ -153,7 +164,7 @@ export class ChatCaller {
         timedOut = true;
         attemptAbort.abort();
       }, this.endpoint.timeoutMs);
-      this.attempts.add(attemptAbort);
+      this.track(attemptAbort);
       const signal = attemptAbort.signal;
       let failure;
       try {
@@ -215,7 +226,7 @@ export class ChatCaller {
         }
       } finally {
         clearTimeout(timer);
-        this.attempts.delete(attemptAbort);
+        this.untrack(attemptAbort);
         this.limiter.release();
       }
       this.stats.retries++;

@@ -74,8 +74,8 @@ export class Transport {
 
   /** Where node:http sends a request for `url`: worked out once for the URL every call asks. */
   private target(url: URL): Target {
-    if (url !== this.lastUrl) return targetOf(url);
-    return (this.lastTarget ??= targetOf(url));
+    if (url !== this.lastUrl) return targetOf(url, this.agentFor(url));
+    return (this.lastTarget ??= targetOf(url, this.agentFor(url)));
   }
 
   /** Closes idle keep-alive sockets so the process can exit. */
@@ -103,7 +103,7 @@ export class Transport {
         auth: to.auth,
         method,
         headers,
-        agent: this.agentFor(url),
+        agent: to.agent,
       });
       const onAbort = () => req.destroy(abortError(signal!));
       const done = () => signal?.removeEventListener('abort', onAbort);
@@ -170,10 +170,14 @@ interface Target {
   port: number | undefined;
   path: string;
   auth: string | undefined;
+  agent: http.Agent;
 }
 
-/** What node:http's own conversion of a URL gives (`urlToHttpOptions`), for the fields it sends by. */
-function targetOf(url: URL): Target {
+/**
+ * What node:http's own conversion of a URL gives (`urlToHttpOptions`), for the fields it sends
+ * by, and the agent (proxied or not) for the URL's origin.
+ */
+function targetOf(url: URL, agent: http.Agent): Target {
   const { hostname, username, password } = url;
   return {
     protocol: url.protocol,
@@ -183,6 +187,7 @@ function targetOf(url: URL): Target {
     path: url.pathname + url.search,
     auth:
       username || password ? `${decodeURIComponent(username)}:${decodeURIComponent(password)}` : undefined,
+    agent,
   };
 }
 
@@ -218,7 +223,10 @@ function toResponse(res: http.IncomingMessage, method: string, chunks: Buffer[],
   const { body, decoded } = raw.length
     ? decode(res.headers['content-encoding'], raw)
     : { body: raw, decoded: false };
-  const headers = new ResponseHeaders(res.rawHeaders, decoded);
+  const read = new ResponseHeaders(res.rawHeaders, decoded);
+  // The client's debug log (OPENAI_LOG=debug) lists the headers of a `Headers` only: there, the
+  // answer gets one, so that a run being debugged shows what the server sent.
+  const headers = process.env.OPENAI_LOG === 'debug' ? new Headers([...read]) : read;
   const empty = NULL_BODY_STATUS.has(status) || method === 'HEAD';
   return new BufferedResponse(
     status,
@@ -239,6 +247,7 @@ function toResponse(res: http.IncomingMessage, method: string, chunks: Buffer[],
 export class ResponseHeaders implements Iterable<[string, string]> {
   readonly #values = new Map<string, string>();
   readonly #cookies: string[] = [];
+  #sorted: [string, string][] | null = null;
 
   /** `raw`: name, value, name, value... as Node gives them; `decoded`: the body was decompressed. */
   constructor(raw: readonly string[], decoded: boolean) {
@@ -265,11 +274,16 @@ export class ResponseHeaders implements Iterable<[string, string]> {
     return [...this.#cookies];
   }
 
-  *entries(): IterableIterator<[string, string]> {
-    for (const name of [...this.#values.keys()].sort()) {
-      if (name === 'set-cookie') for (const c of this.#cookies) yield [name, c];
-      else yield [name, this.#values.get(name)!];
+  entries(): IterableIterator<[string, string]> {
+    // Listed once: the headers never change, and the client iterates them on every call.
+    if (!this.#sorted) {
+      this.#sorted = [];
+      for (const name of [...this.#values.keys()].sort()) {
+        if (name === 'set-cookie') for (const c of this.#cookies) this.#sorted.push([name, c]);
+        else this.#sorted.push([name, this.#values.get(name)!]);
+      }
     }
+    return this.#sorted.map((pair): [string, string] => [pair[0], pair[1]]).values();
   }
 
   *keys(): IterableIterator<string> {
@@ -304,7 +318,7 @@ class BufferedResponse {
   constructor(
     readonly status: number,
     readonly statusText: string,
-    readonly headers: ResponseHeaders,
+    readonly headers: ResponseHeaders | Headers,
     private readonly buffer: Buffer,
     readonly url: string,
   ) {}
@@ -345,7 +359,7 @@ class BufferedResponse {
     return new BufferedResponse(
       this.status,
       this.statusText,
-      this.headers, // read-only: shared
+      this.headers, // read-only: shared (the client never changes an answer's headers)
       this.buffer,
       this.url,
     );
