@@ -12,6 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
 import { noisyChecklist } from '../__fixtures__/servers/noisy-judge.mjs';
 
@@ -78,6 +79,7 @@ function makeSuite(dir, n) {
 function measure(cmd, args, opts) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
+    const startedAt = performance.now();
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let peakKb = 0;
     let firstLineMs = null;
@@ -99,6 +101,8 @@ function measure(cmd, args, opts) {
       clearInterval(poll);
       resolve({
         code,
+        startedAt,
+        endedAt: performance.now(),
         wallMs: Number(process.hrtime.bigint() - started) / 1e6,
         peakMb: peakKb / 1024,
         firstLineMs,
@@ -127,17 +131,14 @@ async function runCli(server, dir, { concurrency, cache, extra = [] }) {
   ];
   if (extra.includes('--cache-dir')) args.push(...extra);
   else args.push(...extra, ...(cache ? ['--cache-dir', path.join(dir, 'cache')] : ['--no-cache']));
-  const before =
-    server.state.served + Object.values(server.state.statusCounts).reduce((a, b) => a + b, 0) * 0;
   const served0 = server.state.served;
   const r = await measure(NODE, args, {
     cwd: dir,
     env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
   });
-  void before;
   if (r.code !== 0) throw new Error(`cli exited ${r.code}: ${r.stderr.slice(-2000)}`);
   const results = JSON.parse(readFileSync(out, 'utf8'));
-  return { ...r, calls: server.state.served - served0, results };
+  return { ...r, calls: server.state.served - served0, results, ...phasesOf(r, server.state) };
 }
 
 async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
@@ -162,6 +163,9 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
     const errors = r.results.counts.error;
     rows.push({
       wall: r.wallMs,
+      startMs: r.startMs,
+      callsMs: r.callsMs,
+      tailMs: r.tailMs,
       rss: r.peakMb,
       calls: r.calls,
       peak: server.state.peakInFlight,
@@ -183,12 +187,23 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
     rss: median(rows.map((x) => x.rss)),
     errors: median(rows.map((x) => x.errors)),
     promptTokensPerCase: median(rows.map((x) => x.promptTokens / Math.max(1, x.calls))),
+    phases: {
+      engine: medianPhases(rows),
+      bare: bare ? medianPhases(bareRows) : null,
+      sdk: bare ? medianPhases(sdkRows) : null,
+    },
     bareWall: bare ? median(bareRows.map((x) => x.wallMs)) : null,
     bareRss: bare ? median(bareRows.map((x) => x.peakMb)) : null,
     sdkWall: bare ? median(sdkRows.map((x) => x.wallMs)) : null,
     sdkRss: bare ? median(sdkRows.map((x) => x.peakMb)) : null,
   };
 }
+
+const medianPhases = (rows) => ({
+  startMs: median(rows.map((x) => x.startMs)),
+  callsMs: median(rows.map((x) => x.callsMs)),
+  tailMs: median(rows.map((x) => x.tailMs)),
+});
 
 /**
  * The references: a bare node:http keep-alive client making the same calls (the bodies the engine
@@ -210,7 +225,21 @@ async function runBare({ n, latency, concurrency, sdk = false }) {
     throw new Error(
       `${sdk ? 'sdk' : 'bare'} client: exit ${r.code}, ${served}/${n} calls: ${r.stderr.slice(-500)}`,
     );
-  return r;
+  return { ...r, ...phasesOf(r, server.state) };
+}
+
+/**
+ * Where a run's time over the floor went, seen from the judge's side: before its first call
+ * arrived (process start, loading, validating), between the first call and the last answer beyond
+ * the rounds of latency themselves (each round's turnaround, the server's own timers), and after
+ * the last answer (results, exit).
+ */
+function phasesOf(r, state) {
+  return {
+    startMs: state.firstRequestAt - r.startedAt,
+    callsMs: state.lastAnswerAt - state.firstRequestAt,
+    tailMs: r.endedAt - state.lastAnswerAt,
+  };
 }
 
 let sdkClient = null;
@@ -582,6 +611,16 @@ function bareMinimumTokens() {
 }
 
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+/** The floor scenario's excess, phase by phase, for the engine and both references. */
+const overFloor = (f) =>
+  [
+    ['engine', f.phases.engine],
+    ['SDK alone', f.phases.sdk],
+    ['bare client', f.phases.bare],
+  ]
+    .filter(([, p]) => p)
+    .map(([who, p]) => `${who} ${fmt(p.startMs, 0)} + ${fmt(p.callsMs - f.floorMs, 0)} + ${fmt(p.tailMs, 0)}`)
+    .join(' · ');
 const sizes = quick
   ? { floor: 64, scale: [50, 200], cached: 64, rate: 60, shards: 64 }
   : { floor: 1000, scale: [100, 1000, 10000], cached: 1000, rate: 300, shards: 1000 };
@@ -602,7 +641,7 @@ if (want('floor'))
   rows.push([
     'floor',
     `N=${floor.n} L=100ms C=16`,
-    `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB · bare client ${fmt(floor.bareWall / floor.floorMs, 3)} × floor · SDK alone ${fmt(floor.sdkWall / floor.floorMs, 3)} × floor`,
+    `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB · bare client ${fmt(floor.bareWall / floor.floorMs, 3)} × floor · SDK alone ${fmt(floor.sdkWall / floor.floorMs, 3)} × floor · over the floor, ms before the first call + in the calls beyond ${floor.floorMs / 100} × 100 ms + after the last answer: ${overFloor(floor)}`,
     'ratio <= 1.05, 1 call/case, peak = 16',
   ]);
 for (const n of want('scale') ? sizes.scale : []) {

@@ -4,6 +4,7 @@
 // can be told to misbehave: latency, scripted replies, 429 with retry-after, 500s, malformed JSON,
 // hangs, dropped connections, a request-rate quota, and a seeded chaos mix.
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 /** Mulberry32: a tiny seeded PRNG so chaos runs are reproducible. */
 export function seededRandom(seed) {
@@ -92,6 +93,9 @@ export async function startOpenAIServer(options = {}) {
     served: 0,
     statusCounts: {},
     promptTokens: 0,
+    /** `performance.now()` when the first request arrived and when the last answer was sent. */
+    firstRequestAt: null,
+    lastAnswerAt: null,
   };
   const script = [...(options.script ?? [])];
   const random = options.chaos ? true : null;
@@ -104,6 +108,7 @@ export async function startOpenAIServer(options = {}) {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
+      state.firstRequestAt ??= performance.now();
       state.inFlight++;
       state.peakInFlight = Math.max(state.peakInFlight, state.inFlight);
       const done = () => {
@@ -234,6 +239,7 @@ export async function startOpenAIServer(options = {}) {
       ...headers,
     });
     res.end(text, done);
+    state.lastAnswerAt = performance.now();
   }
 
   await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
