@@ -41366,6 +41366,45 @@ function tooDeepOffset(json, max = MAX_NESTING_DEPTH) {
 
 /***/ }),
 
+/***/ 8111:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   i: () => (/* binding */ proxiedFetch)
+/* harmony export */ });
+/* harmony import */ var proxy_from_env__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8182);
+
+/**
+ * `fetch` through the runner's proxy: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`, decided per URL by
+ * the same rules as the judge's transport. Node's own `fetch` ignores those variables, so on a
+ * self-hosted runner behind a proxy every GitHub call (the comment, the pull request, the
+ * baseline artifact and its download) and every suite file fetched by URL would fail. Without a
+ * proxy for the URL this is Node's `fetch` itself; with one, undici's `fetch` over a
+ * `ProxyAgent` (loaded only then).
+ */
+async function proxiedFetch(input, init) {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const proxy = (0,proxy_from_env__WEBPACK_IMPORTED_MODULE_0__/* .getProxyForUrl */ .T)(url);
+    if (!proxy)
+        return fetch(input, init);
+    const undici = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19));
+    let dispatcher = agents.get(proxy);
+    if (!dispatcher) {
+        dispatcher = new undici.ProxyAgent(proxy);
+        agents.set(proxy, dispatcher);
+    }
+    const res = await undici.fetch(input, {
+        ...init,
+        dispatcher,
+    });
+    return res;
+}
+/** One agent per proxy, kept for the run: its connections to the proxy are reused. */
+const agents = new Map();
+
+
+/***/ }),
+
 /***/ 7424:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -47822,7 +47861,10 @@ function resultsFromZip(zip, resultsFileName) {
 var call_outcome = __nccwpck_require__(8478);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/proxied-fetch.ts
+var proxied_fetch = __nccwpck_require__(8111);
 ;// CONCATENATED MODULE: ./src/github/baseline-artifact.ts
+
 
 
 
@@ -47963,7 +48005,7 @@ async function downloadZip(octokit, repo, id, signal) {
         const location = r.headers.location;
         if (!location)
             throw new errors/* RubricEvalError */.W(`HTTP ${status} without a Location header`);
-        const res = await fetch(location, { redirect: 'follow', signal });
+        const res = await (0,proxied_fetch/* proxiedFetch */.i)(location, { redirect: 'follow', signal });
         if (!res.ok)
             throw Object.assign(new errors/* RubricEvalError */.W(`storage answered HTTP ${res.status}`), { status: res.status });
         return readCapped(res);
@@ -53118,7 +53160,10 @@ throttling.triggersNotification = triggersNotification;
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/github/call-outcome.ts
 var call_outcome = __nccwpck_require__(8478);
+// EXTERNAL MODULE: ./src/core/proxied-fetch.ts
+var proxied_fetch = __nccwpck_require__(8111);
 ;// CONCATENATED MODULE: ./src/github/client.ts
+
 
 
 
@@ -53189,7 +53234,7 @@ function timedFetch(timeoutMs, cancel) {
             }));
         }, timeoutMs);
         timer.unref();
-        return fetch(input, { ...init, signal: controller.signal });
+        return (0,proxied_fetch/* proxiedFetch */.i)(input, { ...init, signal: controller.signal });
     };
 }
 
@@ -53283,7 +53328,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9882:
+/***/ 3729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -53307,111 +53352,8 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 var dist = __nccwpck_require__(1970);
 // EXTERNAL MODULE: ./node_modules/https-proxy-agent/dist/index.js
 var https_proxy_agent_dist = __nccwpck_require__(3669);
-;// CONCATENATED MODULE: ./node_modules/proxy-from-env/index.js
-
-
-var DEFAULT_PORTS = {
-  ftp: 21,
-  gopher: 70,
-  http: 80,
-  https: 443,
-  ws: 80,
-  wss: 443,
-};
-
-function parseUrl(urlString) {
-  try {
-    return new URL(urlString);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * @param {string|object|URL} url - The URL as a string or URL instance, or a
- *   compatible object (such as the result from legacy url.parse).
- * @return {string} The URL of the proxy that should handle the request to the
- *  given URL. If no proxy is set, this will be an empty string.
- */
-function getProxyForUrl(url) {
-  var parsedUrl = (typeof url === 'string' ? parseUrl(url) : url) || {};
-  var proto = parsedUrl.protocol;
-  var hostname = parsedUrl.host;
-  var port = parsedUrl.port;
-  if (typeof hostname !== 'string' || !hostname || typeof proto !== 'string') {
-    return '';  // Don't proxy URLs without a valid scheme or host.
-  }
-
-  proto = proto.split(':', 1)[0];
-  // Stripping ports in this way instead of using parsedUrl.hostname to make
-  // sure that the brackets around IPv6 addresses are kept.
-  hostname = hostname.replace(/:\d*$/, '');
-  port = parseInt(port) || DEFAULT_PORTS[proto] || 0;
-  if (!shouldProxy(hostname, port)) {
-    return '';  // Don't proxy URLs that match NO_PROXY.
-  }
-
-  var proxy = getEnv(proto + '_proxy') || getEnv('all_proxy');
-  if (proxy && proxy.indexOf('://') === -1) {
-    // Missing scheme in proxy, default to the requested URL's scheme.
-    proxy = proto + '://' + proxy;
-  }
-  return proxy;
-}
-
-/**
- * Determines whether a given URL should be proxied.
- *
- * @param {string} hostname - The host name of the URL.
- * @param {number} port - The effective port of the URL.
- * @returns {boolean} Whether the given URL should be proxied.
- * @private
- */
-function shouldProxy(hostname, port) {
-  var NO_PROXY = getEnv('no_proxy').toLowerCase();
-  if (!NO_PROXY) {
-    return true;  // Always proxy if NO_PROXY is not set.
-  }
-  if (NO_PROXY === '*') {
-    return false;  // Never proxy if wildcard is set.
-  }
-
-  return NO_PROXY.split(/[,\s]/).every(function(proxy) {
-    if (!proxy) {
-      return true;  // Skip zero-length hosts.
-    }
-    var parsedProxy = proxy.match(/^(.+):(\d+)$/);
-    var parsedProxyHostname = parsedProxy ? parsedProxy[1] : proxy;
-    var parsedProxyPort = parsedProxy ? parseInt(parsedProxy[2]) : 0;
-    if (parsedProxyPort && parsedProxyPort !== port) {
-      return true;  // Skip if ports don't match.
-    }
-
-    if (!/^[.*]/.test(parsedProxyHostname)) {
-      // No wildcards, so stop proxying if there is an exact match.
-      return hostname !== parsedProxyHostname;
-    }
-
-    if (parsedProxyHostname.charAt(0) === '*') {
-      // Remove leading wildcard.
-      parsedProxyHostname = parsedProxyHostname.slice(1);
-    }
-    // Stop proxying if the hostname ends with the no_proxy host.
-    return !hostname.endsWith(parsedProxyHostname);
-  });
-}
-
-/**
- * Get the value for an environment variable.
- *
- * @param {string} key - The name of the environment variable.
- * @return {string} The value of the environment variable.
- * @private
- */
-function getEnv(key) {
-  return process.env[key.toLowerCase()] || process.env[key.toUpperCase()] || '';
-}
-
+// EXTERNAL MODULE: ./node_modules/proxy-from-env/index.js
+var proxy_from_env = __nccwpck_require__(8182);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
 ;// CONCATENATED MODULE: ./src/judge/transport.ts
@@ -53558,7 +53500,7 @@ class Transport {
         // The proxy decision depends on the origin only (NO_PROXY matches host and port): once each.
         let agent = this.agents.get(url.origin);
         if (!agent) {
-            const proxy = getProxyForUrl(url.href);
+            const proxy = (0,proxy_from_env/* getProxyForUrl */.T)(url.href);
             const options = { keepAlive: true, maxSockets: this.maxSockets, scheduling: 'lifo' };
             if (!proxy)
                 agent = url.protocol === 'https:' ? new (external_node_https_default()).Agent(options) : new (external_node_http_default()).Agent(options);
@@ -56558,7 +56500,7 @@ function rejectedParameter(err) {
 async function createClient(ep, maxSockets) {
     const [{ default: OpenAI, AzureOpenAI }, { Transport }] = await Promise.all([
         loadOpenAI(),
-        Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9882)),
+        Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3729)),
     ]);
     const fetch = new Transport(maxSockets).fetch;
     // Retries are ours (they share the limiter and honour retry-after); the SDK's are off.
@@ -77373,9 +77315,11 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _github_url_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8057);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4296);
+/* harmony import */ var _github_url_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8057);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_sha256_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7424);
+/* harmony import */ var _core_proxied_fetch_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8111);
+
 
 
 
@@ -77388,7 +77332,7 @@ const TIMEOUT_MS = 30_000;
 /** A ref with slashes is found by trying splits; beyond a few, the URL is more likely wrong. */
 const MAX_SPLITS = 4;
 /** One fetch went wrong, in words a user can act on. */
-class RemoteFileError extends _core_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .RubricEvalError */ .W {
+class RemoteFileError extends _core_errors_js__WEBPACK_IMPORTED_MODULE_5__/* .RubricEvalError */ .W {
     name = 'RemoteFileError';
 }
 /**
@@ -77474,7 +77418,7 @@ class OfflineError extends RemoteFileError {
 /** Tries each ref/path split (a branch may contain slashes) until one is found. */
 async function download(ref, opts, etag) {
     const api = opts.apiUrl.replace(/\/+$/, '');
-    const splits = (0,_github_url_js__WEBPACK_IMPORTED_MODULE_5__/* .refPathSplits */ .a)(ref.refAndPath).slice(0, MAX_SPLITS);
+    const splits = (0,_github_url_js__WEBPACK_IMPORTED_MODULE_6__/* .refPathSplits */ .a)(ref.refAndPath).slice(0, MAX_SPLITS);
     for (const split of splits) {
         const encodedPath = split.path.split('/').map(encodeURIComponent).join('/');
         const url = `${api}/repos/${ref.owner}/${ref.repo}/contents/${encodedPath}?ref=${encodeURIComponent(split.ref)}`;
@@ -77505,7 +77449,7 @@ async function request(url, ref, opts, etag) {
         headers['if-none-match'] = etag;
     try {
         // Never follow a redirect with the token: a redirect is reported instead.
-        return await fetch(url, { headers, signal, redirect: 'manual' });
+        return await (0,_core_proxied_fetch_js__WEBPACK_IMPORTED_MODULE_4__/* .proxiedFetch */ .i)(url, { headers, signal, redirect: 'manual' });
     }
     catch (err) {
         const why = timeout.aborted
@@ -102869,6 +102813,119 @@ function validateInputTools(tools) {
     }
 }
 //# sourceMappingURL=parser.mjs.map
+
+/***/ }),
+
+/***/ 8182:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ getProxyForUrl)
+/* harmony export */ });
+
+
+var DEFAULT_PORTS = {
+  ftp: 21,
+  gopher: 70,
+  http: 80,
+  https: 443,
+  ws: 80,
+  wss: 443,
+};
+
+function parseUrl(urlString) {
+  try {
+    return new URL(urlString);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {string|object|URL} url - The URL as a string or URL instance, or a
+ *   compatible object (such as the result from legacy url.parse).
+ * @return {string} The URL of the proxy that should handle the request to the
+ *  given URL. If no proxy is set, this will be an empty string.
+ */
+function getProxyForUrl(url) {
+  var parsedUrl = (typeof url === 'string' ? parseUrl(url) : url) || {};
+  var proto = parsedUrl.protocol;
+  var hostname = parsedUrl.host;
+  var port = parsedUrl.port;
+  if (typeof hostname !== 'string' || !hostname || typeof proto !== 'string') {
+    return '';  // Don't proxy URLs without a valid scheme or host.
+  }
+
+  proto = proto.split(':', 1)[0];
+  // Stripping ports in this way instead of using parsedUrl.hostname to make
+  // sure that the brackets around IPv6 addresses are kept.
+  hostname = hostname.replace(/:\d*$/, '');
+  port = parseInt(port) || DEFAULT_PORTS[proto] || 0;
+  if (!shouldProxy(hostname, port)) {
+    return '';  // Don't proxy URLs that match NO_PROXY.
+  }
+
+  var proxy = getEnv(proto + '_proxy') || getEnv('all_proxy');
+  if (proxy && proxy.indexOf('://') === -1) {
+    // Missing scheme in proxy, default to the requested URL's scheme.
+    proxy = proto + '://' + proxy;
+  }
+  return proxy;
+}
+
+/**
+ * Determines whether a given URL should be proxied.
+ *
+ * @param {string} hostname - The host name of the URL.
+ * @param {number} port - The effective port of the URL.
+ * @returns {boolean} Whether the given URL should be proxied.
+ * @private
+ */
+function shouldProxy(hostname, port) {
+  var NO_PROXY = getEnv('no_proxy').toLowerCase();
+  if (!NO_PROXY) {
+    return true;  // Always proxy if NO_PROXY is not set.
+  }
+  if (NO_PROXY === '*') {
+    return false;  // Never proxy if wildcard is set.
+  }
+
+  return NO_PROXY.split(/[,\s]/).every(function(proxy) {
+    if (!proxy) {
+      return true;  // Skip zero-length hosts.
+    }
+    var parsedProxy = proxy.match(/^(.+):(\d+)$/);
+    var parsedProxyHostname = parsedProxy ? parsedProxy[1] : proxy;
+    var parsedProxyPort = parsedProxy ? parseInt(parsedProxy[2]) : 0;
+    if (parsedProxyPort && parsedProxyPort !== port) {
+      return true;  // Skip if ports don't match.
+    }
+
+    if (!/^[.*]/.test(parsedProxyHostname)) {
+      // No wildcards, so stop proxying if there is an exact match.
+      return hostname !== parsedProxyHostname;
+    }
+
+    if (parsedProxyHostname.charAt(0) === '*') {
+      // Remove leading wildcard.
+      parsedProxyHostname = parsedProxyHostname.slice(1);
+    }
+    // Stop proxying if the hostname ends with the no_proxy host.
+    return !hostname.endsWith(parsedProxyHostname);
+  });
+}
+
+/**
+ * Get the value for an environment variable.
+ *
+ * @param {string} key - The name of the environment variable.
+ * @return {string} The value of the environment variable.
+ * @private
+ */
+function getEnv(key) {
+  return process.env[key.toLowerCase()] || process.env[key.toUpperCase()] || '';
+}
+
 
 /***/ }),
 

@@ -5,6 +5,7 @@ import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
 import { startParisJudge } from '../helpers/paris-judge.js';
 import { runAction } from '../helpers/action.js';
+import { connectProxy } from '../helpers/proxy.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
 
 let judge: FakeOpenAI;
@@ -132,6 +133,27 @@ test('all good: exit 0, verdict pass', async () => {
   expect(run.outputs.score).toMatch(/^\d\.\d{4}$/);
   expect(results(workspace).counts).toEqual({ pass: 2, borderline: 0, fail: 0, error: 0 });
   expect(github.state.comments[0]!.body).toContain('## ✅ rubric-eval: **pass**');
+});
+
+test('behind a proxy (HTTP_PROXY): the judge calls and the GitHub calls go through it', async () => {
+  const proxy = await connectProxy();
+  try {
+    const workspace = makeFixtureRepo();
+    const run = await runAction({
+      workspace,
+      inputs: inputs(),
+      event: PR_EVENT,
+      apiUrl: github.url,
+      env: { HTTP_PROXY: proxy.url },
+    });
+    expect(run.code).toBe(0);
+    expect(github.state.comments[0]!.body).toContain('## ✅ rubric-eval: **pass**');
+    // The judge's http:// calls are forwarded; GitHub's go through tunnels (undici's way).
+    expect(proxy.forwarded()).toBeGreaterThanOrEqual(2);
+    expect(proxy.tunnels()).toBeGreaterThanOrEqual(1);
+  } finally {
+    await proxy.close();
+  }
 });
 
 test('fail-on: never reports the failure and exits 0', async () => {

@@ -13,6 +13,7 @@ import { ResponseHeaders, Transport } from '../../src/judge/transport.js';
 import { runCli } from '../helpers/cli.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { tmpDir } from '../helpers/judge.js';
+import { connectProxy } from '../helpers/proxy.js';
 
 const closers: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -315,36 +316,6 @@ async function tlsFront(judge: FakeOpenAI, key: string, cert: string): Promise<n
   return port;
 }
 
-/** A loopback CONNECT proxy that counts the tunnels it opens. */
-async function connectProxy(): Promise<{ url: string; tunnels: () => number }> {
-  let tunnels = 0;
-  const sockets = new Set<net.Socket>();
-  const server = http.createServer((_req, res) => {
-    res.writeHead(405);
-    res.end();
-  });
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    tunnels++;
-    const [host, port] = (req.url ?? '').split(':');
-    const up = net.connect(Number(port), host === 'localhost' ? '127.0.0.1' : host!, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      up.write(head);
-      up.pipe(client).pipe(up);
-    });
-    for (const s of [client, up]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => s.destroy());
-    }
-  });
-  const port = await listen(server);
-  closers.push(() => {
-    for (const s of sockets) s.destroy();
-    return new Promise((r) => server.close(r));
-  });
-  return { url: `http://127.0.0.1:${port}`, tunnels: () => tunnels };
-}
-
 describe('the CLI behind a proxy (dist/cli.js)', () => {
   async function setup() {
     const dir = tmpDir('re-proxy-');
@@ -353,6 +324,7 @@ describe('the CLI behind a proxy (dist/cli.js)', () => {
     closers.push(() => judge.close());
     const port = await tlsFront(judge, key, cert);
     const proxy = await connectProxy();
+    closers.push(proxy.close);
     const repo = makeFixtureRepo({});
     const args = [
       'run',

@@ -5,6 +5,7 @@ import { type BaselineConfig } from '../config/config.js';
 import { describeError, untilCancelled } from './call-outcome.js';
 import { type Octokit, type Repo } from './client.js';
 import { RubricEvalError } from '../core/errors.js';
+import { proxiedFetch } from '../core/proxied-fetch.js';
 
 /** How `baseline: auto` finds the base branch's results (README "Baseline: what this pull request changed"). */
 export interface ArtifactQuery {
@@ -214,7 +215,7 @@ async function downloadZip(
   if (status >= 300 && status < 400) {
     const location = (r.headers as Record<string, string | undefined>).location;
     if (!location) throw new RubricEvalError(`HTTP ${status} without a Location header`);
-    const res = await fetch(location, { redirect: 'follow', signal });
+    const res = await proxiedFetch(location, { redirect: 'follow', signal });
     if (!res.ok)
       throw Object.assign(new RubricEvalError(`storage answered HTTP ${res.status}`), { status: res.status });
     return readCapped(res);

@@ -3,6 +3,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { RubricEvalError } from '../core/errors.js';
 import { cancelledError } from './call-outcome.js';
+import { proxiedFetch } from '../core/proxied-fetch.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -88,7 +89,7 @@ function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof 
       );
     }, timeoutMs);
     timer.unref();
-    return fetch(input, { ...init, signal: controller.signal });
+    return proxiedFetch(input, { ...init, signal: controller.signal });
   };
 }
 

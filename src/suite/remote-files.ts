@@ -6,6 +6,7 @@ import { refPathSplits } from './github-url.js';
 import { type EvalSuite, type FileAttachment, type GitHubFileRef } from './types.js';
 import { RubricEvalError } from '../core/errors.js';
 import { sha256Hex } from '../core/sha256.js';
+import { proxiedFetch } from '../core/proxied-fetch.js';
 
 /** Remote files are attachments written by people: a megabyte is plenty, and bounds the download. */
 export const MAX_REMOTE_BYTES = 1024 * 1024;
@@ -167,7 +168,7 @@ async function request(
   if (etag) headers['if-none-match'] = etag;
   try {
     // Never follow a redirect with the token: a redirect is reported instead.
-    return await fetch(url, { headers, signal, redirect: 'manual' });
+    return await proxiedFetch(url, { headers, signal, redirect: 'manual' });
   } catch (err) {
     const why = timeout.aborted
       ? `no answer within ${(opts.timeoutMs ?? TIMEOUT_MS) / 1000} s`
