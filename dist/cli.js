@@ -10202,7 +10202,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4371:
+/***/ 6752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -10815,7 +10815,7 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 6424:
+/***/ 4043:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11383,7 +11383,7 @@ module.exports = upgrade
 
 
 
-module.exports.request = __nccwpck_require__(6424)
+module.exports.request = __nccwpck_require__(4043)
 module.exports.stream = __nccwpck_require__(3560)
 module.exports.pipeline = __nccwpck_require__(6862)
 module.exports.upgrade = __nccwpck_require__(1882)
@@ -53406,7 +53406,7 @@ async function loadInputs(config, ws, io = {}) {
         // rubric-only run never needs it.
         const [{ findSuiteFiles, loadSuites }, { fetchRemoteFiles }] = await Promise.all([
             Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 4241)),
-            Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3323)),
+            Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8626)),
         ]);
         const found = await findSuiteFiles(config.suites, ws.root);
         diagnostics.push(...found.diagnostics);
@@ -57752,7 +57752,8 @@ function nearest(word, known, within = 2) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   W: () => (/* binding */ RubricEvalError)
+/* harmony export */   W: () => (/* binding */ RubricEvalError),
+/* harmony export */   g: () => (/* binding */ hasMessage)
 /* harmony export */ });
 /**
  * The root of the errors rubric-eval throws on purpose. Each says in its message what went wrong,
@@ -57763,6 +57764,13 @@ function nearest(word, known, within = 2) {
  */
 class RubricEvalError extends Error {
     name = 'RubricEvalError';
+}
+/**
+ * An error by its shape, whatever realm made it: Node's fetch gives `DOMException` causes, which
+ * are not `instanceof Error` in every context.
+ */
+function hasMessage(x) {
+    return typeof x === 'object' && x !== null && typeof x.message === 'string';
 }
 
 
@@ -57832,6 +57840,132 @@ function tooDeepOffset(json, max = MAX_NESTING_DEPTH) {
             depth--;
     }
     return -1;
+}
+
+
+/***/ }),
+
+/***/ 8111:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   i: () => (/* binding */ proxiedFetch)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _proxy_for_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4609);
+
+
+/**
+ * `fetch` through the runner's proxy (`proxyFor`: the rules of GitHub's runner). Node's own
+ * `fetch` ignores the proxy variables, so on a self-hosted runner behind a proxy every GitHub
+ * call (the comment, the pull request, the baseline artifact and its download) and every suite
+ * file fetched by URL would fail. Without a proxy for the URL this is Node's `fetch` itself; with
+ * one, undici's `fetch` over a `ProxyAgent` (loaded only then).
+ */
+async function proxiedFetch(input, init) {
+    const url = typeof input === 'string' ? new URL(input) : input;
+    const proxy = (0,_proxy_for_js__WEBPACK_IMPORTED_MODULE_0__/* .proxyFor */ .i)(url);
+    if (!proxy)
+        return fetch(input, init);
+    const undici = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19));
+    let agent = agents.get(proxy);
+    if (!agent) {
+        agent = new undici.ProxyAgent({
+            uri: proxy,
+            // The proxy's answer to CONNECT is not tied to any call's signal: an aborted call would
+            // leave a tunnel waiting (and the process alive) for undici's default of 5 minutes.
+            clientFactory: (origin, options) => new undici.Pool(origin, {
+                ...options,
+                headersTimeout: PROXY_ANSWER_MS,
+                connectTimeout: PROXY_ANSWER_MS,
+            }),
+        });
+        agents.set(proxy, agent);
+    }
+    try {
+        const res = await undici.fetch(url, {
+            ...init,
+            dispatcher: agent,
+        });
+        return res;
+    }
+    catch (err) {
+        if (init?.signal?.aborted)
+            throw err;
+        // undici says "fetch failed" caused by "Request was cancelled." and keeps the reason (a 407,
+        // a 403 from the proxy) one level further down: the message names it, and the proxy's host
+        // (never its credentials).
+        throw new TypeError('fetch failed', {
+            cause: new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .RubricEvalError */ .W(`through the proxy at ${new URL(proxy).host}: ${innermost(err)}`, {
+                cause: err,
+            }),
+        });
+    }
+}
+/** How long a proxy may take to answer a tunnel request. */
+const PROXY_ANSWER_MS = 30_000;
+/** One agent per proxy, kept for the run: its connections to the proxy are reused. */
+const agents = new Map();
+/** The deepest cause's message (by shape: undici's causes include a `DOMException`). */
+function innermost(err) {
+    let e = err;
+    while ((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .hasMessage */ .g)(e) && (0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .hasMessage */ .g)(e.cause))
+        e = e.cause;
+    return (0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .hasMessage */ .g)(e) ? e.message : String(e);
+}
+
+
+/***/ }),
+
+/***/ 4609:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   i: () => (/* binding */ proxyFor)
+/* harmony export */ });
+/**
+ * The proxy a call to `url` goes through, or null for a direct connection, by the rules GitHub's
+ * runner and its toolkit (`@actions/http-client`) apply to the same variables, so a runner set up
+ * by GitHub's documentation behaves the same for every call this tool makes:
+ * - `https_proxy`/`HTTPS_PROXY` for https URLs, `http_proxy`/`HTTP_PROXY` for http ones (the
+ *   lower-case name first); a proxy written without a scheme is `http://`;
+ * - loopback hosts (`localhost`, `127.*`, `[::1]`) are always reached directly;
+ * - `no_proxy`/`NO_PROXY`: comma-separated, case-insensitive; `*` matches every host; an entry
+ *   matches the host itself, its subdomains, or `host:port` (ports 80 and 443 implied by the
+ *   scheme); a leading dot matches subdomains only.
+ */
+function proxyFor(url, env = process.env) {
+    const secure = url.protocol === 'https:';
+    if (!secure && url.protocol !== 'http:')
+        return null;
+    if (isLoopback(url.hostname) || bypassed(url, env.no_proxy || env.NO_PROXY || ''))
+        return null;
+    const proxy = secure ? env.https_proxy || env.HTTPS_PROXY : env.http_proxy || env.HTTP_PROXY;
+    if (!proxy)
+        return null;
+    return /^https?:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+function isLoopback(host) {
+    const h = host.toLowerCase();
+    return h === 'localhost' || h.startsWith('127.') || h === '[::1]' || h === '[0:0:0:0:0:0:0:1]';
+}
+function bypassed(url, noProxy) {
+    if (!noProxy)
+        return false;
+    const host = url.hostname.toUpperCase();
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const names = [host, `${host}:${port}`];
+    for (const raw of noProxy.split(',')) {
+        const entry = raw.trim().toUpperCase();
+        if (!entry)
+            continue;
+        if (entry === '*')
+            return true;
+        const dotted = entry.startsWith('.');
+        if (names.some((n) => n === entry || n.endsWith(dotted ? entry : `.${entry}`)))
+            return true;
+    }
+    return false;
 }
 
 
@@ -63199,11 +63333,14 @@ var external_node_zlib_ = __nccwpck_require__(6141);
 var dist = __nccwpck_require__(1970);
 // EXTERNAL MODULE: ./node_modules/https-proxy-agent/dist/index.js
 var https_proxy_agent_dist = __nccwpck_require__(3669);
-// EXTERNAL MODULE: ./node_modules/proxy-from-env/index.js
-var proxy_from_env = __nccwpck_require__(8182);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/proxied-fetch.ts
+var proxied_fetch = __nccwpck_require__(8111);
+// EXTERNAL MODULE: ./src/core/proxy-for.ts
+var proxy_for = __nccwpck_require__(4609);
 ;// CONCATENATED MODULE: ./src/judge/transport.ts
+
 
 
 
@@ -63223,7 +63360,8 @@ const CREDENTIAL_HEADERS = ['authorization', 'api-key', 'cookie', 'proxy-authori
  * small JSON requests; `fetch` (undici) builds web streams, tees and transfers for each of them,
  * which at 10,000 cases cost more CPU and memory than the rest of the engine. Here a request is
  * one write of a buffer and a response is read as one buffer. Proxies follow the runner's
- * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`; TLS is Node's, with its CA store and `NODE_EXTRA_CA_CERTS`.
+ * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` by its rules (`proxyFor`); TLS is Node's, with its CA
+ * store and `NODE_EXTRA_CA_CERTS`.
  * Anything that is not a plain buffered request (streams, forms) goes to the global `fetch`.
  */
 class Transport {
@@ -63235,8 +63373,12 @@ class Transport {
     fetch = async (input, init = {}) => {
         const body = init.body;
         const plain = body == null || typeof body === 'string' || body instanceof Uint8Array;
-        if (!plain || !(typeof input === 'string' || input instanceof URL))
-            return globalThis.fetch(input, init);
+        if (!plain || !(typeof input === 'string' || input instanceof URL)) {
+            // Not a buffered call (none the client makes today): the runner's proxy still applies.
+            return typeof input === 'string' || input instanceof URL
+                ? (0,proxied_fetch/* proxiedFetch */.i)(input, init)
+                : globalThis.fetch(input, init);
+        }
         let url = this.parse(input);
         let method = (init.method ?? 'GET').toUpperCase();
         let payload = body ?? undefined;
@@ -63347,7 +63489,7 @@ class Transport {
         // The proxy decision depends on the origin only (NO_PROXY matches host and port): once each.
         let agent = this.agents.get(url.origin);
         if (!agent) {
-            const proxy = (0,proxy_from_env/* getProxyForUrl */.T)(url.href);
+            const proxy = (0,proxy_for/* proxyFor */.i)(url);
             const options = { keepAlive: true, maxSockets: this.maxSockets, scheduling: 'lifo' };
             if (!proxy)
                 agent = url.protocol === 'https:' ? new (external_node_https_default()).Agent(options) : new (external_node_http_default()).Agent(options);
@@ -66191,65 +66333,24 @@ function textMessage(role, text) {
 
 /***/ }),
 
-/***/ 3323:
+/***/ 8626:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-// ESM COMPAT FLAG
 __nccwpck_require__.r(__webpack_exports__);
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  MAX_REMOTE_BYTES: () => (/* binding */ MAX_REMOTE_BYTES),
-  fetchRemoteFiles: () => (/* binding */ fetchRemoteFiles)
-});
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/suite/github-url.ts
-var github_url = __nccwpck_require__(8057);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/sha256.ts
-var sha256 = __nccwpck_require__(7424);
-// EXTERNAL MODULE: ./node_modules/proxy-from-env/index.js
-var proxy_from_env = __nccwpck_require__(8182);
-;// CONCATENATED MODULE: ./src/core/proxied-fetch.ts
-
-/**
- * `fetch` through the runner's proxy: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`, decided per URL by
- * the same rules as the judge's transport. Node's own `fetch` ignores those variables, so on a
- * self-hosted runner behind a proxy every GitHub call (the comment, the pull request, the
- * baseline artifact and its download) and every suite file fetched by URL would fail. Without a
- * proxy for the URL this is Node's `fetch` itself; with one, undici's `fetch` over a
- * `ProxyAgent` (loaded only then).
- */
-async function proxiedFetch(input, init) {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const proxy = (0,proxy_from_env/* getProxyForUrl */.T)(url);
-    if (!proxy)
-        return fetch(input, init);
-    const undici = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 4371, 19));
-    let dispatcher = agents.get(proxy);
-    if (!dispatcher) {
-        dispatcher = new undici.ProxyAgent(proxy);
-        agents.set(proxy, dispatcher);
-    }
-    const res = await undici.fetch(input, {
-        ...init,
-        dispatcher,
-    });
-    return res;
-}
-/** One agent per proxy, kept for the run: its connections to the proxy are reused. */
-const agents = new Map();
-
-;// CONCATENATED MODULE: ./src/suite/remote-files.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MAX_REMOTE_BYTES: () => (/* binding */ MAX_REMOTE_BYTES),
+/* harmony export */   fetchRemoteFiles: () => (/* binding */ fetchRemoteFiles)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _github_url_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8057);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_sha256_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7424);
+/* harmony import */ var _core_proxied_fetch_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8111);
 
 
 
@@ -66263,7 +66364,7 @@ const TIMEOUT_MS = 30_000;
 /** A ref with slashes is found by trying splits; beyond a few, the URL is more likely wrong. */
 const MAX_SPLITS = 4;
 /** One fetch went wrong, in words a user can act on. */
-class RemoteFileError extends errors/* RubricEvalError */.W {
+class RemoteFileError extends _core_errors_js__WEBPACK_IMPORTED_MODULE_5__/* .RubricEvalError */ .W {
     name = 'RemoteFileError';
 }
 /**
@@ -66307,22 +66408,22 @@ function remoteAttachments(messages) {
     return messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'file' && p.file.remote ? [p.file] : [])));
 }
 async function fetchOne(ref, opts) {
-    const key = (0,sha256/* sha256Hex */.f)(ref.url, 32);
-    const dir = external_node_path_default().join(opts.cacheDir ?? external_node_path_default().join(external_node_os_default().tmpdir(), 'rubric-eval-remote'), 'github-files', key);
-    const entryFile = external_node_path_default().join(dir, 'entry.json');
+    const key = (0,_core_sha256_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256Hex */ .f)(ref.url, 32);
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_2___default().join(opts.cacheDir ?? node_path__WEBPACK_IMPORTED_MODULE_2___default().join(node_os__WEBPACK_IMPORTED_MODULE_1___default().tmpdir(), 'rubric-eval-remote'), 'github-files', key);
+    const entryFile = node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, 'entry.json');
     const cached = readEntry(entryFile, ref.url);
     const keep = (text) => {
-        const localPath = external_node_path_default().join(dir, external_node_path_default().posix.basename(ref.refAndPath));
-        (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
-        (0,external_node_fs_.writeFileSync)(localPath, text);
+        const localPath = node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, node_path__WEBPACK_IMPORTED_MODULE_2___default().posix.basename(ref.refAndPath));
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(dir, { recursive: true });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(localPath, text);
         return { text, localPath };
     };
     try {
         const got = await download(ref, opts, cached?.etag ?? null);
         if (got === 'not-modified')
             return keep(cached.text);
-        (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
-        (0,external_node_fs_.writeFileSync)(entryFile, JSON.stringify({ url: ref.url, etag: got.etag, text: got.text }));
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(dir, { recursive: true });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(entryFile, JSON.stringify({ url: ref.url, etag: got.etag, text: got.text }));
         return keep(got.text);
     }
     catch (err) {
@@ -66336,7 +66437,7 @@ async function fetchOne(ref, opts) {
 }
 function readEntry(file, url) {
     try {
-        const e = JSON.parse((0,external_node_fs_.readFileSync)(file, 'utf8'));
+        const e = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(file, 'utf8'));
         return e.url === url && typeof e.text === 'string' ? e : null;
     }
     catch {
@@ -66349,7 +66450,7 @@ class OfflineError extends RemoteFileError {
 /** Tries each ref/path split (a branch may contain slashes) until one is found. */
 async function download(ref, opts, etag) {
     const api = opts.apiUrl.replace(/\/+$/, '');
-    const splits = (0,github_url/* refPathSplits */.a)(ref.refAndPath).slice(0, MAX_SPLITS);
+    const splits = (0,_github_url_js__WEBPACK_IMPORTED_MODULE_6__/* .refPathSplits */ .a)(ref.refAndPath).slice(0, MAX_SPLITS);
     for (const split of splits) {
         const encodedPath = split.path.split('/').map(encodeURIComponent).join('/');
         const url = `${api}/repos/${ref.owner}/${ref.repo}/contents/${encodedPath}?ref=${encodeURIComponent(split.ref)}`;
@@ -66380,12 +66481,12 @@ async function request(url, ref, opts, etag) {
         headers['if-none-match'] = etag;
     try {
         // Never follow a redirect with the token: a redirect is reported instead.
-        return await proxiedFetch(url, { headers, signal, redirect: 'manual' });
+        return await (0,_core_proxied_fetch_js__WEBPACK_IMPORTED_MODULE_4__/* .proxiedFetch */ .i)(url, { headers, signal, redirect: 'manual' });
     }
     catch (err) {
         const why = timeout.aborted
             ? `no answer within ${(opts.timeoutMs ?? TIMEOUT_MS) / 1000} s`
-            : err.message;
+            : withCause(err);
         throw new OfflineError(`could not reach the GitHub API (${opts.apiUrl}) to fetch ${ref.url}: ${why}`, {
             cause: err,
         });
@@ -66421,6 +66522,11 @@ async function boundedText(res, ref) {
         chunks.push(value);
     }
     return Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
+}
+/** An error's message and its cause's: `fetch failed` alone names nothing. */
+function withCause(err) {
+    const e = err;
+    return (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_5__/* .hasMessage */ .g)(e.cause) ? `${e.message}: ${e.cause.message}` : e.message;
 }
 
 
@@ -71181,7 +71287,7 @@ var Alias = __nccwpck_require__(4065);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 var Schema = __nccwpck_require__(5840);
 var stringifyDocument = __nccwpck_require__(6829);
 var anchors = __nccwpck_require__(1596);
@@ -72107,7 +72213,7 @@ var anchors = __nccwpck_require__(1596);
 var visit = __nccwpck_require__(204);
 var identity = __nccwpck_require__(1127);
 var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -72390,7 +72496,7 @@ exports.isEmptyPath = isEmptyPath;
 
 var applyReviver = __nccwpck_require__(3661);
 var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 
 class NodeBase {
     constructor(type) {
@@ -72483,7 +72589,7 @@ exports.createPair = createPair;
 
 var identity = __nccwpck_require__(1127);
 var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -72674,7 +72780,7 @@ var stringifyCollection = __nccwpck_require__(1212);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
 var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -72795,7 +72901,7 @@ var log = __nccwpck_require__(7249);
 var merge = __nccwpck_require__(452);
 var stringify = __nccwpck_require__(2148);
 var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -72918,7 +73024,7 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 4043:
+/***/ 6424:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -75762,7 +75868,7 @@ var omap = __nccwpck_require__(303);
 var pairs = __nccwpck_require__(8385);
 var schema$2 = __nccwpck_require__(5913);
 var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var timestamp = __nccwpck_require__(4371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -76185,7 +76291,7 @@ exports.merge = merge;
 
 
 var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var toJS = __nccwpck_require__(6424);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var pairs = __nccwpck_require__(8385);
@@ -76369,7 +76475,7 @@ var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
 var pairs = __nccwpck_require__(8385);
 var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var timestamp = __nccwpck_require__(4371);
 
 const schema = [
     map.map,
@@ -76503,7 +76609,7 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 4371:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -92442,119 +92548,6 @@ function validateInputTools(tools) {
     }
 }
 //# sourceMappingURL=parser.mjs.map
-
-/***/ }),
-
-/***/ 8182:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ getProxyForUrl)
-/* harmony export */ });
-
-
-var DEFAULT_PORTS = {
-  ftp: 21,
-  gopher: 70,
-  http: 80,
-  https: 443,
-  ws: 80,
-  wss: 443,
-};
-
-function parseUrl(urlString) {
-  try {
-    return new URL(urlString);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * @param {string|object|URL} url - The URL as a string or URL instance, or a
- *   compatible object (such as the result from legacy url.parse).
- * @return {string} The URL of the proxy that should handle the request to the
- *  given URL. If no proxy is set, this will be an empty string.
- */
-function getProxyForUrl(url) {
-  var parsedUrl = (typeof url === 'string' ? parseUrl(url) : url) || {};
-  var proto = parsedUrl.protocol;
-  var hostname = parsedUrl.host;
-  var port = parsedUrl.port;
-  if (typeof hostname !== 'string' || !hostname || typeof proto !== 'string') {
-    return '';  // Don't proxy URLs without a valid scheme or host.
-  }
-
-  proto = proto.split(':', 1)[0];
-  // Stripping ports in this way instead of using parsedUrl.hostname to make
-  // sure that the brackets around IPv6 addresses are kept.
-  hostname = hostname.replace(/:\d*$/, '');
-  port = parseInt(port) || DEFAULT_PORTS[proto] || 0;
-  if (!shouldProxy(hostname, port)) {
-    return '';  // Don't proxy URLs that match NO_PROXY.
-  }
-
-  var proxy = getEnv(proto + '_proxy') || getEnv('all_proxy');
-  if (proxy && proxy.indexOf('://') === -1) {
-    // Missing scheme in proxy, default to the requested URL's scheme.
-    proxy = proto + '://' + proxy;
-  }
-  return proxy;
-}
-
-/**
- * Determines whether a given URL should be proxied.
- *
- * @param {string} hostname - The host name of the URL.
- * @param {number} port - The effective port of the URL.
- * @returns {boolean} Whether the given URL should be proxied.
- * @private
- */
-function shouldProxy(hostname, port) {
-  var NO_PROXY = getEnv('no_proxy').toLowerCase();
-  if (!NO_PROXY) {
-    return true;  // Always proxy if NO_PROXY is not set.
-  }
-  if (NO_PROXY === '*') {
-    return false;  // Never proxy if wildcard is set.
-  }
-
-  return NO_PROXY.split(/[,\s]/).every(function(proxy) {
-    if (!proxy) {
-      return true;  // Skip zero-length hosts.
-    }
-    var parsedProxy = proxy.match(/^(.+):(\d+)$/);
-    var parsedProxyHostname = parsedProxy ? parsedProxy[1] : proxy;
-    var parsedProxyPort = parsedProxy ? parseInt(parsedProxy[2]) : 0;
-    if (parsedProxyPort && parsedProxyPort !== port) {
-      return true;  // Skip if ports don't match.
-    }
-
-    if (!/^[.*]/.test(parsedProxyHostname)) {
-      // No wildcards, so stop proxying if there is an exact match.
-      return hostname !== parsedProxyHostname;
-    }
-
-    if (parsedProxyHostname.charAt(0) === '*') {
-      // Remove leading wildcard.
-      parsedProxyHostname = parsedProxyHostname.slice(1);
-    }
-    // Stop proxying if the hostname ends with the no_proxy host.
-    return !hostname.endsWith(parsedProxyHostname);
-  });
-}
-
-/**
- * Get the value for an environment variable.
- *
- * @param {string} key - The name of the environment variable.
- * @return {string} The value of the environment variable.
- * @private
- */
-function getEnv(key) {
-  return process.env[key.toLowerCase()] || process.env[key.toUpperCase()] || '';
-}
-
 
 /***/ }),
 

@@ -139,11 +139,12 @@ test('behind a proxy (HTTP_PROXY): the judge calls and the GitHub calls go throu
   const proxy = await connectProxy();
   try {
     const workspace = makeFixtureRepo();
+    // judge.test and github.test resolve only through the test proxy (to the fake servers).
     const run = await runAction({
       workspace,
-      inputs: inputs(),
+      inputs: inputs({ 'judge-base-url': judge.url.replace('127.0.0.1', 'judge.test') }),
       event: PR_EVENT,
-      apiUrl: github.url,
+      apiUrl: github.url.replace('127.0.0.1', 'github.test'),
       env: { HTTP_PROXY: proxy.url },
     });
     expect(run.code).toBe(0);

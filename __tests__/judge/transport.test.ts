@@ -274,7 +274,7 @@ test('a judge attempt that times out frees its socket: with one socket, the retr
   expect(chat.stats).toMatchObject({ calls: 2, timeouts: 1 });
 });
 
-/** A self-signed certificate for `localhost`, made with the system's openssl. */
+/** A self-signed certificate for `localhost` and `judge.test`, made with the system's openssl. */
 function selfSigned(dir: string): { key: string; cert: string; certFile: string } {
   const key = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
@@ -291,7 +291,7 @@ function selfSigned(dir: string): { key: string; cert: string; certFile: string 
       '-subj',
       '/CN=localhost',
       '-addext',
-      'subjectAltName=DNS:localhost',
+      'subjectAltName=DNS:localhost,DNS:judge.test',
       '-keyout',
       key,
       '-out',
@@ -317,7 +317,8 @@ async function tlsFront(judge: FakeOpenAI, key: string, cert: string): Promise<n
 }
 
 describe('the CLI behind a proxy (dist/cli.js)', () => {
-  async function setup() {
+  /** `host`: judge.test resolves only through the test proxy; localhost is loopback. */
+  async function setup(host = 'judge.test') {
     const dir = tmpDir('re-proxy-');
     const { key, cert, certFile } = selfSigned(dir);
     const judge = await startOpenAIServer();
@@ -330,7 +331,7 @@ describe('the CLI behind a proxy (dist/cli.js)', () => {
       'run',
       'evals/*.yaml',
       '--judge-base-url',
-      `https://localhost:${port}/v1`,
+      `https://${host}:${port}/v1`,
       '--no-cache',
       '--concurrency',
       '2',
@@ -349,12 +350,9 @@ describe('the CLI behind a proxy (dist/cli.js)', () => {
     expect(proxy.tunnels()).toBeLessThanOrEqual(2); // at most one per socket, sockets <= concurrency
   });
 
-  test('NO_PROXY: the judge host is reached directly, no tunnel', async () => {
-    const { judge, proxy, repo, args, env } = await setup();
-    const r = await runCli(args, {
-      cwd: repo,
-      env: { ...env, HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost' },
-    });
+  test('a loopback judge is reached directly, as the runner does, whatever HTTPS_PROXY says', async () => {
+    const { judge, proxy, repo, args, env } = await setup('localhost');
+    const r = await runCli(args, { cwd: repo, env: { ...env, HTTPS_PROXY: proxy.url } });
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     expect(judge.state.served).toBeGreaterThan(0);

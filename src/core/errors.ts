@@ -8,3 +8,11 @@
 export class RubricEvalError extends Error {
   override name = 'RubricEvalError';
 }
+
+/**
+ * An error by its shape, whatever realm made it: Node's fetch gives `DOMException` causes, which
+ * are not `instanceof Error` in every context.
+ */
+export function hasMessage(x: unknown): x is { message: string; cause?: unknown } {
+  return typeof x === 'object' && x !== null && typeof (x as { message?: unknown }).message === 'string';
+}

@@ -89,7 +89,11 @@ function timedFetch(timeoutMs: number, cancel: AbortSignal | undefined): typeof 
       );
     }, timeoutMs);
     timer.unref();
-    return proxiedFetch(input, { ...init, signal: controller.signal });
+    const options = { ...init, signal: controller.signal };
+    // Octokit passes the URL as a string; a Request (never seen) keeps Node's fetch.
+    return typeof input === 'string' || input instanceof URL
+      ? proxiedFetch(input, options)
+      : fetch(input, options);
   };
 }
 

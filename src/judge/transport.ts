@@ -3,8 +3,9 @@ import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { getProxyForUrl } from 'proxy-from-env';
 import { RubricEvalError } from '../core/errors.js';
+import { proxiedFetch } from '../core/proxied-fetch.js';
+import { proxyFor } from '../core/proxy-for.js';
 
 /** The `fetch` the `openai` client is given: same signature, a leaner path underneath. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -22,7 +23,8 @@ const CREDENTIAL_HEADERS = ['authorization', 'api-key', 'cookie', 'proxy-authori
  * small JSON requests; `fetch` (undici) builds web streams, tees and transfers for each of them,
  * which at 10,000 cases cost more CPU and memory than the rest of the engine. Here a request is
  * one write of a buffer and a response is read as one buffer. Proxies follow the runner's
- * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`; TLS is Node's, with its CA store and `NODE_EXTRA_CA_CERTS`.
+ * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` by its rules (`proxyFor`); TLS is Node's, with its CA
+ * store and `NODE_EXTRA_CA_CERTS`.
  * Anything that is not a plain buffered request (streams, forms) goes to the global `fetch`.
  */
 export class Transport {
@@ -33,7 +35,12 @@ export class Transport {
   readonly fetch: Fetch = async (input, init = {}) => {
     const body = init.body;
     const plain = body == null || typeof body === 'string' || body instanceof Uint8Array;
-    if (!plain || !(typeof input === 'string' || input instanceof URL)) return globalThis.fetch(input, init);
+    if (!plain || !(typeof input === 'string' || input instanceof URL)) {
+      // Not a buffered call (none the client makes today): the runner's proxy still applies.
+      return typeof input === 'string' || input instanceof URL
+        ? proxiedFetch(input, init)
+        : globalThis.fetch(input, init);
+    }
     let url = this.parse(input);
     let method = (init.method ?? 'GET').toUpperCase();
     let payload: string | Uint8Array | undefined = body ?? undefined;
@@ -153,7 +160,7 @@ export class Transport {
     // The proxy decision depends on the origin only (NO_PROXY matches host and port): once each.
     let agent = this.agents.get(url.origin);
     if (!agent) {
-      const proxy = getProxyForUrl(url.href);
+      const proxy = proxyFor(url);
       const options = { keepAlive: true, maxSockets: this.maxSockets, scheduling: 'lifo' as const };
       if (!proxy) agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
       else if (url.protocol === 'https:') agent = new HttpsProxyAgent(proxy, options);

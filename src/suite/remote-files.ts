@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { refPathSplits } from './github-url.js';
 import { type EvalSuite, type FileAttachment, type GitHubFileRef } from './types.js';
-import { RubricEvalError } from '../core/errors.js';
+import { hasMessage, RubricEvalError } from '../core/errors.js';
 import { sha256Hex } from '../core/sha256.js';
 import { proxiedFetch } from '../core/proxied-fetch.js';
 
@@ -172,7 +172,7 @@ async function request(
   } catch (err) {
     const why = timeout.aborted
       ? `no answer within ${(opts.timeoutMs ?? TIMEOUT_MS) / 1000} s`
-      : (err as Error).message;
+      : withCause(err);
     throw new OfflineError(`could not reach the GitHub API (${opts.apiUrl}) to fetch ${ref.url}: ${why}`, {
       cause: err,
     });
@@ -212,4 +212,10 @@ async function boundedText(res: Response, ref: GitHubFileRef): Promise<string> {
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8').replace(/\r\n/g, '\n');
+}
+
+/** An error's message and its cause's: `fetch failed` alone names nothing. */
+function withCause(err: unknown): string {
+  const e = err as Error & { cause?: unknown };
+  return hasMessage(e.cause) ? `${e.message}: ${e.cause.message}` : e.message;
 }
