@@ -25,7 +25,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'api-key', 'cookie', 'proxy-authori
  * one write of a buffer and a response is read as one buffer. Proxies follow the runner's
  * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` by its rules (`proxyFor`); TLS is Node's, with its CA
  * store and `NODE_EXTRA_CA_CERTS`.
- * Anything that is not a plain buffered request (streams, forms) goes to the global `fetch`.
+ * Anything that is not a plain buffered request (streams, forms) goes to `proxiedFetch`.
  */
 export class Transport {
   private readonly agents = new Map<string, http.Agent>();
