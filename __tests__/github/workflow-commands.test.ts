@@ -1,11 +1,12 @@
-import * as actionsCore from '@actions/core';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as ours from '../../src/github/workflow-commands.js';
+import fc from 'fast-check';
+import * as commands from '../../src/github/workflow-commands.js';
+import { inertCommands } from '../../src/github/workflow-commands.js';
 import { tmpDir } from '../helpers/judge.js';
 
-// The runner reads these lines and files: ours must be byte for byte what @actions/core writes
-// (the reference, still in node_modules), random output delimiters aside.
+// The runner's side is @actions/core's; what is ours is that logged text (a case id, a judge's
+// words, a PR title) never issues a command.
 
 /** What `fn` writes to stdout and the exit code it sets; both restored after. */
 async function captured(fn: () => unknown): Promise<{ out: string; exitCode: typeof process.exitCode }> {
@@ -25,45 +26,71 @@ async function captured(fn: () => unknown): Promise<{ out: string; exitCode: typ
   }
 }
 
-const awkward = 'a 100% bad\r\nline: with, commas';
-const places = [
-  {},
-  { title: 'gate: npm test, strict' },
-  { title: 't', file: 'evals/a b,c:d.yaml', startLine: 12, startColumn: 3 },
-  { title: 't', file: 'x.yaml', startLine: 0 },
-];
+/** Lines the runner would obey: `::` first, after optional blanks. */
+const commandLines = (out: string) => out.split(/\r\n|\n|\r/).filter((l) => /^[ \t]*::/.test(l));
 
-test.each(places)('annotations are the commands @actions/core writes (%j)', async (where) => {
-  for (const level of ['error', 'warning'] as const) {
-    const mine = await captured(() => ours[level](awkward, where));
-    const theirs = await captured(() => actionsCore[level](awkward, where));
-    expect({ level, out: mine.out }).toEqual({ level, out: theirs.out });
-    expect(mine.out).toMatch(new RegExp(`^::${level}.*::a 100%25 bad%0D%0Aline: with, commas\n$`));
-  }
+describe('inertCommands', () => {
+  test('a line that starts like a command gets a zero-width space between its colons', () => {
+    expect(inertCommands('::error::forged')).toBe(':\u200b:error::forged');
+    expect(inertCommands('ok\n  ::add-mask::x')).toBe('ok\n  :\u200b:add-mask::x');
+    expect(inertCommands('a\r::stop-commands::t\r\n\t::warning::w')).toBe(
+      'a\r:\u200b:stop-commands::t\r\n\t:\u200b:warning::w',
+    );
+  });
+
+  test('text that is no command is left exactly as it was', () => {
+    for (const s of ['', 'mid :: line, 100%', 'a::b', 'x\ny ::z', ': :error::no', 'plain'])
+      expect(inertCommands(s)).toBe(s);
+  });
+
+  test('for any text: no line starts a command, and removing the spaces gives the text back', () => {
+    const piece = fc.constantFrom('::', ':', '\n', '\r', '\r\n', ' ', '\t', 'error', 'add-mask', 'x', '%');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        const shown = inertCommands(text);
+        expect(commandLines(shown)).toEqual([]);
+        expect(shown.replace(/\u200b/g, '')).toBe(text);
+      }),
+    );
+  });
 });
 
-test('info, masks, groups and a failed check match @actions/core', async () => {
-  const pairs: [() => unknown, () => unknown][] = [
-    [() => ours.info(awkward), () => actionsCore.info(awkward)],
-    [() => ours.setSecret(awkward), () => actionsCore.setSecret(awkward)],
-    [
-      () => ours.group(awkward, async () => ours.info('in')),
-      () => actionsCore.group(awkward, async () => actionsCore.info('in')),
-    ],
-    [() => ours.setFailed(awkward), () => actionsCore.setFailed(awkward)],
-  ];
-  for (const [mine, theirs] of pairs) {
-    const a = await captured(mine);
-    const b = await captured(theirs);
-    expect(a).toEqual(b);
-  }
-  expect((await captured(() => ours.setFailed('x'))).exitCode).toBe(1);
+test('a logged line that looks like a workflow command is shown through @actions/core, not obeyed', async () => {
+  const forged = 'case ok\n::error::forged annotation\n  ::add-mask::x\r::stop-commands::t\nmid :: line';
+  const { out } = await captured(() => commands.info(forged));
+  expect(commandLines(out)).toEqual([]);
+  expect(out.replace(/\u200b/g, '')).toBe(`${forged}\n`);
+});
+
+test('annotations, masks and group names carrying line breaks stay one command each', async () => {
+  const forged = 'title\n::error::forged';
+  const { out } = await captured(async () => {
+    commands.error(forged, { title: 'gate: npm test, strict', file: 'evals/a b,c:d.yaml', startLine: 12 });
+    commands.warning(forged);
+    commands.setSecret(forged);
+    await commands.group(forged, async () => commands.info('in'));
+  });
+  expect(out.split('\n')).toEqual([
+    '::error title=gate%3A npm test%2C strict,file=evals/a b%2Cc%3Ad.yaml,line=12::title%0A::error::forged',
+    '::warning::title%0A::error::forged',
+    '::add-mask::title%0A::error::forged',
+    '::group::title%0A::error::forged',
+    'in',
+    '::endgroup::',
+    '',
+  ]);
+});
+
+test('a failed check sets exit code 1 with an error annotation', async () => {
+  const r = await captured(() => commands.setFailed('gate failed'));
+  expect(r).toEqual({ out: '::error::gate failed\n', exitCode: 1 });
 });
 
 test('a group returns its work and closes even when the work throws', async () => {
   const { out } = await captured(async () => {
-    expect(await ours.group('g', async () => 7)).toBe(7);
-    await expect(ours.group('h', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await commands.group('g', async () => 7)).toBe(7);
+    await expect(commands.group('h', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
   });
   expect(out.split('\n')).toEqual(['::group::g', '::endgroup::', '::group::h', '::endgroup::', '']);
 });
@@ -73,74 +100,53 @@ test('inputs are read as the runner passes them: INPUT_<NAME>, spaces as _, trim
   try {
     process.env['INPUT_JUDGE_MODEL'] = '  gpt-x \n';
     process.env['INPUT_RESULTS-FILE'] = 'r.json';
-    for (const name of ['judge model', 'results-file', 'absent'])
-      expect(ours.getInput(name)).toBe(actionsCore.getInput(name));
-    expect(ours.getInput('judge model')).toBe('gpt-x');
+    expect(commands.getInput('judge model')).toBe('gpt-x');
+    expect(commands.getInput('results-file')).toBe('r.json');
+    expect(commands.getInput('absent')).toBe('');
   } finally {
     process.env = saved;
   }
 });
 
-test('outputs go to GITHUB_OUTPUT as delimited blocks, as @actions/core writes them', async () => {
+test('outputs go to GITHUB_OUTPUT as delimited blocks a value cannot end early', () => {
   const dir = tmpDir('wf-out-');
   const saved = process.env.GITHUB_OUTPUT;
-  const blocks = (file: string) => readFileSync(file, 'utf8').replace(/ghadelimiter_[0-9a-f-]{36}/g, 'DELIM');
   try {
-    const value = 'line 1\nline 2 ghadelimiter_ but not ours';
-    process.env.GITHUB_OUTPUT = path.join(dir, 'ours');
+    process.env.GITHUB_OUTPUT = path.join(dir, 'out');
     writeFileSync(process.env.GITHUB_OUTPUT, '');
-    ours.setOutput('verdict', value);
-    ours.setOutput('empty', '');
-    process.env.GITHUB_OUTPUT = path.join(dir, 'theirs');
-    writeFileSync(process.env.GITHUB_OUTPUT, '');
-    actionsCore.setOutput('verdict', value);
-    actionsCore.setOutput('empty', '');
-    expect(blocks(path.join(dir, 'ours'))).toBe(blocks(path.join(dir, 'theirs')));
-    expect(blocks(path.join(dir, 'ours'))).toContain('verdict<<DELIM\nline 1\nline 2');
+    commands.setOutput('verdict', 'line 1\nline 2 ghadelimiter_ but not ours\nverdict=pass');
+    commands.setOutput('empty', '');
+    const text = readFileSync(process.env.GITHUB_OUTPUT, 'utf8');
+    expect(text.replace(/ghadelimiter_[0-9a-f-]{36}/g, 'DELIM')).toBe(
+      'verdict<<DELIM\nline 1\nline 2 ghadelimiter_ but not ours\nverdict=pass\nDELIM\nempty<<DELIM\n\nDELIM\n',
+    );
     // A missing file is an error, not a silently lost output.
     process.env.GITHUB_OUTPUT = path.join(dir, 'missing');
-    expect(() => ours.setOutput('a', 'b')).toThrow(`Missing file at path: ${path.join(dir, 'missing')}`);
-    // No file at all: the older set-output command on stdout.
-    delete process.env.GITHUB_OUTPUT;
-    expect(await captured(() => ours.setOutput('a', 'b,c'))).toEqual(
-      await captured(() => actionsCore.setOutput('a', 'b,c')),
-    );
+    expect(() => commands.setOutput('a', 'b')).toThrow(`Missing file at path: ${path.join(dir, 'missing')}`);
   } finally {
     if (saved === undefined) delete process.env.GITHUB_OUTPUT;
     else process.env.GITHUB_OUTPUT = saved;
   }
 });
 
-test('the job summary replaces the file; an unset or unwritable summary is an error that says so', async () => {
+test('the job summary replaces what the file held; an unset or missing summary file is an error that says so', async () => {
   const dir = tmpDir('wf-sum-');
   const saved = process.env.GITHUB_STEP_SUMMARY;
   try {
+    // Before the first write: core keeps the path it found.
+    delete process.env.GITHUB_STEP_SUMMARY;
+    await expect(commands.writeJobSummary('x')).rejects.toThrow('$GITHUB_STEP_SUMMARY');
+    process.env.GITHUB_STEP_SUMMARY = path.join(dir, 'absent.md');
+    await expect(commands.writeJobSummary('x')).rejects.toThrow('Unable to access summary file');
     const file = path.join(dir, 'summary.md');
     writeFileSync(file, 'a fake report a gate wrote\n');
     process.env.GITHUB_STEP_SUMMARY = file;
-    await ours.writeJobSummary('# Report\n');
+    await commands.writeJobSummary('# Report\n');
     expect(readFileSync(file, 'utf8')).toBe('# Report\n');
-    chmodSync(file, 0o400);
-    if (process.getuid?.() !== 0)
-      await expect(ours.writeJobSummary('x')).rejects.toThrow(`Unable to access summary file: '${file}'`);
-    process.env.GITHUB_STEP_SUMMARY = path.join(dir, 'absent.md');
-    await expect(ours.writeJobSummary('x')).rejects.toThrow('Unable to access summary file');
-    delete process.env.GITHUB_STEP_SUMMARY;
-    await expect(ours.writeJobSummary('x')).rejects.toThrow('$GITHUB_STEP_SUMMARY');
+    await commands.writeJobSummary('# Again\n');
+    expect(readFileSync(file, 'utf8')).toBe('# Again\n');
   } finally {
     if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
     else process.env.GITHUB_STEP_SUMMARY = saved;
   }
-});
-
-test('a logged line that looks like a workflow command is shown, not obeyed', async () => {
-  const forged = 'case ok\n::error::forged annotation\n  ::add-mask::x\r::stop-commands::t\nmid :: line';
-  const { out } = await captured(() => ours.info(forged));
-  const lines = out.split(/\r\n|\n|\r/);
-  expect(lines.filter((l) => /^\s*::/.test(l))).toEqual([]);
-  expect(out.replace(/\u200b/g, '')).toBe(`${forged}\n`);
-  // Text without a command-like line is written as @actions/core writes it.
-  const plain = await captured(() => ours.info('mid :: line, 100%'));
-  const reference = await captured(() => actionsCore.info('mid :: line, 100%'));
-  expect(plain.out).toBe(reference.out);
 });

@@ -1,119 +1,56 @@
-import { randomUUID } from 'node:crypto';
-import { appendFileSync, constants, existsSync } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
-import { EOL } from 'node:os';
-import { RubricEvalError } from '../core/errors.js';
+import * as core from '@actions/core';
 
 /**
- * The runner's side of a step, as the action uses it: log lines, annotations, masks, groups,
- * inputs, outputs and the job summary. These are the runner's workflow commands (`::name
- * props::message` lines on stdout and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files), written
- * exactly as `@actions/core` writes them. Not that package: importing it evaluates its OIDC
- * helper's HTTP client and undici, a quarter of the bundle, before the first log line.
+ * The runner's side of a step, as the action uses it: `@actions/core` for inputs, outputs (the
+ * GITHUB_OUTPUT file with its delimiters), masks, annotations, groups, the job summary and the
+ * failed check. Ours is only what core does not do: a logged line that would read as a command
+ * is shown, not obeyed (`inertCommands`).
  */
 
 /** Where an annotation points, as the runner reads it. */
-export interface AnnotationProperties {
-  title?: string;
-  file?: string;
-  startLine?: number;
-  startColumn?: number;
-}
-
-/** A property value: the runner splits on `,` and `:`, and a line break would end the command. */
-const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-
-function issue(
-  command: string,
-  message: string,
-  properties: Record<string, string | number | undefined> = {},
-) {
-  const props = Object.entries(properties)
-    .filter(([, v]) => v !== undefined && v !== '' && v !== 0)
-    .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
-    .join(',');
-  process.stdout.write(`::${command}${props ? ` ${props}` : ''}::${escapeData(message)}${EOL}`);
-}
-
-/** The runner's names for an annotation's place (`startLine` is `line`, `startColumn` is `col`). */
-const place = (p: AnnotationProperties) => ({
-  title: p.title,
-  file: p.file,
-  line: p.startLine,
-  col: p.startColumn,
-});
+export type AnnotationProperties = Pick<
+  core.AnnotationProperties,
+  'title' | 'file' | 'startLine' | 'startColumn'
+>;
 
 /**
  * A log line the runner would take for a command (`::error::…`, `::add-mask::…`, `::stop-commands::…`)
  * is one only when the action issues it: a line of logged text that merely starts that way (a case
  * id, a judge's words, a PR's title) gets a zero-width space between its colons. The runner reads
- * the same words; it no longer obeys them.
+ * the same words; it no longer obeys them. `core.info` writes its text as given, line breaks and all.
  */
 const COMMAND_LIKE_LINE = /(^|[\r\n])([ \t]*):(?=:)/g;
 
-export const info = (message: string) =>
-  void process.stdout.write(
-    (message.includes('::') ? message.replace(COMMAND_LIKE_LINE, '$1$2:\u200b') : message) + EOL,
-  );
-export const warning = (message: string, properties: AnnotationProperties = {}) =>
-  issue('warning', message, place(properties));
-export const error = (message: string, properties: AnnotationProperties = {}) =>
-  issue('error', message, place(properties));
+export const inertCommands = (text: string): string =>
+  text.includes('::') ? text.replace(COMMAND_LIKE_LINE, '$1$2:\u200b') : text;
+
+/** Logs text that may come from the PR or the judge: every line shown, none obeyed. */
+export const info = (message: string): void => core.info(inertCommands(message));
+
+// Annotations, masks and group names are written as one escaped command (core turns line breaks
+// into %0A), so text inside them cannot start a line of its own.
+export const warning = (message: string, properties: AnnotationProperties = {}): void =>
+  core.warning(message, properties);
+export const error = (message: string, properties: AnnotationProperties = {}): void =>
+  core.error(message, properties);
 
 /** The check fails (exit code 1) with this message as an error annotation. */
-export function setFailed(message: string): void {
-  process.exitCode = 1;
-  error(message);
-}
+export const setFailed = (message: string): void => core.setFailed(message);
 
 /** The runner replaces this text with `***` in every later log line. */
-export const setSecret = (secret: string) => issue('add-mask', secret);
+export const setSecret = (secret: string): void => core.setSecret(secret);
 
 /** An input as the runner passes it (`INPUT_<NAME>`, spaces as `_`), trimmed; '' when unset. */
-export const getInput = (name: string) =>
-  (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '').trim();
+export const getInput = (name: string): string => core.getInput(name);
 
-/**
- * A step output, appended to GITHUB_OUTPUT as a `name<<delimiter` block whose random delimiter
- * the value cannot end early; the `set-output` command where no such file is given.
- */
-export function setOutput(name: string, value: string): void {
-  const file = process.env.GITHUB_OUTPUT || '';
-  if (!file) {
-    process.stdout.write(EOL);
-    return issue('set-output', value, { name });
-  }
-  const delimiter = `ghadelimiter_${randomUUID()}`;
-  if (name.includes(delimiter) || value.includes(delimiter))
-    throw new RubricEvalError(`Unexpected input: the output ${name} contains its delimiter "${delimiter}"`);
-  if (!existsSync(file)) throw new RubricEvalError(`Missing file at path: ${file}`);
-  appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, { encoding: 'utf8' });
-}
+/** A step output, through the GITHUB_OUTPUT file as a delimited block. */
+export const setOutput = (name: string, value: string): void => core.setOutput(name, value);
 
 /** `fn`'s log lines folded under `name` in the log. */
-export async function group<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  issue('group', name);
-  try {
-    return await fn();
-  } finally {
-    issue('endgroup', '');
-  }
-}
+export const group = <T>(name: string, fn: () => Promise<T>): Promise<T> => core.group(name, fn);
 
 /** Replaces the step's job summary (GITHUB_STEP_SUMMARY) with `markdown`. */
 export async function writeJobSummary(markdown: string): Promise<void> {
-  const file = process.env.GITHUB_STEP_SUMMARY;
-  if (!file)
-    throw new RubricEvalError(
-      'Unable to find environment variable for $GITHUB_STEP_SUMMARY. Check if your runtime environment supports job summaries.',
-    );
-  try {
-    await access(file, constants.R_OK | constants.W_OK);
-  } catch {
-    throw new RubricEvalError(
-      `Unable to access summary file: '${file}'. Check if the file has correct read/write permissions.`,
-    );
-  }
-  await writeFile(file, markdown, { encoding: 'utf8' });
+  // Overwrite: a gate may have written a fake report into this step's summary.
+  await core.summary.emptyBuffer().addRaw(markdown).write({ overwrite: true });
 }
