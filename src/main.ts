@@ -10,6 +10,7 @@ import {
 import { checkFailure } from './config/fail-on.js';
 import { withLines } from './exec/redact.js';
 import { guardVerdict } from './exec/process-guard.js';
+import { defaultCacheDir } from './judge/cache-place.js';
 import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
 import { describeError } from './github/call-outcome.js';
@@ -61,7 +62,11 @@ async function runAction(signal: AbortSignal): Promise<void> {
 
   const workingDirectory = path.resolve(ctx.workspace, i['working-directory']);
   const resultsFile = path.resolve(workingDirectory, i['results-file']);
-  const config = configFromInputs(i, { workingDirectory, resultsFile });
+  const config = configFromInputs(i, {
+    workingDirectory,
+    resultsFile,
+    cacheDir: i['cache-dir'] ?? defaultCacheDir(process.env),
+  });
   // A results file already there (the checkout may hold one) must not outlive a run that dies:
   // a failing one stands in until this run writes its own.
   writeResultsOrFallback(

@@ -74,3 +74,17 @@ test('a recorded judge names its endpoint and model in meta.json; anything else 
     model: expect.any(String),
   });
 });
+
+test('outside the checkout (verify off), an entry written under another key is served: the key may change every job', () => {
+  const dir = tmpDir('re-cache-');
+  const job1 = cacheSecret({ baseURL: 'https://models.github.ai/inference', apiKey: 'ghs_job_one_token' });
+  const job2 = cacheSecret({ baseURL: 'https://models.github.ai/inference', apiKey: 'ghs_job_two_token' });
+  new JudgeCache(dir, 'readwrite', false).set('k1', entry, job1);
+  const outside = new JudgeCache(dir, 'readwrite', false);
+  expect(outside.get('k1', job2)).toEqual(entry);
+  expect(outside.rejected).toBe(0);
+  // The same directory taken for one in the checkout: refused.
+  const inCheckout = new JudgeCache(dir);
+  expect(inCheckout.get('k1', job2)).toBeUndefined();
+  expect(inCheckout.rejected).toBe(1);
+});

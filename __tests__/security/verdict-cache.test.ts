@@ -62,6 +62,8 @@ test('a judge cache the pull request wrote is never served: re-judged, one notic
         'judge-base-url': judge.url,
         'judge-api-key': key,
         'github-token': 'ghs_workflow_token_0',
+        // In the checkout (the default is outside it): where a PR can add files.
+        'cache-dir': '.rubric-eval-cache',
       },
       event: PR_EVENT,
       apiUrl: github.url,

@@ -36,7 +36,8 @@ Options:
   --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
-  --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
+  --cache-dir <dir>          judge cache (default .rubric-eval-cache; on a runner
+                             $RUNNER_TEMP/rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)
   --base <ref>               judge the change since <ref> (git diff; default: the last commit)

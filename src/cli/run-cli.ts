@@ -8,6 +8,7 @@ import { writeResultsOrFallback, writeResultsStream, WrittenText } from '../repo
 import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { readRecordingMeta } from '../judge/cache.js';
+import { defaultCacheDir } from '../judge/cache-place.js';
 import { type RunResults } from '../core/results.js';
 import { readUserBaseline } from '../baseline/load.js';
 import { checkFailures } from '../config/fail-on.js';
@@ -182,7 +183,7 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
   return configFromInputs(i, {
     workingDirectory: path.resolve(io.cwd, v.cwd ?? '.'),
     resultsFile: v.out ?? '',
-    cacheDir: replayDir ?? (v['no-cache'] ? null : undefined),
+    cacheDir: replayDir ?? (v['no-cache'] ? null : (i['cache-dir'] ?? defaultCacheDir(io.env))),
     cacheMode: replayDir ? 'replay' : v['no-cache'] ? 'off' : 'readwrite',
     diffFile: v.diff ?? null,
     baseRef: v.base ?? null,

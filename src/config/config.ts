@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
+import { LOCAL_CACHE_DIR } from '../judge/cache-place.js';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
@@ -72,7 +73,8 @@ const InputsSchema = z
     'judge-api-key': text(),
     'github-token': text(),
     'answers-file': text(),
-    'cache-dir': z.preprocess(unset, z.string().default('.rubric-eval-cache')),
+    // Unset: the adapter's default (`defaultCacheDir`: outside the checkout on a runner).
+    'cache-dir': text(),
     'judge-timeout': number('judge-timeout', 120, { min: 1, max: 3600 }),
     concurrency: number('concurrency', 8, { int: true, min: 1, max: 256 }),
     'fail-on': choice('fail-on', FAIL_ON, 'fail'),
@@ -251,7 +253,7 @@ export function configFromInputs(
       prices: i['judge-prices'] ?? {},
       ...extra.judge,
     },
-    cacheDir: extra.cacheDir !== undefined ? extra.cacheDir : i['cache-dir'],
+    cacheDir: extra.cacheDir !== undefined ? extra.cacheDir : (i['cache-dir'] ?? LOCAL_CACHE_DIR),
     cacheMode: extra.cacheMode ?? 'readwrite',
     concurrency: i.concurrency,
     failOn: i['fail-on'],

@@ -37,11 +37,13 @@ export function readRecordingMeta(dir: string): { base_url: string; model: strin
  * answers are stored. A corrupt file is a miss (and is rewritten), never a crash. `replay` mode
  * reads only: the offline demo's recorded judge.
  *
- * The directory may sit in the checkout, where a pull request can add files: every entry carries
- * an HMAC keyed by a secret the checkout does not hold (see `cacheSecret`), and an entry whose
- * MAC does not verify is never served (counted in `rejected`, re-judged and rewritten). Replay
- * is the one exception: it is asked for by name (`--judge-replay`, CLI only), makes no call and
- * is labelled RECORDED wherever its results show.
+ * Every entry carries an HMAC keyed by a secret the checkout does not hold (see `cacheSecret`).
+ * Where the directory sits in the checkout (`verify`; see `cacheInCheckout`), a pull request can
+ * add files to it: an entry whose MAC does not verify is never served (counted in `rejected`,
+ * re-judged and rewritten). Outside it (the default on a runner, under RUNNER_TEMP) entries are
+ * served as written, so they outlive a judge key that changes every job (GitHub Models' workflow
+ * token). Replay is the one exception: it is asked for by name (`--judge-replay`, CLI only),
+ * makes no call and is labelled RECORDED wherever its results show.
  */
 export class JudgeCache {
   /** Entries found but not authenticated for the judge asking: forged, or another key's. */
@@ -50,6 +52,8 @@ export class JudgeCache {
   constructor(
     readonly dir: string | null,
     readonly mode: CacheMode = dir ? 'readwrite' : 'off',
+    /** Serve only entries whose MAC verifies: the directory is one a pull request can write. */
+    readonly verify = true,
   ) {}
 
   static key(parts: {
@@ -73,10 +77,10 @@ export class JudgeCache {
   rejectedNotice(display: string): string | null {
     if (this.rejected === 0) return null;
     const n = this.rejected === 1 ? '1 entry' : `${this.rejected} entries`;
-    return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. Entries last across runs only with a stable judge key (judge-api-key).`;
+    return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. A cache in the checkout lasts across runs only with a stable judge key (judge-api-key); the default place, outside the checkout, needs none.`;
   }
 
-  /** The entry for `key`, if it exists and its MAC verifies under `secret` (replay: unchecked). */
+  /** The entry for `key`, if it exists and (where verified) its MAC verifies under `secret`. */
   get(key: string, secret: Buffer): CachedAnswer | undefined {
     if (!this.dir || this.mode === 'off') return undefined;
     let data: Partial<CachedAnswer> & { key?: string; mac?: unknown };
@@ -92,7 +96,7 @@ export class JudgeCache {
       prompt_tokens: tokens(data.prompt_tokens),
       completion_tokens: tokens(data.completion_tokens),
     };
-    if (this.mode !== 'replay' && !macMatches(data.mac, mac(secret, key, entry))) {
+    if (this.mode !== 'replay' && this.verify && !macMatches(data.mac, mac(secret, key, entry))) {
       this.rejected++;
       return undefined;
     }

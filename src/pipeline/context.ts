@@ -4,6 +4,7 @@ import { type Config } from '../config/config.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { childEnv, Redactor, secretsFromEnv } from '../exec/redact.js';
 import { JudgeCache } from '../judge/cache.js';
+import { cacheInCheckout } from '../judge/cache-place.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { Judge, type JudgeOptions } from '../judge/judge.js';
 import { AdaptiveLimiter } from '../exec/limiter.js';
@@ -99,9 +100,11 @@ export function createRunContext(
   };
   const warn = (m: string) => io.hooks?.warn?.(redactor.redact(m));
   const info = (m: string) => io.hooks?.info?.(redactor.redact(m));
+  const cacheDir = config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null;
   const cache = new JudgeCache(
-    config.cacheDir ? path.resolve(ws.root, config.cacheDir) : null,
-    config.cacheDir ? config.cacheMode : 'off',
+    cacheDir,
+    cacheDir ? config.cacheMode : 'off',
+    !!cacheDir && cacheInCheckout(cacheDir, [ws.root, io.env.GITHUB_WORKSPACE]),
   );
   const judges = new JudgePool(limiter, {
     cache,
