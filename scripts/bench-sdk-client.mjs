@@ -5,15 +5,22 @@
 // SDK alone costs. Like the bare client, it parses each body from its line. The bench bundles it
 // with ncc, as the engine is bundled, and runs the bundle:
 //
-//   node <bundle> <base-url> <bodies.jsonl> <concurrency>
+//   node <bundle> <base-url> <bodies.jsonl> <concurrency> [ours|undici]
+//
+// `undici`: the same over the candidate transport (scripts/bench-undici-transport.ts).
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
-import { Transport } from '../src/judge/transport.ts';
 
-const [baseUrl, bodiesFile, concurrencyArg] = process.argv.slice(2);
+const [baseUrl, bodiesFile, concurrencyArg, transportArg = 'ours'] = process.argv.slice(2);
 const lines = readFileSync(bodiesFile, 'utf8').split('\n').filter(Boolean);
 const concurrency = Number(concurrencyArg);
-const transport = new Transport(concurrency);
+// Each evaluated only when chosen (kept in the one bundle), so neither reference pays for the other.
+const transport =
+  transportArg === 'undici'
+    ? new (await import(/* webpackMode: "eager" */ './bench-undici-transport.ts')).UndiciTransport(
+        concurrency,
+      )
+    : new (await import(/* webpackMode: "eager" */ '../src/judge/transport.ts')).Transport(concurrency);
 const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench-key', maxRetries: 0, fetch: transport.fetch });
 
 let next = 0;

@@ -199,7 +199,7 @@ function targetOf(url: URL, agent: http.Agent): Target {
 }
 
 /** The request's headers as node:http takes them (lower-case names), asking for compressed answers. */
-function headerRecord(init: RequestInit['headers']): Record<string, string> {
+export function headerRecord(init: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (init) {
     const entries =
@@ -210,7 +210,7 @@ function headerRecord(init: RequestInit['headers']): Record<string, string> {
   return out;
 }
 
-function decode(encoding: string | undefined, raw: Buffer): { body: Buffer; decoded: boolean } {
+export function decode(encoding: string | undefined, raw: Buffer): { body: Buffer; decoded: boolean } {
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
@@ -316,7 +316,7 @@ export class ResponseHeaders implements Iterable<[string, string]> {
  * client needs status, headers and `json()`/`text()`, which this serves from the buffer. `body`
  * is null: nothing here streams.
  */
-class BufferedResponse {
+export class BufferedResponse {
   readonly body = null;
   readonly redirected = false;
   readonly type = 'basic';
