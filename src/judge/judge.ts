@@ -29,6 +29,8 @@ export interface JudgeOptions {
   settings?: SettingNames;
   /** `judge-samples`: read by the evaluators, which ask for sample 0, 1, ... of a request. */
   samples?: SamplesSetting;
+  /** `budget-usd`: asked before each call (a refused call is an error starting `budget-usd reached`), told each call's cost. */
+  spend?: { allow(): boolean; add(usd: number | null): void };
 }
 
 export interface JudgeRequest<T> {
@@ -154,6 +156,8 @@ export class Judge {
     const messages: ChatMessage[] = [...req.prompt.messages];
     let lastError = '';
     for (let round = 0; round <= this.maxRepairs; round++) {
+      if (this.options.spend && !this.options.spend.allow())
+        throw new JudgeError('budget-usd reached: no more judge calls this run', this.finish(usage));
       const res = await this.chat
         .create({
           messages,
@@ -170,6 +174,9 @@ export class Judge {
       usage.judge_calls++;
       usage.prompt_tokens += res.promptTokens;
       usage.completion_tokens += res.completionTokens;
+      this.options.spend?.add(
+        estimateCost(this.model, res.promptTokens, res.completionTokens, this.options.prices),
+      );
       const parsed = parseJsonAnswer(res.content);
       const v: Validated<T> = parsed.ok ? req.validate(parsed.value) : { ok: false, error: parsed.error };
       if (v.ok) {
