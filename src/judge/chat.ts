@@ -128,6 +128,8 @@ export class ChatCaller {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
+    /** Asked once the limiter grants a slot, right before the request goes out (`budget-usd`). */
+    private readonly admit: (() => boolean) | null = null,
   ) {}
 
   private track(attempt: AbortController): void {
@@ -155,6 +157,10 @@ export class ChatCaller {
         // Cancelled as the slot was granted: no call starts after the run's abort.
         this.limiter.release();
         throw abortReason(this.signal);
+      }
+      if (this.admit && !this.admit()) {
+        this.limiter.release();
+        throw new SpendRefused();
       }
       // Our own per-attempt timer, so a timeout is known as such whatever error the transport
       // raises for the abort (realms differ on what an AbortError looks like).
@@ -299,6 +305,14 @@ function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {
   const [first, ...rest] = messages;
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n${line}` }, ...rest];
   return [{ role: 'system', content: line }, ...messages];
+}
+
+/** The spend cap (`budget-usd`) was reached before this call could go out: it was never made. */
+export class SpendRefused extends RubricEvalError {
+  override name = 'SpendRefused';
+  constructor() {
+    super('budget-usd reached: no more judge calls this run');
+  }
 }
 
 /** A model call failed for good (after its retries); `cause` is the client's error. */

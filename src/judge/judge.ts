@@ -3,7 +3,7 @@ import { emptyUsage, type Usage } from '../core/results.js';
 import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-names.js';
 import { parseJsonAnswer } from './answer-json.js';
 import { cacheSecret, JudgeCache } from './cache.js';
-import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';
+import { ChatCaller, type EndpointConfig, ModelCallError, SpendRefused } from './chat.js';
 import { type AdaptiveLimiter } from '../exec/limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
 import { type ChatMessage, type JudgePrompt } from './prompts.js';
@@ -82,7 +82,15 @@ export class Judge {
     readonly endpoint: EndpointConfig,
     private readonly options: JudgeOptions,
   ) {
-    this.chat = new ChatCaller(endpoint, options.limiter, options.retry, options.signal, options.warn);
+    const spend = options.spend;
+    this.chat = new ChatCaller(
+      endpoint,
+      options.limiter,
+      options.retry,
+      options.signal,
+      options.warn,
+      spend ? () => spend.allow() : null,
+    );
     this.maxRepairs = options.maxRepairs ?? 2;
     this.temperature = options.temperature ?? 0;
     this.seed = options.seed ?? 42;
@@ -156,8 +164,6 @@ export class Judge {
     const messages: ChatMessage[] = [...req.prompt.messages];
     let lastError = '';
     for (let round = 0; round <= this.maxRepairs; round++) {
-      if (this.options.spend && !this.options.spend.allow())
-        throw new JudgeError('budget-usd reached: no more judge calls this run', this.finish(usage));
       const res = await this.chat
         .create({
           messages,
@@ -168,6 +174,8 @@ export class Judge {
           maxTokens: this.options.maxTokens ?? 4096,
         })
         .catch((err: Error) => {
+          // Refused by the spend cap: not a failure of the judge (the case is skipped, not errored).
+          if (err instanceof SpendRefused) throw new JudgeError(err.message, this.finish(usage));
           this.tellFirstFailure(err);
           throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage), { cause: err });
         });
