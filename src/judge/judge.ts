@@ -89,7 +89,12 @@ export class Judge {
       options.retry,
       options.signal,
       options.warn,
-      spend ? () => spend.allow() : null,
+      spend
+        ? {
+            allow: () => spend.allow(),
+            charge: (p: number, c: number) => spend.add(estimateCost(this.model, p, c, options.prices)),
+          }
+        : null,
     );
     this.maxRepairs = options.maxRepairs ?? 2;
     this.temperature = options.temperature ?? 0;
@@ -182,9 +187,6 @@ export class Judge {
       usage.judge_calls++;
       usage.prompt_tokens += res.promptTokens;
       usage.completion_tokens += res.completionTokens;
-      this.options.spend?.add(
-        estimateCost(this.model, res.promptTokens, res.completionTokens, this.options.prices),
-      );
       const parsed = parseJsonAnswer(res.content);
       const v: Validated<T> = parsed.ok ? req.validate(parsed.value) : { ok: false, error: parsed.error };
       if (v.ok) {
