@@ -9,6 +9,7 @@ import { type JudgePool } from './context.js';
 import { executeCase } from './execute-case.js';
 import { type SpendMeter } from './budget.js';
 import { CaseSkips, skippedCase } from './skip.js';
+import { skipWhy } from '../report/gate-lines.js';
 import { type RunPlan } from './plan.js';
 
 export interface Progress {
@@ -77,6 +78,7 @@ function executeChecker(
     judge,
     subject: deps.subject,
     history: deps.history,
+    ...(plan.judgeUnavailable ? { noJudge: `criteria not judged: ${skipWhy('no-judge-credential')}` } : {}),
     onGate: (g, i, n) =>
       deps.info(
         `gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`,

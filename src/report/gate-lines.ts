@@ -18,15 +18,15 @@ export function unmetPassRates(results: RunResults): string[] {
 export const TRUSTED_STAGE_HINT =
   'judge them in the trusted stage: `stage: record` on pull_request, `stage: judge` on workflow_run (README "The trusted stage")';
 
-const SKIP_WHY: Record<SkipReason, (r: RunResults) => string> = {
+const SKIP_WHY: Record<SkipReason, (r: RunResults | null) => string> = {
   budget: (r) =>
-    `the spend cap budget-usd $${r.budget?.usd ?? '?'} was reached (spent ≈ $${(r.budget?.spent_usd ?? 0).toFixed(4)})`,
+    `the spend cap budget-usd $${r?.budget?.usd ?? '?'} was reached (spent ≈ $${(r?.budget?.spent_usd ?? 0).toFixed(4)})`,
   'no-judge-credential': () =>
     `a pull request from a fork runs without the judge's credential; ${TRUSTED_STAGE_HINT}`,
 };
 
 /** Why cases were skipped, as one phrase: what the reader can do about it. */
-export function skipWhy(reason: SkipReason, results: RunResults): string {
+export function skipWhy(reason: SkipReason, results: RunResults | null = null): string {
   return SKIP_WHY[reason](results);
 }
 
