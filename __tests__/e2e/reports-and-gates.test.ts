@@ -34,6 +34,7 @@ const inputs = (extra: Record<string, string> = {}) => ({
   'github-token': 'ghs_e2e_token_000111',
   concurrency: '1',
   'cache-dir': '',
+  baseline: 'off',
   ...extra,
 });
 
@@ -110,7 +111,8 @@ test('min-pass-rate: at the rate a failing case does not fail the check; below i
     apiUrl: github.url,
   });
   expect(below.code).toBe(1);
-  expect(below.stdout).toMatch(
+  // Workflow commands escape `%` as `%25`.
+  expect(below.stdout.replace(/%25/g, '%')).toMatch(
     /::error::rubric-eval: fail \(score [\d.]+\): overall: pass rate 50\.0% \(1\/2\) below min 90\.0%, suite evals\/qa\.yaml: pass rate 50\.0% \(1\/2\) below min 90\.0%/,
   );
   expect(github.state.comments[0]!.body).toContain(
@@ -151,14 +153,16 @@ test('budget-usd: once the estimated spend reaches the cap no call starts; the r
   const comment = github.state.comments[0]!.body;
   expect(comment).toContain('**2 cases:** 1 pass · 0 borderline · 0 fail · 1 skipped');
   expect(comment).toMatch(/- 💲 spent ≈ \$0\.000\d of budget-usd \$0\.00001 · 1 skipped/);
+  // In the comment `$` is escaped (GitHub would read `$…$` as math).
   expect(comment).toMatch(
-    /- ⏭️ 1 case skipped, not judged: the spend cap budget-usd \$0\.00001 was reached \(spent ≈ \$0\.000\d\)/,
+    /- ⏭️ 1 case skipped, not judged: the spend cap budget-usd \\\$0\.00001 was reached \(spent ≈ \\\$0\.000\d\)/,
   );
   expect(run.stdout).toMatch(/::error::rubric-eval: fail \(score [\d.]+\): 1 skipped, not judged/);
   expect(validateJunit(readFileSync(path.join(workspace, 'junit.xml'), 'utf8')).totals.skipped).toBe(1);
 
+  // Cached judgements cost nothing: a fresh checkout, so the cap stops the run again.
   const never = await runAction({
-    workspace,
+    workspace: makeFixtureRepo(),
     inputs: inputs({ 'budget-usd': '0.00001', 'fail-on': 'never' }),
     event: PR_EVENT,
     apiUrl: github.url,
