@@ -1,6 +1,6 @@
 import { type Config, type FAIL_ON } from './config.js';
 import { type RunResults } from '../core/results.js';
-import { unmetPassRates } from '../report/gate-lines.js';
+import { unmetPassRates } from './pass-rate-line.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
 

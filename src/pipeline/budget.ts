@@ -4,15 +4,7 @@ import { estimateCost, priceFor, type PriceTable } from '../judge/pricing.js';
 import { type TargetAnswer } from '../targets/providers.js';
 
 /** The start of the error a judge call refused by the cap carries (the case becomes `skipped: budget`). */
-export const BUDGET_REACHED = 'budget-usd reached';
-
-/** What the judge asks before each call it would make, and tells after it (README "Spend cap"). */
-export interface SpendGuard {
-  /** False once the cap is reached: no new call starts. */
-  allow(): boolean;
-  /** The estimated cost of a call just made (null: unknown, counted as nothing). */
-  add(usd: number | null): void;
-}
+const BUDGET_REACHED = 'budget-usd reached';
 
 /**
  * The run's estimated spend against `budget-usd`: judge calls (from `judge-prices` and the tokens
@@ -20,7 +12,7 @@ export interface SpendGuard {
  * its tokens at its model's price). Checked before each call; calls already in flight when the cap
  * is reached finish, so the spend can pass the cap by at most what `concurrency` calls cost.
  */
-export class SpendMeter implements SpendGuard {
+export class SpendMeter {
   private spentUsd = 0;
 
   constructor(

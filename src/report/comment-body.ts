@@ -17,7 +17,8 @@ import {
   scoreWithDelta,
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
-import { budgetLine, passRateLine, skippedLines } from './gate-lines.js';
+import { passRateLine } from '../config/pass-rate-line.js';
+import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded, cell, code, codeBlock, codeCell, codeHtml, inert } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
@@ -101,7 +102,7 @@ const checkFailed = (k: NonNullable<EvaluatorResult['checks']>[number]) =>
     ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
 
 /** How long a check's own text may be in a why-line: enough to recognise it, short enough for a line. */
-export const CHECK_TEXT_MAX = 100;
+const CHECK_TEXT_MAX = 100;
 
 /**
  * A failed check as a why-list names it: its id, what it asks for (cut to one bounded line) and

@@ -4,7 +4,8 @@ import { type CaseResult, type RunResults, type SuiteResult } from '../core/resu
 import { formatCheckerCounts } from '../checker/verdict.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './comment-body.js';
-import { budgetLine, passRateLine, skippedLines } from './gate-lines.js';
+import { passRateLine } from '../config/pass-rate-line.js';
+import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded } from './inert.js';
 import { judgeSplit, samplesNote } from './samples.js';
 
