@@ -15,11 +15,18 @@ import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
 import { describeError } from './github/call-outcome.js';
 import { commentReport, type PullRequestSurface } from './github/pr-comment.js';
-import { type ActionRunContext, actionRunContext, readEventPayload } from './github/run-context.js';
+import {
+  type ActionRunContext,
+  actionRunContext,
+  isForkPullRequest,
+  readEventPayload,
+} from './github/run-context.js';
 import { type ReportedRun } from './pipeline/finish.js';
 import { evaluateOrExplain } from './pipeline/run.js';
 import { shardLabel } from './pipeline/shard.js';
 import { stepAnnotations } from './report/annotations.js';
+import { writeJunitFile } from './report/junit.js';
+import { skippedLines } from './report/gate-lines.js';
 import { invalidInputOutputs, runOutputs } from './report/outputs.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
 import { jobSummary, verdictLines } from './report/step-summary.js';
@@ -54,7 +61,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.info('rubric-eval: starting');
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
   const parsed = parseInputs(raw);
-  const ctx = actionRunContext(process.env, readEventPayload(process.env), process.cwd());
+  const payload = readEventPayload(process.env);
+  const ctx = actionRunContext(process.env, payload, process.cwd());
   if ('errors' in parsed) return failInvalidInputs(raw, parsed.errors, ctx.workspace);
   const i = parsed.inputs;
   for (const secret of [i['judge-api-key'], i['github-token']])
@@ -67,6 +75,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
     resultsFile,
     cacheDir: i['cache-dir'] ?? defaultCacheDir(process.env),
   });
+  config.untrustedFork = isForkPullRequest(process.env, payload);
   // A results file already there (the checkout may hold one) must not outlive a run that dies:
   // a failing one stands in until this run writes its own.
   writeResultsOrFallback(
@@ -116,6 +125,14 @@ async function reportRun(
   // the merge cannot count it).
   const unwritten = writeResultsOrFallback(resultsFile, results);
   if (unwritten) core.setFailed(`could not write the results file ${resultsFile}: ${unwritten}`);
+  if (config.junitFile) {
+    const junit = path.resolve(workingDirectory, config.junitFile);
+    try {
+      writeJunitFile(junit, results, redact);
+    } catch (err) {
+      core.setFailed(`could not write the JUnit file ${junit}: ${describeError(err)}`);
+    }
+  }
   // 2. Annotations: validation problems, and every failed or errored case at its line.
   const where = { workspace: ctx.workspace, workingDirectory, shard: config.shard ?? null };
   for (const a of stepAnnotations({ ...outcome, redact }, where))
@@ -140,6 +157,8 @@ async function reportRun(
   for (const [name, value] of Object.entries(runOutputs(results, resultsFile, commentUrl)))
     core.setOutput(name, value);
   for (const line of verdictLines(results)) core.info(line);
+  // Skipped cases are told once per reason (a fork's run: where they get judged), never one by one.
+  for (const line of skippedLines(results)) core.warning(line);
   const failure = checkFailure(results, config);
   if (failure) core.setFailed(failure);
 }

@@ -54,7 +54,7 @@ test('a PR run with a gating violation: comment, outputs, summary, results file,
   expect(first.code).toBe(1);
   expect(first.stdout).toMatch(/::error::rubric-eval: fail \(score [0-9.]+\): 1 failed/);
   expect(first.stdout).toContain(
-    "::error title=rubric-eval%3A case failed,file=evals/qa.yaml,line=3::case 'capital-of-france' failed (score 0.50): names-paris: required item not satisfied",
+    '::error title=rubric-eval%3A case failed,file=evals/qa.yaml,line=3::case \'capital-of-france\' failed (score 0.50): rubric › names-paris "Says Paris" (required): does not name Paris',
   );
   expect(first.stdout).not.toMatch(/::group::[^\n]*\n(?:(?!::endgroup::)[\s\S])*::group::/);
   expect(first.stdout).toMatch(/\[2\/2\] \S+ (pass|fail) /);

@@ -48,7 +48,7 @@ describe('run', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/fail\s+0\.50\s+capital-of-france\s+checklist 1\/2/);
-    expect(r.stdout).toContain('rubric › names-paris (required): does not name Paris');
+    expect(r.stdout).toContain('rubric › names-paris "Says Paris" (required): does not name Paris');
     const never = await runCli(
       ['run', 'evals/*.yaml', '--judge-base-url', judge.url, '--no-cache', '--fail-on', 'never'],
       { cwd: repo, env },

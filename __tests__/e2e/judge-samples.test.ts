@@ -34,7 +34,9 @@ test('CLI --judge-samples auto: samples where in doubt, votes in the report and 
   const table = await runCli(base, { cwd: repo, env });
   expect(table.code).toBe(1);
   // Failing on one required item is in doubt (flipping it would pass): a second sample agrees.
-  expect(table.stdout).toContain('rubric › names-paris (required) [votes 0/2]: does not name Paris');
+  expect(table.stdout).toContain(
+    'rubric › names-paris "Says Paris" (required) [votes 0/2]: does not name Paris',
+  );
   expect(table.stdout).toMatch(/ · \d+ extra judge samples? · /);
 
   const served = judge.state.requests.length;

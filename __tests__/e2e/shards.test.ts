@@ -115,7 +115,7 @@ test('a 12-case suite and a markdown rubric: 3 shards + merge equal one run, and
   // Failed cases are annotated once, by the merge.
   for (const s of r.shards) expect(s.stdout).not.toContain('case failed');
   expect(r.merge.stdout).toContain(
-    "::case 'a-3' failed (score 0.50): says-good: required item not satisfied",
+    `::case 'a-3' failed (score 0.50): rubric › says-good "Says good" (required): judged says-good`,
   );
   expect(r.merge.stdout).toContain('::error::rubric-eval: fail');
   expect(r.mergeComments[0]!.body).toContain('`b-3`');

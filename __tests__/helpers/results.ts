@@ -1,13 +1,12 @@
-import { type CaseResult, type RunResults } from '../../src/core/results.js';
+import { type CaseResult, countCases, type RunResults } from '../../src/core/results.js';
 
 export type Row = [suite: string, id: string, verdict: CaseResult['verdict'], score: number, hash?: string];
 
 /** A results file as the engine writes it, from (suite, id, verdict, score, hash) rows. */
 export function resultsOf(rows: Row[], over: Partial<RunResults> = {}): RunResults {
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  const counts = countCases(rows.map((r) => r[2]));
   const suites = new Map<string, CaseResult[]>();
   for (const [suite, id, verdict, score, hash] of rows) {
-    counts[verdict]++;
     const list = suites.get(suite) ?? [];
     list.push({
       id,

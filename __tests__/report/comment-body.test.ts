@@ -1,6 +1,6 @@
 import { renderReport, COMMENT_LIMIT } from '../../src/report/comment-body.js';
 import { parseHistory } from '../../src/report/history.js';
-import { type CaseResult, type RunResults } from '../../src/core/results.js';
+import { type CaseResult, countCases, type RunResults } from '../../src/core/results.js';
 
 const usage = {
   judge_calls: 12,
@@ -54,8 +54,7 @@ function caseResult(i: number, verdict: CaseResult['verdict']): CaseResult {
 }
 
 function results(cases: CaseResult[], over: Partial<RunResults> = {}): RunResults {
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const c of cases) counts[c.verdict]++;
+  const counts = countCases(cases.map((c) => c.verdict));
   return {
     version: 1,
     verdict: counts.fail || counts.error ? 'fail' : counts.borderline ? 'borderline' : 'pass',

@@ -54,12 +54,16 @@ test('the comment marks split cases, shows votes in the reasons and counts the e
   expect(md).toContain('| ✅ | `close` · _judge split 2/3_ |');
   expect(md).toMatch(/\| ✅ \| `steady` \| 1\.00 \|/);
   // The reason line is quoted text, made inert: brackets are escaped (shown as `[votes 1/3]`).
-  expect(md).toContain('- rubric › rubric-2 (required) \\[votes 1/3\\]: rubric-2 judged in sample 1');
+  expect(md).toContain(
+    '- rubric › rubric-2 "Second point" (required) \\[votes 1/3\\]: rubric-2 judged in sample 1',
+  );
   expect(md).toContain('9 judge calls · 6 extra judge samples · 2 cases split ·');
 
   const term = renderTerminal(results);
   expect(term).toMatch(/fail\s+0\.50\s+split\s+checklist 1\/2\s+judge split 1\/3/);
-  expect(term).toContain('rubric › rubric-2 (required) [votes 1/3]: rubric-2 judged in sample 1');
+  expect(term).toContain(
+    'rubric › rubric-2 "Second point" (required) [votes 1/3]: rubric-2 judged in sample 1',
+  );
   expect(term).toContain('9 judge calls · 6 extra judge samples · 2 cases split ·');
 });
 

@@ -26,7 +26,7 @@ const Schema = z.object({
       cases: z.array(
         z.object({
           id: z.string(),
-          verdict: z.enum(['pass', 'borderline', 'fail', 'error']),
+          verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped']),
           score: z.number().min(0).max(1),
           definition_hash: z.string().nullish(),
         }),

@@ -25,6 +25,8 @@ export interface CheckerOptions {
   /** Earlier runs on this pull request, oldest first. */
   history: readonly HistoryEntry[];
   onGate?: (gate: GateResult, index: number, total: number) => void;
+  /** Why there is no judge when the rubric needs one (a fork's run), told instead of a configuration error. */
+  noJudge?: string;
 }
 
 /**
@@ -116,7 +118,11 @@ async function judgeCriteria(
 ): Promise<Judged> {
   const none = { checks: unjudged, judgeVerdict: null, feedback: null };
   if (!opts.judge) {
-    return { ...none, error: 'the rubric has criteria but no judge is configured', usage: emptyUsage() };
+    return {
+      ...none,
+      error: opts.noJudge ?? 'the rubric has criteria but no judge is configured',
+      usage: emptyUsage(),
+    };
   }
   try {
     const subject = await opts.subject();

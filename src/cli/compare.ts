@@ -10,7 +10,7 @@ import { checkFailures, type FailOn, withRegressionCheck } from '../config/fail-
 import { renderReport } from '../report/comment-body.js';
 import { writeResultsStream } from '../report/results-file.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
-import { emptyUsage, type RunResults } from '../core/results.js';
+import { countCases, emptyUsage, type RunResults } from '../core/results.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 
 const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
@@ -102,8 +102,7 @@ function readHead(file: string, cwd: string): RunResults {
   }
   const checked = checkBaselineResults(raw, file);
   if ('error' in checked) throw new UsageError(checked.error);
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const s of checked.results.suites) for (const c of s.cases) counts[c.verdict]++;
+  const counts = countCases(checked.results.suites.flatMap((s) => s.cases.map((c) => c.verdict)));
   return {
     ...raw,
     version: 1,

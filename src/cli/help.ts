@@ -44,6 +44,12 @@ Options:
   --cwd <dir>                working directory (default: current)
   --out <file>               write the results JSON here
   --format <table|markdown|json>   (default table)
+  --verbose                  list every case in the table (default: failures first, passes folded)
+  --junit <file>             also write a JUnit XML report here
+  --min-pass-rate <x>        pass when at least this share of cases pass (0-1 or 95%), per suite
+                             and overall; a single failing case no longer fails the run by itself
+  --budget-usd <x>           estimated spend cap (judge and targets); cases not started once it is
+                             reached are skipped, and the run fails
   --shard <i/n>              run only shard i of n (round-robin over every case); needs --out;
                              exits 0 once the results file is written: \`rubric-eval merge\` decides
   -h, --help
@@ -67,6 +73,9 @@ Options:
   --fail-on <fail|borderline|never>   (default fail)
   --out <file>               write the merged results JSON here
   --format <table|markdown|json>   (default table)
+  --verbose                  list every case in the table
+  --junit <file>             also write a JUnit XML report here
+  --min-pass-rate <x>        pass when at least this share of cases pass, per suite and overall
   --cwd <dir>                where the globs resolve (default: current)
   -h, --help
 

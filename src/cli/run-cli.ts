@@ -7,6 +7,7 @@ import { didYouMean } from '../core/did-you-mean.js';
 import { writeResultsOrFallback, writeResultsStream, WrittenText } from '../report/results-file.js';
 import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
+import { writeJunitFile } from '../report/junit.js';
 import { readRecordingMeta } from '../judge/cache.js';
 import { defaultCacheDir } from '../judge/cache-place.js';
 import { type RunResults } from '../core/results.js';
@@ -56,11 +57,18 @@ const runOptions = {
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
+  junit: { type: 'string' },
+  verbose: { type: 'boolean' },
+  'min-pass-rate': { type: 'string' },
+  'budget-usd': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const mergeOptions = {
   ...common,
   'fail-on': { type: 'string' },
+  junit: { type: 'string' },
+  verbose: { type: 'boolean' },
+  'min-pass-rate': { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
@@ -147,7 +155,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
       progress: io.stderr.isTTY === true ? progressLine(io.stderr) : undefined,
     },
   });
-  return report(outcome.results, config, format, io);
+  return report(outcome.results, config, format, io, v.verbose ?? false);
 }
 
 type RunValues = ReturnType<typeof parse<typeof runOptions>>['values'];
@@ -173,6 +181,9 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'judge-samples': v['judge-samples'],
     shard: v.shard,
     'regression-margin': v['regression-margin'],
+    'junit-file': v.junit,
+    'min-pass-rate': v['min-pass-rate'],
+    'budget-usd': v['budget-usd'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
@@ -205,11 +216,11 @@ function cliSubject(config: Config, cwd: string): Promise<Subject> {
 
 /** On a terminal: one line of running counts, rewritten after every case. */
 function progressLine(stderr: CliIO['stderr']): (p: Progress) => void {
-  const counts = { pass: 0, borderline: 0, fail: 0 };
+  const counts = { pass: 0, borderline: 0, fail: 0, skipped: 0 };
   return (p) => {
     counts[p.verdict === 'error' ? 'fail' : p.verdict]++;
     stderr.write(
-      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${p.done === p.total ? '\n' : ''}`,
+      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.skipped ? ` · ${counts.skipped} skipped` : ''}${p.done === p.total ? '\n' : ''}`,
     );
   };
 }
@@ -224,7 +235,13 @@ function parseFormat(value: string | undefined): Format {
 }
 
 /** Writes the results file, prints the report, and turns the verdict into the exit code. */
-async function report(results: RunResults, config: Config, format: Format, io: CliIO): Promise<number> {
+async function report(
+  results: RunResults,
+  config: Config,
+  format: Format,
+  io: CliIO,
+  verbose: boolean,
+): Promise<number> {
   let written: WrittenText | undefined;
   if (config.resultsFile) {
     const file = path.resolve(io.cwd, config.resultsFile);
@@ -235,9 +252,19 @@ async function report(results: RunResults, config: Config, format: Format, io: C
       return EXIT_USAGE;
     }
   }
+  if (config.junitFile) {
+    // As written on the command line, like --out: relative to where the CLI runs.
+    const file = path.resolve(io.cwd, config.junitFile);
+    try {
+      writeJunitFile(file, results, (s) => s);
+    } catch (err) {
+      io.stderr.write(`rubric-eval: could not write the JUnit file ${file}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results, written);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
-  else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env)));
+  else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env), { verbose }));
   if (config.shard) {
     // A shard that wrote its results file has done its part: the merge decides the verdict.
     io.stderr.write(
@@ -258,7 +285,12 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length === 0) throw new UsageError('merge needs the globs of the shard results files');
   const format = parseFormat(v.format);
-  const parsed = parseInputs({ merge: positionals.join('\n'), 'fail-on': v['fail-on'] });
+  const parsed = parseInputs({
+    merge: positionals.join('\n'),
+    'fail-on': v['fail-on'],
+    'junit-file': v.junit,
+    'min-pass-rate': v['min-pass-rate'],
+  });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const cwd = path.resolve(io.cwd, v.cwd ?? '.');
   const config = configFromInputs(parsed.inputs, {
@@ -271,7 +303,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     signal: io.signal,
     hooks: { warn: (m) => io.stderr.write(`warning: ${m}\n`) },
   });
-  return report(outcome.results, config, format, io);
+  return report(outcome.results, config, format, io, v.verbose ?? false);
 }
 
 /** The recording a replayed judge answers from; a usage error when the directory holds none. */

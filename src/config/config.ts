@@ -40,6 +40,28 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
       .default(fallback),
   );
 
+/** A number that may be left unset (then null): `min-pass-rate`, `budget-usd`. */
+const optionalNumber = (name: string, opts: { min: number; max: number; exclusiveMin?: boolean }) =>
+  z.preprocess(
+    (v) => {
+      const s = unset(v);
+      if (typeof s !== 'string') return s;
+      // `95%` reads as 0.95: how teams write a pass rate.
+      const pct = /^(\d+(?:\.\d+)?)\s*%$/.exec(s);
+      return pct ? Number(pct[1]) / 100 : Number(s.replace(/^\$/, ''));
+    },
+    z
+      .number({ error: `${name}: must be a number` })
+      .refine(
+        (n) => Number.isFinite(n) && (opts.exclusiveMin ? n > opts.min : n >= opts.min) && n <= opts.max,
+        {
+          error: `${name}: must be a number ${opts.exclusiveMin ? 'above' : 'from'} ${opts.min} ${opts.exclusiveMin ? 'and at most' : 'to'} ${opts.max}`,
+        },
+      )
+      .nullable()
+      .default(null),
+  );
+
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
@@ -138,6 +160,9 @@ const InputsSchema = z
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
+    'junit-file': text(),
+    'min-pass-rate': optionalNumber('min-pass-rate', { min: 0, max: 1 }),
+    'budget-usd': optionalNumber('budget-usd', { min: 0, max: 1_000_000, exclusiveMin: true }),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -191,6 +216,17 @@ export interface Config {
   merge?: string[];
   /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
+  /** `junit-file`: where the JUnit XML report goes (relative to the working directory); null: none. */
+  junitFile?: string | null;
+  /** `min-pass-rate`: the share of cases that must pass, per suite and overall; null: every case must. */
+  minPassRate?: number | null;
+  /** `budget-usd`: the run's estimated spend cap (judge and targets); null: no cap. */
+  budgetUsd?: number | null;
+  /**
+   * Set by the action on a pull request from a fork without a judge key: cases that need the judge
+   * are skipped (the trusted stage judges them) instead of each erroring.
+   */
+  untrustedFork?: boolean;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -265,5 +301,8 @@ export function configFromInputs(
     shard: i.shard ?? null,
     merge: splitList(i.merge),
     baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
+    junitFile: i['junit-file'] ?? null,
+    minPassRate: i['min-pass-rate'],
+    budgetUsd: i['budget-usd'],
   };
 }

@@ -1,5 +1,6 @@
 import { type Config, type FAIL_ON } from './config.js';
 import { type RunResults } from '../core/results.js';
+import { unmetPassRates } from './pass-rate-line.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
 
@@ -23,6 +24,7 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (results.errors.length > 0)
     return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
   if (failOn === 'regression' && results.baseline) return regressions(results);
+  if (results.pass_rates) return passRateFailures(results, failOn);
   // Every other case is the absolute rule; `regression` without a baseline is `fail`.
   if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn)) return [];
   const c = results.counts;
@@ -30,8 +32,20 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (c.fail) bits.push(`${c.fail} failed`);
   if (c.error) bits.push(`${c.error} errored`);
   if (failOn === 'borderline' && c.borderline) bits.push(`${c.borderline} borderline`);
+  if (c.skipped) bits.push(`${c.skipped} skipped, not judged`);
   if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
   return bits.length ? bits : ['nothing was evaluated'];
+}
+
+/** With a pass-rate gate the cases fail the check only through the rates (and what no rate forgives). */
+function passRateFailures(results: RunResults, failOn: FailOn): string[] {
+  if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn)) return [];
+  const bits = unmetPassRates(results);
+  const c = results.counts;
+  if (c.skipped) bits.push(`${c.skipped} skipped, not judged`);
+  if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
+  if (bits.length === 0 && failOn === 'borderline' && c.borderline) bits.push(`${c.borderline} borderline`);
+  return bits.length ? bits : ['cases failed in a suite without a pass-rate gate'];
 }
 
 function regressions(results: RunResults): string[] {

@@ -1,7 +1,10 @@
 /** The results model: what a run produces, in the shape of the results file (README "Results file"). */
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
-export type CaseVerdict = Verdict | 'error';
+/** `skipped`: never started (the spend cap was reached, or no judge credential on a fork); never a pass. */
+export type CaseVerdict = Verdict | 'error' | 'skipped';
+/** Why a case was not started. */
+export type SkipReason = 'budget' | 'no-judge-credential';
 type EvaluatorType =
   | 'llm_judge'
   | 'code_judge'
@@ -16,6 +19,8 @@ type EvaluatorType =
 
 export interface CheckResult {
   id: string;
+  /** What the check asks for (the rubric item's outcome), so a reason can name it. */
+  text?: string;
   /** Checklist items. */
   satisfied?: boolean;
   /** Score-range criteria: the judge's integer 0..10. */
@@ -87,6 +92,8 @@ export interface CaseResult {
   /** Set when the answer was cut before it reached the judges (longer than what the judges are shown). */
   answer_cut?: AnswerCut;
   error?: string;
+  /** Set with verdict `skipped`: why the case was never started. */
+  skipped?: SkipReason;
   duration_ms: number;
   usage?: Usage;
   /** Judge samples disagreed on a check that decides this case's verdict. */
@@ -137,6 +144,8 @@ export interface SuiteResult {
   path: string;
   description: string | null;
   cases: CaseResult[];
+  /** The suite's own `min_pass_rate`, when it sets one. */
+  min_pass_rate?: number;
 }
 
 export interface GateResult {
@@ -201,6 +210,20 @@ export interface RunCounts {
   borderline: number;
   fail: number;
   error: number;
+  /** Cases never started (`skipped`); present only when there are some. */
+  skipped?: number;
+}
+
+/** One pass-rate gate (`min-pass-rate`, `min_pass_rate`): the share of cases that passed against the minimum. */
+export interface PassRate {
+  /** The suite's path; null for the whole run. */
+  suite: string | null;
+  passed: number;
+  total: number;
+  /** passed / total (0 when nothing ran). */
+  rate: number;
+  min: number;
+  met: boolean;
 }
 
 export interface RunResults {
@@ -237,6 +260,10 @@ export interface RunResults {
   baseline?: RunBaseline | null;
   /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
   baseline_note?: string | null;
+  /** The pass-rate gates, overall first, when `min-pass-rate` or a suite's `min_pass_rate` is set. */
+  pass_rates?: PassRate[];
+  /** The spend cap (`budget-usd`): the cap, what was spent (estimated) and how many cases it skipped. */
+  budget?: { usd: number; spent_usd: number; skipped: number };
 }
 
 export interface ShardSummary {
@@ -247,6 +274,16 @@ export interface ShardSummary {
   duration_ms: number;
   judge_calls: number;
   http_calls: number;
+}
+
+/** Cases by verdict; `skipped` only when some case was skipped (older readers know four verdicts). */
+export function countCases(verdicts: Iterable<CaseVerdict>): RunCounts {
+  const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  for (const v of verdicts) {
+    if (v === 'skipped') counts.skipped = (counts.skipped ?? 0) + 1;
+    else counts[v]++;
+  }
+  return counts;
 }
 
 export function emptyUsage(): Usage {

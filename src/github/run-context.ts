@@ -65,6 +65,23 @@ export function actionRunContext(env: NodeJS.ProcessEnv, payload: unknown, cwd: 
   };
 }
 
+/**
+ * A `pull_request` run for a pull request from a fork: GitHub gives it no secrets (so no judge
+ * key) and a read-only token. A head repository that is gone (a deleted fork) counts as a fork.
+ */
+export function isForkPullRequest(env: NodeJS.ProcessEnv, payload: unknown): boolean {
+  if (env.GITHUB_EVENT_NAME !== 'pull_request') return false;
+  const pr = (payload as { pull_request?: { head?: { repo?: unknown }; base?: { repo?: unknown } } } | null)
+    ?.pull_request;
+  if (!pr?.head || !('repo' in pr.head)) return false;
+  const name = (r: unknown) =>
+    typeof r === 'object' && r !== null ? (r as { full_name?: unknown }).full_name : undefined;
+  const head = name(pr.head.repo);
+  if (pr.head.repo === null) return true;
+  const base = name(pr.base?.repo) ?? env.GITHUB_REPOSITORY;
+  return typeof head === 'string' && typeof base === 'string' && head.toLowerCase() !== base.toLowerCase();
+}
+
 /** `owner/repo`, split as `@actions/github` splits it (the first two parts). */
 function repoOf(value: string | undefined): Repo | null {
   if (!value?.includes('/')) return null;

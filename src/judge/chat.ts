@@ -128,6 +128,11 @@ export class ChatCaller {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
     private readonly warn: (message: string) => void = () => {},
+    /**
+     * `budget-usd`: asked once the limiter grants a slot, right before the request goes out, and
+     * charged each call's tokens before its slot is released (so the next call sees the spend).
+     */
+    private readonly meter: CallMeter | null = null,
   ) {}
 
   private track(attempt: AbortController): void {
@@ -156,6 +161,10 @@ export class ChatCaller {
         this.limiter.release();
         throw abortReason(this.signal);
       }
+      if (this.meter && !this.meter.allow()) {
+        this.limiter.release();
+        throw new SpendRefused();
+      }
       // Our own per-attempt timer, so a timeout is known as such whatever error the transport
       // raises for the abort (realms differ on what an AbortError looks like).
       const attemptAbort = new AbortController();
@@ -177,6 +186,7 @@ export class ChatCaller {
           timeout: this.endpoint.timeoutMs + 5000,
         });
         this.limiter.onSuccess();
+        this.meter?.charge(tokenCount(res.usage?.prompt_tokens), tokenCount(res.usage?.completion_tokens));
         const choice = res.choices?.[0];
         return {
           content: choice?.message?.content ?? '',
@@ -299,6 +309,20 @@ function withShapeHint(messages: ChatMessage[], hint: string): ChatMessage[] {
   const [first, ...rest] = messages;
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n${line}` }, ...rest];
   return [{ role: 'system', content: line }, ...messages];
+}
+
+/** What a spend cap needs of each call: may it go out, and what did it use. */
+export interface CallMeter {
+  allow(): boolean;
+  charge(promptTokens: number, completionTokens: number): void;
+}
+
+/** The spend cap (`budget-usd`) was reached before this call could go out: it was never made. */
+export class SpendRefused extends RubricEvalError {
+  override name = 'SpendRefused';
+  constructor() {
+    super('budget-usd reached: no more judge calls this run');
+  }
 }
 
 /** A model call failed for good (after its retries); `cause` is the client's error. */

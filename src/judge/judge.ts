@@ -3,7 +3,7 @@ import { emptyUsage, type Usage } from '../core/results.js';
 import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-names.js';
 import { parseJsonAnswer } from './answer-json.js';
 import { cacheSecret, JudgeCache } from './cache.js';
-import { ChatCaller, type EndpointConfig, ModelCallError } from './chat.js';
+import { ChatCaller, type EndpointConfig, ModelCallError, SpendRefused } from './chat.js';
 import { type AdaptiveLimiter } from '../exec/limiter.js';
 import { estimateCost, type PriceTable } from './pricing.js';
 import { type ChatMessage, type JudgePrompt } from './prompts.js';
@@ -29,6 +29,8 @@ export interface JudgeOptions {
   settings?: SettingNames;
   /** `judge-samples`: read by the evaluators, which ask for sample 0, 1, ... of a request. */
   samples?: SamplesSetting;
+  /** `budget-usd`: asked before each call (a refused call is an error starting `budget-usd reached`), told each call's cost. */
+  spend?: { allow(): boolean; add(usd: number | null): void };
 }
 
 export interface JudgeRequest<T> {
@@ -80,7 +82,20 @@ export class Judge {
     readonly endpoint: EndpointConfig,
     private readonly options: JudgeOptions,
   ) {
-    this.chat = new ChatCaller(endpoint, options.limiter, options.retry, options.signal, options.warn);
+    const spend = options.spend;
+    this.chat = new ChatCaller(
+      endpoint,
+      options.limiter,
+      options.retry,
+      options.signal,
+      options.warn,
+      spend
+        ? {
+            allow: () => spend.allow(),
+            charge: (p: number, c: number) => spend.add(estimateCost(this.model, p, c, options.prices)),
+          }
+        : null,
+    );
     this.maxRepairs = options.maxRepairs ?? 2;
     this.temperature = options.temperature ?? 0;
     this.seed = options.seed ?? 42;
@@ -164,6 +179,8 @@ export class Judge {
           maxTokens: this.options.maxTokens ?? 4096,
         })
         .catch((err: Error) => {
+          // Refused by the spend cap: not a failure of the judge (the case is skipped, not errored).
+          if (err instanceof SpendRefused) throw new JudgeError(err.message, this.finish(usage));
           this.tellFirstFailure(err);
           throw new JudgeError(`judge call failed: ${err.message}`, this.finish(usage), { cause: err });
         });

@@ -1,5 +1,6 @@
 import {
   addUsage,
+  countCases,
   type CaseVerdict,
   emptyUsage,
   type HistoryEntry,
@@ -87,12 +88,6 @@ function firstFailure(suites: readonly SuiteResult[], errors: readonly string[])
   return null;
 }
 
-function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {
-  const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const v of verdicts) counts[v]++;
-  return counts;
-}
-
 export interface RunAggregate {
   score: number;
   verdict: Verdict;
@@ -109,13 +104,15 @@ export function aggregateRun(
   cases: readonly { score: number; verdict: CaseVerdict }[],
   checker: { score: number; verdict: 'pass' | 'fail' } | null,
 ): RunAggregate {
-  const counts = countVerdicts(cases.map((c) => c.verdict));
+  const counts = countCases(cases.map((c) => c.verdict));
   const scores = cases.map((c) => c.score);
   if (checker) scores.push(checker.score);
   const score = scores.length === 0 ? 0 : scores.reduce((a, b) => a + b, 0) / scores.length;
   let verdict: Verdict;
   if (cases.length === 0 && !checker) verdict = 'fail';
-  else if (counts.fail > 0 || counts.error > 0 || checker?.verdict === 'fail') verdict = 'fail';
+  // A skipped case was never judged: it cannot let a run pass.
+  else if (counts.fail > 0 || counts.error > 0 || counts.skipped || checker?.verdict === 'fail')
+    verdict = 'fail';
   else if (counts.borderline > 0) verdict = 'borderline';
   else verdict = 'pass';
   return { score, verdict, counts };

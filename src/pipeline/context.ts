@@ -9,6 +9,7 @@ import { type EndpointConfig } from '../judge/chat.js';
 import { Judge, type JudgeOptions } from '../judge/judge.js';
 import { AdaptiveLimiter } from '../exec/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
+import { SpendMeter } from './budget.js';
 import { ACTION_SETTINGS, type SettingNames } from '../core/setting-names.js';
 import { Workspace } from '../core/workspace.js';
 import { type RunnerDeps } from '../targets/providers.js';
@@ -30,6 +31,11 @@ export class JudgePool {
     private readonly limiter: AdaptiveLimiter,
     private readonly options: Omit<JudgeOptions, 'limiter'>,
   ) {}
+
+  /** The price table the judges estimate their spend with. */
+  get prices(): JudgeOptions['prices'] {
+    return this.options.prices;
+  }
 
   for(endpoint: EndpointConfig): Judge {
     const key = JSON.stringify(endpoint);
@@ -67,6 +73,8 @@ export interface RunContext {
   limiter: AdaptiveLimiter;
   exec: ExecDeps;
   judges: JudgePool;
+  /** `budget-usd`: the run's estimated spend against its cap; null without a cap. */
+  spend: SpendMeter | null;
   /** What target runners need (model calls share the judge's limiter). */
   runnerDeps: RunnerDeps;
   env: NodeJS.ProcessEnv;
@@ -106,9 +114,12 @@ export function createRunContext(
     cacheDir ? config.cacheMode : 'off',
     !!cacheDir && cacheInCheckout(cacheDir, [ws.root, io.env.GITHUB_WORKSPACE]),
   );
+  const prices = { ...DEFAULT_PRICES, ...config.judge.prices };
+  const spend = config.budgetUsd ? new SpendMeter(config.budgetUsd, prices) : null;
   const judges = new JudgePool(limiter, {
     cache,
-    prices: { ...DEFAULT_PRICES, ...config.judge.prices },
+    prices,
+    ...(spend ? { spend } : {}),
     signal: io.signal,
     warn,
     settings: io.settings,
@@ -129,6 +140,7 @@ export function createRunContext(
     limiter,
     exec,
     judges,
+    spend,
     runnerDeps,
     env: io.env,
     signal: io.signal,

@@ -13,6 +13,7 @@ import {
 } from '../core/results.js';
 import { judgedAnswer } from '../evaluators/judged-answer.js';
 import { type CaseAggregate, scoreCase } from '../evaluators/case-scoring.js';
+import { type SpendMeter } from './budget.js';
 import { usesLlm } from './judge-endpoint.js';
 import { type PlannedCase } from './plan.js';
 
@@ -26,6 +27,7 @@ export async function executeCase(
   judge: Judge | null,
   exec: ExecDeps,
   signal: AbortSignal | undefined,
+  spend: SpendMeter | null = null,
 ): Promise<CaseResult | undefined> {
   const { evalCase: c, target } = planned;
   const started = Date.now();
@@ -50,7 +52,9 @@ export async function executeCase(
   let cut: AnswerCut | null;
   try {
     // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
-    ({ answer, cut } = judgedAnswer(candidateFromTarget(await target.runner.answer(c, 1)), exec.redactor));
+    const given = await target.runner.answer(c, 1);
+    spend?.addTarget(given);
+    ({ answer, cut } = judgedAnswer(candidateFromTarget(given), exec.redactor));
   } catch (err) {
     if (signal?.aborted || err instanceof CancelledError) return undefined;
     return errorCase((err as Error).message);

@@ -7,6 +7,9 @@ import { runChecker } from '../checker/run-checker.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type JudgePool } from './context.js';
 import { executeCase } from './execute-case.js';
+import { type SpendMeter } from './budget.js';
+import { CaseSkips, skippedCase } from './skip.js';
+import { skipWhy } from '../report/gate-lines.js';
 import { type RunPlan } from './plan.js';
 
 export interface Progress {
@@ -32,6 +35,10 @@ export interface ExecuteDeps {
   info(message: string): void;
   warn(message: string): void;
   progress?(p: Progress): void;
+  /** `budget-usd`: the run's spend against its cap; null without one. */
+  spend?: SpendMeter | null;
+  /** Set by the action on a pull request from a fork (its cases need the trusted stage's judge). */
+  untrustedFork?: boolean;
 }
 
 export interface Executed {
@@ -71,6 +78,7 @@ function executeChecker(
     judge,
     subject: deps.subject,
     history: deps.history,
+    ...(plan.judgeUnavailable ? { noJudge: `criteria not judged: ${skipWhy('no-judge-credential')}` } : {}),
     onGate: (g, i, n) =>
       deps.info(
         `gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`,
@@ -102,9 +110,14 @@ async function executeCases(
     path: s.path,
     description: s.description,
     cases: [],
+    ...(s.minPassRate !== undefined ? { min_pass_rate: s.minPassRate } : {}),
   }));
   if (plan.cases.length === 0) return suites;
   const health = await healthChecks(plan.runners, deps.warn);
+  const skips = new CaseSkips(deps.spend ?? null, {
+    untrusted: deps.untrustedFork ?? false,
+    noCredential: plan.judgeUnavailable ?? false,
+  });
   const work = plan.cases;
   // Results by plan position: they keep plan order whatever order the workers finish in.
   const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
@@ -119,8 +132,12 @@ async function executeCases(
         const item = work[at]!;
         const judge = item.target.judge ? deps.judges.for(item.target.judge) : defaultJudge;
         const healthError = health.get(item.target.runner) ?? null;
-        const result = await executeCase(item, healthError, judge, deps.exec, deps.signal);
-        if (!result) continue; // cancelled mid-case: not a finished case
+        const skip = skips.before(item);
+        const ran = skip
+          ? skippedCase(item, skip)
+          : await executeCase(item, healthError, judge, deps.exec, deps.signal, deps.spend ?? null);
+        if (!ran) continue; // cancelled mid-case: not a finished case
+        const result = skips.after(item, ran);
         slots[at] = deps.redactor.redactDeep(result);
         done++;
         deps.progress?.({

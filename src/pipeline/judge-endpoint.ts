@@ -24,6 +24,12 @@ export function judgeEndpoint(
   return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
 }
 
+/** GitHub Models with the workflow's token is the one judge a fork's run may still reach. */
+function forkCanUseGitHubModels(config: Config): boolean {
+  const url = (config.judge.baseURL ?? GITHUB_MODELS_URL).replace(/\/+$/, '');
+  return url === GITHUB_MODELS_URL && !!config.judge.githubToken;
+}
+
 /** The judge as the results file names it. */
 export const judgeInfo = (e: EndpointConfig | null): { model: string; base_url: string } | null =>
   e ? { model: e.model, base_url: e.baseURL } : null;
@@ -44,8 +50,12 @@ export function defaultJudgeEndpoint(
   config: Config,
   needed: boolean,
   names: SettingNames = ACTION_SETTINGS,
-): { endpoint: EndpointConfig | null; diagnostics: Diagnostic[] } {
+): { endpoint: EndpointConfig | null; diagnostics: Diagnostic[]; unavailable?: boolean } {
   if (!needed) return { endpoint: null, diagnostics: [] };
+  // A fork's pull_request run gets no secrets: no key, and a key-based endpoint, is not an input
+  // error there but the trusted stage's job (the cases that need the judge are skipped).
+  if (config.untrustedFork && !config.judge.apiKey && !forkCanUseGitHubModels(config))
+    return { endpoint: null, diagnostics: [], unavailable: true };
   if (config.cacheMode === 'replay') {
     const r = judgeEndpoint({
       ...config,

@@ -34,6 +34,8 @@ export interface RunPlan {
   runners: TargetRunner[];
   /** The judge for cases whose target names no `judge_target`, and for the markdown rubric. */
   defaultEndpoint: EndpointConfig | null;
+  /** A fork's pull request without a judge credential: cases that need the judge are skipped. */
+  judgeUnavailable?: boolean;
   /** Everything load and plan found; any error means nothing runs. */
   diagnostics: Diagnostic[];
   /** Set when this run is one shard of a plan (the markdown rubric then runs in shard 1 only). */
@@ -113,6 +115,7 @@ export function planRun(
     cases,
     runners: (runnable?.runners ?? []).filter((r) => used.has(r)),
     defaultEndpoint: judge.endpoint,
+    ...(judge.unavailable ? { judgeUnavailable: true } : {}),
     diagnostics,
     shard: spec ? { ...spec, plan_hash: planHash(order.map(planEntry)), planned: order.length } : null,
   };

@@ -12,6 +12,8 @@ import { executePlan, type Progress } from './execute.js';
 import { judgeInfo } from './judge-endpoint.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
+import { applyPassRates } from './pass-rate.js';
+import { budgetProblems, type SpendMeter } from './budget.js';
 import { planProblems, planRun } from './plan.js';
 import { finishRun, type ReportedRun, type RunOutcome } from './finish.js';
 import { readShardFiles } from './shard-file.js';
@@ -61,6 +63,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     planRun(await loadInputs(config, ctx.ws, ctx), config, ctx),
   );
   const { errors, warnings, warningLines } = planProblems(plan);
+  errors.push(...budgetProblems(config.budgetUsd, plan.defaultEndpoint, ctx.judges.prices));
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
@@ -74,6 +77,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             subject: io.subject ?? noSubject,
             history: io.history ?? [],
             progress: hooks.progress,
+            untrustedFork: config.untrustedFork ?? false,
           }),
         );
   const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
@@ -81,7 +85,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     warnings.push(cacheNotice);
     ctx.warn(cacheNotice);
   }
-  const results = aggregateResults({
+  const aggregated = aggregateResults({
     ...executed,
     errors,
     warnings,
@@ -91,6 +95,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     started,
     shard: plan.shard ?? undefined,
   });
+  const results = withSpend(applyPassRates(aggregated, config.minPassRate), ctx.spend);
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
@@ -114,12 +119,15 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
   const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
   const merged = mergeShards(read.files, read.errors);
   for (const w of merged.warnings) ctx.warn(w);
-  const results = aggregateResults({
-    ...merged,
-    history: io.history ?? [],
-    commit: io.commit ?? null,
-    started: merged.started ?? started,
-  });
+  const results = applyPassRates(
+    aggregateResults({
+      ...merged,
+      history: io.history ?? [],
+      commit: io.commit ?? null,
+      started: merged.started ?? started,
+    }),
+    config.minPassRate,
+  );
   results.shards = merged.shards;
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
@@ -128,6 +136,14 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     stats: merged.stats,
     executed: merged.executed,
   });
+}
+
+/** The spend against `budget-usd`, and how many cases it skipped, in the results. */
+function withSpend(results: RunResults, spend: SpendMeter | null): RunResults {
+  if (!spend) return results;
+  let skipped = 0;
+  for (const s of results.suites) for (const c of s.cases) if (c.skipped === 'budget') skipped++;
+  return { ...results, budget: { usd: spend.capUsd, spent_usd: spend.spent, skipped } };
 }
 
 /** The compare stage, wired the same way for a run and a merge. */

@@ -23,7 +23,7 @@ const Usage = z.looseObject({
 const Case = z.looseObject({
   id: z.string(),
   definition_hash: z.string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
-  verdict: z.enum(['pass', 'borderline', 'fail', 'error']),
+  verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped']),
   score: z.number().min(0).max(1),
   gating_violations: z.array(z.string()),
   evaluators: z.array(z.unknown()),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { type CaseResult, type RunResults } from '../core/results.js';
-import { caseReason } from './comment-body.js';
+import { caseReason, whyNot } from './comment-body.js';
 
 /** GitHub shows at most 10 error annotations per step; the rest are dropped without a word. */
 export const ANNOTATION_LIMIT = 10;
@@ -14,7 +14,7 @@ export interface Annotation {
   title: string;
 }
 
-const RANK = { error: 0, fail: 1, borderline: 2, pass: 3 } as const;
+const RANK = { error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 } as const;
 
 /**
  * One annotation per failed or errored case at its line, worst first (errors, then the lowest
@@ -42,9 +42,13 @@ export function caseAnnotations(results: RunResults, limit = ANNOTATION_LIMIT): 
   return out;
 }
 
-/** One line, bounded: an annotation is a pointer to the report, not the report. */
+/**
+ * One line, bounded: an annotation is a pointer to the report, not the report. A failed case
+ * names its failed checks by their text (the why-list), an errored one its error.
+ */
 function annotationText(c: CaseResult): string {
-  const said = caseReason(c).replace(/\s+/g, ' ').trim();
+  const why = c.verdict === 'error' ? caseReason(c) : whyNot(c).join('; ') || caseReason(c);
+  const said = why.replace(/\s+/g, ' ').trim();
   const reason = said.length > 300 ? `${said.slice(0, 299)}…` : said;
   return `case '${c.id}' ${c.verdict === 'error' ? 'errored' : `failed (score ${c.score.toFixed(2)})`}${reason ? `: ${reason}` : ''}`;
 }

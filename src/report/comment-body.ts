@@ -1,5 +1,7 @@
 import {
   type CaseResult,
+  type CheckResult,
+  countCases,
   type EvaluatorResult,
   type CheckerResult,
   type RunResults,
@@ -15,7 +17,9 @@ import {
   scoreWithDelta,
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
-import { bounded, cell, code, codeBlock, codeCell, codeHtml } from './inert.js';
+import { passRateLine } from '../config/pass-rate-line.js';
+import { budgetLine, skippedLines } from './gate-lines.js';
+import { bounded, cell, code, codeBlock, codeCell, codeHtml, inert } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
@@ -42,7 +46,7 @@ export interface RenderOptions {
   hiddenLines?: readonly string[];
 }
 
-const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥' };
+const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥', skipped: '⏭️' };
 const icon = (v: string) => ICON[v] ?? '❔';
 const score2 = (x: number) => x.toFixed(2);
 
@@ -97,6 +101,19 @@ const checkFailed = (k: NonNullable<EvaluatorResult['checks']>[number]) =>
   (k.score !== undefined &&
     ((k.required_min_score != null && k.score < k.required_min_score) || k.score < 6));
 
+/** How long a check's own text may be in a why-line: enough to recognise it, short enough for a line. */
+const CHECK_TEXT_MAX = 100;
+
+/**
+ * A failed check as a why-list names it: its id, what it asks for (cut to one bounded line) and
+ * whether it is required: `rubric-2 "Mentions that the link expires after 15 minutes" (required)`.
+ * The text is the suite's: every renderer still passes the whole line through its neutraliser.
+ */
+export function checkLabel(k: Pick<CheckResult, 'id' | 'text' | 'required'>): string {
+  const text = k.text ? bounded(k.text, CHECK_TEXT_MAX) : '';
+  return `${k.id}${text ? ` "${text}"` : ''}${k.required ? ' (required)' : ''}`;
+}
+
 /**
  * The reasons one evaluator (and its children, named `parent › child`) gives for not passing. An
  * error is told once, where it happened; every other kind that did not pass says at least its score.
@@ -113,7 +130,7 @@ function evaluatorReasons(e: EvaluatorResult, prefix: string): string[] {
   for (const k of e.checks ?? [])
     if (checkFailed(k))
       lines.push(
-        `${name} › ${k.id}${k.required ? ' (required)' : ''}${k.score !== undefined ? ` ${k.score}/10` : ''}${checkSamples(k) ? ` [${checkSamples(k)}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
+        `${name} › ${checkLabel(k)}${k.score !== undefined ? ` ${k.score}/10` : ''}${checkSamples(k) ? ` [${checkSamples(k)}]` : ''}: ${k.reasoning ?? 'not satisfied'}`,
       );
   if (e.verdict !== 'pass' && e.mode !== 'aggregate')
     for (const m of e.misses ?? []) if (!(e.checks ?? []).length) lines.push(`${name}: ${m}`);
@@ -142,11 +159,10 @@ const BASE_HEADER =
   '| | case | score | change | checklist | ranges | reason |\n|---|---|---|---|---|---|---|';
 
 function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string {
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const c of s.cases) counts[c.verdict]++;
-  const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}`;
+  const counts = countCases(s.cases.map((c) => c.verdict));
+  const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}${counts.skipped ? ` · ${counts.skipped} skipped` : ''}`;
   // Failures first: they are what a reviewer came for.
-  const order = { error: 0, fail: 1, borderline: 2, pass: 3 };
+  const order = { error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 };
   // With a baseline, what the PR broke or regressed leads, and failures it inherited fold apart.
   const attention = (c: CaseResult) =>
     withBase ? (isFailing(c) && !isStillFailing(c)) || c.baseline?.change === 'regressed' : isFailing(c);
@@ -154,7 +170,9 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
     .filter(attention)
     .sort((a, b) => byReviewOrder(a, b) || order[a.verdict] - order[b.verdict] || a.score - b.score);
   const still = withBase ? s.cases.filter(isStillFailing) : [];
-  const passing = s.cases.filter((c) => !attention(c) && !(withBase && isStillFailing(c)));
+  const passing = s.cases.filter(
+    (c) => !attention(c) && !(withBase && isStillFailing(c)) && c.verdict !== 'skipped',
+  );
   const header = withBase ? BASE_HEADER : CASE_HEADER;
   const row = (c: CaseResult) => caseRow(c, withBase);
   const parts = [head];
@@ -163,13 +181,14 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
     parts.push(`${header}\n${failing.slice(0, maxFailingRows).map(row).join('\n')}`);
     if (failing.length > maxFailingRows)
       parts.push(`_… and ${failing.length - maxFailingRows} more not passing; see the job summary._`);
-    if (detail >= 1) {
+    {
+      // Every row shown keeps its reasons, each naming its check's text (at detail 0 the shortest).
       const why = failing
-        .slice(0, detail >= 2 ? failing.length : 20)
+        .slice(0, detail >= 2 ? failing.length : detail === 1 ? 20 : maxFailingRows)
         .map((c) => {
-          const lines = whyNot(c).slice(0, detail >= 2 ? 12 : 4);
+          const lines = whyNot(c).slice(0, detail >= 2 ? 12 : detail === 1 ? 4 : 2);
           return lines.length
-            ? `**${codeCell(c.id, 80)}**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : 200)}`).join('\n')}`
+            ? `**${codeCell(c.id, 80)}**\n${lines.map((l) => `- ${cell(l, detail >= 2 ? 400 : detail === 1 ? 250 : 200)}`).join('\n')}`
             : '';
         })
         .filter(Boolean);
@@ -201,6 +220,7 @@ function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string
         `_${passing.length} passing case${passing.length === 1 ? '' : 's'} (listed in the job summary)._`,
       );
   }
+  if (counts.skipped) parts.push(`_${counts.skipped} skipped, not judged (see above)._`);
   return parts.join('\n\n');
 }
 
@@ -287,18 +307,28 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
 
 function headline(results: RunResults): string {
   const c = results.counts;
-  const total = c.pass + c.borderline + c.fail + c.error;
+  const total = c.pass + c.borderline + c.fail + c.error + (c.skipped ?? 0);
   const bits: string[] = [];
   if (total > 0)
     bits.push(
-      `**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}`,
+      `**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${c.skipped ? ` · ${c.skipped} skipped` : ''}`,
     );
   if (results.rubric)
     bits.push(
       `**rubric:** ${results.rubric.verdict}${formatCheckerCounts(results.rubric.counts) ? ` (${formatCheckerCounts(results.rubric.counts)})` : ''}`,
     );
   const base = baselineLine(results);
-  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}`;
+  const gates = gateNotes(results);
+  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}${gates ? `\n\n${gates}` : ''}`;
+}
+
+/** Under the headline: the pass-rate gates, and one line per reason cases were skipped. */
+function gateNotes(results: RunResults): string {
+  const lines = (results.pass_rates ?? []).map((p) => `${p.met ? '✅' : '❌'} ${cell(passRateLine(p), 300)}`);
+  const budget = budgetLine(results);
+  if (budget) lines.push(`💲 ${budget}`);
+  for (const l of skippedLines(results)) lines.push(`⏭️ ${inert(l)}`);
+  return lines.map((l) => `- ${l}`).join('\n');
 }
 
 function render(results: RunResults, opts: RenderOptions, detail: number): string {

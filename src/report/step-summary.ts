@@ -24,7 +24,7 @@ export function verdictLines(results: RunResults): string[] {
   const c = results.counts;
   const samples = samplesNote(results);
   const lines = [
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail · ${c.error} error${samples ? ` · ${samples}` : ''}`,
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail · ${c.error} error${c.skipped ? ` · ${c.skipped} skipped` : ''}${samples ? ` · ${samples}` : ''}`,
   ];
   if (results.baseline)
     lines.push(

@@ -1,9 +1,12 @@
 import { WriteStream } from 'node:tty';
 import { styleText } from 'node:util';
-import { type RunResults } from '../core/results.js';
+import { type CaseResult, type RunResults, type SuiteResult } from '../core/results.js';
 import { formatCheckerCounts } from '../checker/verdict.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './comment-body.js';
+import { passRateLine } from '../config/pass-rate-line.js';
+import { budgetLine, skippedLines } from './gate-lines.js';
+import { bounded } from './inert.js';
 import { judgeSplit, samplesNote } from './samples.js';
 
 export interface Style {
@@ -57,8 +60,56 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
 }
 
-/** The report as a terminal table (the CLI's default format). */
-export function renderTerminal(results: RunResults, style: Style = plain): string {
+/** One case's row, and its reasons under it when it did not pass. */
+function caseLines(results: RunResults, c: CaseResult, idWidth: number, style: Style): string[] {
+  const extra = [
+    checklistMet(c) ? `checklist ${checklistMet(c)}` : '',
+    rangeScores(c) ?? '',
+    judgeSplit(c) ?? '',
+  ]
+    .filter(Boolean)
+    .join('  ');
+  const change = changeWord(c);
+  const out = [
+    `  ${paint(style, c.verdict, pad(c.verdict, 10))} ${results.baseline ? pad(scoreWithDelta(c), 10) : c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${change ? `${paint(style, /broken|regressed/.test(change) ? 'fail' : change === 'still failing' ? 'borderline' : 'pass', change)}  ` : ''}${style.dim(extra)}`,
+  ];
+  if (c.verdict !== 'pass')
+    for (const line of whyNot(c).slice(0, 6)) out.push(style.dim(`      ${bounded(line, 300)}`));
+  return out;
+}
+
+const RANK = { error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 } as const;
+
+/**
+ * A suite: its cases that need a look first (errors, failures, borderline, and passes the PR
+ * regressed), worst first; then the passes folded into one line (`+ 297 passing`), or listed with
+ * `verbose`; skipped cases are counted under the run, never listed one by one.
+ */
+function suiteLines(results: RunResults, s: SuiteResult, style: Style, verbose: boolean): string[] {
+  const needsLook = (c: CaseResult) =>
+    c.verdict !== 'pass' && c.verdict !== 'skipped' ? true : c.baseline?.change === 'regressed';
+  const shown = verbose ? s.cases.filter((c) => c.verdict !== 'skipped') : s.cases.filter(needsLook);
+  if (!verbose) shown.sort((a, b) => RANK[a.verdict] - RANK[b.verdict] || a.score - b.score);
+  const folded = s.cases.filter((c) => c.verdict === 'pass' && !shown.includes(c)).length;
+  const idWidth = Math.min(48, Math.max(4, ...shown.map((c) => c.id.length)));
+  const out = [style.bold(s.path), ...shown.flatMap((c) => caseLines(results, c, idWidth, style))];
+  if (folded > 0) out.push(style.green(`  + ${folded} passing`));
+  const skipped = s.cases.filter((c) => c.verdict === 'skipped').length;
+  if (skipped > 0) out.push(style.yellow(`  ${skipped} skipped`));
+  return out;
+}
+
+export interface TerminalOptions {
+  /** List every case, passes included (`--verbose`). */
+  verbose?: boolean;
+}
+
+/** The report as a terminal table (the CLI's default format): failures first, passes folded. */
+export function renderTerminal(
+  results: RunResults,
+  style: Style = plain,
+  opts: TerminalOptions = {},
+): string {
   const out: string[] = [];
   if (results.errors.length > 0) {
     out.push(style.red(style.bold('Invalid input; nothing was judged:')));
@@ -86,27 +137,11 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
     if (r.feedback) out.push(style.dim(`  feedback: ${r.feedback}`));
     out.push('');
   }
-  for (const s of results.suites) {
-    out.push(style.bold(s.path));
-    const idWidth = Math.min(48, Math.max(4, ...s.cases.map((c) => c.id.length)));
-    for (const c of s.cases) {
-      const extra = [
-        checklistMet(c) ? `checklist ${checklistMet(c)}` : '',
-        rangeScores(c) ?? '',
-        judgeSplit(c) ?? '',
-      ]
-        .filter(Boolean)
-        .join('  ');
-      const change = changeWord(c);
-      out.push(
-        `  ${paint(style, c.verdict, pad(c.verdict, 10))} ${results.baseline ? pad(scoreWithDelta(c), 10) : c.score.toFixed(2)}  ${pad(c.id, idWidth)}  ${change ? `${paint(style, /broken|regressed/.test(change) ? 'fail' : change === 'still failing' ? 'borderline' : 'pass', change)}  ` : ''}${style.dim(extra)}`,
-      );
-      if (c.verdict !== 'pass')
-        for (const line of whyNot(c).slice(0, 6))
-          out.push(style.dim(`      ${line.length > 160 ? `${line.slice(0, 159)}…` : line}`));
-    }
-    out.push('');
-  }
+  for (const s of results.suites) out.push(...suiteLines(results, s, style, opts.verbose ?? false), '');
+  for (const line of skippedLines(results)) out.push(style.yellow(line));
+  for (const p of results.pass_rates ?? []) out.push(paint(style, p.met ? 'pass' : 'fail', passRateLine(p)));
+  const budget = budgetLine(results);
+  if (budget) out.push(style.dim(budget));
   if (results.baseline) {
     const b = results.baseline;
     out.push(
@@ -119,7 +154,7 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
   const u = results.usage;
   out.push(
     `${style.bold('Verdict:')} ${paint(style, results.verdict, results.verdict.toUpperCase())}  score ${results.score.toFixed(2)}  ` +
-      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
+      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${c.skipped ? ` · ${c.skipped} skipped` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
   );
   out.push(
     style.dim(

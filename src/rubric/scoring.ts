@@ -46,6 +46,7 @@ export function scoreChecklist(
     const a = answers.get(item.id);
     return {
       id: item.id,
+      text: item.outcome,
       satisfied: a?.satisfied ?? false,
       weight: item.weight,
       required: item.required,
@@ -68,6 +69,7 @@ export function scoreRanges(
     const a = answers.get(item.id);
     return {
       id: item.id,
+      text: item.outcome,
       score: a?.score ?? 0,
       weight: item.weight,
       required: item.requiredMinScore !== null,

@@ -249,6 +249,9 @@ class SuiteLoader {
       dataset: str(raw.dataset),
       target: suiteTarget,
       cases,
+      ...(typeof raw.min_pass_rate === 'number' && headResult.success
+        ? { minPassRate: raw.min_pass_rate }
+        : {}),
     };
   }
 

@@ -434,6 +434,15 @@ export const EvalSuiteSchema = z
     dataset: z.string().optional(),
     target: z.string().optional(),
     execution: ExecutionSchema.optional(),
+    min_pass_rate: z
+      .number({ error: 'min_pass_rate must be a number from 0 to 1' })
+      .min(0, { error: 'min_pass_rate must be a number from 0 to 1' })
+      .max(1, { error: 'min_pass_rate must be a number from 0 to 1' })
+      .optional()
+      .meta({
+        description:
+          'Share of the suite’s cases that must pass (0..1); with it, a failing case fails the check only through the rate.',
+      }),
     evalcases: z.array(EvalCaseSchema).optional(),
     eval_cases: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
     tests: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),

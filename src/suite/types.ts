@@ -236,6 +236,8 @@ export interface EvalSuite {
   /** Suite `execution.target`, else root `target`. */
   target: string | null;
   cases: EvalCase[];
+  /** `min_pass_rate`: the share of this suite's cases that must pass (overrides the `min-pass-rate` input). */
+  minPassRate?: number;
   /**
    * AgentV 5: the providers the suite can name (inline, then its `.agentv/` catalog), which
    * stand in for a targets.yaml when the `targets` input is not set.

@@ -24,6 +24,8 @@ export interface TargetAnswer {
   costUsd: number | null;
   /** The call's duration as the target reported it, else as measured; null when nothing ran. */
   durationMs: number | null;
+  /** The model that answered, when rubric-eval called it (prices its tokens for `budget-usd`). */
+  model?: string;
 }
 
 export interface TargetRunner {
@@ -279,6 +281,7 @@ export function modelRunner(
           completionTokens: r.completionTokens,
           costUsd: null,
           durationMs: Date.now() - started,
+          model: endpoint.azure?.deployment ?? endpoint.model,
         };
       } catch (err) {
         throw new TargetError(`target '${name}': ${(err as Error).message}`, { cause: err });
