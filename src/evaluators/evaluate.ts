@@ -20,6 +20,7 @@ import { expectedObject } from './expected-object.js';
 import { scoreFieldAccuracy } from './field-accuracy.js';
 import { scoreLatency } from './latency.js';
 import { runLlmJudge } from './llm-judge.js';
+import { runRubricScore } from './rubric-score.js';
 import { renderPromptScript } from './prompt-script.js';
 import { runSampledCase } from './case-samples.js';
 import { type SampleBook } from './sample-book.js';
@@ -111,6 +112,8 @@ async function runLlmJudgeEvaluator(
 ): Promise<EvaluatorResult> {
   const ctx = caseContext(env.evalCase, env.answer);
   const slot = env.book ? { book: env.book, path } : null;
+  if (config.rubricScore)
+    return runRubricScore({ ...config, rubricScore: config.rubricScore }, ctx, env.judge, slot);
   if (!config.promptScript) return runLlmJudge(config, ctx, env.judge, {}, slot);
   const script = config.promptScript;
   let template: string;

@@ -179,6 +179,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
           config: e.promptScript.config,
         },
         required: e.required,
+        rubric_score: e.rubricScore,
         rubrics: rubricsDefinition(e.rubrics),
         type: e.type,
         weight: e.weight,

@@ -283,8 +283,22 @@ function rubricJudge(
     };
   }
   const v = item.value;
-  const outcomes =
-    typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const own = item.threshold ?? item.min_score;
+    if (own !== undefined && (typeof own !== 'number' || own < 0 || own > 1)) {
+      sink.error(
+        doc.locate([...at, item.threshold !== undefined ? 'threshold' : 'min_score']),
+        'threshold',
+        '`llm-rubric` threshold is a score between 0 and 1',
+        subject,
+      );
+      return undefined;
+    }
+    const threshold = typeof own === 'number' ? own : null;
+    const rubricScore = { rubric: ctx.render(v), threshold };
+    return { ...base, type: 'llm_judge', rubrics: null, prompt: null, rubricScore };
+  }
+  const outcomes = Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
   // Without a value AgentV grades against the test's own description with its default template.
   if (v === undefined) return { ...base, type: 'llm_judge', rubrics: null, prompt: null };
   if (!outcomes && Array.isArray(v) && v.length > 0) {

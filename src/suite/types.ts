@@ -62,6 +62,14 @@ export interface LlmJudgeConfig extends EvaluatorBase {
   prompt: PromptTemplate | null;
   /** A script that prints the prompt (AgentV prompt templates); used instead of `prompt`. */
   promptScript?: PromptScript | null;
+  /** promptfoo / AgentV 5 `llm-rubric` with a text value: the judge's 0..1 score is the score. */
+  rubricScore?: RubricScore;
+}
+
+export interface RubricScore {
+  rubric: string;
+  /** The assertion's own `threshold` (else its `min_score`): its pass needs the score to reach it. */
+  threshold: number | null;
 }
 
 export interface PromptScript {

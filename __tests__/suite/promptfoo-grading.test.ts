@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type CaseResult } from '../../src/core/results.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
+import { engineConfig } from '../helpers/engine.js';
+import { tmpDir } from '../helpers/judge.js';
+
+/**
+ * AgentV 5 / promptfoo grading, run through the real pipeline: a scripted judge that scores each
+ * `llm-rubric` by its rubric text (`score:<s>` in the rubric, `fail` makes its `pass` false).
+ */
+let judge: FakeOpenAI;
+beforeAll(async () => {
+  judge = await startOpenAIServer({
+    respond: ({ desc }) => {
+      if (desc.mode !== 'rubric') return undefined;
+      const rubric = /\[\[ ## rubric ## \]\]\n([\s\S]*)$/.exec(desc.text)?.[1] ?? '';
+      const score = Number(/score:([0-9.]+)/.exec(rubric)?.[1] ?? '1');
+      return { reason: `rubric scored ${score}`, pass: !/\bfail\b/.test(rubric), score };
+    },
+  });
+});
+afterAll(() => judge.close());
+
+async function grade(suite: string, answers: Record<string, string>): Promise<Record<string, CaseResult>> {
+  const root = tmpDir('re-pf-grading-');
+  mkdirSync(path.join(root, 'evals'));
+  writeFileSync(path.join(root, 'evals/suite.yaml'), suite);
+  writeFileSync(
+    path.join(root, 'answers.jsonl'),
+    Object.entries(answers)
+      .map(([id, a]) => JSON.stringify({ eval_id: id, candidate_answer: a }))
+      .join('\n'),
+  );
+  const { results } = await runEvaluation(
+    engineConfig(root, judge.url, { suites: ['evals/suite.yaml'], answersFile: 'answers.jsonl' }),
+    { env: { PATH: process.env.PATH } },
+  );
+  expect(results.errors).toEqual([]);
+  return Object.fromEntries(results.suites[0]!.cases.map((c) => [c.id, c]));
+}
+
+const test1 = (id: string, asserts: string) =>
+  `  - id: ${id}\n    vars: { input: q }\n    assert:\n${asserts
+    .trim()
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n')}\n`;
+
+describe('llm-rubric with a text value is a score (AgentV 5, promptfoo)', () => {
+  test('the judge score is the assertion score and the test score; 0.72 fails the default 0.8', async () => {
+    const cases = await grade(
+      `tests:\n${test1('low', '- { type: llm-rubric, value: "Names Paris score:0.72" }')}`,
+      { low: 'Paris' },
+    );
+    const low = cases.low!;
+    expect(low).toMatchObject({ score: 0.72, verdict: 'fail' });
+    expect(low.evaluators[0]).toMatchObject({ mode: 'rubric', score: 0.72, verdict: 'pass' });
+    expect(low.evaluators[0]!.reasoning).toBe('rubric scored 0.72');
+  });
+
+  test('`threshold` on the assertion decides the assertion, not the test', async () => {
+    const cases = await grade(
+      `threshold: 0.5\ntests:\n${test1('t', '- { type: llm-rubric, value: "score:0.6", threshold: 0.7 }')}`,
+      { t: 'x' },
+    );
+    expect(cases.t!.evaluators[0]).toMatchObject({ score: 0.6, verdict: 'fail', threshold: 0.7 });
+    expect(cases.t!.evaluators[0]!.misses).toEqual(['score:0.6 (score 0.6 below threshold 0.7)']);
+    // The test's own threshold (0.5) still decides the test on its score.
+    expect(cases.t).toMatchObject({ score: 0.6, verdict: 'pass' });
+  });
+
+  test('the judge saying fail fails the assertion whatever its score', async () => {
+    const cases = await grade(`tests:\n${test1('f', '- { type: llm-rubric, value: "fail score:0.9" }')}`, {
+      f: 'x',
+    });
+    expect(cases.f!.evaluators[0]).toMatchObject({ score: 0.9, verdict: 'fail' });
+    expect(cases.f).toMatchObject({ score: 0.9, verdict: 'pass' });
+  });
+
+  test('`required: true` gates at 0.8, or at its `min_score`', async () => {
+    const cases = await grade(
+      `tests:\n${test1(
+        'gate',
+        `- { type: llm-rubric, value: "score:0.75", required: true }
+- { type: contains, value: x, weight: 9 }`,
+      )}${test1(
+        'min',
+        `- { type: llm-rubric, value: "score:0.75", required: true, min_score: 0.7 }
+- { type: contains, value: x }`,
+      )}`,
+      { gate: 'x', min: 'x' },
+    );
+    expect(cases.gate).toMatchObject({ score: 0, verdict: 'fail' });
+    expect(cases.gate!.gating_violations).toEqual([
+      'llm-rubric-1: required, scored 0.75 < 0.8 (the test scores 0)',
+    ]);
+    expect(cases.min).toMatchObject({ score: 0.875, verdict: 'pass' });
+  });
+
+  test('`negate: true` scores 1 − s and swaps pass and fail', async () => {
+    const cases = await grade(
+      `tests:\n${test1('neg', '- { type: llm-rubric, value: "Mentions London score:0.1", negate: true }')}`,
+      { neg: 'Paris' },
+    );
+    expect(cases.neg!.evaluators[0]).toMatchObject({ negated: true, verdict: 'fail' });
+    expect(cases.neg!.score).toBeCloseTo(0.9);
+    expect(cases.neg!.verdict).toBe('pass');
+  });
+
+  test('two weighted llm-rubric assertions give their weighted mean', async () => {
+    const cases = await grade(
+      `tests:\n${test1(
+        'w',
+        `- { type: llm-rubric, value: "score:1", weight: 3 }
+- { type: llm-rubric, value: "score:0.2", weight: 1 }`,
+      )}`,
+      { w: 'x' },
+    );
+    expect(cases.w!.score).toBeCloseTo(0.8);
+    expect(cases.w!.verdict).toBe('pass');
+  });
+
+  test('a list of criteria, and plain strings in `assert`, stay checklists', async () => {
+    const cases = await grade(
+      `tests:\n${test1(
+        'c',
+        `- { type: llm-rubric, value: ["Names Paris", "Is short"] }
+- It is polite.`,
+      )}`,
+      { c: 'Paris' },
+    );
+    expect(cases.c!.evaluators.map((e) => e.mode)).toEqual(['checklist', 'checklist']);
+  });
+});
