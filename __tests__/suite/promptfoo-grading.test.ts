@@ -134,3 +134,55 @@ describe('llm-rubric with a text value is a score (AgentV 5, promptfoo)', () => 
     expect(cases.c!.evaluators.map((e) => e.mode)).toEqual(['checklist', 'checklist']);
   });
 });
+
+describe('assert-set (promptfoo, AgentV 5)', () => {
+  const set = (id: string, head: string) =>
+    test1(
+      id,
+      `- type: assert-set
+  ${head}
+  assert:
+    - { type: contains, value: Paris, weight: 2 }
+    - { type: contains, value: Berlin, weight: 1 }`,
+    );
+
+  test("its children's weights weight its score; its threshold overrides their pass/fail", async () => {
+    const cases = await grade(
+      `tests:\n${set('low', 'threshold: 0.6')}${set('high', 'threshold: 0.7')}${set('none', 'metric: plain')}`,
+      { low: 'Paris', high: 'Paris', none: 'Paris' },
+    );
+    for (const id of ['low', 'high', 'none']) expect(cases[id]!.evaluators[0]!.score).toBeCloseTo(2 / 3);
+    expect(cases.low!.evaluators[0]).toMatchObject({ verdict: 'pass', threshold: 0.6 });
+    expect(cases.high!.evaluators[0]).toMatchObject({ verdict: 'fail', threshold: 0.7 });
+    // Without a threshold the set passes only when every child that weighs passes.
+    expect(cases.none!.evaluators[0]).toMatchObject({ name: 'plain', verdict: 'fail' });
+    expect(cases.none!.evaluators[0]!.threshold).toBeUndefined();
+  });
+
+  test('a zero-weight child does not fail a set without threshold', async () => {
+    const cases = await grade(
+      `tests:\n${test1(
+        'z',
+        `- type: assert-set
+  assert:
+    - { type: contains, value: Paris }
+    - { type: contains, value: Berlin, weight: 0 }`,
+      )}`,
+      { z: 'Paris' },
+    );
+    expect(cases.z!.evaluators[0]).toMatchObject({ score: 1, verdict: 'pass' });
+    expect(cases.z!.verdict).toBe('pass');
+  });
+
+  test('a threshold out of 0..1 is refused at its line', async () => {
+    const { loadSuiteFile } = await import('../../src/suite/load-suite.js');
+    const { Workspace } = await import('../../src/core/workspace.js');
+    const root = tmpDir('re-pf-set-');
+    writeFileSync(
+      path.join(root, 's.yaml'),
+      `tests:\n${test1('x', '- { type: assert-set, threshold: 2, assert: [{ type: contains, value: a }] }')}`,
+    );
+    const r = loadSuiteFile(path.join(root, 's.yaml'), new Workspace(root));
+    expect(r.diagnostics.map((d) => `${d.line} ${d.rule}`)).toEqual(['5 threshold']);
+  });
+});

@@ -2,6 +2,7 @@ import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
 import { evaluatorVerdict } from '../rubric/scoring.js';
+import { EPSILON } from '../core/epsilon.js';
 import { combineChildren } from './case-scoring.js';
 import {
   type CompositeConfig,
@@ -215,13 +216,31 @@ async function runComposite(
   return {
     ...base,
     score: a.score,
-    verdict: evaluatorVerdict(a.score, gating),
+    verdict: config.assertSet
+      ? assertSetVerdict(config.assertSet, a.score, children, gating)
+      : evaluatorVerdict(a.score, gating),
+    ...(config.assertSet?.threshold != null ? { threshold: config.assertSet.threshold } : {}),
     gating_violations: gating,
     hits,
     misses: [...misses, ...a.misses],
     reasoning: a.reasoning,
     ...a.samples,
   };
+}
+
+/** An `assert-set`'s own pass: its threshold when it has one, else every child that weighs passed. */
+function assertSetVerdict(
+  set: { threshold: number | null },
+  score: number,
+  children: readonly EvaluatorResult[],
+  gating: readonly string[],
+): EvaluatorResult['verdict'] {
+  if (gating.length > 0) return 'fail';
+  const pass =
+    set.threshold !== null
+      ? score + EPSILON >= set.threshold
+      : children.filter((c) => c.weight > 0).every((c) => c.verdict === 'pass');
+  return pass ? 'pass' : 'fail';
 }
 
 /** What an aggregator made of a composite's children: a score with its account, or why it gave none. */

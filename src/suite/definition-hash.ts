@@ -189,6 +189,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
     case 'composite':
       return {
         aggregator: aggregatorDefinition(e.aggregator, root),
+        assert_set: e.assertSet,
         children: e.children.map((c) => evaluatorDefinition(c, root)),
         ...knobs(e),
       };

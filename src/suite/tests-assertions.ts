@@ -424,9 +424,25 @@ function assertSet(
     );
     return undefined;
   }
+  const t = item.threshold;
+  if (t !== undefined && (typeof t !== 'number' || t < 0 || t > 1)) {
+    ctx.sink.error(
+      ctx.doc.locate([...at, 'threshold']),
+      'threshold',
+      '`assert-set` threshold is a score between 0 and 1',
+      ctx.subject,
+    );
+    return undefined;
+  }
   const children = mapAssertions(item.assert, [...at, 'assert'], ctx);
   const weights = Object.fromEntries(children.map((c) => [c.name, c.weight]));
-  return { ...base, type: 'composite', children, aggregator: { type: 'weighted_average', weights } };
+  return {
+    ...base,
+    type: 'composite',
+    children,
+    aggregator: { type: 'weighted_average', weights },
+    assertSet: { threshold: typeof t === 'number' ? t : null },
+  };
 }
 
 function trajectory(

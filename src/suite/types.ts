@@ -172,6 +172,11 @@ export interface CompositeConfig extends EvaluatorBase {
   type: 'composite';
   children: EvaluatorConfig[];
   aggregator: AggregatorConfig;
+  /**
+   * promptfoo / AgentV 5 `assert-set`: passes when its score reaches `threshold`, or without
+   * one when every child that weighs passes (its score is still the weighted mean).
+   */
+  assertSet?: { threshold: number | null };
 }
 
 /** AgentV 5 / promptfoo text checks, named as those formats name them. */
