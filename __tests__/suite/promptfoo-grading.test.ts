@@ -186,3 +186,42 @@ describe('assert-set (promptfoo, AgentV 5)', () => {
     expect(r.diagnostics.map((d) => `${d.line} ${d.rule}`)).toEqual(['5 threshold']);
   });
 });
+
+describe('thresholds and merges (AgentV 5)', () => {
+  async function load(yaml: string) {
+    const { loadSuiteFile } = await import('../../src/suite/load-suite.js');
+    const { Workspace } = await import('../../src/core/workspace.js');
+    const root = tmpDir('re-pf-merge-');
+    writeFileSync(path.join(root, 's.yaml'), yaml);
+    const r = loadSuiteFile(path.join(root, 's.yaml'), new Workspace(root));
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    return Object.fromEntries(r.suite!.cases.map((c) => [c.id, c]));
+  }
+  const SUITE = `threshold: 0.5
+default_test:
+  threshold: 0.6
+  vars: { input: q }
+  assert: [{ type: contains, value: a, metric: from-default }]
+assert: [{ type: contains, value: b, metric: from-suite }]
+tests:
+  - { id: plain, assert: [{ type: contains, value: c }] }
+  - { id: own, threshold: 0.7, assert: [{ type: contains, value: c }] }
+  - { id: run, threshold: 0.7, execution: { threshold: 0.9 }, assert: [{ type: contains, value: c }] }
+  - { id: skip, execution: { skip_defaults: true }, assert: [{ type: contains, value: c }] }
+  - { id: pf-skip, options: { disableDefaultAsserts: true }, assert: [{ type: contains, value: c }] }
+`;
+
+  test('threshold: execution (run override), then the test, then default_test, then the legacy suite threshold', async () => {
+    const c = await load(SUITE);
+    expect(['plain', 'own', 'run'].map((id) => c[id]!.scoring!.threshold)).toEqual([0.6, 0.7, 0.9]);
+    const legacy = await load(SUITE.replace('  threshold: 0.6\n', ''));
+    expect(legacy.plain!.scoring!.threshold).toBe(0.5);
+  });
+
+  test("suite-level `assert` and default_test's merge with a test's; a test can opt out of both", async () => {
+    const c = await load(SUITE);
+    expect(c.plain!.evaluators.map((e) => e.name)).toEqual(['from-default', 'from-suite', 'contains-1']);
+    expect(c.skip!.evaluators.map((e) => e.name)).toEqual(['contains-1']);
+    expect(c['pf-skip']!.evaluators.map((e) => e.name)).toEqual(['contains-1']);
+  });
+});

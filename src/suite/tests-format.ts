@@ -195,21 +195,27 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => renderVars(s, vars);
   const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  // A test opts out of the suite's assertions: AgentV 5's `execution.skip_defaults`, promptfoo's
+  // `options.disableDefaultAsserts`.
+  const execution = isRecord(t.execution) ? t.execution : {};
+  const options = isRecord(t.options) ? t.options : {};
+  const skipDefaults = execution.skip_defaults === true || options.disableDefaultAsserts === true;
+  const defaultAssert = skipDefaults ? [] : asList(env.defaults.assert);
+  const suiteAssert = skipDefaults ? [] : asList(env.suiteAssert);
   const evaluators = [
-    ...mapAssertions(asList(env.defaults.assert), ['default_test', 'assert'], {
+    ...mapAssertions(defaultAssert, ['default_test', 'assert'], {
       ...ctx,
       doc: env.suite.doc,
       sink: env.suite.sink,
     }),
-    ...mapAssertions(asList(env.suiteAssert), ['assert'], {
+    ...mapAssertions(suiteAssert, ['assert'], {
       ...ctx,
       doc: env.suite.doc,
       sink: env.suite.sink,
     }),
     ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
   ];
-  const written =
-    asList(env.defaults.assert).length + asList(env.suiteAssert).length + asList(t.assert).length;
+  const written = defaultAssert.length + suiteAssert.length + asList(t.assert).length;
   if (written === 0)
     f.sink.error(
       f.doc.locate(at),
@@ -223,10 +229,10 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     expected === undefined
       ? []
       : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
-  const execution = isRecord(t.execution) ? t.execution : {};
+  // AgentV 5's precedence: the test's run override, the test, default_test, the suite, 0.8.
   const th =
-    threshold(t.threshold) ??
     threshold(execution.threshold) ??
+    threshold(t.threshold) ??
     threshold(env.defaults.threshold) ??
     env.suiteThreshold;
   if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
