@@ -12,6 +12,15 @@ import {
   RUNNABLE_PROVIDERS,
 } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
+import {
+  expandVars,
+  openAiModel,
+  openAiSettings,
+  refuseSuiteKeys,
+  refuseTestKeys,
+  resolveAssertionRefs,
+  scenarioTests,
+} from './promptfoo-config.js';
 import { type EvalCase, type EvalSuite, type Message } from './types.js';
 import { readTests, type TestsFile } from './tests-files.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
@@ -37,7 +46,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /** The format is told by its keys: v2's `tests` alias has neither vars, assert nor prompts. */
 export function isTestsFormat(raw: Record<string, unknown>): boolean {
-  if (['prompts', 'providers', 'default_test', 'defaultTest'].some((k) => raw[k] !== undefined)) return true;
+  if (['prompts', 'providers', 'default_test', 'defaultTest', 'scenarios'].some((k) => raw[k] !== undefined))
+    return true;
   if (typeof raw.tests === 'string') return true;
   return (
     Array.isArray(raw.tests) &&
@@ -79,13 +89,40 @@ function defaultTest(
 }
 
 /**
- * promptfoo's `openai:<model>` / `openai:chat:<model>` provider ids: an OpenAI model read with
- * OPENAI_API_KEY (and OPENAI_BASE_URL when set), as promptfoo reads them.
+ * promptfoo's `openai:<model>` / `openai:chat:<model>` provider ids, as a string or as the `id`
+ * of `{id, label, config}`: an OpenAI chat model read with OPENAI_API_KEY (and OPENAI_BASE_URL
+ * when set), as promptfoo reads them. Other OpenAI APIs (`openai:responses:<model>`, ...) are
+ * refused by name; `undefined` when the id is not promptfoo's.
  */
-function promptfooModel(id: string, f: TestsFile, at: PathSegment[]): ProviderEntry | undefined {
-  const m = /^openai:(?:chat:)?(.+)$/.exec(id);
+function promptfooModel(
+  given: unknown,
+  f: TestsFile,
+  at: PathSegment[],
+): ProviderEntry | 'refused' | undefined {
+  const id = typeof given === 'string' ? given : isRecord(given) ? given.id : undefined;
+  if (typeof id !== 'string') return undefined;
+  const m = openAiModel(id);
   if (!m) return undefined;
-  const raw = { id: 'openai', label: id, model: m[1], api_key: '{{ env.OPENAI_API_KEY }}' };
+  if ('refused' in m) {
+    f.sink.error(
+      f.doc.locate(at),
+      'unsupported-provider',
+      `provider '${id}' is ${m.refused}, not run by rubric-eval`,
+      'suite',
+    );
+    return 'refused';
+  }
+  const obj = isRecord(given) ? given : {};
+  const { settings, unread } = openAiSettings(obj.config);
+  for (const k of unread)
+    f.sink.warn(
+      f.doc.locateKey([...at, 'config', k]),
+      'unread-setting',
+      `provider config \`${k}\` is not read by rubric-eval's openai target`,
+      'suite',
+    );
+  const label = typeof obj.label === 'string' ? obj.label : id;
+  const raw = { api_key: '{{ env.OPENAI_API_KEY }}', ...settings, id: 'openai', label, model: m.model };
   return providerEntry(raw, f.absPath, f.display, f.doc.position(at)) ?? undefined;
 }
 
@@ -109,7 +146,23 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
   const reportExtra = () => {
     for (const x of extra) f.sink.items.push(...x.items);
   };
-  const tests = readTests(f, extra);
+  refuseSuiteKeys(raw, f.doc, f.sink);
+  const defaultKey = raw.default_test !== undefined ? 'default_test' : 'defaultTest';
+  if (isRecord(raw[defaultKey])) refuseTestKeys(raw[defaultKey], [defaultKey], f.doc, f.sink, 'suite');
+  if (raw.tests === undefined && raw.scenarios === undefined) {
+    f.sink.error(
+      { line: 1, column: 1 },
+      'required',
+      'a suite needs `tests` (or promptfoo `scenarios`)',
+      'suite',
+    );
+    return undefined;
+  }
+  const listed = raw.tests === undefined ? [] : readTests(f, extra);
+  const tests = listed && [
+    ...listed,
+    ...scenarioTests(raw.scenarios, f.doc, f.sink).map((s) => ({ ...s, file: f })),
+  ];
   if (!tests) {
     reportExtra();
     return undefined;
@@ -138,6 +191,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
       dir,
       defaults,
       suiteAssert: raw.assert,
+      templates: raw.assertionTemplates,
       prompts,
       suiteThreshold,
       suite: f,
@@ -173,6 +227,8 @@ interface TestEnv {
   dir: string;
   defaults: Record<string, unknown>;
   suiteAssert: unknown;
+  /** promptfoo's `assertionTemplates`, for `$ref`. */
+  templates: unknown;
   prompts: PromptDefinition[] | null;
   suiteThreshold: number;
 }
@@ -183,7 +239,7 @@ interface TestEnv {
  */
 function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
   const { f } = env;
-  const before = f.sink.items.filter((d) => d.severity === 'error').length;
+  refuseTestKeys(t, at, f.doc, f.sink, subject);
   // Case files in AgentV's older shape keep `input` / `expected_output` on the test: AgentV
   // moves them into the vars, and so do we.
   const vars = {
@@ -192,6 +248,31 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     ...(t.expected_output !== undefined ? { expected_output: t.expected_output } : {}),
     ...(isRecord(t.vars) ? t.vars : {}),
   };
+  const refs = (list: unknown, where: PathSegment[], doc: TestsFile) =>
+    resolveAssertionRefs(list, env.templates, where, doc.doc, doc.sink, subject);
+  const test = { ...t, assert: refs(t.assert, [...at, 'assert'], f) };
+  const resolved: TestEnv = {
+    ...env,
+    defaults: { ...env.defaults, assert: refs(env.defaults.assert, ['default_test', 'assert'], env.suite) },
+    suiteAssert: refs(env.suiteAssert, ['assert'], env.suite),
+  };
+  // Array vars: one test per combination (promptfoo), its id numbered.
+  const combos = expandVars(vars);
+  return combos.flatMap((v, k) =>
+    loadOne(test, v, combos.length > 1 ? `-${k + 1}` : '', at, subject, resolved),
+  );
+}
+
+function loadOne(
+  t: Record<string, unknown>,
+  vars: Record<string, unknown>,
+  suffix: string,
+  at: PathSegment[],
+  subject: string,
+  env: TestEnv,
+): EvalCase[] {
+  const { f } = env;
+  const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => renderVars(s, vars);
   const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
@@ -216,11 +297,12 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
   ];
   const written = defaultAssert.length + suiteAssert.length + asList(t.assert).length;
-  if (written === 0)
-    f.sink.error(
+  // promptfoo runs a test without assertions for its output: it passes whenever its target answers.
+  if (written === 0 && (suffix === '' || suffix === '-1'))
+    f.sink.warn(
       f.doc.locate(at),
-      'required',
-      'a test needs at least one assertion in `assert` (or in `default_test`)',
+      'output-only',
+      'this test has no assertions: it passes whenever its target answers (promptfoo output-only test)',
       subject,
     );
   const inputs = (env.prompts ?? [null]).map((p) => ({ p, messages: inputOf(p, vars, at, subject, env) }));
@@ -236,7 +318,8 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     threshold(env.defaults.threshold) ??
     env.suiteThreshold;
   if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
-  const id = t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id);
+  const id =
+    (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
   return inputs.map(({ p, messages }) => ({
     id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
     suitePath: env.suite.display,
@@ -317,7 +400,9 @@ function resolveProviders(
       catalog.entries.find((e) => e.label === first) ??
       catalog.entries.find((e) => e.label === null && e.kind === first);
     if (!entry) {
-      entry = promptfooModel(first, f, at);
+      const model = promptfooModel(first, f, at);
+      if (model === 'refused') return none;
+      entry = model;
       if (entry) entries = [entry, ...entries];
     }
     if (!entry) {
@@ -331,7 +416,9 @@ function resolveProviders(
       return none;
     }
   } else if (isRecord(first)) {
-    entry = providerEntry(first, f.absPath, f.display, f.doc.position(at)) ?? undefined;
+    const model = promptfooModel(first, f, at);
+    if (model === 'refused') return none;
+    entry = model ?? providerEntry(first, f.absPath, f.display, f.doc.position(at)) ?? undefined;
     if (entry) entries = [entry, ...catalog.entries];
   }
   if (!entry) {
