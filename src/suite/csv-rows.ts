@@ -1,5 +1,5 @@
 /** One CSV record: its fields, and the line it starts on (1-based). */
-export interface CsvRecord {
+interface CsvRecord {
   fields: string[];
   line: number;
 }
