@@ -25,9 +25,9 @@ import {
   type RawCase,
   type RawEvaluator,
   type RawMessage,
-} from './schema.js';
+} from './v2/schema.js';
 import { scriptFileArgs } from './script-files.js';
-import { dropShadowedAliases, messagesShape } from './shorthand.js';
+import { dropShadowedAliases, messagesShape } from './v2/shorthand.js';
 import { checkUnknownKeys } from '../core/unknown-keys.js';
 import {
   type AggregatorConfig,
@@ -41,7 +41,7 @@ import {
   type PromptScript,
   type PromptTemplate,
 } from './types.js';
-import { isTestsFormat, loadTestsSuite } from './tests-format.js';
+import { isTestsFormat, loadTestsSuite } from './agentv5/tests-format.js';
 import { readReferencedFile, readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
 import { tooDeepOffset } from '../core/nesting.js';

@@ -1,6 +1,6 @@
 import { type Position } from '../core/diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
-import { type ProviderEntry } from './provider-catalog.js';
+import { type ProviderEntry } from './agentv5/provider-catalog.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type CaseResult } from '../../src/core/results.js';
-import { runEvaluation } from '../../src/pipeline/run.js';
-import { engineConfig } from '../helpers/engine.js';
-import { tmpDir } from '../helpers/judge.js';
+import { startOpenAIServer, type FakeOpenAI } from '../../../__fixtures__/servers/openai-server.mjs';
+import { type CaseResult } from '../../../src/core/results.js';
+import { runEvaluation } from '../../../src/pipeline/run.js';
+import { engineConfig } from '../../helpers/engine.js';
+import { tmpDir } from '../../helpers/judge.js';
 
 /**
  * AgentV 5 / promptfoo grading, run through the real pipeline: a scripted judge that scores each
@@ -175,8 +175,8 @@ describe('assert-set (promptfoo, AgentV 5)', () => {
   });
 
   test('a threshold out of 0..1 is refused at its line', async () => {
-    const { loadSuiteFile } = await import('../../src/suite/load-suite.js');
-    const { Workspace } = await import('../../src/core/workspace.js');
+    const { loadSuiteFile } = await import('../../../src/suite/load-suite.js');
+    const { Workspace } = await import('../../../src/core/workspace.js');
     const root = tmpDir('re-pf-set-');
     writeFileSync(
       path.join(root, 's.yaml'),
@@ -189,8 +189,8 @@ describe('assert-set (promptfoo, AgentV 5)', () => {
 
 describe('thresholds and merges (AgentV 5)', () => {
   async function load(yaml: string) {
-    const { loadSuiteFile } = await import('../../src/suite/load-suite.js');
-    const { Workspace } = await import('../../src/core/workspace.js');
+    const { loadSuiteFile } = await import('../../../src/suite/load-suite.js');
+    const { Workspace } = await import('../../../src/core/workspace.js');
     const root = tmpDir('re-pf-merge-');
     writeFileSync(path.join(root, 's.yaml'), yaml);
     const r = loadSuiteFile(path.join(root, 's.yaml'), new Workspace(root));

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { type DiagnosticSink } from '../core/diagnostics.js';
-import { type Workspace } from '../core/workspace.js';
-import { readReferencedFile } from '../core/user-file.js';
-import { type SourceDocument } from '../core/yaml-source.js';
+import { type DiagnosticSink } from '../../core/diagnostics.js';
+import { type Workspace } from '../../core/workspace.js';
+import { readReferencedFile } from '../../core/user-file.js';
+import { type SourceDocument } from '../../core/yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo `prompts`: each test runs once per prompt. A prompt is a template string,

@@ -1,5 +1,5 @@
-import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
+import { type DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { readCsv } from './csv-rows.js';
 
 /**

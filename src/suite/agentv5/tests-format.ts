@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { DiagnosticSink } from '../core/diagnostics.js';
-import { readReferencedFile } from '../core/user-file.js';
+import { DiagnosticSink } from '../../core/diagnostics.js';
+import { readReferencedFile } from '../../core/user-file.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import {
   findProviderCatalog,
@@ -21,11 +21,11 @@ import {
   resolveAssertionRefs,
   scenarioTests,
 } from './promptfoo-config.js';
-import { type EvalCase, type EvalSuite, type Message } from './types.js';
+import { type EvalCase, type EvalSuite, type Message } from '../types.js';
 import { readTests, type TestsFile } from './tests-files.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
-import { type PathSegment, parseYamlSource } from '../core/yaml-source.js';
-import { reportZodIssues } from '../core/zod-diagnostics.js';
+import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
+import { reportZodIssues } from '../../core/zod-diagnostics.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
 export const DEFAULT_TEST_THRESHOLD = 0.8;

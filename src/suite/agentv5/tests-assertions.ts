@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { parseRubricList } from './rubric-items.js';
-import { deterministicConfig } from './deterministic-configs.js';
-import { type RawEvaluator } from './schema.js';
-import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
-import { type Workspace } from '../core/workspace.js';
-import { readReferencedFile } from '../core/user-file.js';
-import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
+import { type DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { parseRubricList } from '../rubric-items.js';
+import { deterministicConfig } from '../deterministic-configs.js';
+import { type RawEvaluator } from '../v2/schema.js';
+import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from '../types.js';
+import { type Workspace } from '../../core/workspace.js';
+import { readReferencedFile } from '../../core/user-file.js';
+import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where

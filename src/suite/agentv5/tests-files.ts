@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { type Workspace } from '../core/workspace.js';
-import { readReferencedFile } from '../core/user-file.js';
+import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { type Workspace } from '../../core/workspace.js';
+import { readReferencedFile } from '../../core/user-file.js';
 import { csvDocument } from './tests-csv.js';
-import { type PathSegment, parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
+import { type PathSegment, parseYamlSource, type SourceDocument } from '../../core/yaml-source.js';
 
 /** A file tests are read from, with its own positions and problems. */
 export interface TestsFile {

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readCsv } from '../../src/suite/csv-rows.js';
-import { assertionFromCell } from '../../src/suite/tests-csv.js';
-import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/core/workspace.js';
-import { tmpDir } from '../helpers/judge.js';
-import { CORPUS, corpusTest } from '../helpers/paths.js';
+import { readCsv } from '../../../src/suite/agentv5/csv-rows.js';
+import { assertionFromCell } from '../../../src/suite/agentv5/tests-csv.js';
+import { loadSuiteFile } from '../../../src/suite/load-suite.js';
+import { Workspace } from '../../../src/core/workspace.js';
+import { tmpDir } from '../../helpers/judge.js';
+import { CORPUS, corpusTest } from '../../helpers/paths.js';
 
 describe('RFC 4180 reader', () => {
   test('quoted fields hold commas, doubled quotes and line breaks; each record keeps its first line', () => {

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/core/workspace.js';
-import { tmpDir } from '../helpers/judge.js';
+import { loadSuiteFile } from '../../../src/suite/load-suite.js';
+import { Workspace } from '../../../src/core/workspace.js';
+import { tmpDir } from '../../helpers/judge.js';
 
 /** promptfoo's own configuration, read as promptfoo reads it (or refused by name). */
 function load(yaml: string, files: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
-import { type DiagnosticSink } from '../core/diagnostics.js';
-import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
+import { type DiagnosticSink } from '../../core/diagnostics.js';
+import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 
 /**
  * promptfoo's own configuration, beside what AgentV 5 shares with it: provider ids and objects,
