@@ -112,6 +112,10 @@ tests:
     't-4: Rome in fr',
   ]);
   expect(x.cases[2]!.evaluators[0]).toMatchObject({ values: ['Rome'] });
+  // AgentV's `input` / `expected_output` lists are one value (a conversation, a structured answer).
+  const agentv = load('tests:\n  - id: a\n    vars: { input: [one, two], expected_output: [x, y] }\n');
+  expect(agentv.errors).toEqual([]);
+  expect(agentv.cases.map((c) => c.id)).toEqual(['a']);
 });
 
 test('scenarios: each config row crossed with each test, vars merged, assertions concatenated', () => {

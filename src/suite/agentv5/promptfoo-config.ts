@@ -150,8 +150,8 @@ export function resolveAssertionRefs(
 
 /**
  * promptfoo expands a var whose value is an array into one test per value, and several such vars
- * into every combination (their cartesian product). `_`-prefixed vars and chat message lists are
- * not expanded. Each combination is returned with its own vars.
+ * into every combination (their cartesian product). `_`-prefixed vars, chat message lists, and
+ * AgentV's `input` / `expected_output` are not expanded. Each combination is returned with its own vars.
  */
 export function expandVars(vars: Record<string, unknown>): Record<string, unknown>[] {
   // A message list (AgentV's `input` as chat messages) is one value, not a list of values.
@@ -159,7 +159,9 @@ export function expandVars(vars: Record<string, unknown>): Record<string, unknow
     v.length > 0 && v.every((m) => isRecord(m) && typeof m.role === 'string');
   const keys = Object.keys(vars).filter((k) => {
     const v = vars[k];
-    return Array.isArray(v) && v.length > 0 && !k.startsWith('_') && !isMessages(v);
+    // AgentV's `input` and `expected_output` lists are a conversation or a structured answer.
+    const agentvValue = k === 'input' || k === 'expected_output';
+    return Array.isArray(v) && v.length > 0 && !k.startsWith('_') && !agentvValue && !isMessages(v);
   });
   let combos: Record<string, unknown>[] = [{ ...vars }];
   for (const k of keys) {
