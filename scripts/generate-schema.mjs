@@ -21,8 +21,8 @@ const load = async (file) => {
     rmSync(tmp);
   }
 };
-const { EvalSuiteSchema } = await load('schema.ts');
-const { TestsSuiteSchema } = await load('tests-schema.ts');
+const { EvalSuiteSchema } = await load('v2/schema.ts');
+const { TestsSuiteSchema } = await load('agentv5/tests-schema.ts');
 const { z } = await import('zod');
 
 // Two accepted shapes: AgentV v2 (`evalcases`) and AgentV 5 / promptfoo (`tests`, `vars`, `assert`).

@@ -1,5 +1,5 @@
 export interface RequestDescription {
-  mode: 'checklist' | 'score_range' | 'markdown' | 'freeform' | 'chat';
+  mode: 'checklist' | 'score_range' | 'markdown' | 'freeform' | 'rubric' | 'chat';
   ids: string[];
   text: string;
 }

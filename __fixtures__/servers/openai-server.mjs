@@ -29,6 +29,7 @@ export function describeRequest(body) {
     if (props.verdict) return { mode: 'markdown', ids, text };
     if (item?.score) return { mode: 'score_range', ids, text };
     if (props.checks) return { mode: 'checklist', ids, text };
+    if (props.pass) return { mode: 'rubric', ids: [], text };
     if (props.score) return { mode: 'freeform', ids: [], text };
     return { mode: 'chat', ids: [], text };
   }
@@ -42,6 +43,7 @@ export function describeRequest(body) {
   if (/"verdict": "accept"\|"retry"\|"terminate"/.test(text)) return { mode: 'markdown', ids, text };
   if (/"score": <integer 0-10>/.test(text)) return { mode: 'score_range', ids, text };
   if (/"satisfied": true\|false/.test(text)) return { mode: 'checklist', ids, text };
+  if (/"pass": true\|false/.test(text)) return { mode: 'rubric', ids: [], text };
   if (/"score": <number 0\.0-1\.0>/.test(text)) return { mode: 'freeform', ids: [], text };
   return { mode: 'chat', ids: [], text };
 }
@@ -67,6 +69,8 @@ export function defaultAnswer(desc) {
       };
     case 'freeform':
       return { reasoning: 'good answer', hits: ['covers the point'], misses: [], score: 1 };
+    case 'rubric':
+      return { reason: 'meets the rubric', pass: true, score: 1 };
     default:
       return null;
   }

@@ -15,7 +15,7 @@ import {
   KNOWN_RUBRIC_KEYS,
   KNOWN_SUITE_KEYS,
   knownEvaluatorKeys,
-} from '../../src/suite/schema.js';
+} from '../../src/suite/v2/schema.js';
 import { Workspace } from '../../src/core/workspace.js';
 
 type Obj = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { negateResult } from '../../src/evaluators/negate.js';
 import { type EvaluatorResult } from '../../src/core/results.js';
 import { aggregateByThreshold, aggregateCase, scoreCase } from '../../src/evaluators/case-scoring.js';
-import { DEFAULT_TEST_THRESHOLD } from '../../src/suite/tests-format.js';
+import { DEFAULT_TEST_THRESHOLD } from '../../src/suite/agentv5/tests-format.js';
 import { type EvaluatorConfig } from '../../src/suite/types.js';
 
 const pos = { line: 1, column: 1 };

@@ -22,8 +22,9 @@ const REFUSALS = new Set([
   'unknown-provider',
   'unsupported-assertion',
   'unknown-assertion',
+  // A promptfoo feature not run (here: a transform of the answer before grading).
+  'unsupported-key',
   'tests-directory',
-  'tests-csv',
   // A file the suite references that the example does not ship.
   'missing-file',
 ]);
@@ -39,8 +40,8 @@ const EXPECTED_REFUSALS = {
   'unsupported-assertion not-skill-used': 3,
   'unsupported-assertion skill-used': 2,
   'unknown-assertion min-words': 1,
-  'tests-csv file://cases/magic.csv': 1,
   'tests-directory ./cases/': 1,
+  'unsupported-key options.transform': 1,
   'missing-file ../prompts/custom-grader.ts': 1,
 };
 

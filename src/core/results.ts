@@ -52,7 +52,10 @@ export interface EvaluatorResult {
   weight: number;
   score: number;
   verdict: CaseVerdict;
-  mode?: 'checklist' | 'score_range' | 'freeform' | 'prompt' | 'aggregate';
+  /** `rubric`: an AgentV 5 / promptfoo `llm-rubric` scored 0..1 with the judge's pass. */
+  mode?: 'checklist' | 'score_range' | 'freeform' | 'prompt' | 'aggregate' | 'rubric';
+  /** The pass bar an assertion set for itself (`llm-rubric` / `assert-set` `threshold`). */
+  threshold?: number;
   checks?: CheckResult[];
   hits?: string[];
   misses?: string[];

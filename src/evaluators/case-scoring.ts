@@ -83,6 +83,9 @@ export function aggregateByThreshold(
   results: readonly EvaluatorResult[],
   threshold: number,
 ): CaseAggregate {
+  // promptfoo's output-only test (no assertions): it passes once its target has answered.
+  if (configs.length === 0 && results.length === 0)
+    return { score: 1, verdict: 'pass', gating_violations: [] };
   const requiredMisses = results.flatMap((r, i) => {
     const c = configs[i];
     if (!c?.required || r.verdict === 'error') return [];

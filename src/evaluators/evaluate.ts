@@ -2,6 +2,7 @@ import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
 import { evaluatorVerdict } from '../rubric/scoring.js';
+import { EPSILON } from '../core/epsilon.js';
 import { combineChildren } from './case-scoring.js';
 import {
   type CompositeConfig,
@@ -20,6 +21,7 @@ import { expectedObject } from './expected-object.js';
 import { scoreFieldAccuracy } from './field-accuracy.js';
 import { scoreLatency } from './latency.js';
 import { runLlmJudge } from './llm-judge.js';
+import { runRubricScore } from './rubric-score.js';
 import { renderPromptScript } from './prompt-script.js';
 import { runSampledCase } from './case-samples.js';
 import { type SampleBook } from './sample-book.js';
@@ -111,6 +113,8 @@ async function runLlmJudgeEvaluator(
 ): Promise<EvaluatorResult> {
   const ctx = caseContext(env.evalCase, env.answer);
   const slot = env.book ? { book: env.book, path } : null;
+  if (config.rubricScore)
+    return runRubricScore({ ...config, rubricScore: config.rubricScore }, ctx, env.judge, slot);
   if (!config.promptScript) return runLlmJudge(config, ctx, env.judge, {}, slot);
   const script = config.promptScript;
   let template: string;
@@ -212,13 +216,31 @@ async function runComposite(
   return {
     ...base,
     score: a.score,
-    verdict: evaluatorVerdict(a.score, gating),
+    verdict: config.assertSet
+      ? assertSetVerdict(config.assertSet, a.score, children, gating)
+      : evaluatorVerdict(a.score, gating),
+    ...(config.assertSet?.threshold != null ? { threshold: config.assertSet.threshold } : {}),
     gating_violations: gating,
     hits,
     misses: [...misses, ...a.misses],
     reasoning: a.reasoning,
     ...a.samples,
   };
+}
+
+/** An `assert-set`'s own pass: its threshold when it has one, else every child that weighs passed. */
+function assertSetVerdict(
+  set: { threshold: number | null },
+  score: number,
+  children: readonly EvaluatorResult[],
+  gating: readonly string[],
+): EvaluatorResult['verdict'] {
+  if (gating.length > 0) return 'fail';
+  const pass =
+    set.threshold !== null
+      ? score + EPSILON >= set.threshold
+      : children.filter((c) => c.weight > 0).every((c) => c.verdict === 'pass');
+  return pass ? 'pass' : 'fail';
 }
 
 /** What an aggregator made of a composite's children: a score with its account, or why it gave none. */

@@ -2,6 +2,7 @@ import { describeExit, runCommand } from '../exec/run-command.js';
 import { fence } from '../judge/fence.js';
 import { type EvalCase, type PromptScript } from '../suite/types.js';
 import { codeJudgeInput } from './code-judge.js';
+import { messageAsWritten } from '../suite/messages.js';
 import { type CandidateAnswer } from './context.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { traceOf } from './trace.js';
@@ -26,6 +27,14 @@ export async function renderPromptScript(
   const trace = traceOf(answer);
   const payload = {
     ...codeJudgeInput(c, answer, script.config ?? {}),
+    // AgentV 5's prompt-template names: the answer as written (never fenced: the script may
+    // measure or parse it); the fence goes round it in what the script prints (below).
+    output: answer.text,
+    answer: answer.text,
+    criteria: c.expectedOutcome,
+    input: c.inputMessages.map(messageAsWritten),
+    expected_output: c.expectedMessages.map(messageAsWritten),
+    messages: answer.outputMessages ?? [{ role: 'assistant', content: answer.text }],
     config: script.config,
     trace_summary: trace && {
       event_count: trace.toolCalls.length,

@@ -179,6 +179,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
           config: e.promptScript.config,
         },
         required: e.required,
+        rubric_score: e.rubricScore,
         rubrics: rubricsDefinition(e.rubrics),
         type: e.type,
         weight: e.weight,
@@ -188,6 +189,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
     case 'composite':
       return {
         aggregator: aggregatorDefinition(e.aggregator, root),
+        assert_set: e.assertSet,
         children: e.children.map((c) => evaluatorDefinition(c, root)),
         ...knobs(e),
       };

@@ -1,5 +1,5 @@
 import { type Position } from '../core/diagnostics.js';
-import { DETERMINISTIC_TYPES, type RawEvaluator } from './schema.js';
+import { DETERMINISTIC_TYPES, type RawEvaluator } from './v2/schema.js';
 import {
   type DeterministicConfig,
   type FieldSpec,

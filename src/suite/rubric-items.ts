@@ -1,5 +1,5 @@
 import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { KNOWN_BAND_KEYS, KNOWN_RUBRIC_KEYS } from './schema.js';
+import { KNOWN_BAND_KEYS, KNOWN_RUBRIC_KEYS } from './v2/schema.js';
 import { checkUnknownKeys } from '../core/unknown-keys.js';
 import { type PathSegment } from '../core/yaml-source.js';
 import {

@@ -1,6 +1,6 @@
 import { type Position } from '../core/diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
-import { type ProviderEntry } from './provider-catalog.js';
+import { type ProviderEntry } from './agentv5/provider-catalog.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
@@ -62,6 +62,14 @@ export interface LlmJudgeConfig extends EvaluatorBase {
   prompt: PromptTemplate | null;
   /** A script that prints the prompt (AgentV prompt templates); used instead of `prompt`. */
   promptScript?: PromptScript | null;
+  /** promptfoo / AgentV 5 `llm-rubric` with a text value: the judge's 0..1 score is the score. */
+  rubricScore?: RubricScore;
+}
+
+export interface RubricScore {
+  rubric: string;
+  /** The assertion's own `threshold` (else its `min_score`): its pass needs the score to reach it. */
+  threshold: number | null;
 }
 
 export interface PromptScript {
@@ -164,6 +172,11 @@ export interface CompositeConfig extends EvaluatorBase {
   type: 'composite';
   children: EvaluatorConfig[];
   aggregator: AggregatorConfig;
+  /**
+   * promptfoo / AgentV 5 `assert-set`: passes when its score reaches `threshold`, or without
+   * one when every child that weighs passes (its score is still the weighted mean).
+   */
+  assertSet?: { threshold: number | null };
 }
 
 /** AgentV 5 / promptfoo text checks, named as those formats name them. */

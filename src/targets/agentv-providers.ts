@@ -1,4 +1,4 @@
-import { type ProviderEntry } from '../suite/provider-catalog.js';
+import { type ProviderEntry } from '../suite/agentv5/provider-catalog.js';
 import { type TargetDefinition, type TargetsFile } from './targets-file.js';
 
 /** AgentV 5's mock answer when a `mock` provider sets no `response` (its own default). */

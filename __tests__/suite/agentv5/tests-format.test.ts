@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { Workspace } from '../../src/core/workspace.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { loadSuiteFile } from '../../../src/suite/load-suite.js';
+import { Workspace } from '../../../src/core/workspace.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
 function load(yaml: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tests-format-'));

@@ -1,4 +1,4 @@
-import { type PathSegment } from '../core/yaml-source.js';
+import { type PathSegment } from '../../core/yaml-source.js';
 
 /**
  * AgentV v2.6.1's shorthand expansion: how a case's `input` / `expected_output` (and their

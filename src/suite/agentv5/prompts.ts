@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { type DiagnosticSink } from '../core/diagnostics.js';
-import { type Workspace } from '../core/workspace.js';
-import { readReferencedFile } from '../core/user-file.js';
-import { type SourceDocument } from '../core/yaml-source.js';
+import { type DiagnosticSink } from '../../core/diagnostics.js';
+import { type Workspace } from '../../core/workspace.js';
+import { readReferencedFile } from '../../core/user-file.js';
+import { type SourceDocument } from '../../core/yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo `prompts`: each test runs once per prompt. A prompt is a template string,
@@ -69,12 +69,15 @@ export function parsePrompts(value: unknown, ctx: PromptContext): PromptDefiniti
   const out: PromptDefinition[] = [];
   entries.forEach((entry, i) => {
     const p = parsePrompt(entry, i, ctx);
-    if (p) out.push(p);
+    if (Array.isArray(p)) out.push(...p);
+    else if (p) out.push(p);
   });
   return out;
 }
 
-function parsePrompt(entry: unknown, i: number, ctx: PromptContext): PromptDefinition | undefined {
+type Parsed = PromptDefinition | PromptDefinition[] | undefined;
+
+function parsePrompt(entry: unknown, i: number, ctx: PromptContext): Parsed {
   const at = [ctx.key, i];
   const fallback = `prompt-${i + 1}`;
   const bad = (message: string) => {
@@ -88,13 +91,20 @@ function parsePrompt(entry: unknown, i: number, ctx: PromptContext): PromptDefin
   if (isChat(entry)) return checked({ id: fallback, input: entry }, ctx, at);
   if (!isRecord(entry))
     return bad('a prompt is a template string, a chat message list, or {id, prompt|raw|file|messages}');
-  const id = typeof entry.id === 'string' ? entry.id : fallback;
+  // promptfoo: `{id: 'file://…', label}` (the id is the file), `{raw, label}`; the label names it.
+  const label = typeof entry.label === 'string' ? entry.label : null;
+  if (typeof entry.id === 'string' && entry.id.startsWith('file://'))
+    return fromFile(entry.id.slice('file://'.length), label ?? fallback, ctx, at);
+  const id = typeof entry.id === 'string' ? entry.id : (label ?? fallback);
   if (typeof entry.role === 'string') return checked({ id, input: [entry] }, ctx, at);
   if (typeof entry.file === 'string') return fromFile(entry.file.replace(/^file:\/\//, ''), id, ctx, at);
   const input = entry.prompt ?? entry.raw ?? entry.messages;
   if (typeof input === 'string' || isChat(input)) return checked({ id, input }, ctx, at);
   return bad('a prompt object needs `prompt`, `raw`, `messages` or `file`');
 }
+
+/** Nunjucks control tags or filters: refused by name wherever they are written. */
+const NUNJUCKS = /\{%|\{\{[^}]*\|/;
 
 /** Nunjucks tags are not rendered: refused rather than sent to a model half-rendered. */
 function checked(
@@ -103,7 +113,7 @@ function checked(
   at: (string | number)[],
 ): PromptDefinition | undefined {
   const text = typeof p.input === 'string' ? p.input : JSON.stringify(p.input);
-  if (/\{%|\{\{[^}]*\|/.test(text)) {
+  if (NUNJUCKS.test(text)) {
     ctx.sink.error(
       ctx.doc.locate(at),
       'template',
@@ -115,12 +125,7 @@ function checked(
   return p;
 }
 
-function fromFile(
-  ref: string,
-  id: string,
-  ctx: PromptContext,
-  at: (string | number)[],
-): PromptDefinition | undefined {
+function fromFile(ref: string, id: string, ctx: PromptContext, at: (string | number)[]): Parsed {
   const r = readReferencedFile(ctx.ws, ref, ctx.dir, (rule, message) =>
     ctx.sink.error(ctx.doc.locate(at), rule, message, 'suite'),
   );
@@ -131,6 +136,8 @@ function fromFile(
     try {
       parsed = JSON.parse(text);
     } catch (err) {
+      // A JSON chat template with Nunjucks in it is not JSON until rendered: name what it is.
+      if (NUNJUCKS.test(text)) return checked({ id, input: text }, ctx, at);
       ctx.sink.error(ctx.doc.locate(at), 'json', `'${ref}': ${(err as Error).message}`, 'suite');
       return undefined;
     }
@@ -145,7 +152,12 @@ function fromFile(
     }
     return checked({ id, input: parsed }, ctx, at);
   }
-  return checked({ id, input: text }, ctx, at);
+  // promptfoo: a text prompts file holds several prompts separated by a line of `---`.
+  const parts = path.extname(r.absPath).toLowerCase() === '.txt' ? text.split(/^---[ \t]*$/m) : [text];
+  const prompts = parts.map((p) => p.trim()).filter((p) => p !== '');
+  if (prompts.length <= 1) return checked({ id, input: prompts[0] ?? text }, ctx, at);
+  const out = prompts.map((input, k) => checked({ id: `${id}-${k + 1}`, input }, ctx, at));
+  return out.every((p) => p !== undefined) ? out : undefined;
 }
 
 /** A prompt with a test's vars: message-shaped values as they are, strings rendered. */

@@ -50,6 +50,10 @@ const AssertionSchema = z
         command: z.union([z.string(), z.array(z.string())]).optional(),
         assert: z.array(z.lazy((): z.ZodType => AssertionSchema)).optional(),
       }),
+      z.looseObject({ $ref: z.string() }).meta({
+        description:
+          "promptfoo: `$ref: '#/assertionTemplates/<name>'`, with keys that override the template's.",
+      }),
     ],
     { error: 'an assertion is a string criterion or an object with `type`' },
   )
@@ -88,9 +92,19 @@ export const TestsSuiteSchema = z
       .optional()
       .meta({ description: 'Templates ({{ var }}), chat message lists, or {id, prompt|raw|file|messages}.' }),
     providers: z.union([Provider, z.array(Provider)]).optional(),
-    tests: z.union([z.string(), z.array(z.union([z.string(), TestSchema]))], {
-      error: '`tests` must be a list of tests (or file:// references) or one file:// reference',
-    }),
+    tests: z
+      .union([z.string(), z.array(z.union([z.string(), TestSchema]))], {
+        error: '`tests` must be a list of tests (or file:// references) or one file:// reference',
+      })
+      .optional(),
+    scenarios: z
+      .array(z.unknown(), { error: '`scenarios` is a list of {config, tests}' })
+      .optional()
+      .meta({ description: 'promptfoo: each config entry (vars, assert) crossed with each test.' }),
+    assertionTemplates: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "promptfoo: assertions referenced with `$ref: '#/assertionTemplates/<name>'`." }),
     default_test: z.union([TestSchema, z.string()]).optional().meta({
       description: 'Merged into every test: vars by key, assertions first.',
     }),

@@ -1,22 +1,22 @@
 import path from 'node:path';
-import { DiagnosticSink } from '../core/diagnostics.js';
-import { readReferencedFile } from '../core/user-file.js';
+import { DiagnosticSink } from '../../core/diagnostics.js';
+import { readReferencedFile } from '../../core/user-file.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
-import {
-  findProviderCatalog,
-  isRunnable,
-  type ProviderCatalog,
-  type ProviderEntry,
-  providerEntry,
-  readProviderList,
-  RUNNABLE_PROVIDERS,
-} from './provider-catalog.js';
+import { findProviderCatalog } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
-import { type EvalCase, type EvalSuite, type Message } from './types.js';
+import { resolveProviders } from './suite-providers.js';
+import {
+  expandVars,
+  refuseSuiteKeys,
+  refuseTestKeys,
+  resolveAssertionRefs,
+  scenarioTests,
+} from './promptfoo-config.js';
+import { type EvalCase, type EvalSuite, type Message } from '../types.js';
 import { readTests, type TestsFile } from './tests-files.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
-import { type PathSegment, parseYamlSource } from '../core/yaml-source.js';
-import { reportZodIssues } from '../core/zod-diagnostics.js';
+import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
+import { reportZodIssues } from '../../core/zod-diagnostics.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
 export const DEFAULT_TEST_THRESHOLD = 0.8;
@@ -37,7 +37,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /** The format is told by its keys: v2's `tests` alias has neither vars, assert nor prompts. */
 export function isTestsFormat(raw: Record<string, unknown>): boolean {
-  if (['prompts', 'providers', 'default_test', 'defaultTest'].some((k) => raw[k] !== undefined)) return true;
+  if (['prompts', 'providers', 'default_test', 'defaultTest', 'scenarios'].some((k) => raw[k] !== undefined))
+    return true;
   if (typeof raw.tests === 'string') return true;
   return (
     Array.isArray(raw.tests) &&
@@ -78,17 +79,6 @@ function defaultTest(
   return v;
 }
 
-/**
- * promptfoo's `openai:<model>` / `openai:chat:<model>` provider ids: an OpenAI model read with
- * OPENAI_API_KEY (and OPENAI_BASE_URL when set), as promptfoo reads them.
- */
-function promptfooModel(id: string, f: TestsFile, at: PathSegment[]): ProviderEntry | undefined {
-  const m = /^openai:(?:chat:)?(.+)$/.exec(id);
-  if (!m) return undefined;
-  const raw = { id: 'openai', label: id, model: m[1], api_key: '{{ env.OPENAI_API_KEY }}' };
-  return providerEntry(raw, f.absPath, f.display, f.doc.position(at)) ?? undefined;
-}
-
 function threshold(v: unknown): number | undefined {
   return typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined;
 }
@@ -109,7 +99,23 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
   const reportExtra = () => {
     for (const x of extra) f.sink.items.push(...x.items);
   };
-  const tests = readTests(f, extra);
+  refuseSuiteKeys(raw, f.doc, f.sink);
+  const defaultKey = raw.default_test !== undefined ? 'default_test' : 'defaultTest';
+  if (isRecord(raw[defaultKey])) refuseTestKeys(raw[defaultKey], [defaultKey], f.doc, f.sink, 'suite');
+  if (raw.tests === undefined && raw.scenarios === undefined) {
+    f.sink.error(
+      { line: 1, column: 1 },
+      'required',
+      'a suite needs `tests` (or promptfoo `scenarios`)',
+      'suite',
+    );
+    return undefined;
+  }
+  const listed = raw.tests === undefined ? [] : readTests(f, extra);
+  const tests = listed && [
+    ...listed,
+    ...scenarioTests(raw.scenarios, f.doc, f.sink).map((s) => ({ ...s, file: f })),
+  ];
   if (!tests) {
     reportExtra();
     return undefined;
@@ -138,6 +144,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
       dir,
       defaults,
       suiteAssert: raw.assert,
+      templates: raw.assertionTemplates,
       prompts,
       suiteThreshold,
       suite: f,
@@ -173,6 +180,8 @@ interface TestEnv {
   dir: string;
   defaults: Record<string, unknown>;
   suiteAssert: unknown;
+  /** promptfoo's `assertionTemplates`, for `$ref`. */
+  templates: unknown;
   prompts: PromptDefinition[] | null;
   suiteThreshold: number;
 }
@@ -183,7 +192,7 @@ interface TestEnv {
  */
 function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
   const { f } = env;
-  const before = f.sink.items.filter((d) => d.severity === 'error').length;
+  refuseTestKeys(t, at, f.doc, f.sink, subject);
   // Case files in AgentV's older shape keep `input` / `expected_output` on the test: AgentV
   // moves them into the vars, and so do we.
   const vars = {
@@ -192,29 +201,61 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     ...(t.expected_output !== undefined ? { expected_output: t.expected_output } : {}),
     ...(isRecord(t.vars) ? t.vars : {}),
   };
+  const refs = (list: unknown, where: PathSegment[], doc: TestsFile) =>
+    resolveAssertionRefs(list, env.templates, where, doc.doc, doc.sink, subject);
+  const test = { ...t, assert: refs(t.assert, [...at, 'assert'], f) };
+  const resolved: TestEnv = {
+    ...env,
+    defaults: { ...env.defaults, assert: refs(env.defaults.assert, ['default_test', 'assert'], env.suite) },
+    suiteAssert: refs(env.suiteAssert, ['assert'], env.suite),
+  };
+  // Array vars: one test per combination (promptfoo), its id numbered.
+  const combos = expandVars(vars);
+  return combos.flatMap((v, k) =>
+    loadOne(test, v, combos.length > 1 ? `-${k + 1}` : '', at, subject, resolved),
+  );
+}
+
+function loadOne(
+  t: Record<string, unknown>,
+  vars: Record<string, unknown>,
+  suffix: string,
+  at: PathSegment[],
+  subject: string,
+  env: TestEnv,
+): EvalCase[] {
+  const { f } = env;
+  const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => renderVars(s, vars);
   const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  // A test opts out of the suite's assertions: AgentV 5's `execution.skip_defaults`, promptfoo's
+  // `options.disableDefaultAsserts`.
+  const execution = isRecord(t.execution) ? t.execution : {};
+  const options = isRecord(t.options) ? t.options : {};
+  const skipDefaults = execution.skip_defaults === true || options.disableDefaultAsserts === true;
+  const defaultAssert = skipDefaults ? [] : asList(env.defaults.assert);
+  const suiteAssert = skipDefaults ? [] : asList(env.suiteAssert);
   const evaluators = [
-    ...mapAssertions(asList(env.defaults.assert), ['default_test', 'assert'], {
+    ...mapAssertions(defaultAssert, ['default_test', 'assert'], {
       ...ctx,
       doc: env.suite.doc,
       sink: env.suite.sink,
     }),
-    ...mapAssertions(asList(env.suiteAssert), ['assert'], {
+    ...mapAssertions(suiteAssert, ['assert'], {
       ...ctx,
       doc: env.suite.doc,
       sink: env.suite.sink,
     }),
     ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
   ];
-  const written =
-    asList(env.defaults.assert).length + asList(env.suiteAssert).length + asList(t.assert).length;
-  if (written === 0)
-    f.sink.error(
+  const written = defaultAssert.length + suiteAssert.length + asList(t.assert).length;
+  // promptfoo runs a test without assertions for its output: it passes whenever its target answers.
+  if (written === 0 && (suffix === '' || suffix === '-1'))
+    f.sink.warn(
       f.doc.locate(at),
-      'required',
-      'a test needs at least one assertion in `assert` (or in `default_test`)',
+      'output-only',
+      'this test has no assertions: it passes whenever its target answers (promptfoo output-only test)',
       subject,
     );
   const inputs = (env.prompts ?? [null]).map((p) => ({ p, messages: inputOf(p, vars, at, subject, env) }));
@@ -223,14 +264,15 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     expected === undefined
       ? []
       : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
-  const execution = isRecord(t.execution) ? t.execution : {};
+  // AgentV 5's precedence: the test's run override, the test, default_test, the suite, 0.8.
   const th =
-    threshold(t.threshold) ??
     threshold(execution.threshold) ??
+    threshold(t.threshold) ??
     threshold(env.defaults.threshold) ??
     env.suiteThreshold;
   if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
-  const id = t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id);
+  const id =
+    (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
   return inputs.map(({ p, messages }) => ({
     id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
     suitePath: env.suite.display,
@@ -274,72 +316,4 @@ function inputOf(
   // Where a var handed over a message list, positions point into the test's vars.
   const whole = /^\s*\{\{\s*(\w+)\s*\}\}\s*$/.exec(template);
   return env.reader.loadMessages(value, [...at, 'vars', ...(whole ? [whole[1]!] : [])], 'user', subject);
-}
-
-/**
- * The suite's provider, inline or by label from the `.agentv/` catalog: a model or command
- * provider names the target that answers (resolved like any target, or replaced by
- * `answers-file`); any other kind is refused here, by name.
- */
-function resolveProviders(
-  raw: Record<string, unknown>,
-  f: TestsFile,
-  catalog: ProviderCatalog,
-): { target: string | null; providers?: ProviderEntry[] } {
-  const none = { target: null };
-  const given = raw.providers;
-  const list = given === undefined ? [catalog.defaultLabel] : Array.isArray(given) ? given : [given];
-  const first = list[0];
-  const at: PathSegment[] =
-    given === undefined ? [] : Array.isArray(given) ? ['providers', 0] : ['providers'];
-  if (list.length > 1)
-    f.sink.warn(
-      f.doc.locate(['providers', 1]),
-      'providers-matrix',
-      `only the first provider answers here; AgentV would run every test against each of the ${list.length}`,
-      'suite',
-    );
-  let entry: ProviderEntry | undefined;
-  let entries = catalog.entries;
-  if (typeof first === 'string' && first.startsWith('file://')) {
-    const abs = path.resolve(path.dirname(f.absPath), first.slice('file://'.length));
-    const fromFile = f.ws.contains(abs) ? readProviderList(abs, f.ws) : [];
-    entry = fromFile[0];
-    entries = [...fromFile, ...catalog.entries];
-  } else if (typeof first === 'string') {
-    entry =
-      catalog.entries.find((e) => e.label === first) ??
-      catalog.entries.find((e) => e.label === null && e.kind === first);
-    if (!entry) {
-      entry = promptfooModel(first, f, at);
-      if (entry) entries = [entry, ...entries];
-    }
-    if (!entry) {
-      if (given === undefined) return none; // no provider named and none by convention: targets decide, as for v2
-      f.sink.error(
-        f.doc.locate(at),
-        'unknown-provider',
-        `provider '${first}' is not in ${catalog.dir ? `${catalog.dir}/providers.yaml` : 'any .agentv/ catalog up to the workspace root'}`,
-        'suite',
-      );
-      return none;
-    }
-  } else if (isRecord(first)) {
-    entry = providerEntry(first, f.absPath, f.display, f.doc.position(at)) ?? undefined;
-    if (entry) entries = [entry, ...catalog.entries];
-  }
-  if (!entry) {
-    f.sink.error(f.doc.locate(at), 'provider', 'a provider is a label or an object with `id`', 'suite');
-    return none;
-  }
-  if (!isRunnable(entry.kind)) {
-    f.sink.error(
-      f.doc.locate(at),
-      'unsupported-provider',
-      `provider '${entry.kind}'${entry.label ? ` (label '${entry.label}')` : ''} is not run by rubric-eval (runs: ${RUNNABLE_PROVIDERS.join(', ')}); record its answers and pass them with \`answers-file\`, or use a cli provider`,
-      'suite',
-    );
-    return none;
-  }
-  return { target: entry.label ?? entry.kind, providers: entries };
 }

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { type DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { parseRubricList } from './rubric-items.js';
-import { deterministicConfig } from './deterministic-configs.js';
-import { type RawEvaluator } from './schema.js';
-import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
-import { type Workspace } from '../core/workspace.js';
-import { readReferencedFile } from '../core/user-file.js';
-import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
+import { type Base, measuredAssertion, textAssertion, trajectory } from './assertion-checks.js';
+import { type DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { parseRubricList } from '../rubric-items.js';
+import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from '../types.js';
+import { type Workspace } from '../../core/workspace.js';
+import { readReferencedFile } from '../../core/user-file.js';
+import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -162,8 +161,6 @@ function mapAssertion(
   return undefined;
 }
 
-type Base = Pick<EvaluatorConfig, 'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore'>;
-
 /** The fields every assertion kind shares: its name, weight, negation and whether it gates the test. */
 function assertionBase(
   item: Record<string, unknown>,
@@ -204,66 +201,6 @@ function assertionBase(
   };
 }
 
-/** The measured checks (latency, cost, fields, trace metrics, tokens): v2's deterministic evaluators. */
-function measuredAssertion(
-  type: 'latency' | 'cost' | 'field-accuracy' | 'execution-metrics' | 'token-usage',
-  item: Record<string, unknown>,
-  base: Base,
-): EvaluatorConfig {
-  const v2 = type.replace('-', '_') as
-    'latency' | 'cost' | 'field_accuracy' | 'execution_metrics' | 'token_usage';
-  const raw = {
-    ...item,
-    ...(type === 'cost' && item.budget === undefined ? { budget: item.threshold } : {}),
-  };
-  return deterministicConfig(v2, raw as unknown as RawEvaluator, base);
-}
-
-function textAssertion(
-  check: TextCheck,
-  item: Record<string, unknown>,
-  at: PathSegment[],
-  base: Base,
-  ctx: AssertionContext,
-): EvaluatorConfig | undefined {
-  const { doc, sink, subject } = ctx;
-  const raw = item.value;
-  const many = check.endsWith('-any') || check.endsWith('-all');
-  if (check === 'is-json') {
-    if (raw !== undefined && !isRecord(raw)) {
-      sink.error(
-        doc.locate([...at, 'value']),
-        'value',
-        '`is-json` takes an optional JSON Schema object as `value`',
-        subject,
-      );
-      return undefined;
-    }
-    return { ...base, type: 'text_assertion', check, values: [], flags: null, schema: raw ?? null };
-  }
-  const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'number' ? String(v) : v));
-  if (values.length === 0 || values.some((v) => typeof v !== 'string') || (!many && Array.isArray(raw))) {
-    sink.error(
-      doc.locate([...at, 'value']),
-      'value',
-      `\`${check}\` needs \`value\`: ${many ? 'a list of strings' : 'a string'}`,
-      subject,
-    );
-    return undefined;
-  }
-  const rendered = (values as string[]).map(ctx.render);
-  const flags = typeof item.flags === 'string' ? item.flags : null;
-  if (check === 'regex') {
-    try {
-      new RegExp(rendered[0]!, flags ?? undefined);
-    } catch (err) {
-      sink.error(doc.locate([...at, 'value']), 'regex', (err as Error).message, subject);
-      return undefined;
-    }
-  }
-  return { ...base, type: 'text_assertion', check, values: rendered, flags, schema: null };
-}
-
 function rubricJudge(
   item: Record<string, unknown>,
   at: PathSegment[],
@@ -283,8 +220,22 @@ function rubricJudge(
     };
   }
   const v = item.value;
-  const outcomes =
-    typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const own = item.threshold ?? item.min_score;
+    if (own !== undefined && (typeof own !== 'number' || own < 0 || own > 1)) {
+      sink.error(
+        doc.locate([...at, item.threshold !== undefined ? 'threshold' : 'min_score']),
+        'threshold',
+        '`llm-rubric` threshold is a score between 0 and 1',
+        subject,
+      );
+      return undefined;
+    }
+    const threshold = typeof own === 'number' ? own : null;
+    const rubricScore = { rubric: ctx.render(v), threshold };
+    return { ...base, type: 'llm_judge', rubrics: null, prompt: null, rubricScore };
+  }
+  const outcomes = Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
   // Without a value AgentV grades against the test's own description with its default template.
   if (v === undefined) return { ...base, type: 'llm_judge', rubrics: null, prompt: null };
   if (!outcomes && Array.isArray(v) && v.length > 0) {
@@ -410,81 +361,23 @@ function assertSet(
     );
     return undefined;
   }
-  const children = mapAssertions(item.assert, [...at, 'assert'], ctx);
-  const weights = Object.fromEntries(children.map((c) => [c.name, c.weight]));
-  return { ...base, type: 'composite', children, aggregator: { type: 'weighted_average', weights } };
-}
-
-function trajectory(
-  type: string,
-  value: unknown,
-  at: PathSegment[],
-  base: Base,
-  ctx: AssertionContext,
-): EvaluatorConfig | undefined {
-  const bad = (what: string) => {
+  const t = item.threshold;
+  if (t !== undefined && (typeof t !== 'number' || t < 0 || t > 1)) {
     ctx.sink.error(
-      ctx.doc.locate([...at, 'value']),
-      'value',
-      `\`${type}\` needs \`value\`: ${what}`,
+      ctx.doc.locate([...at, 'threshold']),
+      'threshold',
+      '`assert-set` threshold is a score between 0 and 1',
       ctx.subject,
     );
     return undefined;
-  };
-  // Every AgentV 5 trajectory check is pass/fail.
-  const t = { ...base, type: 'tool_trajectory' as const, allOrNothing: true };
-  if (type === 'trajectory:tool-used') {
-    if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
-      const tools = value as string[];
-      if (!base.negate)
-        return {
-          ...t,
-          mode: 'any_order',
-          minimums: Object.fromEntries(tools.map((n) => [n, 1])),
-          expected: [],
-        };
-      // Forbidden tools: the check holds only when none of them was called (not "not all of them").
-      const { negate: _n, ...outer } = base;
-      const children = tools.map((tool): EvaluatorConfig => ({
-        ...t,
-        name: tool,
-        weight: 1,
-        negate: true,
-        required: undefined,
-        minScore: undefined,
-        mode: 'any_order',
-        minimums: { [tool]: 1 },
-        expected: [],
-      }));
-      return { ...outer, type: 'composite', children, aggregator: { type: 'all_or_nothing' } };
-    }
-    const name =
-      typeof value === 'string'
-        ? value
-        : isRecord(value) && typeof value.name === 'string'
-          ? value.name
-          : null;
-    if (!name) return bad('a tool name, a list of tool names, or {name, min}');
-    const min = isRecord(value) && typeof value.min === 'number' ? value.min : 1;
-    return { ...t, mode: 'any_order', minimums: { [name]: min }, expected: [] };
   }
-  if (type === 'trajectory:tool-sequence') {
-    const steps = isRecord(value) && Array.isArray(value.steps) ? value.steps : null;
-    if (!steps) return bad('{mode: in_order|exact, steps: [tool, ...]}');
-    const expected = steps.map((s) => ({
-      tool: typeof s === 'string' ? s : isRecord(s) ? String(s.name ?? s.tool) : String(s),
-      args: isRecord(s) && isRecord(s.args) ? s.args : null,
-      maxDurationMs: isRecord(s) && typeof s.max_duration_ms === 'number' ? s.max_duration_ms : null,
-    }));
-    const mode = isRecord(value) && value.mode === 'exact' ? 'exact' : 'in_order';
-    return { ...t, mode, minimums: {}, expected };
-  }
-  if (!isRecord(value) || typeof value.name !== 'string') return bad('{name, args, mode?}');
-  // One call anywhere in the trace whose arguments include these (AgentV's partial match).
+  const children = mapAssertions(item.assert, [...at, 'assert'], ctx);
+  const weights = Object.fromEntries(children.map((c) => [c.name, c.weight]));
   return {
-    ...t,
-    mode: 'in_order',
-    minimums: {},
-    expected: [{ tool: value.name, args: isRecord(value.args) ? value.args : 'any', maxDurationMs: null }],
+    ...base,
+    type: 'composite',
+    children,
+    aggregator: { type: 'weighted_average', weights },
+    assertSet: { threshold: typeof t === 'number' ? t : null },
   };
 }

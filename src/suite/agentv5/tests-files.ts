@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { type Workspace } from '../core/workspace.js';
-import { readReferencedFile } from '../core/user-file.js';
-import { type PathSegment, parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
+import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { type Workspace } from '../../core/workspace.js';
+import { readReferencedFile } from '../../core/user-file.js';
+import { csvDocument } from './tests-csv.js';
+import { type PathSegment, parseYamlSource, type SourceDocument } from '../../core/yaml-source.js';
 
 /** A file tests are read from, with its own positions and problems. */
 export interface TestsFile {
@@ -27,7 +28,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /**
  * `tests` as AgentV 5 takes it: a list whose items are tests or `file://` references, or one
  * reference. Referenced YAML (a list, or `{tests: [...]}`) and JSONL (a test per line) are read
- * with their positions; problems in them are reported against their own file (`extra`).
+ * with their positions, and CSV datasets (promptfoo's, see tests-csv.ts) row by row; problems in
+ * them are reported against their own file (`extra`).
  */
 export function readTests(f: TestsFile, extra: DiagnosticSink[]): TestRef[] | undefined {
   const t = (f.doc.value as Record<string, unknown>).tests;
@@ -76,8 +78,6 @@ function readTestsFile(
       `'${ref}' is a folder of test directories (AgentV directory discovery), not read here; list the tests or reference a YAML or JSONL file`,
     );
   const ext = path.extname(abs).toLowerCase();
-  if (ext === '.csv')
-    return fail('tests-csv', `'${ref}' is a CSV dataset, not read here; convert it to YAML or JSONL tests`);
   const display = f.ws.display(abs);
   const sink = new DiagnosticSink(display);
   extra.push(sink);
@@ -85,8 +85,8 @@ function readTestsFile(
   if (!read) return undefined;
   const text = read.text;
   const file = (doc: SourceDocument): TestsFile => ({ ...f, absPath: abs, display, doc, sink });
-  if (ext === '.jsonl') {
-    const doc = jsonlDocument(text, sink);
+  if (ext === '.jsonl' || ext === '.csv') {
+    const doc = ext === '.csv' ? csvDocument(text, sink) : jsonlDocument(text, sink);
     return (doc.value as unknown[]).map((value, i) => ({ value, at: [i], file: file(doc) }));
   }
   const doc = parseYamlSource(text, sink);

@@ -1,4 +1,4 @@
-import { dropShadowedAliases, messagesShape } from '../../src/suite/shorthand.js';
+import { dropShadowedAliases, messagesShape } from '../../../src/suite/v2/shorthand.js';
 
 // Written from AgentV v2.6.1's shorthand expansion (loaders/shorthand-expansion.ts and its tests).
 describe('messagesShape', () => {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { type Workspace } from '../core/workspace.js';
-import { parseYamlSource } from '../core/yaml-source.js';
+import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { type Workspace } from '../../core/workspace.js';
+import { parseYamlSource } from '../../core/yaml-source.js';
 
 /** Provider kinds this project runs: model providers become `openai`/`azure` targets, `cli` a command target. */
 export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli', 'mock'] as const;

@@ -1,0 +1,146 @@
+import { type AssertionContext } from './tests-assertions.js';
+import { deterministicConfig } from '../deterministic-configs.js';
+import { type RawEvaluator } from '../v2/schema.js';
+import { type EvaluatorConfig, type TextCheck } from '../types.js';
+import { type PathSegment } from '../../core/yaml-source.js';
+
+/** The assertion kinds checked without a judge: text checks, measured checks, trajectories. */
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export type Base = Pick<EvaluatorConfig, 'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore'>;
+
+/** The measured checks (latency, cost, fields, trace metrics, tokens): v2's deterministic evaluators. */
+export function measuredAssertion(
+  type: 'latency' | 'cost' | 'field-accuracy' | 'execution-metrics' | 'token-usage',
+  item: Record<string, unknown>,
+  base: Base,
+): EvaluatorConfig {
+  const v2 = type.replace('-', '_') as
+    'latency' | 'cost' | 'field_accuracy' | 'execution_metrics' | 'token_usage';
+  const raw = {
+    ...item,
+    ...(type === 'cost' && item.budget === undefined ? { budget: item.threshold } : {}),
+  };
+  return deterministicConfig(v2, raw as unknown as RawEvaluator, base);
+}
+
+export function textAssertion(
+  check: TextCheck,
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const { doc, sink, subject } = ctx;
+  const raw = item.value;
+  const many = check.endsWith('-any') || check.endsWith('-all');
+  if (check === 'is-json') {
+    if (raw !== undefined && !isRecord(raw)) {
+      sink.error(
+        doc.locate([...at, 'value']),
+        'value',
+        '`is-json` takes an optional JSON Schema object as `value`',
+        subject,
+      );
+      return undefined;
+    }
+    return { ...base, type: 'text_assertion', check, values: [], flags: null, schema: raw ?? null };
+  }
+  const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'number' ? String(v) : v));
+  if (values.length === 0 || values.some((v) => typeof v !== 'string') || (!many && Array.isArray(raw))) {
+    sink.error(
+      doc.locate([...at, 'value']),
+      'value',
+      `\`${check}\` needs \`value\`: ${many ? 'a list of strings' : 'a string'}`,
+      subject,
+    );
+    return undefined;
+  }
+  const rendered = (values as string[]).map(ctx.render);
+  const flags = typeof item.flags === 'string' ? item.flags : null;
+  if (check === 'regex') {
+    try {
+      new RegExp(rendered[0]!, flags ?? undefined);
+    } catch (err) {
+      sink.error(doc.locate([...at, 'value']), 'regex', (err as Error).message, subject);
+      return undefined;
+    }
+  }
+  return { ...base, type: 'text_assertion', check, values: rendered, flags, schema: null };
+}
+
+export function trajectory(
+  type: string,
+  value: unknown,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const bad = (what: string) => {
+    ctx.sink.error(
+      ctx.doc.locate([...at, 'value']),
+      'value',
+      `\`${type}\` needs \`value\`: ${what}`,
+      ctx.subject,
+    );
+    return undefined;
+  };
+  // Every AgentV 5 trajectory check is pass/fail.
+  const t = { ...base, type: 'tool_trajectory' as const, allOrNothing: true };
+  if (type === 'trajectory:tool-used') {
+    if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
+      const tools = value as string[];
+      if (!base.negate)
+        return {
+          ...t,
+          mode: 'any_order',
+          minimums: Object.fromEntries(tools.map((n) => [n, 1])),
+          expected: [],
+        };
+      // Forbidden tools: the check holds only when none of them was called (not "not all of them").
+      const { negate: _n, ...outer } = base;
+      const children = tools.map((tool): EvaluatorConfig => ({
+        ...t,
+        name: tool,
+        weight: 1,
+        negate: true,
+        required: undefined,
+        minScore: undefined,
+        mode: 'any_order',
+        minimums: { [tool]: 1 },
+        expected: [],
+      }));
+      return { ...outer, type: 'composite', children, aggregator: { type: 'all_or_nothing' } };
+    }
+    const name =
+      typeof value === 'string'
+        ? value
+        : isRecord(value) && typeof value.name === 'string'
+          ? value.name
+          : null;
+    if (!name) return bad('a tool name, a list of tool names, or {name, min}');
+    const min = isRecord(value) && typeof value.min === 'number' ? value.min : 1;
+    return { ...t, mode: 'any_order', minimums: { [name]: min }, expected: [] };
+  }
+  if (type === 'trajectory:tool-sequence') {
+    const steps = isRecord(value) && Array.isArray(value.steps) ? value.steps : null;
+    if (!steps) return bad('{mode: in_order|exact, steps: [tool, ...]}');
+    const expected = steps.map((s) => ({
+      tool: typeof s === 'string' ? s : isRecord(s) ? String(s.name ?? s.tool) : String(s),
+      args: isRecord(s) && isRecord(s.args) ? s.args : null,
+      maxDurationMs: isRecord(s) && typeof s.max_duration_ms === 'number' ? s.max_duration_ms : null,
+    }));
+    const mode = isRecord(value) && value.mode === 'exact' ? 'exact' : 'in_order';
+    return { ...t, mode, minimums: {}, expected };
+  }
+  if (!isRecord(value) || typeof value.name !== 'string') return bad('{name, args, mode?}');
+  // One call anywhere in the trace whose arguments include these (AgentV's partial match).
+  return {
+    ...t,
+    mode: 'in_order',
+    minimums: {},
+    expected: [{ tool: value.name, args: isRecord(value.args) ? value.args : 'any', maxDurationMs: null }],
+  };
+}
