@@ -11,6 +11,7 @@ Usage:
   rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval compare <base.json> <head.json>     what changed between two results files
+  rubric-eval calibrate <suite-globs...> --labels <file>  how far the judge agrees with people, per check
   rubric-eval <command> --help                    options and examples of a command
 
 Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;

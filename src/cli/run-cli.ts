@@ -18,6 +18,7 @@ import { runEvaluation } from '../pipeline/run.js';
 import { shardLabel } from '../pipeline/shard.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
 import { compareCommand } from './compare.js';
+import { calibrateCommand } from './calibrate.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
@@ -104,6 +105,8 @@ export async function runCli(io: CliIO): Promise<number> {
         return await generateCommand(rest, io);
       case 'compare':
         return await compareCommand(rest, io);
+      case 'calibrate':
+        return await calibrateCommand(rest, io);
       default:
         throw new UsageError(`unknown command '${excerpt(command)}'`);
     }

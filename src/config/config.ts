@@ -39,7 +39,7 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
       .default(fallback),
   );
 
-export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
+export const FAIL_ON = ['fail', 'borderline', 'regression', 'never', 'calibration'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
@@ -136,6 +136,21 @@ const InputsSchema = z
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
+    calibration: text(),
+    'min-judge-agreement': z.preprocess(
+      (v) => {
+        const s = unset(v);
+        return s === undefined || (typeof s === 'string' && s.toLowerCase() === 'off')
+          ? undefined
+          : Number(s);
+      },
+      z
+        .number({ error: 'min-judge-agreement: must be a number from 0 to 1, or off' })
+        .refine((n) => Number.isFinite(n) && n >= 0 && n <= 1, {
+          error: 'min-judge-agreement: must be a number from 0 to 1 (a κ), or off',
+        })
+        .optional(),
+    ),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -189,6 +204,8 @@ export interface Config {
   merge?: string[];
   /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
+  /** Judge calibration: the labels file and `min-judge-agreement` (null: off). */
+  calibration?: { file: string; floor: number | null } | null;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -263,5 +280,6 @@ export function configFromInputs(
     shard: i.shard ?? null,
     merge: splitList(i.merge),
     baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
+    calibration: i.calibration ? { file: i.calibration, floor: i['min-judge-agreement'] ?? null } : null,
   };
 }

@@ -19,6 +19,8 @@ const failing = (v: string | null | undefined) => v === 'fail' || v === 'error';
  */
 export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (failOn === 'never') return [];
+  // `calibration`: the `fail` rule, and a check whose judge is below min-judge-agreement fails too.
+  if (failOn === 'calibration') return [...checkFailures(results, 'fail'), ...calibrationFailures(results)];
   if (results.partial) return ['the run was cancelled (partial results)'];
   if (results.errors.length > 0)
     return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
@@ -32,6 +34,15 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (failOn === 'borderline' && c.borderline) bits.push(`${c.borderline} borderline`);
   if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
   return bits.length ? bits : ['nothing was evaluated'];
+}
+
+function calibrationFailures(results: RunResults): string[] {
+  const below = results.calibration?.below_floor ?? [];
+  if (below.length === 0) return [];
+  const floor = results.calibration?.floor;
+  return [
+    `${below.length} check${below.length === 1 ? '' : 's'} below min-judge-agreement ${floor} (${below.map((b) => `${b.check} κ ${b.kappa.toFixed(2)}`).join(', ')})`,
+  ];
 }
 
 function regressions(results: RunResults): string[] {

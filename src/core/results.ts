@@ -1,5 +1,7 @@
 /** The results model: what a run produces, in the shape of the results file (README "Results file"). */
 
+import { type CalibrationResults } from '../calibration/result-types.js';
+
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';
 type EvaluatorType =
@@ -30,6 +32,8 @@ export interface CheckResult {
   sample_scores?: number[];
   /** The samples disagreed on this check, and it decides the case verdict. */
   unstable?: true;
+  /** Judge calibration: this check does not gate (its judge agrees with people below the floor); why. */
+  advisory?: string;
 }
 
 export interface Usage {
@@ -237,6 +241,8 @@ export interface RunResults {
   baseline?: RunBaseline | null;
   /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
   baseline_note?: string | null;
+  /** Judge calibration against the labels file (`calibration` input); absent without one. */
+  calibration?: CalibrationResults | null;
 }
 
 export interface ShardSummary {

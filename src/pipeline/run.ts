@@ -16,8 +16,9 @@ import { planProblems, planRun } from './plan.js';
 import { finishRun, type ReportedRun, type RunOutcome } from './finish.js';
 import { readShardFiles } from './shard-file.js';
 import { RubricEvalError } from '../core/errors.js';
-import { type HistoryEntry, type RunResults } from '../core/results.js';
+import { addUsage, type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
+import { calibrationStep, type LabelsReader } from '../calibration/step.js';
 
 interface RunHooks {
   info?(message: string): void;
@@ -39,6 +40,8 @@ export interface RunIO {
   hooks?: RunHooks;
   /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
   settings?: SettingNames;
+  /** Where the labels that gate are read (the action on a PR: its base commit); default the working tree. */
+  calibrationLabels?: LabelsReader;
 }
 
 const noSubject = () =>
@@ -62,19 +65,22 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   );
   const { errors, warnings, warningLines } = planProblems(plan);
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
+  const calibration = await calibrationStep(config, plan, ctx, errors, io.calibrationLabels);
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0
       ? { suites: [], rubric: null, partial: false }
       : await phase('Evaluate', () =>
-          executePlan(plan, {
-            ...ctx,
-            cwd: ctx.ws.root,
-            concurrency: config.concurrency,
-            subject: io.subject ?? noSubject,
-            history: io.history ?? [],
-            progress: hooks.progress,
-          }),
+          calibration.around(
+            executePlan(plan, {
+              ...ctx,
+              cwd: ctx.ws.root,
+              concurrency: config.concurrency,
+              subject: io.subject ?? noSubject,
+              history: io.history ?? [],
+              progress: hooks.progress,
+            }),
+          ),
         );
   const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
   if (cacheNotice) {
@@ -91,6 +97,10 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     started,
     shard: plan.shard ?? undefined,
   });
+  if ('calibration' in executed && executed.calibration) {
+    results.calibration = executed.calibration;
+    addUsage(results.usage, executed.calibration.usage);
+  }
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
