@@ -1,4 +1,5 @@
 import { type Config } from '../config/config.js';
+import { calibrationLine } from '../report/calibration.js';
 import { type CalibrationResults } from './result-types.js';
 import { type RunContext } from '../pipeline/context.js';
 import { type Executed } from '../pipeline/execute.js';
@@ -31,7 +32,7 @@ const none: CalibrationStep = { around: (e) => e };
 export async function calibrationStep(
   config: Pick<Config, 'calibration' | 'failOn' | 'concurrency'>,
   plan: RunPlan,
-  ctx: Pick<RunContext, 'ws' | 'judges' | 'exec' | 'redactor' | 'signal' | 'info'>,
+  ctx: Pick<RunContext, 'ws' | 'judges' | 'exec' | 'redactor' | 'signal' | 'info' | 'warn'>,
   errors: string[],
   read: LabelsReader = workingTreeLabels(ctx.ws),
 ): Promise<CalibrationStep> {
@@ -55,6 +56,11 @@ export async function calibrationStep(
           signal: ctx.signal,
         }),
       ]);
+      ctx.info(calibrationLine(calibration));
+      for (const b of calibration.below_floor)
+        ctx.warn(
+          `${b.suite} › ${b.id} › ${b.check}: ${cp.effect === 'advisory' ? 'advisory' : 'fails the check'}: ${b.reason}`,
+        );
       return { ...executed, suites: withCalibration(executed.suites, plan, calibration), calibration };
     },
   };

@@ -60,13 +60,24 @@ async function apiShow(
       octokit.rest.repos.getContent({ ...repo, path: repoPath, ref: sha, mediaType: { format: 'raw' } }),
       signal,
     );
-    return typeof r.data === 'string' ? r.data : JSON.stringify(r.data);
+    return rawText(r.data);
   } catch (err) {
     if ((err as { status?: number }).status === 404) return null;
     throw new RubricEvalError(
       `reading ${repoPath} at ${sha.slice(0, 7)} through the GitHub API failed: ${(err as Error).message}`,
     );
   }
+}
+
+/** A raw contents answer: text, or bytes when the media type is not a text one (Octokit's rule). */
+function rawText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  if (ArrayBuffer.isView(data))
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+  throw new RubricEvalError(
+    'the GitHub API answered the labels file with a directory listing or metadata, not its text',
+  );
 }
 
 /**
