@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
-import { type LabelsReader } from '../../src/calibration/step.js';
+import { type LabelsReader } from '../../src/calibration/stage.js';
 import { checkFailures } from '../../src/config/fail-on.js';
 import { type Config } from '../../src/config/config.js';
 import { runEvaluation } from '../../src/pipeline/run.js';

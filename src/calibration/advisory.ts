@@ -7,8 +7,7 @@ import {
 import { scoreCase } from '../evaluators/case-scoring.js';
 import { evaluatorVerdict, weightedMeanOrEqual } from '../rubric/scoring.js';
 import { type EvalSuite } from '../suite/types.js';
-import { type BelowFloor } from './result-types.js';
-import { type CalibrationRow } from './measure.js';
+import { type BelowFloor, type CalibrationRow } from '../core/calibration-results.js';
 
 const fmt = (k: number) => k.toFixed(2);
 

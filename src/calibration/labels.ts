@@ -7,7 +7,7 @@ const hint = (word: string, known: Iterable<string>) => {
 };
 import { type EvalCase, type EvalSuite, type EvaluatorConfig } from '../suite/types.js';
 
-/** One human judgement of one answer to one case (CONTRACTS §12), with where it was written. */
+/** One human judgement of one answer to one case, with where it was written. */
 export interface LabelLine {
   suite: string;
   id: string;
@@ -18,7 +18,7 @@ export interface LabelLine {
 }
 
 /** A check the judge grades: a checklist item (yes/no) or a 0-10 range criterion. */
-export interface CheckKind {
+interface CheckKind {
   kind: 'checklist' | 'range';
 }
 
@@ -90,7 +90,7 @@ function lineProblem(row: unknown): string | null {
 const normalise = (p: string) => p.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
 
 /** The checks a case's evaluators grade, by id (composites' children too). */
-export function caseChecks(evaluators: readonly EvaluatorConfig[]): Map<string, CheckKind['kind']> {
+function caseChecks(evaluators: readonly EvaluatorConfig[]): Map<string, CheckKind['kind']> {
   const out = new Map<string, CheckKind['kind']>();
   for (const e of evaluators) {
     if (e.type === 'composite') for (const [k, v] of caseChecks(e.children)) if (!out.has(k)) out.set(k, v);

@@ -6,19 +6,8 @@ import { judgedAnswer } from '../evaluators/judged-answer.js';
 import { type Judge } from '../judge/judge.js';
 import { type EvalCase, type EvaluatorConfig } from '../suite/types.js';
 import { type MatchedLabel } from './labels.js';
-import {
-  binaryAgreement,
-  type BinaryAgreement,
-  type BinaryPair,
-  rangeAgreement,
-  type RangeAgreement,
-  type ScorePair,
-} from './stats.js';
-
-/** One check of one case against its labels (CONTRACTS §12). */
-export type CalibrationRow = { suite: string; id: string; check: string; kind: 'checklist' | 'range' } & (
-  BinaryAgreement | RangeAgreement
-);
+import { binaryAgreement, type BinaryPair, rangeAgreement, type ScorePair } from './stats.js';
+import { type BinaryAgreement, type CalibrationRow } from '../core/calibration-results.js';
 
 export interface CalibrationReport {
   /** Worst first: lowest κ, then checks without one, then by lowest agreement. */
@@ -118,8 +107,8 @@ export async function measureJudge(
   return calibrationReport(graded.filter(Boolean));
 }
 
-/** The pairs, grouped by check, measured; pure (a test builds `Graded` by hand). */
-export function calibrationReport(graded: readonly Graded[]): CalibrationReport {
+/** The pairs, grouped by check, measured; pure. */
+function calibrationReport(graded: readonly Graded[]): CalibrationReport {
   const groups = new Map<
     string,
     {

@@ -1,5 +1,5 @@
-import { type CalibrationReport, type CalibrationRow, type Disagreement } from './measure.js';
-import { type BinaryAgreement } from './stats.js';
+import { type CalibrationReport, type Disagreement } from './measure.js';
+import { type BinaryAgreement, type CalibrationRow } from '../core/calibration-results.js';
 
 const f2 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);

@@ -4,13 +4,12 @@ import { DiagnosticSink, formatDiagnostic } from '../core/diagnostics.js';
 import { addUsage, type SuiteResult } from '../core/results.js';
 import { readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
-import { type RunContext } from '../pipeline/context.js';
-import { type RunPlan } from '../pipeline/plan.js';
-import { type EvalCase } from '../suite/types.js';
+import { type EvalSuite } from '../suite/types.js';
 import { applyAdvisory, belowFloor } from './advisory.js';
 import { type MatchedLabel, matchLabels, parseLabels } from './labels.js';
 import { measureJudge, type MeasureDeps } from './measure.js';
-import { type CalibrationResults } from './result-types.js';
+import { RubricEvalError } from '../core/errors.js';
+import { type CalibrationResults } from '../core/calibration-results.js';
 
 /** The labels file's text at one place; `text` null when the file is not there. */
 export interface LabelsAt {
@@ -23,7 +22,7 @@ export interface LabelsAt {
  * The labels that gate, and those the pull request proposes (its head, shown "after merge" and
  * never gating); `proposed` is null outside a pull request or when the PR leaves the file alone.
  */
-export interface LabelsSources {
+interface LabelsSources {
   gating: LabelsAt;
   proposed: LabelsAt | null;
 }
@@ -49,12 +48,13 @@ export function workingTreeLabels(ws: Workspace): LabelsReader {
   return (file) => {
     const sink = new DiagnosticSink(file);
     const text = readUserFile(path.resolve(ws.root, file), ws, 'calibration', sink);
-    if (text === undefined) return Promise.reject(new Error(sink.items.map(formatDiagnostic).join('; ')));
+    if (text === undefined)
+      return Promise.reject(new RubricEvalError(sink.items.map(formatDiagnostic).join('; ')));
     return Promise.resolve({ gating: { text, from: 'working tree' }, proposed: null });
   };
 }
 
-function readAndMatch(text: string, file: string, plan: Pick<RunPlan, 'suites'>) {
+function readAndMatch(text: string, file: string, plan: { suites: readonly EvalSuite[] }) {
   const parsed = parseLabels(text, file);
   const m = matchLabels(parsed.lines, plan.suites, file);
   const problems = [...parsed.diagnostics, ...m.diagnostics].filter((d) => d.severity === 'error');
@@ -67,7 +67,7 @@ function readAndMatch(text: string, file: string, plan: Pick<RunPlan, 'suites'>)
  */
 export async function planCalibration(
   config: Pick<Config, 'calibration' | 'failOn'>,
-  plan: Pick<RunPlan, 'suites'>,
+  plan: { suites: readonly EvalSuite[] },
   read: LabelsReader,
 ): Promise<CalibrationPlan | null> {
   const cal = config.calibration;
@@ -106,15 +106,6 @@ export async function planCalibration(
   return { ...base, source, gating: gating.matched, proposed, errors: gating.errors };
 }
 
-/** Each case's judge as the run picks it: its target's `judge_target`, else the run's default. */
-export function runJudgeFor(plan: RunPlan, ctx: Pick<RunContext, 'judges'>): MeasureDeps['judgeFor'] {
-  const planned = new Map<EvalCase, RunPlan['cases'][number]>(plan.cases.map((c) => [c.evalCase, c]));
-  return (c) => {
-    const endpoint = planned.get(c)?.target.judge ?? plan.defaultEndpoint;
-    return endpoint ? ctx.judges.for(endpoint) : null;
-  };
-}
-
 /** Judges the labelled answers (cached like any judge call) and measures agreement per check. */
 export async function measureCalibration(
   cp: CalibrationPlan,
@@ -150,7 +141,7 @@ export async function measureCalibration(
 /** The executed suites with checks below the floor made advisory (unless they fail the check instead). */
 export function withCalibration(
   suites: readonly SuiteResult[],
-  plan: Pick<RunPlan, 'suites'>,
+  plan: { suites: readonly EvalSuite[] },
   calibration: CalibrationResults | null,
 ): SuiteResult[] {
   if (!calibration || calibration.effect !== 'advisory') return [...suites];

@@ -1,12 +1,14 @@
+import { type BinaryAgreement, type RangeAgreement } from '../core/calibration-results.js';
+
 /**
- * Agreement between the judge and people (CONTRACTS §12): pure statistics, no I/O. The human label
+ * Agreement between the judge and people (README "Judge calibration"): pure statistics, no I/O. The human label
  * is the reference: TPR is the share of the human's "yes" the judge also said yes to.
  */
 
 /** Below this many pairs no κ is given: with so few labels its interval spans almost everything. */
-export const MIN_LABELS_FOR_KAPPA = 10;
-export const BOOTSTRAP_RESAMPLES = 1000;
-export const BOOTSTRAP_SEED = 1;
+const MIN_LABELS_FOR_KAPPA = 10;
+const BOOTSTRAP_RESAMPLES = 1000;
+const BOOTSTRAP_SEED = 1;
 /** Range criteria: the judge's score categories. */
 const CATEGORIES = 11;
 
@@ -18,25 +20,6 @@ export interface BinaryPair {
 export interface ScorePair {
   judge: number;
   human: number;
-}
-
-export interface BinaryAgreement {
-  n: number;
-  agreement: number | null;
-  kappa: number | null;
-  kappa_low: number | null;
-  kappa_high: number | null;
-  tpr: number | null;
-  tnr: number | null;
-  judge_yes_human_no: number;
-  judge_no_human_yes: number;
-  /** Why `kappa` is null, when it is. */
-  kappa_note?: string;
-}
-
-export interface RangeAgreement extends BinaryAgreement {
-  weighted_kappa: number | null;
-  mae: number | null;
 }
 
 /**

@@ -9,10 +9,11 @@ import { planProblems, planRun } from '../pipeline/plan.js';
 import { belowFloor } from '../calibration/advisory.js';
 import { measureJudge } from '../calibration/measure.js';
 import { calibrationMarkdown, calibrationTable, disagreementLines } from '../calibration/render.js';
-import { planCalibration, runJudgeFor, workingTreeLabels } from '../calibration/stage.js';
+import { planCalibration, workingTreeLabels } from '../calibration/stage.js';
+import { runJudgeFor } from '../pipeline/calibrate.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
 
-export const CALIBRATE_HELP = `Usage: rubric-eval calibrate <suite-globs...> --labels <labels.jsonl> [options]
+const CALIBRATE_HELP = `Usage: rubric-eval calibrate <suite-globs...> --labels <labels.jsonl> [options]
 
 Judges every labelled answer with its suite's own evaluators (cached: a re-run makes no call) and
 reports, per check and pooled, how far the judge agrees with people: n, agreement, Cohen's κ with

@@ -1,6 +1,6 @@
 /** The results model: what a run produces, in the shape of the results file (README "Results file"). */
 
-import { type CalibrationResults } from '../calibration/result-types.js';
+import { type CalibrationResults } from './calibration-results.js';
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';

@@ -7,7 +7,7 @@ import { lastCommitSubject, type Subject } from '../checker/subject.js';
 import { untilCancelled } from './call-outcome.js';
 import { commentHistory, openSurface, type PullRequestSurface } from './pr-comment.js';
 import { type ActionRunContext } from './run-context.js';
-import { type LabelsReader } from '../calibration/step.js';
+import { type LabelsReader } from '../calibration/stage.js';
 import { labelsAtBase } from './labels-at-base.js';
 
 /** What the action's run takes from GitHub, and where it writes its comment. */

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type LabelsAt, type LabelsReader } from '../calibration/step.js';
+import { type LabelsAt, type LabelsReader } from '../calibration/stage.js';
 import { RubricEvalError } from '../core/errors.js';
 import { type Octokit, type Repo } from './client.js';
 import { untilCancelled } from './call-outcome.js';

@@ -18,7 +18,8 @@ import { readShardFiles } from './shard-file.js';
 import { RubricEvalError } from '../core/errors.js';
 import { addUsage, type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
-import { calibrationStep, type LabelsReader } from '../calibration/step.js';
+import { calibrationStep } from './calibrate.js';
+import { type LabelsReader } from '../calibration/stage.js';
 
 interface RunHooks {
   info?(message: string): void;

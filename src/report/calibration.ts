@@ -1,4 +1,4 @@
-import { type CalibrationResults } from '../calibration/result-types.js';
+import { type CalibrationResults } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
 import { bounded, code } from './inert.js';
 

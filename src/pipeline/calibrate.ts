@@ -1,19 +1,18 @@
 import { type Config } from '../config/config.js';
 import { calibrationLine } from '../report/calibration.js';
-import { type CalibrationResults } from './result-types.js';
-import { type RunContext } from '../pipeline/context.js';
-import { type Executed } from '../pipeline/execute.js';
-import { type RunPlan } from '../pipeline/plan.js';
+import { type CalibrationResults } from '../core/calibration-results.js';
+import { type RunContext } from './context.js';
+import { type Executed } from './execute.js';
+import { type RunPlan } from './plan.js';
+import { type EvalCase } from '../suite/types.js';
+import { type MeasureDeps } from '../calibration/measure.js';
 import {
   type LabelsReader,
   measureCalibration,
   planCalibration,
-  runJudgeFor,
   withCalibration,
   workingTreeLabels,
-} from './stage.js';
-
-export { type LabelsAt, type LabelsReader } from './stage.js';
+} from '../calibration/stage.js';
 
 /** What the run does with the labels: nothing without a `calibration` input. */
 export interface CalibrationStep {
@@ -63,5 +62,14 @@ export async function calibrationStep(
         );
       return { ...executed, suites: withCalibration(executed.suites, plan, calibration), calibration };
     },
+  };
+}
+
+/** Each case's judge as the run picks it: its target's `judge_target`, else the run's default. */
+export function runJudgeFor(plan: RunPlan, ctx: Pick<RunContext, 'judges'>): MeasureDeps['judgeFor'] {
+  const planned = new Map<EvalCase, RunPlan['cases'][number]>(plan.cases.map((c) => [c.evalCase, c]));
+  return (c) => {
+    const endpoint = planned.get(c)?.target.judge ?? plan.defaultEndpoint;
+    return endpoint ? ctx.judges.for(endpoint) : null;
   };
 }

@@ -1,6 +1,6 @@
-import { type Usage } from '../core/results.js';
-import { type CalibrationRow } from './measure.js';
-import { type BinaryAgreement } from './stats.js';
+/** The results file's `calibration`: the judge measured against people's labels (README "Judge calibration"). */
+
+import { type Usage } from './results.js';
 
 /** A check whose κ is below `min-judge-agreement`: advisory, or a failure under `fail-on: calibration`. */
 export interface BelowFloor {
@@ -12,7 +12,7 @@ export interface BelowFloor {
   reason: string;
 }
 
-/** The results file's `calibration` (README "Judge calibration"; CONTRACTS §12). */
+/** The results file's `calibration` (README "Judge calibration"). */
 export interface CalibrationResults {
   /** The labels file, as the inputs name it. */
   file: string;
@@ -41,3 +41,27 @@ export interface CalibrationResults {
   /** Why the pull request's labels could not be measured (invalid, or the file deleted). */
   after_merge_error?: string;
 }
+
+export interface BinaryAgreement {
+  n: number;
+  agreement: number | null;
+  kappa: number | null;
+  kappa_low: number | null;
+  kappa_high: number | null;
+  tpr: number | null;
+  tnr: number | null;
+  judge_yes_human_no: number;
+  judge_no_human_yes: number;
+  /** Why `kappa` is null, when it is. */
+  kappa_note?: string;
+}
+
+export interface RangeAgreement extends BinaryAgreement {
+  weighted_kappa: number | null;
+  mae: number | null;
+}
+
+/** One check of one case against its labels (README "Judge calibration"). */
+export type CalibrationRow = { suite: string; id: string; check: string; kind: 'checklist' | 'range' } & (
+  BinaryAgreement | RangeAgreement
+);
