@@ -147,3 +147,23 @@ test('a bad labels file: every problem named at file:line, exit 2, nothing judge
   expect(r.stderr).toContain("evals/labels.jsonl:6:1 unknown-suite: no loaded suite 'evals/other.yaml'");
   expect(judge.state.served).toBe(0);
 });
+
+test('run --calibration --min-judge-agreement: the same advisory rule as the action', async () => {
+  const root = makeFixtureRepo({ answers: { 'capital-of-france': 'It is Lyon.' } });
+  writeFileSync(path.join(root, 'evals/labels.jsonl'), `${disagreeingLabels().join('\n')}\n`);
+  const run = (extra: string[]) =>
+    cli(root, [
+      'run',
+      'evals/*.yaml',
+      '--judge-base-url',
+      judge.url,
+      '--calibration',
+      'evals/labels.jsonl',
+      ...extra,
+    ]);
+  const advisory = await run(['--min-judge-agreement', '0.6', '--format', 'json']);
+  expect(advisory.code).toBe(0);
+  expect(JSON.parse(advisory.stdout).calibration.below_floor).toHaveLength(1);
+  expect((await run(['--min-judge-agreement', '0.6', '--fail-on', 'calibration'])).code).toBe(1);
+  expect((await run([])).code).toBe(1);
+});

@@ -34,9 +34,11 @@ Options:
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
                              samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
+  --fail-on <fail|borderline|regression|never|calibration>   (default fail; regression needs --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
+  --calibration <file>       labels (JSONL): measure the judge per check; with --min-judge-agreement <κ>
+                             a check below it is advisory (--fail-on calibration: fails instead)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)

@@ -56,6 +56,8 @@ const runOptions = {
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
+  calibration: { type: 'string' },
+  'min-judge-agreement': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const mergeOptions = {
@@ -175,6 +177,8 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'judge-samples': v['judge-samples'],
     shard: v.shard,
     'regression-margin': v['regression-margin'],
+    calibration: v.calibration,
+    'min-judge-agreement': v['min-judge-agreement'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
