@@ -6,6 +6,7 @@ import { checkFailures } from '../../src/config/fail-on.js';
 import { type Config } from '../../src/config/config.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { renderReport } from '../../src/report/comment-body.js';
+import { writeResultsFile } from '../../src/report/results-file.js';
 import { agreeingLabels, disagreeingLabels } from '../helpers/calibration-labels.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
@@ -129,4 +130,32 @@ test('labels absent at the base: nothing gates on them; invalid labels there are
   expect(b.results.errors).toEqual(['evals/labels.jsonl:1:1 label: needs "suite" (the suite file\'s path)']);
   expect(b.results.verdict).toBe('fail');
   expect(judge.state.served).toBe(2 + 12);
+});
+
+test('shards apply the same advisory rule, and the merge carries calibration so fail-on: calibration still fails', async () => {
+  const root = lyon();
+  writeFileSync(path.join(root, 'evals/labels.jsonl'), text(disagreeingLabels()));
+  for (const index of [1, 2]) {
+    const { results } = await runEvaluation(
+      config(root, {
+        failOn: 'calibration',
+        cacheDir: '.cache',
+        cacheMode: 'readwrite',
+        shard: { index, total: 2 },
+      }),
+      { env: {} },
+    );
+    writeResultsFile(path.join(root, `shard-${index}.json`), results);
+  }
+  const { results } = await runEvaluation(
+    engineConfig(root, null, { merge: ['shard-*.json'], failOn: 'calibration' }),
+    {
+      env: {},
+    },
+  );
+  expect(results.errors).toEqual([]);
+  expect(results.calibration!.below_floor.map((b) => b.check)).toEqual(['names-paris']);
+  expect(checkFailures(results, 'calibration')).toContain(
+    '1 check below min-judge-agreement 0.6 (names-paris κ 0.00)',
+  );
 });

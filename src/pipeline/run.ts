@@ -132,6 +132,11 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     started: merged.started ?? started,
   });
   results.shards = merged.shards;
+  // Every shard measured the same labels: the merge reports (and `fail-on: calibration` reads) shard 1's.
+  const calibration = [...read.files]
+    .sort((a, b) => a.results.shard.index - b.results.shard.index)
+    .find((f) => f.results.calibration)?.results.calibration;
+  if (calibration && merged.errors.length === 0) results.calibration = calibration;
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: [],
