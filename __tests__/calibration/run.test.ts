@@ -159,3 +159,23 @@ test('shards apply the same advisory rule, and the merge carries calibration so 
     '1 check below min-judge-agreement 0.6 (names-paris κ 0.00)',
   );
 });
+
+test("the PR's invalid labels are shown after merge, inert, and never gate", async () => {
+  const root = lyon();
+  const read: LabelsReader = () =>
+    Promise.resolve({
+      gating: { text: text(agreeingLabels()), from: 'base 1234567' },
+      proposed: {
+        text: '{"suite": "evals/qa.yaml", "id": "@octocat [x](http://e.vil)", "answer": "a", "labels": {"concise": true}}\n',
+        from: 'pull request head',
+      },
+    });
+  const { results } = await runEvaluation(config(root), { env: {}, calibrationLabels: read });
+  expect(results.errors).toEqual([]);
+  expect(results.calibration!.after_merge).toBeNull();
+  expect(results.calibration!.after_merge_error).toContain("has no case '@octocat [x](http://e.vil)'");
+  const comment = renderReport(results);
+  expect(comment).toContain("the pull request's labels cannot be used after merge");
+  expect(comment).not.toContain('@octocat');
+  expect(comment).not.toContain('[x](http');
+});

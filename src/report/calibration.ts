@@ -1,6 +1,6 @@
 import { type CalibrationResults } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
-import { bounded, code } from './inert.js';
+import { cell, code } from './inert.js';
 
 const k2 = (k: number | null) => (k === null ? '—' : k.toFixed(2));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -24,9 +24,7 @@ export function calibrationLine(c: CalibrationResults): string {
 export function calibrationSection(results: RunResults): string {
   const c = results.calibration;
   if (!c) return '';
-  const lines = [
-    `**${calibrationLine(c)}** <sub>(labels: ${code(c.file)} at ${bounded(c.source, 80)})</sub>`,
-  ];
+  const lines = [`**${calibrationLine(c)}** <sub>(labels: ${code(c.file)} at ${cell(c.source, 80)})</sub>`];
   for (const b of c.below_floor.slice(0, 20))
     lines.push(
       `- ${code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${b.reason}`,
@@ -48,9 +46,7 @@ export function calibrationSection(results: RunResults): string {
       );
   }
   if (c.after_merge_error)
-    lines.push(
-      `- the pull request's labels cannot be used after merge: ${bounded(c.after_merge_error, 300)}`,
-    );
+    lines.push(`- the pull request's labels cannot be used after merge: ${cell(c.after_merge_error, 300)}`);
   return lines.join('\n');
 }
 
