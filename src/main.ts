@@ -91,6 +91,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
       signal,
       subject: github.subject,
       baseline: github.baseline,
+      calibrationLabels: github.calibrationLabels,
       history: github.history,
       commit: ctx.commit,
       hooks: {

@@ -11,6 +11,7 @@ Usage:
   rubric-eval merge <results-globs...> [options]  merge shard results files (run --shard i/n) into one run
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval compare <base.json> <head.json>     what changed between two results files
+  rubric-eval calibrate <suite-globs...> --labels <file>  how far the judge agrees with people, per check
   rubric-eval <command> --help                    options and examples of a command
 
 Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
@@ -33,9 +34,11 @@ Options:
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
                              samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
+  --fail-on <fail|borderline|regression|never|calibration>   (default fail; regression needs --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
+  --calibration <file>       labels (JSONL): measure the judge per check; with --min-judge-agreement <κ>
+                             a check below it is advisory (--fail-on calibration: fails instead)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache; on a runner
                              $RUNNER_TEMP/rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)

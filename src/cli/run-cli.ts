@@ -20,6 +20,7 @@ import { runEvaluation } from '../pipeline/run.js';
 import { shardLabel } from '../pipeline/shard.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
 import { compareCommand } from './compare.js';
+import { calibrateCommand } from './calibrate.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
@@ -61,6 +62,8 @@ const runOptions = {
   verbose: { type: 'boolean' },
   'min-pass-rate': { type: 'string' },
   'budget-usd': { type: 'string' },
+  calibration: { type: 'string' },
+  'min-judge-agreement': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const mergeOptions = {
@@ -113,6 +116,8 @@ export async function runCli(io: CliIO): Promise<number> {
         return await generateCommand(rest, io);
       case 'compare':
         return await compareCommand(rest, io);
+      case 'calibrate':
+        return await calibrateCommand(rest, io);
       default:
         throw new UsageError(`unknown command '${excerpt(command)}'`);
     }
@@ -184,6 +189,8 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'junit-file': v.junit,
     'min-pass-rate': v['min-pass-rate'],
     'budget-usd': v['budget-usd'],
+    calibration: v.calibration,
+    'min-judge-agreement': v['min-judge-agreement'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;

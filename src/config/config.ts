@@ -62,7 +62,7 @@ const optionalNumber = (name: string, opts: { min: number; max: number; exclusiv
       .default(null),
   );
 
-export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
+export const FAIL_ON = ['fail', 'borderline', 'regression', 'never', 'calibration'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
@@ -163,6 +163,21 @@ const InputsSchema = z
     'junit-file': text(),
     'min-pass-rate': optionalNumber('min-pass-rate', { min: 0, max: 1 }),
     'budget-usd': optionalNumber('budget-usd', { min: 0, max: 1_000_000, exclusiveMin: true }),
+    calibration: text(),
+    'min-judge-agreement': z.preprocess(
+      (v) => {
+        const s = unset(v);
+        return s === undefined || (typeof s === 'string' && s.toLowerCase() === 'off')
+          ? undefined
+          : Number(s);
+      },
+      z
+        .number({ error: 'min-judge-agreement: must be a number from 0 to 1, or off' })
+        .refine((n) => Number.isFinite(n) && n >= 0 && n <= 1, {
+          error: 'min-judge-agreement: must be a number from 0 to 1 (a κ), or off',
+        })
+        .optional(),
+    ),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -227,6 +242,8 @@ export interface Config {
    * are skipped (the trusted stage judges them) instead of each erroring.
    */
   untrustedFork?: boolean;
+  /** Judge calibration: the labels file and `min-judge-agreement` (null: off). */
+  calibration?: { file: string; floor: number | null } | null;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -304,5 +321,6 @@ export function configFromInputs(
     junitFile: i['junit-file'] ?? null,
     minPassRate: i['min-pass-rate'],
     budgetUsd: i['budget-usd'],
+    calibration: i.calibration ? { file: i.calibration, floor: i['min-judge-agreement'] ?? null } : null,
   };
 }

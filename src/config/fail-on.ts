@@ -20,6 +20,8 @@ const failing = (v: string | null | undefined) => v === 'fail' || v === 'error';
  */
 export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (failOn === 'never') return [];
+  // `calibration`: the `fail` rule, and a check whose judge is below min-judge-agreement fails too.
+  if (failOn === 'calibration') return [...checkFailures(results, 'fail'), ...calibrationFailures(results)];
   if (results.partial) return ['the run was cancelled (partial results)'];
   if (results.errors.length > 0)
     return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
@@ -46,6 +48,15 @@ function passRateFailures(results: RunResults, failOn: FailOn): string[] {
   if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
   if (bits.length === 0 && failOn === 'borderline' && c.borderline) bits.push(`${c.borderline} borderline`);
   return bits.length ? bits : ['cases failed in a suite without a pass-rate gate'];
+}
+
+function calibrationFailures(results: RunResults): string[] {
+  const below = results.calibration?.below_floor ?? [];
+  if (below.length === 0) return [];
+  const floor = results.calibration?.floor;
+  return [
+    `${below.length} check${below.length === 1 ? '' : 's'} below min-judge-agreement ${floor} (${below.map((b) => `${b.check} κ ${b.kappa.toFixed(2)}`).join(', ')})`,
+  ];
 }
 
 function regressions(results: RunResults): string[] {

@@ -1,5 +1,7 @@
 /** The results model: what a run produces, in the shape of the results file (README "Results file"). */
 
+import { type CalibrationResults } from './calibration-results.js';
+
 export type Verdict = 'pass' | 'borderline' | 'fail';
 /** `skipped`: never started (the spend cap was reached, or no judge credential on a fork); never a pass. */
 export type CaseVerdict = Verdict | 'error' | 'skipped';
@@ -35,6 +37,8 @@ export interface CheckResult {
   sample_scores?: number[];
   /** The samples disagreed on this check, and it decides the case verdict. */
   unstable?: true;
+  /** Judge calibration: this check does not gate (its judge agrees with people below the floor); why. */
+  advisory?: string;
 }
 
 export interface Usage {
@@ -267,6 +271,8 @@ export interface RunResults {
   pass_rates?: PassRate[];
   /** The spend cap (`budget-usd`): the cap, what was spent (estimated) and how many cases it skipped. */
   budget?: { usd: number; spent_usd: number; skipped: number };
+  /** Judge calibration against the labels file (`calibration` input); absent without one. */
+  calibration?: CalibrationResults | null;
 }
 
 export interface ShardSummary {

@@ -7,6 +7,8 @@ import { lastCommitSubject, type Subject } from '../checker/subject.js';
 import { untilCancelled } from './call-outcome.js';
 import { commentHistory, openSurface, type PullRequestSurface } from './pr-comment.js';
 import { type ActionRunContext } from './run-context.js';
+import { type LabelsReader } from '../calibration/stage.js';
+import { labelsAtBase } from './labels-at-base.js';
 
 /** What the action's run takes from GitHub, and where it writes its comment. */
 export interface GitHubSide {
@@ -18,6 +20,8 @@ export interface GitHubSide {
   subject: () => Promise<Subject>;
   /** `baseline: auto` on a pull request (never from a shard: the merge compares the run). */
   baseline: BaselineFinder | undefined;
+  /** On a pull request, the calibration labels as of its base commit (never its head). */
+  calibrationLabels?: LabelsReader;
 }
 
 /**
@@ -75,5 +79,13 @@ export async function connectGitHub(
         signal,
       })
     : undefined;
-  return { surface, history, subject, baseline };
+  const calibrationLabels = labelsAtBase({
+    baseSha: pr.base?.sha ?? null,
+    workspace: ctx.workspace,
+    workingDirectory: config.workingDirectory,
+    octokit,
+    repo,
+    signal,
+  });
+  return { surface, history, subject, baseline, calibrationLabels };
 }

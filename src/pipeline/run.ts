@@ -18,8 +18,10 @@ import { planProblems, planRun } from './plan.js';
 import { finishRun, type ReportedRun, type RunOutcome } from './finish.js';
 import { readShardFiles } from './shard-file.js';
 import { RubricEvalError } from '../core/errors.js';
-import { type HistoryEntry, type RunResults } from '../core/results.js';
+import { addUsage, type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
+import { calibrationStep } from './calibrate.js';
+import { type LabelsReader } from '../calibration/stage.js';
 
 interface RunHooks {
   info?(message: string): void;
@@ -41,6 +43,8 @@ export interface RunIO {
   hooks?: RunHooks;
   /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
   settings?: SettingNames;
+  /** Where the labels that gate are read (the action on a PR: its base commit); default the working tree. */
+  calibrationLabels?: LabelsReader;
 }
 
 const noSubject = () =>
@@ -65,20 +69,23 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   const { errors, warnings, warningLines } = planProblems(plan);
   errors.push(...budgetProblems(config.budgetUsd, plan.defaultEndpoint, ctx.judges.prices));
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
+  const calibration = await calibrationStep(config, plan, ctx, errors, io.calibrationLabels);
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0
       ? { suites: [], rubric: null, partial: false }
       : await phase('Evaluate', () =>
-          executePlan(plan, {
-            ...ctx,
-            cwd: ctx.ws.root,
-            concurrency: config.concurrency,
-            subject: io.subject ?? noSubject,
-            history: io.history ?? [],
-            progress: hooks.progress,
-            untrustedFork: config.untrustedFork ?? false,
-          }),
+          calibration.around(
+            executePlan(plan, {
+              ...ctx,
+              cwd: ctx.ws.root,
+              concurrency: config.concurrency,
+              subject: io.subject ?? noSubject,
+              history: io.history ?? [],
+              progress: hooks.progress,
+              untrustedFork: config.untrustedFork ?? false,
+            }),
+          ),
         );
   const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
   if (cacheNotice) {
@@ -96,6 +103,10 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     shard: plan.shard ?? undefined,
   });
   const results = withSpend(applyPassRates(aggregated, config.minPassRate), ctx.spend);
+  if ('calibration' in executed && executed.calibration) {
+    results.calibration = executed.calibration;
+    addUsage(results.usage, executed.calibration.usage);
+  }
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
@@ -129,6 +140,11 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     config.minPassRate,
   );
   results.shards = merged.shards;
+  // Every shard measured the same labels: the merge reports (and `fail-on: calibration` reads) shard 1's.
+  const calibration = [...read.files]
+    .sort((a, b) => a.results.shard.index - b.results.shard.index)
+    .find((f) => f.results.calibration)?.results.calibration;
+  if (calibration && merged.errors.length === 0) results.calibration = calibration;
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: [],

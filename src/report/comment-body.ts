@@ -21,6 +21,7 @@ import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded, cell, code, codeBlock, codeCell, codeHtml, inert } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
+import { calibrationSection } from './calibration.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
@@ -343,6 +344,8 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
       `> [!CAUTION]\n> ${results.errors.every((e) => e.startsWith('internal error')) ? 'Nothing was judged: rubric-eval failed; the log has the details.' : 'Nothing was judged: the input is invalid.'}\n\n${codeBlock(shown.map(errorLine).join('\n'))}${results.errors.length > shown.length ? `\n_… and ${results.errors.length - shown.length} more._` : ''}`,
     );
   }
+  const calibration = calibrationSection(results);
+  if (calibration) parts.push(calibration);
   if (results.rubric) parts.push(checkerSection(results.rubric, detail));
   for (const s of results.suites) parts.push(suiteSection(s, detail, !!results.baseline));
   const removed = removedSection(results, detail);

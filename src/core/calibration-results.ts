@@ -1,0 +1,67 @@
+/** The results file's `calibration`: the judge measured against people's labels (README "Judge calibration"). */
+
+import { type Usage } from './results.js';
+
+/** A check whose κ is below `min-judge-agreement`: advisory, or a failure under `fail-on: calibration`. */
+export interface BelowFloor {
+  suite: string;
+  id: string;
+  check: string;
+  n: number;
+  kappa: number;
+  reason: string;
+}
+
+/** The results file's `calibration` (README "Judge calibration"). */
+export interface CalibrationResults {
+  /** The labels file, as the inputs name it. */
+  file: string;
+  /** Where the labels that gate were read: `base <sha>` on a pull request, else `working tree`. */
+  source: string;
+  labels: number;
+  /** `min-judge-agreement`; null when off. */
+  floor: number | null;
+  overall: BinaryAgreement;
+  /** Per check, worst first. */
+  rows: CalibrationRow[];
+  below_floor: BelowFloor[];
+  /** What a check below the floor does: stops gating (`advisory`) or fails the check (`fail-on: calibration`). */
+  effect: 'advisory' | 'fails';
+  /** Labelled answers the judge could not grade. */
+  errors: { line: number; suite: string; id: string; error: string }[];
+  /** The pull request's own labels, measured the same way: shown, never gating. Null when it does not change them. */
+  after_merge: {
+    labels: number;
+    overall: BinaryAgreement;
+    rows: CalibrationRow[];
+    below_floor: BelowFloor[];
+  } | null;
+  /** The judge calls calibration made (cached ones counted apart, as for cases). */
+  usage: Usage;
+  /** Why the pull request's labels could not be measured (invalid, or the file deleted). */
+  after_merge_error?: string;
+}
+
+export interface BinaryAgreement {
+  n: number;
+  agreement: number | null;
+  kappa: number | null;
+  kappa_low: number | null;
+  kappa_high: number | null;
+  tpr: number | null;
+  tnr: number | null;
+  judge_yes_human_no: number;
+  judge_no_human_yes: number;
+  /** Why `kappa` is null, when it is. */
+  kappa_note?: string;
+}
+
+export interface RangeAgreement extends BinaryAgreement {
+  weighted_kappa: number | null;
+  mae: number | null;
+}
+
+/** One check of one case against its labels (README "Judge calibration"). */
+export type CalibrationRow = { suite: string; id: string; check: string; kind: 'checklist' | 'range' } & (
+  BinaryAgreement | RangeAgreement
+);
