@@ -54,4 +54,25 @@ describe('text assertions (AgentV 5 semantics)', () => {
     expect(miss.score).toBe(0);
     expect(miss.misses[0]).toMatch(/does not match the schema: \/name must be string/);
   });
+
+  test('a JSON Schema pattern runs in linear time; a refused one throws, never passes', async () => {
+    const schema = { type: 'object', properties: { id: { type: 'string', pattern: '^(a|a)+$' } } };
+    await prepareTextAssertion(check('is-json', [], { schema }));
+    const started = Date.now();
+    const miss = scoreTextAssertion(
+      check('is-json', [], { schema }),
+      JSON.stringify({ id: `${'a'.repeat(40)}!` }),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(miss.verdict).toBe('fail');
+    expect(score(check('is-json', [], { schema }), '{"id": "aaa"}')).toBe(1);
+    const refused = { type: 'string', pattern: 'x(?=y)' };
+    expect(() => scoreTextAssertion(check('is-json', [], { schema: refused }), '"xy"')).toThrow(/lookahead/);
+  });
+
+  test('a regex that backtracks in JavaScript answers at once', () => {
+    const started = Date.now();
+    expect(score(check('regex', ['^(a|a)+$']), `${'a'.repeat(40)}!`)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
+import { boundedRegExpEngine, compileBoundedPattern } from '../core/bounded-pattern.js';
 import { type TextAssertionConfig } from '../suite/types.js';
 import { type Score } from './score.js';
 
@@ -59,7 +60,11 @@ function isJson(output: string, schema: Record<string, unknown> | null): Score {
   let validate = validators.get(schema);
   if (!validate) {
     if (!Ajv) throw new Error('is-json with a schema is scored before prepareTextAssertion loaded ajv');
-    validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    // Every `pattern` in the schema runs on the linear-time engine; one it refuses throws here,
+    // and the check is an error (see evaluate.ts), never a pass.
+    validate = new Ajv({ allErrors: true, strict: false, code: { regExp: boundedRegExpEngine } }).compile(
+      schema,
+    );
     validators.set(schema, validate);
   }
   const ok = validate(parsed);
@@ -105,8 +110,9 @@ export function scoreTextAssertion(config: TextAssertionConfig, output: string):
         `output does not end with ${q(v)}`,
       );
     case 'regex': {
-      // Compiled at load time too, so a bad pattern is a located error, never a run-time surprise.
-      const re = new RegExp(v, config.flags ?? undefined);
+      // Compiled at load time too, so a bad pattern is a located error, never a run-time surprise;
+      // linear time in the answer whatever the pattern (src/core/bounded-pattern.ts).
+      const re = compileBoundedPattern(v, config.flags ?? '');
       const shown = `/${v}/${config.flags ?? ''}`;
       return decide(re.test(output), `output matches ${shown}`, `output does not match ${shown}`);
     }

@@ -6,6 +6,8 @@ import { type RawEvaluator } from './schema.js';
 import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from './types.js';
 import { type Workspace } from '../core/workspace.js';
 import { readReferencedFile } from '../core/user-file.js';
+import { boundedPatternProblem } from '../core/bounded-pattern.js';
+import { schemaPatternProblem } from './schema-patterns.js';
 import { type PathSegment, type SourceDocument } from '../core/yaml-source.js';
 
 /**
@@ -239,6 +241,11 @@ function textAssertion(
       );
       return undefined;
     }
+    const refused = raw === undefined ? null : schemaPatternProblem(raw);
+    if (refused) {
+      sink.error(doc.locate([...at, 'value', ...refused.at]), 'regex', refused.message, subject);
+      return undefined;
+    }
     return { ...base, type: 'text_assertion', check, values: [], flags: null, schema: raw ?? null };
   }
   const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'number' ? String(v) : v));
@@ -258,6 +265,12 @@ function textAssertion(
       new RegExp(rendered[0]!, flags ?? undefined);
     } catch (err) {
       sink.error(doc.locate([...at, 'value']), 'regex', (err as Error).message, subject);
+      return undefined;
+    }
+    // Valid JavaScript, but it must also run in linear time: what RE2 refuses is refused here.
+    const refused = boundedPatternProblem(rendered[0]!, flags ?? '');
+    if (refused) {
+      sink.error(doc.locate([...at, 'value']), 'regex', refused, subject);
       return undefined;
     }
   }
