@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, constants, existsSync } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { ownWrites, writeStepFile } from './step-files.js';
 import { EOL } from 'node:os';
 import { RubricEvalError } from '../core/errors.js';
 
@@ -88,7 +89,9 @@ export function setOutput(name: string, value: string): void {
   if (name.includes(delimiter) || value.includes(delimiter))
     throw new RubricEvalError(`Unexpected input: the output ${name} contains its delimiter "${delimiter}"`);
   if (!existsSync(file)) throw new RubricEvalError(`Missing file at path: ${file}`);
-  appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, { encoding: 'utf8' });
+  const block = `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`;
+  writeStepFile(file, block, 'append');
+  ownWrites.output += block;
 }
 
 /** `fn`'s log lines folded under `name` in the log. */
@@ -115,5 +118,6 @@ export async function writeJobSummary(markdown: string): Promise<void> {
       `Unable to access summary file: '${file}'. Check if the file has correct read/write permissions.`,
     );
   }
-  await writeFile(file, markdown, { encoding: 'utf8' });
+  writeStepFile(file, markdown, 'truncate');
+  ownWrites.summary = markdown;
 }
