@@ -52,6 +52,15 @@ describe('bounded patterns (RE2, linear in the text)', () => {
     expect(compileBoundedPattern('\\(\\?=x').test('(?=x')).toBe(true);
   });
 
+  test('a pattern too large for its answer is not run: the size of both decides, before any work', () => {
+    expect(boundedPatternProblem('[a-z]{1000}'.repeat(21))).toMatch(/automaton states; the limit is 20000/);
+    const big = compileBoundedPattern('[a-z]{1000}');
+    expect(big.test('a'.repeat(2000))).toBe(true);
+    const started = Date.now();
+    expect(() => big.test('a'.repeat(100_001))).toThrow(/exceeds the time budget/);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   test('the v flag is refused', () => {
     expect(boundedPatternProblem('[a]', 'v')).toMatch(/`v` flag/);
   });

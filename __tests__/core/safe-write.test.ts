@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
   confineWrites,
@@ -77,5 +78,8 @@ test('a runner file is opened to append or replace, never through a link at its 
   writeFileSync(path.join(outside, 't'), 'keep');
   symlinkSync(path.join(outside, 't'), path.join(ws, 'linked.txt'));
   expect(() => openExistingNoFollow(path.join(ws, 'linked.txt'), 'append')).toThrow(/symlink/);
+  // A FIFO at the name (a gate can make one) would block the open until read: refused at once.
+  execFileSync('mkfifo', [path.join(ws, 'fifo')]);
+  expect(() => openExistingNoFollow(path.join(ws, 'fifo'), 'append')).toThrow(/not a regular file/);
   expect(readFileSync(path.join(outside, 't'), 'utf8')).toBe('keep');
 });

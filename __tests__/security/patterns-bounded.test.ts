@@ -48,9 +48,16 @@ const inputs = (more: Record<string, string> = {}) => ({
 
 test('a catastrophic regex and JSON Schema pattern fail at once; SIGINT mid-run still ends it within 5 s', async () => {
   judge = await startOpenAIServer();
+  // Valid, but too large for its answer: not run at all, an error even negated.
+  const huge = [
+    '  - id: huge',
+    '    vars: { q: five }',
+    '    assert:',
+    '      - { type: regex, value: "[a-z]{1000}", negate: true }',
+  ];
   const workspace = patternRepo(
-    '',
-    { 'regex-evil': LONG, 'schema-evil': JSON.stringify({ id: LONG }) },
+    huge.join('\n'),
+    { 'regex-evil': LONG, 'schema-evil': JSON.stringify({ id: LONG }), huge: 'a'.repeat(100_001) },
     '## Gates\n- `touch gate-started; sleep 30`\n\n## Criteria\n- Small\n',
   );
   let sentAt = 0;
@@ -79,6 +86,8 @@ test('a catastrophic regex and JSON Schema pattern fail at once; SIGINT mid-run 
   const cases = Object.fromEntries(results.suites[0]!.cases.map((c) => [c.id, c]));
   expect(cases['regex-evil']).toMatchObject({ verdict: 'fail', score: 0 });
   expect(cases['schema-evil']).toMatchObject({ verdict: 'fail', score: 0 });
+  expect(cases.huge).toMatchObject({ verdict: 'error' });
+  expect(JSON.stringify(cases.huge)).toContain('exceeds the time budget');
   expect(results.verdict).toBe('fail');
 });
 

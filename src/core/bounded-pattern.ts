@@ -72,12 +72,40 @@ function compile(source: string, flags: string): BoundedPattern {
     const translated = RE2JS.translateRegExp(source);
     // Sticky on a fresh expression: the match must start at the beginning of the text.
     const re = RE2JS.compile(flags.includes('y') ? `\\A(?:${translated})` : translated, re2Flags);
-    return { test: (text) => re.test(text) };
+    return budgeted(re, shown);
   } catch (err) {
     throw new PatternRefusedError(
       `${shown} is not supported by the linear-time engine (RE2): ${(err as Error).message}`,
     );
   }
+}
+
+/**
+ * Linear in the text, but with the pattern's size as the factor: `[a-z]{1000}` ten times over
+ * is 10,000 automaton states, and 10 s against a 100 KB answer. So a pattern is refused past
+ * MAX_STATES, and a check whose states × characters exceed MAX_WORK (about a second) is not run:
+ * the check is an error naming both sizes, never a pass.
+ */
+const MAX_STATES = 20_000;
+const MAX_WORK = 100_000_000;
+
+function budgeted(re: RE2JS, shown: string): BoundedPattern {
+  // re2js's compiled program (internal, version pinned); the source's length where it is absent.
+  const prog = (re as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
+  const states = Math.max(prog?.inst?.length ?? re.pattern().length, 1);
+  if (states > MAX_STATES)
+    throw new PatternRefusedError(
+      `${shown} compiles to ${states} automaton states; the limit is ${MAX_STATES} (write a shorter pattern)`,
+    );
+  return {
+    test: (text) => {
+      if (states * text.length > MAX_WORK)
+        throw new PatternRefusedError(
+          `${shown} (${states} states) against ${text.length} characters exceeds the time budget of ${MAX_WORK.toExponential(0)} steps: not checked`,
+        );
+      return re.test(text);
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -32,6 +33,7 @@ export class UnsafeWriteError extends RubricEvalError {
 }
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 let confinedTo: string[] | null = null;
 
 /** From now on, a write outside these folders (after following no link) is refused. */
@@ -86,12 +88,22 @@ export function writeFileNoFollow(
  */
 export function openExistingNoFollow(file: string, how: 'append' | 'truncate'): number {
   const flags = how === 'append' ? constants.O_APPEND : constants.O_TRUNC;
+  let fd: number;
   try {
-    return openSync(file, constants.O_WRONLY | flags | O_NOFOLLOW);
+    // Non-blocking: a FIFO put at the name would otherwise hold the process (past cancel) until
+    // something reads it.
+    fd = openSync(file, constants.O_WRONLY | flags | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw refused(file, 'is a symlink');
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw refused(file, 'is a symlink');
+    if (code === 'ENXIO') throw refused(file, 'is not a regular file');
     throw err;
   }
+  if (!fstatSync(fd).isFile()) {
+    closeQuietly(fd);
+    throw refused(file, 'is not a regular file');
+  }
+  return fd;
 }
 
 /** Creates `dir` and whatever of it is missing, refusing a link or a file on the way. */
