@@ -75,4 +75,14 @@ describe('text assertions (AgentV 5 semantics)', () => {
     expect(score(check('regex', ['^(a|a)+$']), `${'a'.repeat(40)}!`)).toBe(0);
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  test('uniqueItems against a long array is not checked (n² comparisons): it throws, never passes', async () => {
+    const schema = { type: 'array', uniqueItems: true };
+    await prepareTextAssertion(check('is-json', [], { schema }));
+    expect(score(check('is-json', [], { schema }), '[{"a":1},{"a":2}]')).toBe(1);
+    const long = JSON.stringify(Array.from({ length: 2001 }, (_, i) => ({ i })));
+    expect(() => scoreTextAssertion(check('is-json', [], { schema }), long)).toThrow(
+      /uniqueItems.*2001 items/,
+    );
+  });
 });

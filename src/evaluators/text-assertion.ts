@@ -1,5 +1,5 @@
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
-import { boundedRegExpEngine, compileBoundedPattern } from '../core/bounded-pattern.js';
+import { boundedRegExpEngine, compileBoundedPattern, PatternRefusedError } from '../core/bounded-pattern.js';
 import { type TextAssertionConfig } from '../suite/types.js';
 import { type Score } from './score.js';
 
@@ -67,12 +67,32 @@ function isJson(output: string, schema: Record<string, unknown> | null): Score {
     );
     validators.set(schema, validate);
   }
+  if (JSON.stringify(schema).includes('"uniqueItems"')) boundUniqueItems(parsed);
   const ok = validate(parsed);
   const why = (validate.errors ?? [])
     .slice(0, 3)
     .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim())
     .join('; ');
   return decide(ok, 'output is valid JSON matching the schema', `output does not match the schema: ${why}`);
+}
+
+/**
+ * ajv checks `uniqueItems` over objects pairwise (n² deep comparisons, on the main thread): an
+ * answer with a long array would hold the run past cancel. Such an answer is not checked.
+ */
+const MAX_UNIQUE_ITEMS = 2000;
+
+function boundUniqueItems(value: unknown): void {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v) && v.length > MAX_UNIQUE_ITEMS)
+      throw new PatternRefusedError(
+        `the schema has \`uniqueItems\` and the answer has an array of ${v.length} items; over ${MAX_UNIQUE_ITEMS} exceeds the time budget: not checked`,
+      );
+    stack.push(...Object.values(v));
+  }
 }
 
 /** Scores one text assertion against the answer; pure. */
