@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { confineWrites } from './core/safe-write.js';
+import { confineWrites, dirRefusal } from './core/safe-write.js';
 import { reapStragglers } from './exec/reaper.js';
 import { restoreStepFiles, stepFilesAtStart, type StepFilesAtStart } from './github/step-files.js';
 import {
@@ -88,6 +88,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const workingDirectory = path.resolve(ctx.workspace, i['working-directory']);
   const resultsFile = path.resolve(workingDirectory, i['results-file']);
   const config = configFromInputs(i, { workingDirectory, resultsFile });
+  const cacheRefused = config.cacheDir ? dirRefusal(path.resolve(workingDirectory, config.cacheDir)) : null;
+  if (cacheRefused) warn(`cache-dir: ${cacheRefused}; no judge answer is cached by this run`);
   // A results file already there (the checkout may hold one) must not outlive a run that dies:
   // a failing one stands in until this run writes its own.
   writeResultsOrFallback(

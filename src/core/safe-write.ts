@@ -106,6 +106,16 @@ export function openExistingNoFollow(file: string, how: 'append' | 'truncate'): 
   return fd;
 }
 
+/** Why nothing could be written under `dir` (it is created if it can be), or null. */
+export function dirRefusal(dir: string): string | null {
+  try {
+    makeDirNoFollow(dir);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 /** Creates `dir` and whatever of it is missing, refusing a link or a file on the way. */
 export function makeDirNoFollow(dir: string): string {
   return checkedDir(path.resolve(dir));
