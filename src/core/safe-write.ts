@@ -28,7 +28,7 @@ import { RubricEvalError } from './errors.js';
  * Not covered: a process racing these checks. Only code the pull request runs (a gate, a target)
  * could, and it can write those files itself with the job's privileges (README: Disclosed).
  */
-export class UnsafeWriteError extends RubricEvalError {
+class UnsafeWriteError extends RubricEvalError {
   override name = 'UnsafeWriteError';
 }
 
