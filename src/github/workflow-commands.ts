@@ -90,8 +90,9 @@ export function setOutput(name: string, value: string): void {
     throw new RubricEvalError(`Unexpected input: the output ${name} contains its delimiter "${delimiter}"`);
   if (!existsSync(file)) throw new RubricEvalError(`Missing file at path: ${file}`);
   const block = `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`;
-  writeStepFile(file, block, 'append');
+  // Recorded first: should the write fail (a gate left a link there), the end of the run writes it.
   ownWrites.output += block;
+  writeStepFile(file, block, 'append');
 }
 
 /** `fn`'s log lines folded under `name` in the log. */
@@ -118,6 +119,6 @@ export async function writeJobSummary(markdown: string): Promise<void> {
       `Unable to access summary file: '${file}'. Check if the file has correct read/write permissions.`,
     );
   }
-  writeStepFile(file, markdown, 'truncate');
   ownWrites.summary = markdown;
+  writeStepFile(file, markdown, 'truncate');
 }
