@@ -1,4 +1,8 @@
+import os from 'node:os';
 import path from 'node:path';
+import { confineWrites, dirRefusal } from './core/safe-write.js';
+import { reapStragglers } from './exec/reaper.js';
+import { restoreStepFiles, stepFilesAtStart, type StepFilesAtStart } from './github/step-files.js';
 import {
   type Config,
   configFromInputs,
@@ -38,6 +42,11 @@ import { jobSummary, verdictLines } from './report/step-summary.js';
  * refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
+  const atStart = stepFilesAtStart(process.env);
+  // The checkout's links never redirect a write, and nothing is written outside these.
+  confineWrites([process.env.GITHUB_WORKSPACE || process.cwd(), process.env.RUNNER_TEMP, os.tmpdir()]);
+  // Whatever way the process ends, nothing the run started outlives it or has the last word.
+  process.on('exit', () => finalWord(atStart));
   const verdict = guardVerdict((m) => core.error(m));
   const controller = new AbortController();
   const onSignal = (signal: string) => () => {
@@ -52,9 +61,26 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
   }
+  finalWord(atStart, true);
   verdict.written();
   // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
   if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
+}
+
+/**
+ * The action's last word: every process the run started is killed (exec/reaper.ts), then the
+ * runner's step files are put back to the action's own writes (github/step-files.ts).
+ */
+function finalWord(atStart: StepFilesAtStart, say = false): void {
+  const killed = reapStragglers();
+  const changed = restoreStepFiles(atStart);
+  if (!say) return;
+  if (killed > 0)
+    core.warning(`${killed} process(es) started by the run were still running when it ended: killed`);
+  if (changed.length > 0)
+    core.warning(
+      `${changed.join(', ')} had been written by code the run executed: put back to what the action wrote`,
+    );
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -76,6 +102,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
     cacheDir: i['cache-dir'] ?? defaultCacheDir(process.env),
   });
   config.untrustedFork = isForkPullRequest(process.env, payload);
+  const cacheRefused = config.cacheDir ? dirRefusal(path.resolve(workingDirectory, config.cacheDir)) : null;
+  if (cacheRefused) warn(`cache-dir: ${cacheRefused}; no judge answer is cached by this run`);
   // A results file already there (the checkout may hold one) must not outlive a run that dies:
   // a failing one stands in until this run writes its own.
   writeResultsOrFallback(
@@ -103,6 +131,10 @@ async function runAction(signal: AbortSignal): Promise<void> {
     },
     { error: (m) => core.error(m), info },
   );
+  // Before the action writes its outputs and summary through core: nothing the run started may
+  // still be there to write between them (the end of the run reaps again, exec/reaper.ts).
+  const early = reapStragglers();
+  if (early > 0) warn(`${early} process(es) started by the run were still running after it: killed`);
   await reportRun(outcome, config, ctx, { surface: github.surface, mode: i.comment, signal });
 }
 

@@ -101,6 +101,14 @@ export async function startGitHubServer(options = {}) {
       }
       if (
         (m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)) &&
+        req.method === 'GET'
+      ) {
+        const c = state.comments.find((x) => x.id === Number(m[3]));
+        if (!c) return json(res, 404, { message: 'Not Found' });
+        return json(res, 200, view(c));
+      }
+      if (
+        (m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname)) &&
         req.method === 'DELETE'
       ) {
         const at = state.comments.findIndex((x) => x.id === Number(m[3]));

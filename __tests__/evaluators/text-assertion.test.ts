@@ -54,4 +54,35 @@ describe('text assertions (AgentV 5 semantics)', () => {
     expect(miss.score).toBe(0);
     expect(miss.misses[0]).toMatch(/does not match the schema: \/name must be string/);
   });
+
+  test('a JSON Schema pattern runs in linear time; a refused one throws, never passes', async () => {
+    const schema = { type: 'object', properties: { id: { type: 'string', pattern: '^(a|a)+$' } } };
+    await prepareTextAssertion(check('is-json', [], { schema }));
+    const started = Date.now();
+    const miss = scoreTextAssertion(
+      check('is-json', [], { schema }),
+      JSON.stringify({ id: `${'a'.repeat(40)}!` }),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(miss.verdict).toBe('fail');
+    expect(score(check('is-json', [], { schema }), '{"id": "aaa"}')).toBe(1);
+    const refused = { type: 'string', pattern: 'x(?=y)' };
+    expect(() => scoreTextAssertion(check('is-json', [], { schema: refused }), '"xy"')).toThrow(/lookahead/);
+  });
+
+  test('a regex that backtracks in JavaScript answers at once', () => {
+    const started = Date.now();
+    expect(score(check('regex', ['^(a|a)+$']), `${'a'.repeat(40)}!`)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  test('uniqueItems against a long array is not checked (n² comparisons): it throws, never passes', async () => {
+    const schema = { type: 'array', uniqueItems: true };
+    await prepareTextAssertion(check('is-json', [], { schema }));
+    expect(score(check('is-json', [], { schema }), '[{"a":1},{"a":2}]')).toBe(1);
+    const long = JSON.stringify(Array.from({ length: 2001 }, (_, i) => ({ i })));
+    expect(() => scoreTextAssertion(check('is-json', [], { schema }), long)).toThrow(
+      /uniqueItems.*2001 items/,
+    );
+  });
 });

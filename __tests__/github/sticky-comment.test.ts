@@ -81,3 +81,34 @@ test("a racer never counts a foreign marker comment; the newer run edits the old
   expect(newer.action).toBe('edited');
   expect(github.state.comments.map((c) => [c.id, c.body])).toEqual([[30, report(101, 'newer')]]);
 });
+
+test("an older run's edit that lands after this run's check after writing is repaired by its later looks", async () => {
+  github.state.comments.push({ id: 10, issue: 7, body: report(99, 'before'), user: bot });
+  const lists = () =>
+    github.state.requests.filter((q) => q.method === 'GET' && q.path.endsWith('/issues/7/comments')).length;
+  const writing = upsertSticky(octokit, repo, 7, report(101, 'newer'), ctx(101));
+  // The list before writing, and the one right after it: this run's check is done.
+  while (lists() < 2) await new Promise((r) => setTimeout(r, 10));
+  expect(github.state.comments[0]!.body).toBe(report(101, 'newer'));
+  github.state.comments[0]!.body = report(100, 'older, late');
+  await writing;
+  expect(github.state.comments).toHaveLength(1);
+  expect(github.state.comments[0]!.body).toBe(report(101, 'newer'));
+  // Before, right after, and two later looks (the first one repairs, then lists once more).
+  expect(lists()).toBe(5);
+});
+
+test('the comment read just before the edit shows a newer run: nothing is written', async () => {
+  github.state.comments.push({ id: 10, issue: 7, body: report(99, 'before'), user: bot });
+  // The newer run writes between this run's list and its edit.
+  github.state.script.push({ method: 'GET', path: /\/issues\/comments\/10$/, times: 1, delayMs: 0 });
+  const held = github.state.script[0]!;
+  held.until = () => {
+    github.state.comments[0]!.body = report(101, 'newer');
+    return true;
+  };
+  const r = await upsertSticky(octokit, repo, 7, report(100, 'older'), ctx(100));
+  expect(r.action).toBe('kept');
+  expect(github.state.requests.filter((q) => q.method === 'PATCH')).toEqual([]);
+  expect(github.state.comments[0]!.body).toBe(report(101, 'newer'));
+});

@@ -14,6 +14,9 @@ export interface ActionRun {
   outputs: Record<string, string>;
   summary: string;
   durationMs: number;
+  /** The runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, to read again later. */
+  outputPath: string;
+  summaryPath: string;
 }
 
 /** Parses GITHUB_OUTPUT's `name<<delimiter` blocks. */
@@ -87,6 +90,8 @@ export function runAction(opts: {
         outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
         summary: readFileSync(summaryPath, 'utf8'),
         durationMs: Date.now() - started,
+        outputPath,
+        summaryPath,
       });
     });
   });

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, stringify, type YAMLMap } from 'yaml';
 import { z } from 'zod';
@@ -118,7 +119,7 @@ export async function generateRubrics(o: GenerateOptions): Promise<number> {
   if (o.dryRun) {
     io.stdout.write(insertionDiff(ws.display(abs), text, insertions));
   } else {
-    writeFileSync(abs, updated);
+    writeFileNoFollow(abs, updated);
     io.stdout.write(
       `added rubrics to ${insertions.length} case${insertions.length === 1 ? '' : 's'} in ${ws.display(abs)}: ${insertions.map((i) => i.caseId).join(', ')}\n`,
     );

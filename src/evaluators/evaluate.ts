@@ -28,6 +28,7 @@ import { type SampleBook } from './sample-book.js';
 import { type Score } from './score.js';
 import { negateResult } from './negate.js';
 import { prepareTextAssertion, scoreTextAssertion } from './text-assertion.js';
+import { PatternRefusedError } from '../core/bounded-pattern.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
@@ -75,7 +76,12 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
-    return deterministicResult(config, scoreTextAssertion(config, env.answer.text));
+    try {
+      return deterministicResult(config, scoreTextAssertion(config, env.answer.text));
+    } catch (err) {
+      if (!(err instanceof PatternRefusedError)) throw err;
+      return refusedPattern(config, err);
+    }
   },
 };
 
@@ -84,6 +90,19 @@ function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0')
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
   const result = run(config, env, path);
   return config.negate ? result.then(negateResult) : result;
+}
+
+/** A pattern the linear-time engine would not run: the check could not be made, an error. */
+function refusedPattern(config: TextAssertionConfig, err: PatternRefusedError): EvaluatorResult {
+  return {
+    name: config.name,
+    type: config.type,
+    weight: config.weight,
+    score: 0,
+    verdict: 'error',
+    error: err.message,
+    gating_violations: [],
+  };
 }
 
 /** A partial score becomes 0 for checks that are pass/fail in their format. */

@@ -1,4 +1,5 @@
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
+import { boundedRegExpEngine, compileBoundedPattern, PatternRefusedError } from '../core/bounded-pattern.js';
 import { type TextAssertionConfig } from '../suite/types.js';
 import { type Score } from './score.js';
 
@@ -59,15 +60,39 @@ function isJson(output: string, schema: Record<string, unknown> | null): Score {
   let validate = validators.get(schema);
   if (!validate) {
     if (!Ajv) throw new Error('is-json with a schema is scored before prepareTextAssertion loaded ajv');
-    validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    // Every `pattern` in the schema runs on the linear-time engine; one it refuses throws here,
+    // and the check is an error (see evaluate.ts), never a pass.
+    validate = new Ajv({ allErrors: true, strict: false, code: { regExp: boundedRegExpEngine } }).compile(
+      schema,
+    );
     validators.set(schema, validate);
   }
+  if (JSON.stringify(schema).includes('"uniqueItems"')) boundUniqueItems(parsed);
   const ok = validate(parsed);
   const why = (validate.errors ?? [])
     .slice(0, 3)
     .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim())
     .join('; ');
   return decide(ok, 'output is valid JSON matching the schema', `output does not match the schema: ${why}`);
+}
+
+/**
+ * ajv checks `uniqueItems` over objects pairwise (n² deep comparisons, on the main thread): an
+ * answer with a long array would hold the run past cancel. Such an answer is not checked.
+ */
+const MAX_UNIQUE_ITEMS = 2000;
+
+function boundUniqueItems(value: unknown): void {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v) && v.length > MAX_UNIQUE_ITEMS)
+      throw new PatternRefusedError(
+        `the schema has \`uniqueItems\` and the answer has an array of ${v.length} items; over ${MAX_UNIQUE_ITEMS} exceeds the time budget: not checked`,
+      );
+    stack.push(...Object.values(v));
+  }
 }
 
 /** Scores one text assertion against the answer; pure. */
@@ -105,8 +130,9 @@ export function scoreTextAssertion(config: TextAssertionConfig, output: string):
         `output does not end with ${q(v)}`,
       );
     case 'regex': {
-      // Compiled at load time too, so a bad pattern is a located error, never a run-time surprise.
-      const re = new RegExp(v, config.flags ?? undefined);
+      // Compiled at load time too, so a bad pattern is a located error, never a run-time surprise;
+      // linear time in the answer whatever the pattern (src/core/bounded-pattern.ts).
+      const re = compileBoundedPattern(v, config.flags ?? '');
       const shown = `/${v}/${config.flags ?? ''}`;
       return decide(re.test(output), `output matches ${shown}`, `output does not match ${shown}`);
     }

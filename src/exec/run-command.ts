@@ -1,6 +1,7 @@
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { BoundedBuffer, HeadTailBuffer } from './output-buffer.js';
+import { markedEnv, noteLeader } from './reaper.js';
 import { type Redactor, type StreamRedactor } from './redact.js';
 
 export interface CommandSpec {
@@ -62,10 +63,12 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
     let settled = false;
     const child = spawn(file, args, {
       cwd: spec.cwd,
-      env: spec.env,
+      // The marker finds whatever the command leaves behind, wherever it goes (exec/reaper.ts).
+      env: markedEnv(spec.env),
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    noteLeader(child.pid);
     const group = processGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;

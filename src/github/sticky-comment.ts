@@ -78,6 +78,9 @@ export async function upsertSticky(
   const { own } = await listOwnComments(octokit, repo, issueNumber, ctx.me);
   const target = own.at(-1);
   if (target && isNewer(target.run, ctx.run)) return { url: target.html_url, action: 'kept' };
+  // Read again just before the edit: a newer run may have written since the list.
+  if (target && isNewer(await currentRun(octokit, repo, target.id), ctx.run))
+    return { url: target.html_url, action: 'kept' };
   let action: StickyResult['action'] = 'edited';
   let written = target ? await editComment(octokit, repo, target.id, body) : null;
   let me = ctx.me;
@@ -88,8 +91,30 @@ export async function upsertSticky(
     if (written.login && written.login.toLowerCase() !== me.login.toLowerCase())
       me = { login: written.login, source: 'user-endpoint' };
   }
-  const url = await converge(octokit, repo, issueNumber, body, { ...ctx, me, floor: target?.id ?? 0 });
+  const raced = { ...ctx, me, floor: target?.id ?? 0 };
+  let url = await converge(octokit, repo, issueNumber, body, raced);
+  // An older run's edit sent before this run's write may land after it: look again, twice,
+  // and write this (newer) report back over it. Bounded: SETTLE_MS in all.
+  for (const wait of ctx.run ? SETTLE_MS : []) {
+    await sleep(wait);
+    url = (await converge(octokit, repo, issueNumber, body, raced)) ?? url;
+  }
   return { url: url ?? written.html_url, action };
+}
+
+/** When the newest run looks again after its write, in ms after the previous look. */
+const SETTLE_MS = [700, 1300];
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The run a comment shows now (one GET); null when it says none or is gone. */
+async function currentRun(octokit: Octokit, repo: Repo, id: number): Promise<RunKey | null> {
+  try {
+    const r = await octokit.rest.issues.getComment({ ...repo, comment_id: id });
+    return parseRunKey(r.data.body);
+  } catch {
+    return null;
+  }
 }
 
 /** `a` was written by a later run than `b`. */

@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { appendedSince, ownWrites, regularStepFile } from './step-files.js';
 
 /**
  * The runner's side of a step, as the action uses it: `@actions/core` for inputs, outputs (the
@@ -43,14 +44,27 @@ export const setSecret = (secret: string): void => core.setSecret(secret);
 /** An input as the runner passes it (`INPUT_<NAME>`, spaces as `_`), trimmed; '' when unset. */
 export const getInput = (name: string): string => core.getInput(name);
 
-/** A step output, through the GITHUB_OUTPUT file as a delimited block. */
-export const setOutput = (name: string, value: string): void => core.setOutput(name, value);
+/**
+ * A step output, through the GITHUB_OUTPUT file as core's delimited block. The file is refused if
+ * a link or anything but a regular file stands at its name, and the block core wrote is recorded:
+ * at the end of the run the file is put back to the action's own writes (step-files.ts).
+ */
+export function setOutput(name: string, value: string): void {
+  const file = process.env.GITHUB_OUTPUT;
+  if (!file) return core.setOutput(name, value);
+  const before = regularStepFile(file);
+  core.setOutput(name, value);
+  ownWrites.output += appendedSince(file, before);
+}
 
 /** `fn`'s log lines folded under `name` in the log. */
 export const group = <T>(name: string, fn: () => Promise<T>): Promise<T> => core.group(name, fn);
 
 /** Replaces the step's job summary (GITHUB_STEP_SUMMARY) with `markdown`. */
 export async function writeJobSummary(markdown: string): Promise<void> {
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (file) regularStepFile(file);
+  ownWrites.summary = markdown;
   // Overwrite: a gate may have written a fake report into this step's summary.
   await core.summary.emptyBuffer().addRaw(markdown).write({ overwrite: true });
 }

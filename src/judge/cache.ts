@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
 
@@ -107,11 +108,8 @@ export class JudgeCache {
     if (!this.dir || this.mode !== 'readwrite') return;
     const file = this.file(key);
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       const entry = { v: 2, key, ...value, mac: mac(secret, key, value) };
-      writeFileSync(tmp, JSON.stringify(entry, null, 1) + '\n');
-      renameSync(tmp, file);
+      writeFileNoFollow(file, JSON.stringify(entry, null, 1) + '\n');
     } catch {
       // A cache that cannot be written costs money on the next run, not correctness on this one.
     }

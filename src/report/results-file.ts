@@ -1,5 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileNoFollow } from '../core/safe-write.js';
 import { type RunResults } from '../core/results.js';
 
 /**
@@ -67,18 +66,8 @@ export class WrittenText {
 
 /** Writes the results file atomically: a reader never sees half a file. */
 export function writeResultsFile(file: string, results: RunResults, copy?: WrittenText): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    for (const batch of resultsBatches(results)) {
-      writeSync(fd, batch);
-      copy?.add(batch);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  // Never through a link the checkout planted (src/core/safe-write.ts).
+  writeFileNoFollow(file, resultsBatches(results), copy && ((batch) => copy.add(batch)));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileNoFollow } from '../core/safe-write.js';
 import os from 'node:os';
 import path from 'node:path';
 import { type Diagnostic } from '../core/diagnostics.js';
@@ -92,15 +93,13 @@ async function fetchOne(
   const cached = readEntry(entryFile, ref.url);
   const keep = (text: string): { text: string; localPath: string } => {
     const localPath = path.join(dir, path.posix.basename(ref.refAndPath));
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(localPath, text);
+    writeFileNoFollow(localPath, text);
     return { text, localPath };
   };
   try {
     const got = await download(ref, opts, cached?.etag ?? null);
     if (got === 'not-modified') return keep(cached!.text);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
+    writeFileNoFollow(
       entryFile,
       JSON.stringify({ url: ref.url, etag: got.etag, text: got.text } satisfies CacheEntry),
     );

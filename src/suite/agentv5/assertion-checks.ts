@@ -3,6 +3,8 @@ import { deterministicConfig } from '../deterministic-configs.js';
 import { type RawEvaluator } from '../v2/schema.js';
 import { type EvaluatorConfig, type TextCheck } from '../types.js';
 import { type PathSegment } from '../../core/yaml-source.js';
+import { boundedPatternProblem } from '../../core/bounded-pattern.js';
+import { schemaPatternProblem } from '../schema-patterns.js';
 
 /** The assertion kinds checked without a judge: text checks, measured checks, trajectories. */
 
@@ -46,6 +48,11 @@ export function textAssertion(
       );
       return undefined;
     }
+    const refused = raw === undefined ? null : schemaPatternProblem(raw);
+    if (refused) {
+      sink.error(doc.locate([...at, 'value', ...refused.at]), 'regex', refused.message, subject);
+      return undefined;
+    }
     return { ...base, type: 'text_assertion', check, values: [], flags: null, schema: raw ?? null };
   }
   const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'number' ? String(v) : v));
@@ -65,6 +72,12 @@ export function textAssertion(
       new RegExp(rendered[0]!, flags ?? undefined);
     } catch (err) {
       sink.error(doc.locate([...at, 'value']), 'regex', (err as Error).message, subject);
+      return undefined;
+    }
+    // Valid JavaScript, but it must also run in linear time: what RE2 refuses is refused here.
+    const refused = boundedPatternProblem(rendered[0]!, flags ?? '');
+    if (refused) {
+      sink.error(doc.locate([...at, 'value']), 'regex', refused, subject);
       return undefined;
     }
   }

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redactor } from '../../src/exec/redact.js';
+import { findStragglers, PROCESS_MARK, reapStragglers } from '../../src/exec/reaper.js';
+import { runCommand } from '../../src/exec/run-command.js';
+import { tmpDir } from '../helpers/judge.js';
+
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+};
+
+const linux = existsSync('/proc/self/stat') ? test : test.skip;
+
+linux('children that left the group and session, or cleared the marker, are found and killed', async () => {
+  const dir = tmpDir('re-reap-');
+  const pids = `${dir}/pids`;
+  const r = await runCommand({
+    command: [
+      `setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! >> ${pids}`,
+      `(set -m; env -u ${PROCESS_MARK} sleep 61 </dev/null >/dev/null 2>&1 & echo $! >> ${pids})`,
+      `( ( sleep 62 </dev/null >/dev/null 2>&1 & echo $! >> ${pids} ) & )`,
+      'sleep 0.2',
+    ].join('\n'),
+    cwd: dir,
+    timeoutMs: 10_000,
+    env: { PATH: process.env.PATH },
+    redactor: new Redactor([]),
+  });
+  expect(r.exitCode).toBe(0);
+  const left = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+  expect(left).toHaveLength(3);
+  // The double-forked one stayed in the command's group, which the runner already ended; the
+  // other two left it (a session of their own; a group of their own without the marker).
+  const survivors = left.filter(alive);
+  expect(survivors).toEqual(left.slice(0, 2));
+  expect(findStragglers()).toEqual(expect.arrayContaining(survivors));
+  expect(reapStragglers()).toBeGreaterThanOrEqual(2);
+  await sleep(100);
+  expect(left.filter(alive)).toEqual([]);
+  expect(findStragglers()).toEqual([]);
+});
+
+linux('the marker is in every command environment', async () => {
+  const r = await runCommand({
+    command: `printenv ${PROCESS_MARK}`,
+    cwd: tmpDir(),
+    timeoutMs: 5000,
+    env: { PATH: process.env.PATH },
+    redactor: new Redactor([]),
+  });
+  expect(r.stdout.trim()).toMatch(/^[0-9a-f]{24}$/);
+});
