@@ -4,10 +4,10 @@ export type Row = [suite: string, id: string, verdict: CaseResult['verdict'], sc
 
 /** A results file as the engine writes it, from (suite, id, verdict, score, hash) rows. */
 export function resultsOf(rows: Row[], over: Partial<RunResults> = {}): RunResults {
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  const counts: RunResults['counts'] = { pass: 0, borderline: 0, fail: 0, error: 0 };
   const suites = new Map<string, CaseResult[]>();
   for (const [suite, id, verdict, score, hash] of rows) {
-    counts[verdict]++;
+    counts[verdict] = (counts[verdict] ?? 0) + 1;
     const list = suites.get(suite) ?? [];
     list.push({
       id,

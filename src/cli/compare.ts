@@ -102,8 +102,9 @@ function readHead(file: string, cwd: string): RunResults {
   }
   const checked = checkBaselineResults(raw, file);
   if ('error' in checked) throw new UsageError(checked.error);
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const s of checked.results.suites) for (const c of s.cases) counts[c.verdict]++;
+  const counts: RunResults['counts'] = { pass: 0, borderline: 0, fail: 0, error: 0 };
+  for (const s of checked.results.suites)
+    for (const c of s.cases) counts[c.verdict] = (counts[c.verdict] ?? 0) + 1;
   return {
     ...raw,
     version: 1,

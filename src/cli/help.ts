@@ -33,7 +33,10 @@ Options:
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
                              samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|regression|never>   (default fail; regression needs --baseline)
+  --repeat <n|auto>          answers per case from the target (1-20, default 1, or the suite's
+                             repeat), or auto: more (up to 20) only while they cannot decide the case
+  --min-case-pass-rate <x>   the pass rate a repeated case must be shown to reach (default 0.8)
+  --fail-on <fail|borderline|inconclusive|regression|never>   (default fail; regression needs --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache); --no-cache to disable

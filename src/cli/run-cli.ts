@@ -55,6 +55,8 @@ const runOptions = {
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
+  repeat: { type: 'string' },
+  'min-case-pass-rate': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const mergeOptions = {
@@ -172,6 +174,8 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'judge-samples': v['judge-samples'],
     shard: v.shard,
     'regression-margin': v['regression-margin'],
+    repeat: v.repeat,
+    'min-case-pass-rate': v['min-case-pass-rate'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
@@ -204,11 +208,11 @@ function cliSubject(config: Config, cwd: string): Promise<Subject> {
 
 /** On a terminal: one line of running counts, rewritten after every case. */
 function progressLine(stderr: CliIO['stderr']): (p: Progress) => void {
-  const counts = { pass: 0, borderline: 0, fail: 0 };
+  const counts = { pass: 0, borderline: 0, fail: 0, inconclusive: 0 };
   return (p) => {
     counts[p.verdict === 'error' ? 'fail' : p.verdict]++;
     stderr.write(
-      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${p.done === p.total ? '\n' : ''}`,
+      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.inconclusive ? ` · ${counts.inconclusive} inconclusive` : ''}${p.done === p.total ? '\n' : ''}`,
     );
   };
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
+import { repeatInput } from './repeat-input.js';
+import { type RepeatSetting } from '../evaluators/pass-rate.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
 
 /**
@@ -39,7 +41,7 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
       .default(fallback),
   );
 
-export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
+export const FAIL_ON = ['fail', 'borderline', 'inconclusive', 'regression', 'never'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
@@ -136,6 +138,8 @@ const InputsSchema = z
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
+    repeat: repeatInput('repeat'),
+    'min-case-pass-rate': number('min-case-pass-rate', 0.8, { min: 0.01, max: 0.99 }),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -189,6 +193,10 @@ export interface Config {
   merge?: string[];
   /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
+  /** Answers per case (README "Repeats"): 1..20 or `auto`; null: each suite's `repeat`, else 1. */
+  repeat?: RepeatSetting | null;
+  /** The pass rate a repeated case must be shown to reach. */
+  minCasePassRate?: number;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -263,5 +271,7 @@ export function configFromInputs(
     shard: i.shard ?? null,
     merge: splitList(i.merge),
     baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
+    repeat: i.repeat ?? null,
+    minCasePassRate: i['min-case-pass-rate'],
   };
 }

@@ -2,6 +2,8 @@
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error';
+/** A case's verdict: with repeats, `inconclusive` when its answers cannot decide it (README "Repeats"). */
+export type CaseOutcome = CaseVerdict | 'inconclusive';
 type EvaluatorType =
   | 'llm_judge'
   | 'code_judge'
@@ -78,7 +80,7 @@ export interface CaseResult {
   definition_hash?: string;
   /** Line of the case in its suite file (for annotations). */
   line?: number;
-  verdict: CaseVerdict;
+  verdict: CaseOutcome;
   score: number;
   gating_violations: string[];
   evaluators: EvaluatorResult[];
@@ -93,6 +95,30 @@ export interface CaseResult {
   unstable?: true;
   /** This case against the base branch's results; null when the run has no baseline. */
   baseline?: CaseBaseline | null;
+  /** Repeats: how many answers the target gave for this case (absent with one answer). */
+  repeats?: number;
+  /** Repeats: passing answers / answers, with the exact bounds the verdict was decided on. */
+  pass_rate?: number;
+  pass_rate_low?: number;
+  pass_rate_high?: number;
+  /** Repeats: every answer with its own verdict and score, in the order asked. */
+  answers?: RepeatAnswer[];
+}
+
+/** One of a repeated case's answers, judged on its own (judge samples apply to each). */
+export interface RepeatAnswer {
+  /** 1-based: the target and its cache see which repeat they answer. */
+  repeat: number;
+  verdict: CaseVerdict;
+  score: number;
+  gating_violations: string[];
+  evaluators: EvaluatorResult[];
+  answer: string | null;
+  answer_cut?: AnswerCut;
+  unstable?: true;
+  error?: string;
+  duration_ms?: number;
+  usage?: Usage;
 }
 
 /** What a case did relative to the baseline, in order of precedence: the first that applies is the change. */
@@ -101,9 +127,13 @@ export type Change = (typeof CHANGES)[number];
 
 /** The case in the baseline (null verdict and score for a `new` case) and the change. */
 export interface CaseBaseline {
-  verdict: CaseVerdict | null;
+  verdict: CaseOutcome | null;
   score: number | null;
   change: Change;
+  /** Repeats on either side: the baseline's pass rate and answers (the change is decided on the rates). */
+  pass_rate?: number | null;
+  passed?: number | null;
+  repeats?: number | null;
 }
 
 export interface RunBaseline {
@@ -201,6 +231,8 @@ export interface RunCounts {
   borderline: number;
   fail: number;
   error: number;
+  /** Repeats: cases whose answers could not decide them (present when the run repeats). */
+  inconclusive?: number;
 }
 
 export interface RunResults {

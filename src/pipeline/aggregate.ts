@@ -1,6 +1,6 @@
 import {
   addUsage,
-  type CaseVerdict,
+  type CaseOutcome,
   emptyUsage,
   type HistoryEntry,
   type CheckerResult,
@@ -37,6 +37,8 @@ export interface AggregateInput {
 export function aggregateResults(p: AggregateInput): RunResults {
   const cases = p.suites.flatMap((s) => s.cases);
   const agg = aggregateRun(cases, p.rubric);
+  // Repeats add `inconclusive` to the counts; a run without them keeps its file as it was.
+  if (cases.some((c) => c.repeats !== undefined)) agg.counts.inconclusive ??= 0;
   const verdict = p.errors.length > 0 || p.partial ? 'fail' : agg.verdict;
   const usage = emptyUsage();
   for (const c of cases) addUsage(usage, c.usage);
@@ -87,9 +89,9 @@ function firstFailure(suites: readonly SuiteResult[], errors: readonly string[])
   return null;
 }
 
-function countVerdicts(verdicts: readonly CaseVerdict[]): RunCounts {
+function countVerdicts(verdicts: readonly CaseOutcome[]): RunCounts {
   const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  for (const v of verdicts) counts[v]++;
+  for (const v of verdicts) counts[v] = (counts[v] ?? 0) + 1;
   return counts;
 }
 
@@ -102,11 +104,11 @@ export interface RunAggregate {
 /**
  * The run: score is the mean of the case scores (the markdown-rubric checker counts as one more
  * item); verdict is fail if any case failed or errored or the checker failed, else borderline if
- * any case is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run
+ * any case is borderline or inconclusive, else pass. A run with nothing evaluated at all is a fail: an empty run
  * must not turn a required check green.
  */
 export function aggregateRun(
-  cases: readonly { score: number; verdict: CaseVerdict }[],
+  cases: readonly { score: number; verdict: CaseOutcome }[],
   checker: { score: number; verdict: 'pass' | 'fail' } | null,
 ): RunAggregate {
   const counts = countVerdicts(cases.map((c) => c.verdict));
@@ -116,7 +118,8 @@ export function aggregateRun(
   let verdict: Verdict;
   if (cases.length === 0 && !checker) verdict = 'fail';
   else if (counts.fail > 0 || counts.error > 0 || checker?.verdict === 'fail') verdict = 'fail';
-  else if (counts.borderline > 0) verdict = 'borderline';
+  // An inconclusive case is not a clean pass; whether it fails the check is `fail-on`'s call.
+  else if (counts.borderline > 0 || (counts.inconclusive ?? 0) > 0) verdict = 'borderline';
   else verdict = 'pass';
   return { score, verdict, counts };
 }

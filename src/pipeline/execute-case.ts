@@ -26,6 +26,8 @@ export async function executeCase(
   judge: Judge | null,
   exec: ExecDeps,
   signal: AbortSignal | undefined,
+  /** Which answer of a repeated case this is (1-based; README "Repeats"). */
+  repeat = 1,
 ): Promise<CaseResult | undefined> {
   const { evalCase: c, target } = planned;
   const started = Date.now();
@@ -50,7 +52,10 @@ export async function executeCase(
   let cut: AnswerCut | null;
   try {
     // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
-    ({ answer, cut } = judgedAnswer(candidateFromTarget(await target.runner.answer(c, 1)), exec.redactor));
+    ({ answer, cut } = judgedAnswer(
+      candidateFromTarget(await target.runner.answer(c, 1, repeat)),
+      exec.redactor,
+    ));
   } catch (err) {
     if (signal?.aborted || err instanceof CancelledError) return undefined;
     return errorCase((err as Error).message);

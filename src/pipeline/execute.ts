@@ -7,6 +7,7 @@ import { runChecker } from '../checker/run-checker.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type JudgePool } from './context.js';
 import { executeCase } from './execute-case.js';
+import { repeatedCases } from './execute-repeats.js';
 import { type RunPlan } from './plan.js';
 
 export interface Progress {
@@ -105,6 +106,7 @@ async function executeCases(
   }));
   if (plan.cases.length === 0) return suites;
   const health = await healthChecks(plan.runners, deps.warn);
+  const repeated = repeatedCases(deps.warn);
   const work = plan.cases;
   // Results by plan position: they keep plan order whatever order the workers finish in.
   const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
@@ -119,7 +121,11 @@ async function executeCases(
         const item = work[at]!;
         const judge = item.target.judge ? deps.judges.for(item.target.judge) : defaultJudge;
         const healthError = health.get(item.target.runner) ?? null;
-        const result = await executeCase(item, healthError, judge, deps.exec, deps.signal);
+        const result = await repeated(
+          item,
+          (repeat) => executeCase(item, healthError, judge, deps.exec, deps.signal, repeat),
+          deps.signal,
+        );
         if (!result) continue; // cancelled mid-case: not a finished case
         slots[at] = deps.redactor.redactDeep(result);
         done++;

@@ -5,6 +5,7 @@ import { formatCheckerCounts } from '../checker/verdict.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './comment-body.js';
 import { judgeSplit, samplesNote } from './samples.js';
+import { inconclusiveCount, inconclusiveFirst, passRateText, repeatsNote } from './repeats.js';
 
 export interface Style {
   green(s: string): string;
@@ -49,7 +50,7 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): S
 
 function paint(style: Style, verdict: string, text = verdict): string {
   if (verdict === 'pass') return style.green(text);
-  if (verdict === 'borderline') return style.yellow(text);
+  if (verdict === 'borderline' || verdict === 'inconclusive') return style.yellow(text);
   return style.red(text);
 }
 
@@ -89,8 +90,9 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
   for (const s of results.suites) {
     out.push(style.bold(s.path));
     const idWidth = Math.min(48, Math.max(4, ...s.cases.map((c) => c.id.length)));
-    for (const c of s.cases) {
+    for (const c of [...s.cases].sort(inconclusiveFirst)) {
       const extra = [
+        passRateText(c) ? `passed ${passRateText(c)}` : '',
         checklistMet(c) ? `checklist ${checklistMet(c)}` : '',
         rangeScores(c) ?? '',
         judgeSplit(c) ?? '',
@@ -119,11 +121,11 @@ export function renderTerminal(results: RunResults, style: Style = plain): strin
   const u = results.usage;
   out.push(
     `${style.bold('Verdict:')} ${paint(style, results.verdict, results.verdict.toUpperCase())}  score ${results.score.toFixed(2)}  ` +
-      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
+      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${inconclusiveCount(c)})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
   );
   out.push(
     style.dim(
-      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
+      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}${repeatsNote(results) ? ` · ${repeatsNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
     ),
   );
   return out.join('\n') + '\n';

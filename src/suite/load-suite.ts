@@ -52,6 +52,7 @@ import {
   tooDeepMessage,
 } from '../core/yaml-source.js';
 import { reportZodIssues } from '../core/zod-diagnostics.js';
+import { parseRepeat } from '../config/repeat-input.js';
 
 export interface SuiteLoadResult {
   suite: EvalSuite | undefined;
@@ -249,6 +250,7 @@ class SuiteLoader {
       dataset: str(raw.dataset),
       target: suiteTarget,
       cases,
+      ...(parseRepeat(raw.repeat) !== null ? { repeat: parseRepeat(raw.repeat)! } : {}),
     };
   }
 

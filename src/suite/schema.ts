@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_REPEATS } from '../evaluators/pass-rate.js';
 
 /**
  * The raw shape of an AgentV v2 eval suite as users write it, aliases included. This one schema
@@ -434,6 +435,15 @@ export const EvalSuiteSchema = z
     dataset: z.string().optional(),
     target: z.string().optional(),
     execution: ExecutionSchema.optional(),
+    repeat: z
+      .union([z.int().min(1).max(MAX_REPEATS), z.literal('auto')], {
+        error: `repeat must be an integer from 1 to ${MAX_REPEATS} or auto`,
+      })
+      .optional()
+      .meta({
+        description:
+          'Answers per case from the target (README "Repeats"): 1..20, or auto (more only while the evidence cannot decide the case). The `repeat` input overrides it.',
+      }),
     evalcases: z.array(EvalCaseSchema).optional(),
     eval_cases: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
     tests: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),

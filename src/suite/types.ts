@@ -1,6 +1,7 @@
 import { type Position } from '../core/diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
 import { type ProviderEntry } from './provider-catalog.js';
+import { type RepeatSetting } from '../evaluators/pass-rate.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
@@ -236,6 +237,8 @@ export interface EvalSuite {
   /** Suite `execution.target`, else root `target`. */
   target: string | null;
   cases: EvalCase[];
+  /** The suite's `repeat` (README "Repeats"), when it sets one. */
+  repeat?: RepeatSetting;
   /**
    * AgentV 5: the providers the suite can name (inline, then its `.agentv/` catalog), which
    * stand in for a targets.yaml when the `targets` input is not set.

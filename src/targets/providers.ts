@@ -30,7 +30,8 @@ export interface TargetRunner {
   name: string;
   provider: string;
   healthcheck(): Promise<void>;
-  answer(c: EvalCase, attempt: number): Promise<TargetAnswer>;
+  /** `repeat` (1-based): which of a repeated case's answers this is (README "Repeats"). */
+  answer(c: EvalCase, attempt: number, repeat?: number): Promise<TargetAnswer>;
   /** Batching targets learn their cases up front: they answer all of them in one run. */
   enlist?(c: EvalCase): void;
 }
@@ -162,6 +163,8 @@ export function renderCommandTemplate(
     evalId: string;
     attempt: number;
     outputFile: string;
+    /** Which answer of a repeated case (README "Repeats"); 1 without repeats. */
+    repeat?: number;
   },
 ): string {
   const files = values.files
@@ -173,6 +176,7 @@ export function renderCommandTemplate(
     EVAL_ID: shellQuote(values.evalId),
     ATTEMPT: shellQuote(String(values.attempt)),
     OUTPUT_FILE: shellQuote(values.outputFile),
+    REPEAT: shellQuote(String(values.repeat ?? 1)),
   };
   return fillTemplate(template, /\{([A-Z_]+)\}/g, (name) =>
     Object.hasOwn(filled, name) ? filled[name] : undefined,
@@ -210,7 +214,7 @@ export function cliRunner(
       const r = await run(hc.command_template, path.resolve(targetsDir, hc.cwd ?? s.cwd ?? '.'), ms);
       if (r.exitCode !== 0) throw failure(`healthcheck of target '${name}'`, r, ms);
     },
-    answer: async (c, attempt) => {
+    answer: async (c, attempt, repeat) => {
       const scratch = mkdtempSync(path.join(os.tmpdir(), 'rubric-eval-cli-'));
       const outputFile = path.join(scratch, 'output.json');
       try {
@@ -221,6 +225,7 @@ export function cliRunner(
           evalId: c.id,
           attempt,
           outputFile,
+          repeat,
         });
         const r = await deps.limiter.run(() => run(command, cwd, timeoutMs), deps.signal);
         if (r.exitCode !== 0) throw failure(`target '${name}'`, r, timeoutMs);
