@@ -8,6 +8,7 @@ import { MAX_REPEATS } from '../evaluators/pass-rate.js';
  * must exist) live in the loader, which has the positions to report them.
  */
 
+const REPEAT_ERROR = `repeat must be an integer from 1 to ${MAX_REPEATS} or auto`;
 const NonEmptyText = z.string().min(1, { error: 'must not be empty' });
 const Weight = z.number({ error: 'weight must be a number' }).meta({ description: 'Relative weight, >= 0.' });
 
@@ -436,9 +437,16 @@ export const EvalSuiteSchema = z
     target: z.string().optional(),
     execution: ExecutionSchema.optional(),
     repeat: z
-      .union([z.int().min(1).max(MAX_REPEATS), z.literal('auto')], {
-        error: `repeat must be an integer from 1 to ${MAX_REPEATS} or auto`,
-      })
+      .union(
+        [
+          z
+            .int({ error: REPEAT_ERROR })
+            .min(1, { error: REPEAT_ERROR })
+            .max(MAX_REPEATS, { error: REPEAT_ERROR }),
+          z.literal('auto'),
+        ],
+        { error: REPEAT_ERROR },
+      )
       .optional()
       .meta({
         description:
