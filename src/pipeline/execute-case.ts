@@ -26,8 +26,8 @@ export async function executeCase(
   judge: Judge | null,
   exec: ExecDeps,
   signal: AbortSignal | undefined,
-  /** Which answer of a repeated case this is (1-based; README "Repeats"). */
-  repeat = 1,
+  /** Which answer of a repeated case this is (1-based; README "Repeats"); undefined when it is not repeated. */
+  repeat?: number,
 ): Promise<CaseResult | undefined> {
   const { evalCase: c, target } = planned;
   const started = Date.now();

@@ -26,11 +26,12 @@ export function repeatedCases(warn: (message: string) => void) {
   const warned = new Set<TargetRunner>();
   return async (
     planned: PlannedCase,
-    answerOnce: (repeat: number) => Promise<CaseResult | undefined>,
+    /** `repeat` is undefined for a case judged on one answer (nothing repeats, nothing to tell apart). */
+    answerOnce: (repeat?: number) => Promise<CaseResult | undefined>,
     signal: AbortSignal | undefined,
   ): Promise<CaseResult | undefined> => {
     const setting = planned.repeat ?? 1;
-    if (setting === 1) return answerOnce(1);
+    if (setting === 1) return answerOnce();
     const runner = planned.target.runner;
     if (!answersVary(runner)) {
       if (!warned.has(runner)) {
@@ -39,7 +40,7 @@ export function repeatedCases(warn: (message: string) => void) {
           `repeat: target '${runner.name}' (${runner.enlist ? 'batched cli' : runner.provider}) gives the same answer every time; its cases are judged on one answer`,
         );
       }
-      return answerOnce(1);
+      return answerOnce();
     }
     const minRate = planned.minCasePassRate ?? DEFAULT_MIN_CASE_PASS_RATE;
     const answers = await collectRepeats(setting, minRate, answerOnce, signal);

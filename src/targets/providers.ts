@@ -13,6 +13,8 @@ import { filesOf, renderContent } from '../suite/messages.js';
 import { fillTemplate } from '../core/template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
+import { TargetAnswerCache } from './answer-cache.js';
+import { type JudgeCache } from '../judge/cache.js';
 import { RubricEvalError } from '../core/errors.js';
 
 export interface TargetAnswer {
@@ -52,6 +54,8 @@ export interface RunnerDeps {
   retry?: RetryPolicy;
   signal?: AbortSignal;
   warn?: (message: string) => void;
+  /** Where a model target keeps the answers of repeated cases (the judge's cache; README "Repeats"). */
+  answerCache?: JudgeCache;
 }
 
 export const MockSettings = z
@@ -265,18 +269,34 @@ export function modelRunner(
   deps: RunnerDeps,
 ): TargetRunner {
   const chat = new ChatCaller(endpoint, deps.limiter, deps.retry, deps.signal, deps.warn);
+  const cache = deps.answerCache ? new TargetAnswerCache(deps.answerCache, endpoint) : null;
   return {
     name,
     provider,
     healthcheck: async () => {},
-    answer: async (c) => {
+    answer: async (c, _attempt, repeat) => {
       const started = Date.now();
+      const call = {
+        messages: chatMessages(c),
+        temperature: options.temperature,
+        maxTokens: options.maxTokens,
+      };
+      // Only a repeated case's answers are cached: one answer per case is asked afresh, as always.
+      const cached = repeat !== undefined ? cache?.get(call, repeat) : undefined;
+      if (cached)
+        return {
+          ...fixedAnswer(cached.text),
+          promptTokens: cached.promptTokens,
+          completionTokens: cached.completionTokens,
+        };
       try {
-        const r = await chat.create({
-          messages: chatMessages(c),
-          temperature: options.temperature,
-          maxTokens: options.maxTokens,
-        });
+        const r = await chat.create(call);
+        if (repeat !== undefined)
+          cache?.set(call, repeat, {
+            text: r.content,
+            promptTokens: r.promptTokens,
+            completionTokens: r.completionTokens,
+          });
         return {
           text: r.content,
           outputMessages: null,
