@@ -5,6 +5,7 @@ import { configFromInputs, parseInputs } from '../../src/config/config.js';
 import { formatDiagnostic } from '../../src/core/diagnostics.js';
 import { Workspace } from '../../src/core/workspace.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
+import { MAX_REPEATS } from '../../src/evaluators/pass-rate.js';
 
 const config = (raw: Record<string, string>) => {
   const parsed = parseInputs({ suites: 'evals/*.yaml', ...raw });
@@ -59,6 +60,12 @@ describe("a suite's repeat key", () => {
   test('auto or a count is read onto the suite', () => {
     expect(load('auto').suite?.repeat).toBe('auto');
     expect(load('5').suite?.repeat).toBe(5);
+  });
+
+  test('the suite schema allows exactly the counts the engine does (its copy of MAX_REPEATS)', () => {
+    expect(MAX_REPEATS).toBe(20);
+    expect(load('20').suite?.repeat).toBe(20);
+    expect(load('21').diagnostics.some((d) => d.severity === 'error')).toBe(true);
   });
 
   test('anything else is a located error', () => {

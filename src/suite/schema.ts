@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MAX_REPEATS } from '../evaluators/pass-rate.js';
 
 /**
  * The raw shape of an AgentV v2 eval suite as users write it, aliases included. This one schema
@@ -8,6 +7,8 @@ import { MAX_REPEATS } from '../evaluators/pass-rate.js';
  * must exist) live in the loader, which has the positions to report them.
  */
 
+/** `MAX_REPEATS` of evaluators/pass-rate.ts, written out: this module imports only zod (the schema script). */
+const MAX_REPEATS = 20;
 const REPEAT_ERROR = `repeat must be an integer from 1 to ${MAX_REPEATS} or auto`;
 const NonEmptyText = z.string().min(1, { error: 'must not be empty' });
 const Weight = z.number({ error: 'weight must be a number' }).meta({ description: 'Relative weight, >= 0.' });
