@@ -66,7 +66,7 @@ judge. Every shard 1..n must be there exactly once, from the same plan (same sui
 the run fails with an error naming the shard (\`shard 3/3 missing\`).
 
 Options:
-  --fail-on <fail|borderline|never>   (default fail)
+  --fail-on <fail|borderline|inconclusive|never>   (default fail)
   --out <file>               write the merged results JSON here
   --format <table|markdown|json>   (default table)
   --cwd <dir>                where the globs resolve (default: current)
