@@ -75,3 +75,15 @@ describe("a suite's repeat key", () => {
     expect(errors).toEqual([`suite-${n}.yaml:1:9 size: repeat must be an integer from 1 to 20 or auto`]);
   });
 });
+
+test("an AgentV 5 / promptfoo suite's repeat key is read too", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 're-repeat-tests-'));
+  const file = path.join(dir, 'suite.yaml');
+  writeFileSync(
+    file,
+    'repeat: auto\nprompts: ["{{q}}"]\ntests:\n  - vars: { q: hi }\n    assert:\n      - type: contains\n        value: hi\n',
+  );
+  const loaded = loadSuiteFile(file, new Workspace(dir));
+  expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(loaded.suite?.repeat).toBe('auto');
+});
