@@ -219,6 +219,7 @@ test('inconclusive does not fail the check by default; fail-on: inconclusive doe
   const r = readResults(workspace);
   expect(r.counts).toEqual({ pass: 0, borderline: 0, fail: 0, error: 0, inconclusive: 5 });
   expect(r.verdict).toBe('borderline');
+  expect(run.outputs).toMatchObject({ verdict: 'borderline', inconclusive: '5', failed: '0' });
   const strict = await runAction({
     workspace,
     inputs: inputs({ 'fail-on': 'inconclusive' }),
