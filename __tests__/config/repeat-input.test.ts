@@ -5,7 +5,7 @@ import { configFromInputs, parseInputs } from '../../src/config/config.js';
 import { formatDiagnostic } from '../../src/core/diagnostics.js';
 import { Workspace } from '../../src/core/workspace.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
-import { MAX_REPEATS } from '../../src/evaluators/pass-rate.js';
+import { MAX_REPEATS } from '../../src/core/repeat-setting.js';
 
 const config = (raw: Record<string, string>) => {
   const parsed = parseInputs({ suites: 'evals/*.yaml', ...raw });

@@ -70,7 +70,7 @@ const casesOf = (r: RunResults) => Object.fromEntries(r.suites[0]!.cases.map((c)
 const readResults = (ws: string) =>
   JSON.parse(readFileSync(path.join(ws, 'rubric-eval-results.json'), 'utf8')) as RunResults;
 
-test('repeat: auto through dist/index.js classifies each rate as §14 requires, with fewer answers than 20 on the clear cases', async () => {
+test('repeat: auto through dist/index.js classifies each rate as README "Repeats" promises, with fewer answers than 20 on the clear cases', async () => {
   judge = await startParisJudge();
   github = await startGitHubServer({
     pullRequest: { number: 7, title: 'Flaky app', body: '', diff: PR_DIFF, files: [] },

@@ -1,6 +1,6 @@
+import { MAX_REPEATS } from '../../src/core/repeat-setting.js';
 import {
   binomialCdf,
-  MAX_REPEATS,
   passRateBounds,
   rateVerdict,
   stillDecidable,
@@ -142,7 +142,7 @@ describe('the auto stopping rule', () => {
     },
   );
 
-  test('the §14 properties hold exactly, not just in simulation', () => {
+  test('the four promised properties hold exactly, not just in simulation', () => {
     expect(exactOutcomes(0.5).pass).toBeLessThanOrEqual(0.05);
     expect(exactOutcomes(0.95).fail).toBeLessThanOrEqual(0.05);
   });

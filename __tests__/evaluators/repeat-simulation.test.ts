@@ -1,9 +1,9 @@
 import { type CaseResult } from '../../src/core/results.js';
 import { collectRepeats, combineRepeats } from '../../src/evaluators/repeated-case.js';
-import { type RepeatSetting } from '../../src/evaluators/pass-rate.js';
+import { type RepeatSetting } from '../../src/core/repeat-setting.js';
 
 /**
- * CONTRACTS §14's four properties, simulated through the real repeat loop and verdict: a case
+ * The four properties README "Repeats" promises, simulated through the real repeat loop and verdict: a case
  * whose answers pass with a fixed probability, drawn from a seeded PRNG (mulberry32), many runs.
  * With 4,000 runs a true rate of 5% would be seen above 5.6% in well under 1% of seeds, so a
  * bound of 5% here is meaningful; the exact figures are in pass-rate.test.ts.
@@ -45,7 +45,7 @@ async function simulate(rate: number, setting: RepeatSetting, seed: number) {
   return tally;
 }
 
-describe('§14 properties of repeat: auto, simulated (seeded)', () => {
+describe('the promised properties of repeat: auto, simulated (seeded)', () => {
   test('every answer passing: pass within 20 answers, every run', async () => {
     const t = await simulate(1, 'auto', 1);
     expect(t.pass).toBe(RUNS);

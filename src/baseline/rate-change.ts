@@ -21,7 +21,7 @@ export function passCountOf(g: {
 }
 
 /** The level at which two pass rates are said to differ. */
-export const RATE_CHANGE_ALPHA = 0.05;
+const RATE_CHANGE_ALPHA = 0.05;
 
 /** Relative slack when comparing table probabilities, as R's fisher.test uses (floating noise). */
 const RELATIVE_TOLERANCE = 1 + 1e-7;

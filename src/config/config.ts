@@ -4,7 +4,7 @@ import { excerpt } from '../core/diagnostics.js';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
 import { repeatInput } from './repeat-input.js';
-import { type RepeatSetting } from '../evaluators/pass-rate.js';
+import { type RepeatSetting } from '../core/repeat-setting.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
 
 /**

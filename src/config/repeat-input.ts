@@ -1,18 +1,10 @@
 import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
-import { MAX_REPEATS, type RepeatSetting } from '../evaluators/pass-rate.js';
+import { MAX_REPEATS, parseRepeat, type RepeatSetting } from '../core/repeat-setting.js';
 
 /** The message for a value that is not a repeat setting, naming where it was given. */
-export const repeatError = (where: string, given: unknown) =>
+const repeatError = (where: string, given: unknown) =>
   `${where}: must be an integer from 1 to ${MAX_REPEATS} or auto (got '${excerpt(String(given))}')`;
-
-/** A count 1..20 or `auto`, from an input's text or a suite's YAML value; null for anything else. */
-export function parseRepeat(value: unknown): RepeatSetting | null {
-  const v = typeof value === 'string' ? value.trim().toLowerCase() : value;
-  if (v === 'auto') return 'auto';
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_REPEATS ? n : null;
-}
 
 /** The `repeat` input: unset (each suite's `repeat`, else 1), a count 1..20, or `auto`. */
 export function repeatInput(name: string) {

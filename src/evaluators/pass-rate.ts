@@ -4,17 +4,10 @@
  * one-sided exact binomial (Clopper–Pearson) bounds at 95% each, checked after every answer.
  */
 
-/** `repeat`: a fixed number of answers per case 1..20, or `auto` (more only while undecided). */
-export type RepeatSetting = number | 'auto';
-
-/** The most answers one case takes, fixed or `auto`. */
-export const MAX_REPEATS = 20;
-
-/** `min-case-pass-rate` unless set. */
-export const DEFAULT_MIN_CASE_PASS_RATE = 0.8;
+import { MAX_REPEATS, type RepeatSetting } from '../core/repeat-setting.js';
 
 /** One-sided error of each bound: the two bounds together are a 90% two-sided exact interval. */
-export const RATE_ALPHA = 0.05;
+const RATE_ALPHA = 0.05;
 
 export type RateVerdict = 'pass' | 'fail' | 'inconclusive';
 
@@ -55,7 +48,7 @@ export function binomialCdf(k: number, n: number, p: number): number {
 }
 
 /** P(X ≥ k): the chance of at least k passing answers of n at rate p. */
-export function binomialSf(k: number, n: number, p: number): number {
+function binomialSf(k: number, n: number, p: number): number {
   return k <= 0 ? 1 : 1 - binomialCdf(k - 1, n, p);
 }
 

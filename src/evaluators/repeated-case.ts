@@ -1,19 +1,14 @@
 import { addUsage, type CaseResult, emptyUsage, type RepeatAnswer } from '../core/results.js';
-import {
-  firstAnswers,
-  MAX_REPEATS,
-  passRateBounds,
-  rateVerdict,
-  type RepeatSetting,
-  wantsAnotherAnswer,
-} from './pass-rate.js';
+import { RubricEvalError } from '../core/errors.js';
+import { MAX_REPEATS, type RepeatSetting } from '../core/repeat-setting.js';
+import { firstAnswers, passRateBounds, rateVerdict, wantsAnotherAnswer } from './pass-rate.js';
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** What the repeat loop needs to know of one judged answer. */
 type AnswerOutcome = 'pass' | 'not-pass' | 'error';
 
-export const outcomeOf = (c: Pick<CaseResult, 'verdict'>): AnswerOutcome =>
+const outcomeOf = (c: Pick<CaseResult, 'verdict'>): AnswerOutcome =>
   c.verdict === 'error' ? 'error' : c.verdict === 'pass' ? 'pass' : 'not-pass';
 
 /**
@@ -74,7 +69,7 @@ function repeatAnswer(c: CaseResult, repeat: number): RepeatAnswer {
  */
 export function combineRepeats(answers: readonly CaseResult[], minRate: number): CaseResult {
   const first = answers[0];
-  if (!first) throw new Error('combineRepeats of no answers');
+  if (!first) throw new RubricEvalError('combineRepeats of no answers');
   const n = answers.length;
   const passed = answers.filter((a) => outcomeOf(a) === 'pass').length;
   const errored = answers.find((a) => a.verdict === 'error');

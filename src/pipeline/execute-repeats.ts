@@ -1,5 +1,5 @@
 import { type CaseResult } from '../core/results.js';
-import { DEFAULT_MIN_CASE_PASS_RATE } from '../evaluators/pass-rate.js';
+import { DEFAULT_MIN_CASE_PASS_RATE } from '../core/repeat-setting.js';
 import { collectRepeats, combineRepeats } from '../evaluators/repeated-case.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type PlannedCase } from './plan.js';
@@ -9,7 +9,7 @@ import { type PlannedCase } from './plan.js';
  * each case once) gives the same text every time: repeating it would count one answer many times
  * and claim evidence it does not have.
  */
-export function answersVary(runner: TargetRunner): boolean {
+function answersVary(runner: TargetRunner): boolean {
   return runner.provider !== 'mock' && runner.provider !== 'answers-file' && !runner.enlist;
 }
 

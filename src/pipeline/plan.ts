@@ -5,7 +5,7 @@ import { type EndpointConfig } from '../judge/chat.js';
 import { definitionHash } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
-import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatSetting } from '../evaluators/pass-rate.js';
+import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatSetting } from '../core/repeat-setting.js';
 import { type CaseTarget, planTargets, type TargetPlan } from '../targets/plan.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type RunContext } from './context.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { type RunResults } from '../core/results.js';
-import { MAX_REPEATS } from '../evaluators/pass-rate.js';
+import { MAX_REPEATS } from '../core/repeat-setting.js';
 
 /** One shard's results file, read and checked for the fields a merge relies on. */
 export interface ShardFile {

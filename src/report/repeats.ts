@@ -16,13 +16,13 @@ function passed(c: CaseResult): number | null {
 }
 
 /** `4/5`; null for a case judged on one answer. */
-export function passFraction(c: CaseResult): string | null {
+function passFraction(c: CaseResult): string | null {
   const k = passed(c);
   return k === null ? null : `${k}/${c.repeats}`;
 }
 
 /** `0.34–0.99`: the exact interval of the pass rate. */
-export function rateInterval(c: CaseResult): string {
+function rateInterval(c: CaseResult): string {
   return `${two(c.pass_rate_low ?? 0)}–${two(c.pass_rate_high ?? 1)}`;
 }
 

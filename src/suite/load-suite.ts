@@ -52,7 +52,7 @@ import {
   tooDeepMessage,
 } from '../core/yaml-source.js';
 import { reportZodIssues } from '../core/zod-diagnostics.js';
-import { parseRepeat } from '../config/repeat-input.js';
+import { parseRepeat } from '../core/repeat-setting.js';
 
 export interface SuiteLoadResult {
   suite: EvalSuite | undefined;

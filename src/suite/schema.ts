@@ -7,7 +7,7 @@ import { z } from 'zod';
  * must exist) live in the loader, which has the positions to report them.
  */
 
-/** `MAX_REPEATS` of evaluators/pass-rate.ts, written out: this module imports only zod (the schema script). */
+/** `MAX_REPEATS` of core/repeat-setting.ts, written out: this module imports only zod (the schema script). */
 const MAX_REPEATS = 20;
 const REPEAT_ERROR = `repeat must be an integer from 1 to ${MAX_REPEATS} or auto`;
 const NonEmptyText = z.string().min(1, { error: 'must not be empty' });

@@ -17,7 +17,7 @@ import { readTests, type TestsFile } from './tests-files.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../core/yaml-source.js';
 import { reportZodIssues } from '../core/zod-diagnostics.js';
-import { parseRepeat } from '../config/repeat-input.js';
+import { parseRepeat } from '../core/repeat-setting.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
 export const DEFAULT_TEST_THRESHOLD = 0.8;

@@ -1,7 +1,7 @@
 import { type Position } from '../core/diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
 import { type ProviderEntry } from './provider-catalog.js';
-import { type RepeatSetting } from '../evaluators/pass-rate.js';
+import { type RepeatSetting } from '../core/repeat-setting.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
