@@ -1,6 +1,6 @@
 import { renderReport, COMMENT_LIMIT } from '../../src/report/comment-body.js';
 import { parseHistory } from '../../src/report/history.js';
-import { type CaseResult, countCases, type RunResults } from '../../src/core/results.js';
+import { type CaseResult, type CaseVerdict, countCases, type RunResults } from '../../src/core/results.js';
 
 const usage = {
   judge_calls: 12,
@@ -10,7 +10,7 @@ const usage = {
   cost_usd: 0.0087,
 };
 
-function caseResult(i: number, verdict: CaseResult['verdict']): CaseResult {
+function caseResult(i: number, verdict: CaseVerdict): CaseResult {
   const satisfied = verdict === 'pass';
   return {
     id: `case-${String(i).padStart(4, '0')}-with-a-fairly-long-descriptive-identifier`,

@@ -27,7 +27,7 @@ function judged(
         weight: 1,
         mode: 'checklist',
         score: ok ? 1 : 0.5,
-        verdict: verdict === 'skipped' ? 'fail' : verdict,
+        verdict: verdict === 'skipped' || verdict === 'inconclusive' ? 'fail' : verdict,
         gating_violations: [],
         checks: [
           {

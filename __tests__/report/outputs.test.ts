@@ -19,6 +19,7 @@ test('every output of a finished run, an errored case counted as failed, the sco
     passed: '1',
     borderline: '1',
     failed: '2',
+    inconclusive: '0',
     'results-file': '/w/results.json',
     'comment-url': 'https://github.com/o/r/pull/7#issuecomment-1',
   });

@@ -1,14 +1,21 @@
-import { type CaseVerdict, type Change } from '../core/results.js';
+import { type CaseOutcome, type Change } from '../core/results.js';
 import { EPSILON } from '../core/epsilon.js';
+import { passCountOf, rateChange } from './rate-change.js';
 
 /** One side of a comparison: what decides a case's change. */
 export interface Graded {
-  verdict: CaseVerdict;
+  verdict: CaseOutcome;
   score: number;
   definition_hash?: string | null;
+  /** Repeats: answers and pass rate (absent for a case judged on one answer). */
+  repeats?: number | null;
+  pass_rate?: number | null;
 }
 
-const failing = (v: CaseVerdict) => v === 'fail' || v === 'error';
+const failing = (v: CaseOutcome) => v === 'fail' || v === 'error';
+/** Shown to pass, or borderline: an inconclusive case is neither passing nor failing. */
+const passing = (v: CaseOutcome) => v === 'pass' || v === 'borderline';
+const repeated = (g: Graded) => typeof g.repeats === 'number' && g.repeats > 1;
 
 /**
  * The change of one case against its baseline, in the order of `CHANGES` (the README's table in
@@ -20,8 +27,10 @@ export function changeOf(base: Graded | undefined, head: Graded, margin: number)
   if (!base) return 'new';
   if (base.definition_hash && head.definition_hash && base.definition_hash !== head.definition_hash)
     return 'redefined';
-  if (!failing(base.verdict) && failing(head.verdict)) return 'broken';
-  if (failing(base.verdict) && !failing(head.verdict)) return 'fixed';
+  if (passing(base.verdict) && failing(head.verdict)) return 'broken';
+  if (failing(base.verdict) && passing(head.verdict)) return 'fixed';
+  // Repeats on either side: the pass rates decide, and only when they differ at the 5% level.
+  if (repeated(base) || repeated(head)) return rateChange(passCountOf(base), passCountOf(head));
   // A drop of exactly the margin reads as `same` whichever way the float rounding fell.
   const delta = head.score - base.score;
   if (-delta > margin + EPSILON || (base.verdict === 'pass' && head.verdict === 'borderline'))
@@ -32,6 +41,6 @@ export function changeOf(base: Graded | undefined, head: Graded, margin: number)
 }
 
 /** A case that failed (or errored) on both sides: shown as "still failing", never blamed on the PR. */
-export function stillFailing(head: CaseVerdict, base: CaseVerdict | null, change: Change): boolean {
+export function stillFailing(head: CaseOutcome, base: CaseOutcome | null, change: Change): boolean {
   return change === 'same' && base !== null && failing(base) && failing(head);
 }

@@ -6,6 +6,7 @@ import {
   type RunResults,
 } from '../core/results.js';
 import { changeOf, type Graded } from './change.js';
+import { passCountOf } from './rate-change.js';
 import { type BaselineResults } from './read-results.js';
 
 /** Where a baseline came from: everything of the run-level `baseline` but the counts. */
@@ -45,6 +46,7 @@ export function compareWithBaseline(
         verdict: was?.verdict ?? null,
         score: was?.score ?? null,
         change,
+        ...baseRate(was, c),
       };
       return { ...c, baseline };
     }),
@@ -53,6 +55,13 @@ export function compareWithBaseline(
   const removed = head.partial ? [] : [...baseCases.keys()].filter((k) => !seen.has(k));
   changes.removed = removed.length;
   return { ...head, suites, baseline: { ...origin, margin, changes, removed }, baseline_note: null };
+}
+
+/** With repeats on either side, the baseline's rate beside its score (the comment shows both rates). */
+function baseRate(was: Graded | undefined, head: Graded): Partial<CaseBaseline> {
+  if (!was || !((was.repeats ?? 0) > 1 || (head.repeats ?? 0) > 1)) return {};
+  const count = passCountOf(was);
+  return { pass_rate: count.passed / count.answers, passed: count.passed, repeats: count.answers };
 }
 
 /** Counts in the order a reviewer reads them, for one-line summaries. */

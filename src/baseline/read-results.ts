@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type CaseVerdict } from '../core/results.js';
+import { type CaseOutcome } from '../core/results.js';
 
 /** The results major version this build writes and can compare with. */
 const RESULTS_MAJOR = 1;
@@ -14,7 +14,14 @@ export interface BaselineResults {
   commit: string | null;
   suites: {
     path: string;
-    cases: { id: string; verdict: CaseVerdict; score: number; definition_hash?: string | null }[];
+    cases: {
+      id: string;
+      verdict: CaseOutcome;
+      score: number;
+      definition_hash?: string | null;
+      repeats?: number | null;
+      pass_rate?: number | null;
+    }[];
   }[];
 }
 
@@ -26,9 +33,11 @@ const Schema = z.object({
       cases: z.array(
         z.object({
           id: z.string(),
-          verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped']),
+          verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped', 'inconclusive']),
           score: z.number().min(0).max(1),
           definition_hash: z.string().nullish(),
+          repeats: z.number().int().min(1).max(1000).nullish(),
+          pass_rate: z.number().min(0).max(1).nullish(),
         }),
       ),
     }),

@@ -34,7 +34,10 @@ Options:
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
                              samples (up to 5) only where the verdict is in doubt
-  --fail-on <fail|borderline|regression|never|calibration>   (default fail; regression needs --baseline)
+  --repeat <n|auto>          answers per case from the target (1-20, default 1, or the suite's
+                             repeat), or auto: more (up to 20) only while they cannot decide the case
+  --min-case-pass-rate <x>   the pass rate a repeated case must be shown to reach (default 0.8)
+  --fail-on <fail|borderline|inconclusive|regression|never|calibration>   (default fail; regression needs --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
   --calibration <file>       labels (JSONL): measure the judge per check; with --min-judge-agreement <κ>
@@ -73,7 +76,7 @@ judge. Every shard 1..n must be there exactly once, from the same plan (same sui
 the run fails with an error naming the shard (\`shard 3/3 missing\`).
 
 Options:
-  --fail-on <fail|borderline|never>   (default fail)
+  --fail-on <fail|borderline|inconclusive|never>   (default fail)
   --out <file>               write the merged results JSON here
   --format <table|markdown|json>   (default table)
   --verbose                  list every case in the table

@@ -64,6 +64,8 @@ const runOptions = {
   'budget-usd': { type: 'string' },
   calibration: { type: 'string' },
   'min-judge-agreement': { type: 'string' },
+  repeat: { type: 'string' },
+  'min-case-pass-rate': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const mergeOptions = {
@@ -191,6 +193,8 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'budget-usd': v['budget-usd'],
     calibration: v.calibration,
     'min-judge-agreement': v['min-judge-agreement'],
+    repeat: v.repeat,
+    'min-case-pass-rate': v['min-case-pass-rate'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));
   const i = parsed.inputs;
@@ -223,11 +227,11 @@ function cliSubject(config: Config, cwd: string): Promise<Subject> {
 
 /** On a terminal: one line of running counts, rewritten after every case. */
 function progressLine(stderr: CliIO['stderr']): (p: Progress) => void {
-  const counts = { pass: 0, borderline: 0, fail: 0, skipped: 0 };
+  const counts = { pass: 0, borderline: 0, fail: 0, skipped: 0, inconclusive: 0 };
   return (p) => {
     counts[p.verdict === 'error' ? 'fail' : p.verdict]++;
     stderr.write(
-      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.skipped ? ` · ${counts.skipped} skipped` : ''}${p.done === p.total ? '\n' : ''}`,
+      `\r[${p.done}/${p.total}] ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.skipped ? ` · ${counts.skipped} skipped` : ''}${counts.inconclusive ? ` · ${counts.inconclusive} inconclusive` : ''}${p.done === p.total ? '\n' : ''}`,
     );
   };
 }

@@ -4,6 +4,8 @@ import { excerpt } from '../core/diagnostics.js';
 import { LOCAL_CACHE_DIR } from '../judge/cache-place.js';
 import { type PriceTable } from '../judge/pricing.js';
 import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
+import { repeatInput } from './repeat-input.js';
+import { type RepeatSetting } from '../core/repeat-setting.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
 
 /**
@@ -62,7 +64,7 @@ const optionalNumber = (name: string, opts: { min: number; max: number; exclusiv
       .default(null),
   );
 
-export const FAIL_ON = ['fail', 'borderline', 'regression', 'never', 'calibration'] as const;
+export const FAIL_ON = ['fail', 'borderline', 'inconclusive', 'regression', 'never', 'calibration'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
@@ -178,6 +180,8 @@ const InputsSchema = z
         })
         .optional(),
     ),
+    repeat: repeatInput('repeat'),
+    'min-case-pass-rate': number('min-case-pass-rate', 0.8, { min: 0.01, max: 0.99 }),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -244,6 +248,10 @@ export interface Config {
   untrustedFork?: boolean;
   /** Judge calibration: the labels file and `min-judge-agreement` (null: off). */
   calibration?: { file: string; floor: number | null } | null;
+  /** Answers per case (README "Repeats"): 1..20 or `auto`; null: each suite's `repeat`, else 1. */
+  repeat?: RepeatSetting | null;
+  /** The pass rate a repeated case must be shown to reach. */
+  minCasePassRate?: number;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -322,5 +330,7 @@ export function configFromInputs(
     minPassRate: i['min-pass-rate'],
     budgetUsd: i['budget-usd'],
     calibration: i.calibration ? { file: i.calibration, floor: i['min-judge-agreement'] ?? null } : null,
+    repeat: i.repeat ?? null,
+    minCasePassRate: i['min-case-pass-rate'],
   };
 }

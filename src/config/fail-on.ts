@@ -28,13 +28,20 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (failOn === 'regression' && results.baseline) return regressions(results);
   if (results.pass_rates) return passRateFailures(results, failOn);
   // Every other case is the absolute rule; `regression` without a baseline is `fail`.
-  if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn)) return [];
   const c = results.counts;
+  const inconclusive = c.inconclusive ?? 0;
+  const tripped =
+    tripsFailOn(results.verdict, failOn === 'regression' || failOn === 'inconclusive' ? 'fail' : failOn) ||
+    (failOn === 'inconclusive' && inconclusive > 0);
+  if (!tripped) return [];
   const bits: string[] = [];
   if (c.fail) bits.push(`${c.fail} failed`);
   if (c.error) bits.push(`${c.error} errored`);
   if (failOn === 'borderline' && c.borderline) bits.push(`${c.borderline} borderline`);
   if (c.skipped) bits.push(`${c.skipped} skipped, not judged`);
+  // Repeats: `inconclusive` and the stricter `borderline` fail on cases the answers could not decide.
+  if ((failOn === 'inconclusive' || failOn === 'borderline') && inconclusive)
+    bits.push(`${inconclusive} inconclusive`);
   if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
   return bits.length ? bits : ['nothing was evaluated'];
 }

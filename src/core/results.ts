@@ -7,6 +7,8 @@ export type Verdict = 'pass' | 'borderline' | 'fail';
 export type CaseVerdict = Verdict | 'error' | 'skipped';
 /** Why a case was not started. */
 export type SkipReason = 'budget' | 'no-judge-credential';
+/** A case's verdict: with repeats, `inconclusive` when its answers cannot decide it (README "Repeats"). */
+export type CaseOutcome = CaseVerdict | 'inconclusive';
 type EvaluatorType =
   | 'llm_judge'
   | 'code_judge'
@@ -90,7 +92,7 @@ export interface CaseResult {
   definition_hash?: string;
   /** Line of the case in its suite file (for annotations). */
   line?: number;
-  verdict: CaseVerdict;
+  verdict: CaseOutcome;
   score: number;
   gating_violations: string[];
   evaluators: EvaluatorResult[];
@@ -107,6 +109,30 @@ export interface CaseResult {
   unstable?: true;
   /** This case against the base branch's results; null when the run has no baseline. */
   baseline?: CaseBaseline | null;
+  /** Repeats: how many answers the target gave for this case (absent with one answer). */
+  repeats?: number;
+  /** Repeats: passing answers / answers, with the exact bounds the verdict was decided on. */
+  pass_rate?: number;
+  pass_rate_low?: number;
+  pass_rate_high?: number;
+  /** Repeats: every answer with its own verdict and score, in the order asked. */
+  answers?: RepeatAnswer[];
+}
+
+/** One of a repeated case's answers, judged on its own (judge samples apply to each). */
+export interface RepeatAnswer {
+  /** 1-based: the target and its cache see which repeat they answer. */
+  repeat: number;
+  verdict: CaseVerdict;
+  score: number;
+  gating_violations: string[];
+  evaluators: EvaluatorResult[];
+  answer: string | null;
+  answer_cut?: AnswerCut;
+  unstable?: true;
+  error?: string;
+  duration_ms?: number;
+  usage?: Usage;
 }
 
 /** What a case did relative to the baseline, in order of precedence: the first that applies is the change. */
@@ -115,9 +141,13 @@ export type Change = (typeof CHANGES)[number];
 
 /** The case in the baseline (null verdict and score for a `new` case) and the change. */
 export interface CaseBaseline {
-  verdict: CaseVerdict | null;
+  verdict: CaseOutcome | null;
   score: number | null;
   change: Change;
+  /** Repeats on either side: the baseline's pass rate and answers (the change is decided on the rates). */
+  pass_rate?: number | null;
+  passed?: number | null;
+  repeats?: number | null;
 }
 
 export interface RunBaseline {
@@ -219,6 +249,8 @@ export interface RunCounts {
   error: number;
   /** Cases never started (`skipped`); present only when there are some. */
   skipped?: number;
+  /** Repeats: cases whose answers could not decide them (present when the run repeats). */
+  inconclusive?: number;
 }
 
 /** One pass-rate gate (`min-pass-rate`, `min_pass_rate`): the share of cases that passed against the minimum. */
@@ -286,10 +318,11 @@ export interface ShardSummary {
 }
 
 /** Cases by verdict; `skipped` only when some case was skipped (older readers know four verdicts). */
-export function countCases(verdicts: Iterable<CaseVerdict>): RunCounts {
+/** `skipped` and `inconclusive` are counted only when there are some. */
+export function countCases(verdicts: Iterable<CaseOutcome>): RunCounts {
   const counts: RunCounts = { pass: 0, borderline: 0, fail: 0, error: 0 };
   for (const v of verdicts) {
-    if (v === 'skipped') counts.skipped = (counts.skipped ?? 0) + 1;
+    if (v === 'skipped' || v === 'inconclusive') counts[v] = (counts[v] ?? 0) + 1;
     else counts[v]++;
   }
   return counts;

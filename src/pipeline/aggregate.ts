@@ -1,7 +1,7 @@
 import {
   addUsage,
   countCases,
-  type CaseVerdict,
+  type CaseOutcome,
   emptyUsage,
   type HistoryEntry,
   type CheckerResult,
@@ -38,6 +38,8 @@ export interface AggregateInput {
 export function aggregateResults(p: AggregateInput): RunResults {
   const cases = p.suites.flatMap((s) => s.cases);
   const agg = aggregateRun(cases, p.rubric);
+  // Repeats add `inconclusive` to the counts; a run without them keeps its file as it was.
+  if (cases.some((c) => c.repeats !== undefined)) agg.counts.inconclusive ??= 0;
   const verdict = p.errors.length > 0 || p.partial ? 'fail' : agg.verdict;
   const usage = emptyUsage();
   for (const c of cases) addUsage(usage, c.usage);
@@ -97,11 +99,11 @@ export interface RunAggregate {
 /**
  * The run: score is the mean of the case scores (the markdown-rubric checker counts as one more
  * item); verdict is fail if any case failed or errored or the checker failed, else borderline if
- * any case is borderline, else pass. A run with nothing evaluated at all is a fail: an empty run
+ * any case is borderline or inconclusive, else pass. A run with nothing evaluated at all is a fail: an empty run
  * must not turn a required check green.
  */
 export function aggregateRun(
-  cases: readonly { score: number; verdict: CaseVerdict }[],
+  cases: readonly { score: number; verdict: CaseOutcome }[],
   checker: { score: number; verdict: 'pass' | 'fail' } | null,
 ): RunAggregate {
   const counts = countCases(cases.map((c) => c.verdict));
@@ -113,7 +115,8 @@ export function aggregateRun(
   // A skipped case was never judged: it cannot let a run pass.
   else if (counts.fail > 0 || counts.error > 0 || counts.skipped || checker?.verdict === 'fail')
     verdict = 'fail';
-  else if (counts.borderline > 0) verdict = 'borderline';
+  // An inconclusive case is not a clean pass; whether it fails the check is `fail-on`'s call.
+  else if (counts.borderline > 0 || (counts.inconclusive ?? 0) > 0) verdict = 'borderline';
   else verdict = 'pass';
   return { score, verdict, counts };
 }

@@ -133,6 +133,7 @@ export function createRunContext(
     commandTimeoutMs: config.gateTimeoutMs,
     signal: io.signal,
     warn,
+    answerCache: cache,
   };
   return {
     ws,

@@ -28,6 +28,8 @@ export async function executeCase(
   exec: ExecDeps,
   signal: AbortSignal | undefined,
   spend: SpendMeter | null = null,
+  /** Which answer of a repeated case this is (1-based; README "Repeats"); undefined when it is not repeated. */
+  repeat?: number,
 ): Promise<CaseResult | undefined> {
   const { evalCase: c, target } = planned;
   const started = Date.now();
@@ -52,7 +54,7 @@ export async function executeCase(
   let cut: AnswerCut | null;
   try {
     // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
-    const given = await target.runner.answer(c, 1);
+    const given = await target.runner.answer(c, 1, repeat);
     spend?.addTarget(given);
     ({ answer, cut } = judgedAnswer(candidateFromTarget(given), exec.redactor));
   } catch (err) {

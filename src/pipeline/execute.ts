@@ -10,6 +10,7 @@ import { executeCase } from './execute-case.js';
 import { type SpendMeter } from './budget.js';
 import { CaseSkips, skippedCase } from './skip.js';
 import { skipWhy } from '../report/gate-lines.js';
+import { repeatedCases } from './execute-repeats.js';
 import { type RunPlan } from './plan.js';
 
 export interface Progress {
@@ -118,6 +119,7 @@ async function executeCases(
     untrusted: deps.untrustedFork ?? false,
     noCredential: plan.judgeUnavailable ?? false,
   });
+  const repeated = repeatedCases(deps.warn);
   const work = plan.cases;
   // Results by plan position: they keep plan order whatever order the workers finish in.
   const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
@@ -135,7 +137,12 @@ async function executeCases(
         const skip = skips.before(item);
         const ran = skip
           ? skippedCase(item, skip)
-          : await executeCase(item, healthError, judge, deps.exec, deps.signal, deps.spend ?? null);
+          : await repeated(
+              item,
+              (repeat) =>
+                executeCase(item, healthError, judge, deps.exec, deps.signal, deps.spend ?? null, repeat),
+              deps.signal,
+            );
         if (!ran) continue; // cancelled mid-case: not a finished case
         const result = skips.after(item, ran);
         slots[at] = deps.redactor.redactDeep(result);

@@ -5,6 +5,7 @@ import { type EndpointConfig } from '../judge/chat.js';
 import { definitionHash } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
+import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatSetting } from '../core/repeat-setting.js';
 import { type CaseTarget, planTargets, type TargetPlan } from '../targets/plan.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type RunContext } from './context.js';
@@ -21,6 +22,10 @@ export interface PlannedCase {
   target: CaseTarget;
   /** What decides the grade, hashed: a baseline compares only cases whose hashes are equal. */
   definitionHash: string;
+  /** Answers to ask of the target (README "Repeats"): the `repeat` input, else the suite's, else 1. */
+  repeat?: RepeatSetting;
+  /** The pass rate a repeated case must be shown to reach (`min-case-pass-rate`). */
+  minCasePassRate?: number;
 }
 
 /** What this run will do: the cases, their targets and judges, or the reasons it cannot start. */
@@ -106,6 +111,8 @@ export function planRun(
         caseIndex: o.caseIndex,
         target: runnable.forCase(o.evalCase),
         definitionHash: o.definitionHash,
+        repeat: config.repeat ?? o.suite.repeat ?? 1,
+        minCasePassRate: config.minCasePassRate ?? DEFAULT_MIN_CASE_PASS_RATE,
       }))
     : [];
   const used = new Set(cases.map((c) => c.target.runner));

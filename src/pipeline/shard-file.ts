@@ -3,6 +3,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { type RunResults } from '../core/results.js';
+import { MAX_REPEATS } from '../core/repeat-setting.js';
 
 /** One shard's results file, read and checked for the fields a merge relies on. */
 export interface ShardFile {
@@ -23,11 +24,25 @@ const Usage = z.looseObject({
 const Case = z.looseObject({
   id: z.string(),
   definition_hash: z.string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
-  verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped']),
+  verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped', 'inconclusive']),
   score: z.number().min(0).max(1),
   gating_violations: z.array(z.string()),
   evaluators: z.array(z.unknown()),
   usage: Usage.optional(),
+  // Repeats: what the reports read of them (counts, rates, each answer's verdict).
+  repeats: z.number().int().min(1).max(MAX_REPEATS).optional(),
+  pass_rate: z.number().min(0).max(1).optional(),
+  pass_rate_low: z.number().min(0).max(1).optional(),
+  pass_rate_high: z.number().min(0).max(1).optional(),
+  answers: z
+    .array(
+      z.looseObject({
+        verdict: z.enum(['pass', 'borderline', 'fail', 'error']),
+        score: z.number().min(0).max(1),
+      }),
+    )
+    .max(MAX_REPEATS)
+    .optional(),
 });
 
 const ShardResults = z.looseObject({

@@ -14,7 +14,7 @@ export interface Annotation {
   title: string;
 }
 
-const RANK = { error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 } as const;
+const RANK = { error: 0, fail: 1, inconclusive: 2, borderline: 2, pass: 3, skipped: 4 } as const;
 
 /**
  * One annotation per failed or errored case at its line, worst first (errors, then the lowest

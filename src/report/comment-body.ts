@@ -22,6 +22,7 @@ import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded, cell, code, codeBlock, codeCell, codeHtml, inert } from './inert.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 import { calibrationSection } from './calibration.js';
+import { inconclusiveCount, inconclusiveFirst, passRateCell, repeatsNote } from './repeats.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
 export const COMMENT_LIMIT = 65_536;
@@ -47,7 +48,14 @@ export interface RenderOptions {
   hiddenLines?: readonly string[];
 }
 
-const ICON: Record<string, string> = { pass: '✅', borderline: '🟡', fail: '❌', error: '💥', skipped: '⏭️' };
+const ICON: Record<string, string> = {
+  pass: '✅',
+  borderline: '🟡',
+  fail: '❌',
+  error: '💥',
+  skipped: '⏭️',
+  inconclusive: '❔',
+};
 const icon = (v: string) => ICON[v] ?? '❔';
 const score2 = (x: number) => x.toFixed(2);
 
@@ -89,7 +97,7 @@ export function rangeScores(c: CaseResult): string | null {
 }
 
 const isFailing = (c: CaseResult) =>
-  c.verdict === 'fail' || c.verdict === 'error' || c.verdict === 'borderline';
+  c.verdict === 'fail' || c.verdict === 'error' || c.verdict === 'borderline' || c.verdict === 'inconclusive';
 
 /** Why a case did not pass, in a sentence or two: errors, gating violations, failed checks. */
 export function whyNot(c: CaseResult): string[] {
@@ -151,7 +159,8 @@ export function caseReason(c: CaseResult): string {
 
 function caseRow(c: CaseResult, withBase = false): string {
   const split = judgeSplit(c);
-  const score = withBase ? `${scoreWithDelta(c)} | ${changeWord(c)}` : score2(c.score);
+  const rate = passRateCell(c);
+  const score = withBase ? `${rate ?? scoreWithDelta(c)} | ${changeWord(c)}` : (rate ?? score2(c.score));
   return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 
@@ -161,15 +170,21 @@ const BASE_HEADER =
 
 function suiteSection(s: SuiteResult, detail: number, withBase: boolean): string {
   const counts = countCases(s.cases.map((c) => c.verdict));
-  const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}${counts.skipped ? ` · ${counts.skipped} skipped` : ''}`;
-  // Failures first: they are what a reviewer came for.
-  const order = { error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 };
+  const head = `### ${code(s.path)} — ${s.cases.length} case${s.cases.length === 1 ? '' : 's'}: ${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail} fail${counts.error ? ` · ${counts.error} error` : ''}${counts.skipped ? ` · ${counts.skipped} skipped` : ''}${inconclusiveCount(counts)}`;
+  // Failures first: they are what a reviewer came for (inconclusive cases before them: README "Repeats").
+  const order = { inconclusive: -1, error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 };
   // With a baseline, what the PR broke or regressed leads, and failures it inherited fold apart.
   const attention = (c: CaseResult) =>
     withBase ? (isFailing(c) && !isStillFailing(c)) || c.baseline?.change === 'regressed' : isFailing(c);
   const failing = s.cases
     .filter(attention)
-    .sort((a, b) => byReviewOrder(a, b) || order[a.verdict] - order[b.verdict] || a.score - b.score);
+    .sort(
+      (a, b) =>
+        inconclusiveFirst(a, b) ||
+        byReviewOrder(a, b) ||
+        order[a.verdict] - order[b.verdict] ||
+        a.score - b.score,
+    );
   const still = withBase ? s.cases.filter(isStillFailing) : [];
   const passing = s.cases.filter(
     (c) => !attention(c) && !(withBase && isStillFailing(c)) && c.verdict !== 'skipped',
@@ -296,6 +311,8 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
   );
   const samples = samplesNote(results);
   if (samples) bits.push(samples);
+  const repeats = repeatsNote(results);
+  if (repeats) bits.push(repeats);
   bits.push(
     `${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`,
   );
@@ -308,11 +325,11 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
 
 function headline(results: RunResults): string {
   const c = results.counts;
-  const total = c.pass + c.borderline + c.fail + c.error + (c.skipped ?? 0);
+  const total = c.pass + c.borderline + c.fail + c.error + (c.skipped ?? 0) + (c.inconclusive ?? 0);
   const bits: string[] = [];
   if (total > 0)
     bits.push(
-      `**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${c.skipped ? ` · ${c.skipped} skipped` : ''}`,
+      `**${total} case${total === 1 ? '' : 's'}:** ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${c.skipped ? ` · ${c.skipped} skipped` : ''}${inconclusiveCount(c)}`,
     );
   if (results.rubric)
     bits.push(

@@ -86,11 +86,12 @@ export function parseHistory(body: string | null | undefined): HistoryEntry[] {
  * it had a rubric, both when it had both.
  */
 export function historyCounts(cases: RunCounts, rubric: CheckerCounts | null): string {
-  const total = cases.pass + cases.borderline + cases.fail + cases.error;
+  const inconclusive = cases.inconclusive ?? 0;
+  const total = cases.pass + cases.borderline + cases.fail + cases.error + inconclusive;
   const parts: string[] = [];
   if (total > 0)
     parts.push(
-      `${cases.pass} pass · ${cases.borderline} borderline · ${cases.fail} fail${cases.error ? ` · ${cases.error} error` : ''}`,
+      `${cases.pass} pass · ${cases.borderline} borderline · ${cases.fail} fail${cases.error ? ` · ${cases.error} error` : ''}${inconclusive ? ` · ${inconclusive} inconclusive` : ''}`,
     );
   if (rubric) parts.push(total > 0 ? `rubric ${formatCheckerCounts(rubric)}` : formatCheckerCounts(rubric));
   return parts.join(' · ') || '0 cases';

@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type CaseResult, type CheckerResult, type RunResults, type SuiteResult } from '../core/results.js';
 import { errorLine, whyNot } from './comment-body.js';
+import { passRateText } from './repeats.js';
 import { skipWhy } from './gate-lines.js';
 
 /**
@@ -63,9 +64,21 @@ function caseOf(suite: string, c: CaseResult, results: RunResults): TestCase {
   if (c.verdict === 'fail') {
     const failed = why.length > 0 ? why : c.gating_violations;
     const message = failed.join('; ') || `score ${c.score.toFixed(2)} is below the pass mark`;
-    const body = [`score ${c.score.toFixed(2)}`, ...c.gating_violations, ...why].join('\n');
+    const rate = passRateText(c);
+    const body = [
+      `score ${c.score.toFixed(2)}`,
+      ...(rate ? [`passed ${rate}`] : []),
+      ...c.gating_violations,
+      ...why,
+    ].join('\n');
     return { ...base, outcome: { kind: 'failure', message, body } };
   }
+  if (c.verdict === 'inconclusive')
+    // Neither a pass nor a failure (README "Repeats"): shown apart, as the comment shows it first.
+    return {
+      ...base,
+      outcome: { kind: 'skipped', message: `inconclusive: passed ${passRateText(c) ?? '?'}` },
+    };
   if (c.verdict === 'skipped') {
     const reason = c.skipped ?? 'budget';
     return { ...base, outcome: { kind: 'skipped', message: `${reason}: ${skipWhy(reason, results)}` } };

@@ -7,6 +7,7 @@ export const OUTPUT_NAMES = [
   'passed',
   'borderline',
   'failed',
+  'inconclusive',
   'results-file',
   'comment-url',
 ] as const;
@@ -25,6 +26,7 @@ export function runOutputs(
     passed: String(results.counts.pass),
     borderline: String(results.counts.borderline),
     failed: String(results.counts.fail + results.counts.error),
+    inconclusive: String(results.counts.inconclusive ?? 0),
     'results-file': resultsFile,
     'comment-url': commentUrl,
   };

@@ -2,6 +2,7 @@ import { type RunResults } from '../core/results.js';
 import { changeCounts } from './baseline.js';
 import { renderReport } from './comment-body.js';
 import { samplesNote } from './samples.js';
+import { inconclusiveCount, repeatsNote } from './repeats.js';
 
 /** The job summary: the full report (redacted), a shard's flagged as one part of a run. */
 export function jobSummary(
@@ -23,8 +24,9 @@ function shardNote(r: RunResults): string {
 export function verdictLines(results: RunResults): string[] {
   const c = results.counts;
   const samples = samplesNote(results);
+  const repeats = repeatsNote(results);
   const lines = [
-    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail · ${c.error} error${c.skipped ? ` · ${c.skipped} skipped` : ''}${samples ? ` · ${samples}` : ''}`,
+    `verdict: ${results.verdict} · score ${results.score.toFixed(2)} · ${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail · ${c.error} error${c.skipped ? ` · ${c.skipped} skipped` : ''}${inconclusiveCount(c)}${samples ? ` · ${samples}` : ''}${repeats ? ` · ${repeats}` : ''}`,
   ];
   if (results.baseline)
     lines.push(

@@ -8,6 +8,7 @@ import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded } from './inert.js';
 import { judgeSplit, samplesNote } from './samples.js';
+import { inconclusiveCount, passRateText, repeatsNote } from './repeats.js';
 
 export interface Style {
   green(s: string): string;
@@ -52,7 +53,7 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): S
 
 function paint(style: Style, verdict: string, text = verdict): string {
   if (verdict === 'pass') return style.green(text);
-  if (verdict === 'borderline') return style.yellow(text);
+  if (verdict === 'borderline' || verdict === 'inconclusive') return style.yellow(text);
   return style.red(text);
 }
 
@@ -63,6 +64,7 @@ function pad(s: string, n: number): string {
 /** One case's row, and its reasons under it when it did not pass. */
 function caseLines(results: RunResults, c: CaseResult, idWidth: number, style: Style): string[] {
   const extra = [
+    passRateText(c) ? `passed ${passRateText(c)}` : '',
     checklistMet(c) ? `checklist ${checklistMet(c)}` : '',
     rangeScores(c) ?? '',
     judgeSplit(c) ?? '',
@@ -78,7 +80,8 @@ function caseLines(results: RunResults, c: CaseResult, idWidth: number, style: S
   return out;
 }
 
-const RANK = { error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 } as const;
+// Inconclusive cases first (README "Repeats"), then the worst.
+const RANK = { inconclusive: -1, error: 0, fail: 1, borderline: 2, pass: 3, skipped: 4 } as const;
 
 /**
  * A suite: its cases that need a look first (errors, failures, borderline, and passes the PR
@@ -154,11 +157,11 @@ export function renderTerminal(
   const u = results.usage;
   out.push(
     `${style.bold('Verdict:')} ${paint(style, results.verdict, results.verdict.toUpperCase())}  score ${results.score.toFixed(2)}  ` +
-      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${c.skipped ? ` · ${c.skipped} skipped` : ''})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
+      `(${c.pass} pass · ${c.borderline} borderline · ${c.fail} fail${c.error ? ` · ${c.error} error` : ''}${c.skipped ? ` · ${c.skipped} skipped` : ''}${inconclusiveCount(c)})${results.partial ? style.red('  PARTIAL: cancelled') : ''}`,
   );
   out.push(
     style.dim(
-      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
+      `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}${repeatsNote(results) ? ` · ${repeatsNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
     ),
   );
   return out.join('\n') + '\n';

@@ -1,6 +1,7 @@
 import { type Position } from '../core/diagnostics.js';
 import { type RubricSet } from '../rubric/types.js';
 import { type ProviderEntry } from './agentv5/provider-catalog.js';
+import { type RepeatSetting } from '../core/repeat-setting.js';
 
 /** A file attached to a message, read once at load time. */
 export interface FileAttachment {
@@ -251,6 +252,8 @@ export interface EvalSuite {
   cases: EvalCase[];
   /** `min_pass_rate`: the share of this suite's cases that must pass (overrides the `min-pass-rate` input). */
   minPassRate?: number;
+  /** The suite's `repeat` (README "Repeats"), when it sets one. */
+  repeat?: RepeatSetting;
   /**
    * AgentV 5: the providers the suite can name (inline, then its `.agentv/` catalog), which
    * stand in for a targets.yaml when the `targets` input is not set.

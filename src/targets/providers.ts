@@ -13,6 +13,8 @@ import { filesOf, renderContent } from '../suite/messages.js';
 import { fillTemplate } from '../core/template.js';
 import { type EvalCase } from '../suite/types.js';
 import { parseCliOutput } from './cli-output.js';
+import { TargetAnswerCache } from './answer-cache.js';
+import { type JudgeCache } from '../judge/cache.js';
 import { RubricEvalError } from '../core/errors.js';
 
 export interface TargetAnswer {
@@ -32,7 +34,8 @@ export interface TargetRunner {
   name: string;
   provider: string;
   healthcheck(): Promise<void>;
-  answer(c: EvalCase, attempt: number): Promise<TargetAnswer>;
+  /** `repeat` (1-based): which of a repeated case's answers this is (README "Repeats"). */
+  answer(c: EvalCase, attempt: number, repeat?: number): Promise<TargetAnswer>;
   /** Batching targets learn their cases up front: they answer all of them in one run. */
   enlist?(c: EvalCase): void;
 }
@@ -53,6 +56,8 @@ export interface RunnerDeps {
   retry?: RetryPolicy;
   signal?: AbortSignal;
   warn?: (message: string) => void;
+  /** Where a model target keeps the answers of repeated cases (the judge's cache; README "Repeats"). */
+  answerCache?: JudgeCache;
 }
 
 export const MockSettings = z
@@ -164,6 +169,8 @@ export function renderCommandTemplate(
     evalId: string;
     attempt: number;
     outputFile: string;
+    /** Which answer of a repeated case (README "Repeats"); 1 without repeats. */
+    repeat?: number;
   },
 ): string {
   const files = values.files
@@ -175,6 +182,7 @@ export function renderCommandTemplate(
     EVAL_ID: shellQuote(values.evalId),
     ATTEMPT: shellQuote(String(values.attempt)),
     OUTPUT_FILE: shellQuote(values.outputFile),
+    REPEAT: shellQuote(String(values.repeat ?? 1)),
   };
   return fillTemplate(template, /\{([A-Z_]+)\}/g, (name) =>
     Object.hasOwn(filled, name) ? filled[name] : undefined,
@@ -212,7 +220,7 @@ export function cliRunner(
       const r = await run(hc.command_template, path.resolve(targetsDir, hc.cwd ?? s.cwd ?? '.'), ms);
       if (r.exitCode !== 0) throw failure(`healthcheck of target '${name}'`, r, ms);
     },
-    answer: async (c, attempt) => {
+    answer: async (c, attempt, repeat) => {
       const scratch = mkdtempSync(path.join(os.tmpdir(), 'rubric-eval-cli-'));
       const outputFile = path.join(scratch, 'output.json');
       try {
@@ -223,6 +231,7 @@ export function cliRunner(
           evalId: c.id,
           attempt,
           outputFile,
+          repeat,
         });
         const r = await deps.limiter.run(() => run(command, cwd, timeoutMs), deps.signal);
         if (r.exitCode !== 0) throw failure(`target '${name}'`, r, timeoutMs);
@@ -262,18 +271,34 @@ export function modelRunner(
   deps: RunnerDeps,
 ): TargetRunner {
   const chat = new ChatCaller(endpoint, deps.limiter, deps.retry, deps.signal, deps.warn);
+  const cache = deps.answerCache ? new TargetAnswerCache(deps.answerCache, endpoint) : null;
   return {
     name,
     provider,
     healthcheck: async () => {},
-    answer: async (c) => {
+    answer: async (c, _attempt, repeat) => {
       const started = Date.now();
+      const call = {
+        messages: chatMessages(c),
+        temperature: options.temperature,
+        maxTokens: options.maxTokens,
+      };
+      // Only a repeated case's answers are cached: one answer per case is asked afresh, as always.
+      const cached = repeat !== undefined ? cache?.get(call, repeat) : undefined;
+      if (cached)
+        return {
+          ...fixedAnswer(cached.text),
+          promptTokens: cached.promptTokens,
+          completionTokens: cached.completionTokens,
+        };
       try {
-        const r = await chat.create({
-          messages: chatMessages(c),
-          temperature: options.temperature,
-          maxTokens: options.maxTokens,
-        });
+        const r = await chat.create(call);
+        if (repeat !== undefined)
+          cache?.set(call, repeat, {
+            text: r.content,
+            promptTokens: r.promptTokens,
+            completionTokens: r.completionTokens,
+          });
         return {
           text: r.content,
           outputMessages: null,

@@ -17,6 +17,7 @@ import { readTests, type TestsFile } from './tests-files.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
+import { parseRepeat } from '../../core/repeat-setting.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
 export const DEFAULT_TEST_THRESHOLD = 0.8;
@@ -170,6 +171,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     target,
     cases,
     ...(providers ? { providers } : {}),
+    ...(parseRepeat(raw.repeat) !== null ? { repeat: parseRepeat(raw.repeat)! } : {}),
   };
 }
 

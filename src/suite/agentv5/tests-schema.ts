@@ -78,6 +78,8 @@ export const TestSchema = z
   })
   .meta({ id: 'Test', description: 'One test: its vars, and the assertions its answer must meet.' });
 
+const REPEAT_ERROR = 'repeat must be an integer from 1 to 20 or auto';
+
 const Provider = z.union([z.string(), z.looseObject({ id: z.string(), label: z.string().optional() })], {
   error: 'a provider is a label, a file:// reference, or an object with `id`',
 });
@@ -114,6 +116,20 @@ export const TestsSuiteSchema = z
       .meta({ description: 'promptfoo’s spelling of default_test.' }),
     assert: z.array(AssertionSchema, { error: 'assert must be a list' }).optional(),
     threshold: Score01('threshold').optional(),
+    // As in the v2 suite (schema.ts); written out again: each schema module imports only zod.
+    repeat: z
+      .union(
+        [
+          z.int({ error: REPEAT_ERROR }).min(1, { error: REPEAT_ERROR }).max(20, { error: REPEAT_ERROR }),
+          z.literal('auto'),
+        ],
+        { error: REPEAT_ERROR },
+      )
+      .optional()
+      .meta({
+        description:
+          'Answers per test from the provider (README "Repeats"): 1..20, or auto. The `repeat` input overrides it.',
+      }),
   })
   .meta({
     title: 'rubric-eval / AgentV 5 and promptfoo suite',

@@ -1,4 +1,5 @@
 import { excerpt } from '../../core/diagnostics.js';
+import { parseRepeat } from '../../core/repeat-setting.js';
 import { parseRubricList } from '../rubric-items.js';
 import {
   EvalCaseSchema,
@@ -118,6 +119,7 @@ export class SuiteLoader extends V2EvaluatorReader {
       ...(typeof raw.min_pass_rate === 'number' && headResult.success
         ? { minPassRate: raw.min_pass_rate }
         : {}),
+      ...(parseRepeat(raw.repeat) !== null ? { repeat: parseRepeat(raw.repeat)! } : {}),
     };
   }
 

@@ -7,6 +7,9 @@ import { z } from 'zod';
  * must exist) live in the loader, which has the positions to report them.
  */
 
+/** `MAX_REPEATS` of core/repeat-setting.ts, written out: this module imports only zod (the schema script). */
+const MAX_REPEATS = 20;
+const REPEAT_ERROR = `repeat must be an integer from 1 to ${MAX_REPEATS} or auto`;
 const NonEmptyText = z.string().min(1, { error: 'must not be empty' });
 const Weight = z.number({ error: 'weight must be a number' }).meta({ description: 'Relative weight, >= 0.' });
 
@@ -442,6 +445,22 @@ export const EvalSuiteSchema = z
       .meta({
         description:
           'Share of the suite’s cases that must pass (0..1); with it, a failing case fails the check only through the rate.',
+      }),
+    repeat: z
+      .union(
+        [
+          z
+            .int({ error: REPEAT_ERROR })
+            .min(1, { error: REPEAT_ERROR })
+            .max(MAX_REPEATS, { error: REPEAT_ERROR }),
+          z.literal('auto'),
+        ],
+        { error: REPEAT_ERROR },
+      )
+      .optional()
+      .meta({
+        description:
+          'Answers per case from the target (README "Repeats"): 1..20, or auto (more only while the evidence cannot decide the case). The `repeat` input overrides it.',
       }),
     evalcases: z.array(EvalCaseSchema).optional(),
     eval_cases: z.array(EvalCaseSchema).optional().meta({ description: 'Alias of evalcases.' }),
