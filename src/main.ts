@@ -18,6 +18,7 @@ import { type ActionRunContext, actionRunContext, readEventPayload } from './git
 import { type ReportedRun } from './pipeline/finish.js';
 import { evaluateOrExplain } from './pipeline/run.js';
 import { shardLabel } from './pipeline/shard.js';
+import { judgeStageAction, recordStageAction } from './stage-actions.js';
 import { stepAnnotations } from './report/annotations.js';
 import { invalidInputOutputs, runOutputs } from './report/outputs.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
@@ -53,7 +54,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   core.info('rubric-eval: starting');
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
   const parsed = parseInputs(raw);
-  const ctx = actionRunContext(process.env, readEventPayload(process.env), process.cwd());
+  const payload = readEventPayload(process.env);
+  const ctx = actionRunContext(process.env, payload, process.cwd());
   if ('errors' in parsed) return failInvalidInputs(raw, parsed.errors, ctx.workspace);
   const i = parsed.inputs;
   for (const secret of [i['judge-api-key'], i['github-token']])
@@ -62,6 +64,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   const workingDirectory = path.resolve(ctx.workspace, i['working-directory']);
   const resultsFile = path.resolve(workingDirectory, i['results-file']);
   const config = configFromInputs(i, { workingDirectory, resultsFile });
+  // The trusted stage's two halves (README "The trusted stage"): the same stages, wired apart.
+  if (i.stage === 'record') return recordStageAction(config, ctx, signal);
   // A results file already there (the checkout may hold one) must not outlive a run that dies:
   // a failing one stands in until this run writes its own.
   writeResultsOrFallback(
@@ -69,6 +73,12 @@ async function runAction(signal: AbortSignal): Promise<void> {
     invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
   );
 
+  if (i.stage === 'judge')
+    return judgeStageAction(i, config, ctx, payload, {
+      signal,
+      report: (outcome, prCtx, surface) =>
+        reportRun(outcome, config, prCtx, { surface, mode: i.comment, signal }),
+    });
   const github = await connectGitHub(ctx, i, config, { warn, signal });
   const outcome = await evaluateOrExplain(
     config,

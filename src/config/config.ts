@@ -41,6 +41,8 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
 
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
+/** `all`: one job; `record` and `judge`: the trusted stage's two workflows (README "The trusted stage"). */
+export const STAGES = ['all', 'record', 'judge'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
 const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
@@ -136,6 +138,9 @@ const InputsSchema = z
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
+    stage: choice('stage', STAGES, 'all'),
+    'record-file': z.preprocess(unset, z.string().default('rubric-eval-record.json')),
+    'status-context': z.preprocess(unset, z.string().max(100).default('rubric-eval')),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -189,6 +194,10 @@ export interface Config {
   merge?: string[];
   /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
+  /** `record`: answers and gates into a bundle, no judge; `judge`: a bundle judged with this checkout's suites. */
+  stage?: (typeof STAGES)[number];
+  /** Where `record` writes its bundle (`record-file`). */
+  recordFile?: string;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -263,5 +272,7 @@ export function configFromInputs(
     shard: i.shard ?? null,
     merge: splitList(i.merge),
     baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
+    stage: i.stage,
+    recordFile: path.resolve(extra.workingDirectory, i['record-file']),
   };
 }

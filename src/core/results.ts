@@ -93,6 +93,8 @@ export interface CaseResult {
   unstable?: true;
   /** This case against the base branch's results; null when the run has no baseline. */
   baseline?: CaseBaseline | null;
+  /** The trusted stage: who produced the answer, the pull request's run (`record`) or the judge stage. */
+  answered_by?: 'record' | 'judge';
 }
 
 /** What a case did relative to the baseline, in order of precedence: the first that applies is the change. */
@@ -237,6 +239,25 @@ export interface RunResults {
   baseline?: RunBaseline | null;
   /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
   baseline_note?: string | null;
+  /** `stage: judge`: what was judged, from which run, and what the pull request's run reported. */
+  trusted?: TrustedInfo;
+}
+
+/** The judge stage's account of a recorded run (README "The trusted stage"). */
+export interface TrustedInfo {
+  stage: 'judge';
+  /** The pull request's record run, as GitHub's event names it. */
+  record_run: { id: number; url: string | null; conclusion: string | null } | null;
+  pr_number: number | null;
+  head_sha: string | null;
+  /** Recorded answers for cases the base branch does not have, as `suite#id`: judged after merge. */
+  new_in_pr: string[];
+  /** Base cases the pull request's run recorded no answer for (each is an `error` case). */
+  unanswered: string[];
+  /** Recorded gate results for commands the base rubric does not have (shown, never counted). */
+  extra_gates: string[];
+  /** What the pull request changes among the judged files (suites, the rubric), from the API. */
+  changed_files?: string[];
 }
 
 export interface ShardSummary {

@@ -10,6 +10,7 @@ import { compareStage } from './compare.js';
 import { createRunContext, type RunContext } from './context.js';
 import { executePlan, type Progress } from './execute.js';
 import { judgeInfo } from './judge-endpoint.js';
+import { judgeRecorded, type RecordedInput } from './judge-recorded.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
 import { planProblems, planRun } from './plan.js';
@@ -39,6 +40,8 @@ export interface RunIO {
   hooks?: RunHooks;
   /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
   settings?: SettingNames;
+  /** `stage: judge`: the pull request's recorded answers and gates, judged instead of run. */
+  recorded?: RecordedInput;
 }
 
 const noSubject = () =>
@@ -51,6 +54,7 @@ const noSubject = () =>
  */
 export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutcome> {
   if (config.merge && config.merge.length > 0) return mergeEvaluation(config, config.merge, io);
+  if (io.recorded) return judgeRecorded(config, io.recorded, io);
   const started = Date.now();
   const hooks = io.hooks ?? {};
   // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.

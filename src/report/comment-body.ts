@@ -16,6 +16,7 @@ import {
 } from './baseline.js';
 import { COMMENT_MARKER, historyBlock } from './history.js';
 import { bounded, cell, code, codeBlock, codeCell, codeHtml } from './inert.js';
+import { trustedNote } from './trusted.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 
 /** GitHub refuses comments over 65,536 characters; keep a margin for the marker and history. */
@@ -305,6 +306,8 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
   const parts: string[] = [];
   if (opts.sticky) parts.push(COMMENT_MARKER);
   parts.push(headline(results));
+  const trusted = trustedNote(results);
+  if (trusted) parts.push(trusted);
   if (results.partial)
     parts.push('> [!WARNING]\n> The run was cancelled: these results are partial and the check fails.');
   if (results.errors.length > 0) {
