@@ -327,12 +327,14 @@ test("a fork's answers are recorded without a judge, then judged with the base b
     [HEAD, 'pending', 'rubric-eval'],
     [HEAD, 'failure', 'rubric-eval'],
   ]);
-  expect(statuses[1]!.description).toMatch(/^fail · score 0\.50/);
+  expect(statuses[1]!.description).toMatch(
+    /^fail · score 0\.\d\d · 1 pass · 0 borderline · 1 fail \(base suites\)$/,
+  );
   expect(statuses[1]!.target_url).toBe('https://github.com/octo/repo/actions/runs/4242');
   // The bundle came through the run's artifact list and its 302, without the token at storage.
   expect(github!.state.artifacts.downloads).toEqual([{ id: 901, authorization: null }]);
   expect(run.code).toBe(1);
-}, 60_000);
+}, 180_000);
 
 test('no code from a PR-looking folder runs in the judge stage: its gate, code judge and targets file stay unrun', async () => {
   judge = await strictJudge();
@@ -382,7 +384,7 @@ test('no code from a PR-looking folder runs in the judge stage: its gate, code j
   });
   expect(results.verdict).toBe('pass');
   expect(github!.state.trusted.statuses.at(-1)!.state).toBe('success');
-}, 60_000);
+}, 180_000);
 
 describe('hostile or missing bundles: status error, never success, and the reason named', () => {
   let base: string;
@@ -392,16 +394,19 @@ describe('hostile or missing bundles: status error, never success, and the reaso
     base = baseCheckout(root, path.join(root, 'markers'));
   });
 
-  const cases: [string, () => Uint8Array | undefined, RegExp, string?][] = [
+  // Every row has all four columns: jest passes `done` to a test whose function takes more.
+  const cases: [string, () => Uint8Array | undefined, RegExp, string][] = [
     [
       "another pull request's number",
       () => zipOf(JSON.stringify(bundle({ pr_number: 99 }))),
       /names pull request #99/,
+      'success',
     ],
     [
       'another commit',
       () => zipOf(JSON.stringify(bundle({ head_sha: 'b'.repeat(40) }))),
       /is for commit b{7}/,
+      'success',
     ],
     [
       'two answers for one case',
@@ -412,6 +417,7 @@ describe('hostile or missing bundles: status error, never success, and the reaso
           ),
         ),
       /two answers for case evals\/support.yaml#refund/,
+      'success',
     ],
     [
       'a 200 MB answer',
@@ -434,10 +440,11 @@ describe('hostile or missing bundles: status error, never success, and the reaso
           ),
         ),
       /over the 67108864 limit/,
+      'success',
     ],
-    ['a corrupt zip', () => strToU8('PK\u0003\u0004 this is not a zip'), /not a readable zip/],
-    ['no artifact at all', () => undefined, /uploaded no rubric-eval-record artifact/],
-    ['not JSON', () => zipOf('{"record": 1, '), /not JSON/],
+    ['a corrupt zip', () => strToU8('PK\u0003\u0004 this is not a zip'), /not a readable zip/, 'success'],
+    ['no artifact at all', () => undefined, /uploaded no rubric-eval-record artifact/, 'success'],
+    ['not JSON', () => zipOf('{"record": 1, '), /not JSON/, 'success'],
     [
       'a wrong schema',
       () =>
@@ -445,6 +452,7 @@ describe('hostile or missing bundles: status error, never success, and the reaso
           JSON.stringify(bundle({ answers: [{ suite: 'evals/support.yaml', id: 'refund', answer: 42 }] })),
         ),
       /answers\.0\.answer/,
+      'success',
     ],
     [
       'a failed record run',
@@ -470,7 +478,7 @@ describe('hostile or missing bundles: status error, never success, and the reaso
       expect(judge.state.requests).toHaveLength(0);
       expect(run.code).toBe(1);
     },
-    60_000,
+    180_000,
   );
 
   test("no pull request has the run's commit as its head: status error, no comment", async () => {
@@ -493,7 +501,7 @@ describe('hostile or missing bundles: status error, never success, and the reaso
     expect(github.state.trusted.statuses.map((s) => s.state)).toEqual(['pending', 'error']);
     expect(github.state.comments).toHaveLength(0);
     expect(run.code).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   test('mentions and HTML in answers and gate output reach the comment inert', async () => {
     judge = await strictJudge();
@@ -527,10 +535,10 @@ describe('hostile or missing bundles: status error, never success, and the reaso
     expect(results.rubric!.gates[0]!.verdict).toBe('fail');
     const body = github!.state.comments[0]!.body;
     expect(body).toContain('boom');
-    expect(body).not.toMatch(/<img|<script/);
-    // Outside code (where GitHub links nothing), no live mention, reference or link is left.
+    // Outside code (where GitHub renders and links nothing), no HTML, mention, reference or link is left.
     const prose = body.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, '').replace(/(`+)[^`]*?\1/g, '');
-    expect(prose).not.toMatch(/@octocat|@org\/team|#12\b|https:\/\/evil/);
+    expect(prose).toContain('boom');
+    expect(prose).not.toMatch(/<img|<script|@octocat|@org\/team|#12\b|https:\/\/evil/);
     expect(github!.state.trusted.statuses.at(-1)!.state).toBe('failure');
-  }, 60_000);
+  }, 180_000);
 });

@@ -146,6 +146,9 @@ const InputsSchema = z
     error:
       'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
   })
+  .refine((i) => i.stage === 'all' || !(i.shard || i.merge), {
+    error: 'stage: record and judge take no `shard` or `merge`: the trusted stage records and judges one whole run',
+  })
   .refine((i) => !(i.shard && i.merge), {
     error:
       'merge: a merge runs nothing, so it takes no `shard`; give `shard` to the matrix jobs and `merge` to the job after them',
