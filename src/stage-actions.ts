@@ -184,9 +184,10 @@ async function judgeBundle(
   },
 ): Promise<ReportedRun> {
   const { octokit, repo, run, pr, signal } = at;
-  const [{ pullRequestSubject }, { startBaselineLookup }] = await Promise.all([
+  const [{ pullRequestSubject }, { startBaselineLookup }, { readHeadFiles }] = await Promise.all([
     import(/* webpackMode: "eager" */ './github/pull-request.js'),
     import(/* webpackMode: "eager" */ './github/baseline-artifact.js'),
+    import(/* webpackMode: "eager" */ './github/workflow-run.js'),
   ]);
   const history = await commentHistory(at.surface);
   const outcome = await evaluateOrExplain(
@@ -209,6 +210,8 @@ async function judgeBundle(
       recorded: {
         bundle,
         run: { id: run.id, url: run.url, conclusion: run.conclusion },
+        // Model-only targets are answered here, from the head's suite files read as data.
+        headFiles: (paths) => readHeadFiles(octokit, repo, run.headSha, paths, repoPath(config), signal),
       },
       hooks: {
         info,
@@ -251,9 +254,7 @@ async function changedGradingFiles(
       ),
       signal,
     );
-    const root = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const rel = (p: string) =>
-      path.relative(root, path.resolve(config.workingDirectory, p)).split(path.sep).join('/');
+    const rel = repoPath(config);
     const judged = new Set([
       ...results.suites.map((s) => rel(s.path)),
       ...(results.rubric ? [rel(results.rubric.path)] : []),
@@ -265,6 +266,15 @@ async function changedGradingFiles(
     return [];
   }
 }
+
+/** A path under `working-directory` as the repository names it (the checkout is the workspace). */
+const repoPath =
+  (config: Config) =>
+  (p: string): string =>
+    path
+      .relative(process.env.GITHUB_WORKSPACE ?? process.cwd(), path.resolve(config.workingDirectory, p))
+      .split(path.sep)
+      .join('/');
 
 /** A run that judged nothing: the results say why, and the status is `error`. */
 function fallback(errors: string[], i: Inputs): ReportedRun {

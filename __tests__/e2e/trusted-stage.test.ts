@@ -542,3 +542,71 @@ describe('hostile or missing bundles: status error, never success, and the reaso
     expect(github!.state.trusted.statuses.at(-1)!.state).toBe('failure');
   }, 180_000);
 });
+
+test("a model-only target is answered by the judge stage from the head's case, read as data: a fabricated recorded answer is not judged", async () => {
+  // One fake endpoint plays the app's model (chat) and the judge (checklists).
+  judge = await startOpenAIServer({
+    respond: ({ desc }) => {
+      if (desc.mode === 'chat')
+        return desc.text.includes('PROMPT-V2') ? 'GOOD Rome (PROMPT-V2 seen)' : 'Paris';
+      if (desc.mode !== 'checklist') return undefined;
+      return {
+        checks: desc.ids.map((id) => ({ id, satisfied: desc.text.includes('GOOD'), reasoning: 'as judged' })),
+        overall_reasoning: 'judged',
+      };
+    },
+  });
+  const root = tmpDir('re-trusted-model-');
+  const base = path.join(root, 'base');
+  mkdirSync(path.join(base, 'evals'), { recursive: true });
+  const suite = (question: string) =>
+    `evalcases:\n  - id: capital\n    input: ${question}\n    rubrics: [Names the capital]\n`;
+  writeFileSync(path.join(base, 'evals/model.yaml'), suite('What is the capital of France?'));
+  writeFileSync(
+    path.join(base, 'targets.yaml'),
+    `targets:\n  - name: default\n    provider: openai\n    endpoint: ${judge.url}\n    api_key: \${{ APP_KEY }}\n    model: app-model\n`,
+  );
+  const recorded = bundle({
+    answers: [
+      {
+        suite: 'evals/model.yaml',
+        id: 'capital',
+        answer: 'FABRICATED',
+        target: 'default',
+        duration_ms: 1,
+        usage: null,
+        error: null,
+      },
+    ],
+    gates: [],
+  });
+  github = await startGitHubServer({
+    artifacts: recordArtifact(zipOf(JSON.stringify(recorded))),
+    pulls: [PR],
+    // The head's version of the suite: the pull request changed the prompt.
+    files: { [`octo/repo@${HEAD}:evals/model.yaml`]: suite('What is the capital of Italy? PROMPT-V2') },
+  });
+  const run = await runAction({
+    workspace: base,
+    eventName: 'workflow_run',
+    event: workflowRunEvent(),
+    inputs: { ...judgeInputs(), suites: 'evals/*.yaml', rubric: '' },
+    env: { APP_KEY: 'app-key-123456' },
+    apiUrl: github.url,
+  });
+  const results = JSON.parse(readFileSync(path.join(base, 'rubric-eval-results.json'), 'utf8')) as RunResults;
+  const c = results.suites[0]!.cases[0]!;
+  expect([c.answered_by, c.verdict, c.answer]).toEqual(['judge', 'pass', 'GOOD Rome (PROMPT-V2 seen)']);
+  // The app's model got the head's prompt with the workflow's key.
+  const chat = judge.state.requests.find((r) => JSON.stringify(r.body).includes('PROMPT-V2'))!;
+  expect(chat.headers.authorization).toBe('Bearer app-key-123456');
+  expect(JSON.stringify(judge.state.requests.map((r) => r.body))).not.toContain('FABRICATED');
+  expect(
+    github.state.requests.some(
+      (r) =>
+        decodeURIComponent(r.path) === '/repos/octo/repo/contents/evals/model.yaml' && r.query.ref === HEAD,
+    ),
+  ).toBe(true);
+  expect(github.state.trusted.statuses.at(-1)!.state).toBe('success');
+  expect(run.code).toBe(0);
+}, 180_000);

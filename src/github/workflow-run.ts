@@ -162,3 +162,47 @@ export async function downloadRecordBundle(
   if ('error' in file) return { error: `${RECORD_ARTIFACT} artifact #${live.id}: ${file.error}` };
   return { text: file.text, artifactId: live.id };
 }
+
+/** Suite files are read up to this size, as suites from disk are. */
+const MAX_HEAD_FILE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The pull request head's version of files, read through the contents API at the head commit:
+ * data for the judge stage's own answers, never run. A file the head does not have is absent.
+ */
+export async function readHeadFiles(
+  octokit: Octokit,
+  repo: Repo,
+  sha: string,
+  paths: string[],
+  repoPath: (p: string) => string,
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const p of paths) {
+    let data: unknown;
+    try {
+      const r = await untilCancelled(
+        octokit.request('GET /repos/{owner}/{repo}/contents/{path}', {
+          ...repo,
+          path: repoPath(p),
+          ref: sha,
+          mediaType: { format: 'raw' },
+          request: { signal },
+        }),
+        signal,
+      );
+      data = r.data;
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) continue;
+      throw err;
+    }
+    const text =
+      typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : null;
+    if (text === null) throw new Error(`the contents API gave no file for ${p}`);
+    if (Buffer.byteLength(text) > MAX_HEAD_FILE_BYTES)
+      throw new Error(`${p} at ${sha.slice(0, 7)} is over ${MAX_HEAD_FILE_BYTES} bytes`);
+    out.set(p, text);
+  }
+  return out;
+}

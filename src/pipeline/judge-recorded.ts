@@ -12,6 +12,7 @@ import { finishRun, type RunOutcome } from './finish.js';
 import { judgeInfo } from './judge-endpoint.js';
 import { loadInputs } from './load.js';
 import { type PlannedCase, planProblems, planRun, type RunPlan } from './plan.js';
+import { answersItself, type HeadCase, type HeadFiles, loadHeadCases } from './head-cases.js';
 import { caseKey, type RecordBundle, type RecordedAnswer, type RecordedGate } from './record-bundle.js';
 import { type RunIO } from './run.js';
 
@@ -21,6 +22,8 @@ export interface RecordedInput {
   run: TrustedInfo['record_run'];
   /** Files the pull request changes among those that decide the grade (suites, the rubric). */
   changedFiles?: string[];
+  /** The head's suite files, read as data: model-only targets are then answered here. */
+  headFiles?: HeadFiles;
 }
 
 /**
@@ -46,11 +49,12 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
   const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
+  const head = errors.length > 0 ? new Map<string, HeadCase>() : await headCases(plan, recorded.headFiles);
   const executed =
     errors.length > 0
       ? { suites: [], rubric: null, partial: false }
       : await phase('Judge the recorded answers', () =>
-          executePlan(withRecordedAnswers(plan, answers), {
+          executePlan(withRecordedAnswers(plan, answers, head), {
             ...ctx,
             cwd: ctx.ws.root,
             concurrency: config.concurrency,
@@ -60,7 +64,8 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
             reportedGates: (rubric) => reportedGates(rubric, bundle.gates),
           }),
         );
-  for (const s of executed.suites) for (const c of s.cases) c.answered_by = 'record';
+  for (const s of executed.suites)
+    for (const c of s.cases) c.answered_by = head.has(caseKey(s.path, c.id)) ? 'judge' : 'record';
   const results = aggregateResults({
     ...executed,
     errors,
@@ -85,19 +90,52 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   });
 }
 
-/** The plan with every case answered from the bundle: the base's targets are never called. */
-function withRecordedAnswers(plan: RunPlan, answers: ReadonlyMap<string, RecordedAnswer>): RunPlan {
-  const cases: PlannedCase[] = plan.cases.map((item) => ({
-    ...item,
-    target: {
-      runner: recordedRunner(
-        item.target.runner.name,
-        answers.get(caseKey(item.suite.path, item.evalCase.id)),
-      ),
-      judge: item.target.judge,
-    },
-  }));
+/** The head's version of every case a model-only target answers, when the head can be read. */
+async function headCases(plan: RunPlan, read: HeadFiles | undefined): Promise<Map<string, HeadCase>> {
+  if (!read) return new Map();
+  const own = plan.cases.filter((c) => answersItself(c.target.runner));
+  const paths = [...new Set(own.map((c) => c.suite.path))];
+  return loadHeadCases(
+    paths,
+    read,
+    own.map((c) => ({ suite: c.suite.path, id: c.evalCase.id })),
+  );
+}
+
+/**
+ * The plan with every case answered from the bundle, except those a model-only target answers
+ * here from the head's case; the base's other targets are never called.
+ */
+function withRecordedAnswers(
+  plan: RunPlan,
+  answers: ReadonlyMap<string, RecordedAnswer>,
+  head: ReadonlyMap<string, HeadCase>,
+): RunPlan {
+  const cases: PlannedCase[] = plan.cases.map((item) => {
+    const key = caseKey(item.suite.path, item.evalCase.id);
+    const own = head.get(key);
+    return {
+      ...item,
+      target: {
+        runner: own
+          ? headRunner(item.target.runner, own)
+          : recordedRunner(item.target.runner.name, answers.get(key)),
+        judge: item.target.judge,
+      },
+    };
+  });
   return { ...plan, cases, runners: [] };
+}
+
+/** A model-only target answering the head's version of the case with the workflow's credentials. */
+function headRunner(runner: TargetRunner, own: HeadCase): TargetRunner {
+  return {
+    name: runner.name,
+    provider: runner.provider,
+    healthcheck: () => Promise.resolve(),
+    answer: (_c, attempt) =>
+      'error' in own ? Promise.reject(new TargetError(own.error)) : runner.answer(own.evalCase, attempt),
+  };
 }
 
 /** A target that answers one case with what the pull request's run recorded for it. */
