@@ -147,7 +147,8 @@ const InputsSchema = z
       'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
   })
   .refine((i) => i.stage === 'all' || !(i.shard || i.merge), {
-    error: 'stage: record and judge take no `shard` or `merge`: the trusted stage records and judges one whole run',
+    error:
+      'stage: record and judge take no `shard` or `merge`: the trusted stage records and judges one whole run',
   })
   .refine((i) => !(i.shard && i.merge), {
     error:
