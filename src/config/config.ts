@@ -42,7 +42,7 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
 export const FAIL_ON = ['fail', 'borderline', 'regression', 'never'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 /** `all`: one job; `record` and `judge`: the trusted stage's two workflows (README "The trusted stage"). */
-export const STAGES = ['all', 'record', 'judge'] as const;
+const STAGES = ['all', 'record', 'judge'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
 const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';

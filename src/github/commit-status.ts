@@ -2,7 +2,7 @@ import { type RunResults } from '../core/results.js';
 import { describeError, untilCancelled } from './call-outcome.js';
 import { type Octokit, type Repo } from './client.js';
 
-export type StatusState = 'pending' | 'success' | 'failure' | 'error';
+type StatusState = 'pending' | 'success' | 'failure' | 'error';
 
 export interface CommitStatus {
   state: StatusState;
