@@ -85,7 +85,7 @@ type Report = (
 ) => Promise<void>;
 
 /**
- * `stage: judge` on `workflow_run` (CONTRACTS §11): the record run's bundle, checked as hostile
+ * `stage: judge` on `workflow_run` (README "The trusted stage"): the record run's bundle, checked as hostile
  * input, judged with this checkout's (the base branch's) suites; the comment on the pull
  * request GitHub names for the run's commit, and a commit status on that commit, `pending`
  * first. Anything that stops the judging is status `error`, never `success`.

@@ -27,7 +27,7 @@ export interface CheckerOptions {
   onGate?: (gate: GateResult, index: number, total: number) => void;
   /**
    * The judge stage: the gates' results as the pull request's run reported them, in place of
-   * running them (CONTRACTS §11). Nothing is run when this is given.
+   * running them (README "The trusted stage"). Nothing is run when this is given.
    */
   reportedGates?: (rubric: MarkdownRubric) => GateResult[];
 }

@@ -13,7 +13,7 @@ export interface CommitStatus {
 const MAX_DESCRIPTION = 140;
 
 /**
- * The judge stage's status from its results (CONTRACTS §11): `error` when nothing could be
+ * The judge stage's status from its results (README "The trusted stage"): `error` when nothing could be
  * judged as recorded (a bad or missing bundle, invalid base suites, a cancelled run), `failure`
  * when the check fails under `fail-on`, else `success`. Only our own words and numbers go in
  * the description: nothing the pull request wrote.

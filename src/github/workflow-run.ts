@@ -1,3 +1,4 @@
+import { RubricEvalError } from '../core/errors.js';
 import { resultsFromZip } from '../baseline/artifact-zip.js';
 import { excerpt } from '../core/diagnostics.js';
 import { MAX_BUNDLE_BYTES, RECORD_ARTIFACT } from '../pipeline/record-bundle.js';
@@ -199,9 +200,9 @@ export async function readHeadFiles(
     }
     const text =
       typeof data === 'string' ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : null;
-    if (text === null) throw new Error(`the contents API gave no file for ${p}`);
+    if (text === null) throw new RubricEvalError(`the contents API gave no file for ${p}`);
     if (Buffer.byteLength(text) > MAX_HEAD_FILE_BYTES)
-      throw new Error(`${p} at ${sha.slice(0, 7)} is over ${MAX_HEAD_FILE_BYTES} bytes`);
+      throw new RubricEvalError(`${p} at ${sha.slice(0, 7)} is over ${MAX_HEAD_FILE_BYTES} bytes`);
     out.set(p, text);
   }
   return out;

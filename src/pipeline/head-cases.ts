@@ -20,7 +20,7 @@ export type HeadCase = { evalCase: EvalCase } | { error: string };
 /**
  * Targets that only call a model run no code of the pull request: the judge stage answers their
  * cases itself, from the head's version of the case, so a changed prompt is judged on its change
- * and the pull request cannot choose the answer (CONTRACTS §11).
+ * and the pull request cannot choose the answer (README "The trusted stage").
  */
 export const answersItself = (runner: TargetRunner) =>
   runner.provider === 'openai' || runner.provider === 'azure';

@@ -5,7 +5,7 @@ import { excerpt } from '../core/diagnostics.js';
 import { MAX_ANSWER_CHARS } from '../evaluators/judged-answer.js';
 
 /**
- * The record stage's bundle (README "The trusted stage", CONTRACTS §11): what the pull request's
+ * The record stage's bundle (README "The trusted stage"): what the pull request's
  * run produced, handed to the judge stage as an artifact. The judge stage reads it as hostile
  * input: every field is bounded and checked here, and nothing in it is ever run or chooses
  * anything (a judge, a suite, a target): it is answers and gate outputs, data only.
