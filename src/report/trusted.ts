@@ -27,6 +27,14 @@ export function trustedNote(results: RunResults): string {
       results.rubric ? ' and gate results' : ''
     } were recorded by the pull request's ${runRef}${t.head_sha ? ` on ${codeCell(t.head_sha.slice(0, 7))}` : ''} and reported by it, not re-run here.`,
   ];
+  const byJudge = results.suites.reduce(
+    (n, s) => n + s.cases.filter((c) => c.answered_by === 'judge').length,
+    0,
+  );
+  if (byJudge > 0)
+    lines.push(
+      `${plural(byJudge, 'case')} with a model-only target ${byJudge === 1 ? 'was' : 'were'} answered by this job from the pull request's version of the case (read as data), not taken from the recording.`,
+    );
   if (run?.conclusion && run.conclusion !== 'success')
     lines.push(`The record run ended **${codeCell(run.conclusion, 40)}**.`);
   const changed = t.changed_files ?? [];
