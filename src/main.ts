@@ -28,6 +28,7 @@ import {
 import { type ReportedRun } from './pipeline/finish.js';
 import { evaluateOrExplain } from './pipeline/run.js';
 import { shardLabel } from './pipeline/shard.js';
+import { judgeStageAction, recordStageAction } from './stage-actions.js';
 import { stepAnnotations } from './report/annotations.js';
 import { writeJunitFile } from './report/junit.js';
 import { skippedLines } from './report/gate-lines.js';
@@ -104,6 +105,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
   config.untrustedFork = isForkPullRequest(process.env, payload);
   const cacheRefused = config.cacheDir ? dirRefusal(path.resolve(workingDirectory, config.cacheDir)) : null;
   if (cacheRefused) warn(`cache-dir: ${cacheRefused}; no judge answer is cached by this run`);
+  // The trusted stage's two halves (README "The trusted stage"): the same stages, wired apart.
+  if (i.stage === 'record') return recordStageAction(config, ctx, signal);
   // A results file already there (the checkout may hold one) must not outlive a run that dies:
   // a failing one stands in until this run writes its own.
   writeResultsOrFallback(
@@ -111,6 +114,12 @@ async function runAction(signal: AbortSignal): Promise<void> {
     invalidInputResults(['rubric-eval started but did not finish; this file is replaced when it does']),
   );
 
+  if (i.stage === 'judge')
+    return judgeStageAction(i, config, ctx, payload, {
+      signal,
+      report: (outcome, prCtx, surface) =>
+        reportRun(outcome, config, prCtx, { surface, mode: i.comment, signal }),
+    });
   const github = await connectGitHub(ctx, i, config, { warn, signal });
   const outcome = await evaluateOrExplain(
     config,

@@ -42,6 +42,15 @@ export async function startArtifacts(artifacts = []) {
       json(res, 200, { total_count: all.length, artifacts: items }, headers);
       return true;
     }
+    // One run's artifacts (the trusted stage's record bundle), by `workflow_run.id`.
+    if ((m = /^\/repos\/([^/]+)\/([^/]+)\/actions\/runs\/(\d+)\/artifacts$/.exec(url.pathname))) {
+      const name = url.searchParams.get('name');
+      const list = state.artifacts.filter(
+        (a) => a.workflow_run?.id === Number(m[3]) && (!name || a.name === name),
+      );
+      json(res, 200, { total_count: list.length, artifacts: list.map(({ zip: _zip, ...a }) => a) });
+      return true;
+    }
     if ((m = /^\/repos\/([^/]+)\/([^/]+)\/actions\/artifacts\/(\d+)\/zip$/.exec(url.pathname))) {
       const a = state.artifacts.find((x) => x.id === Number(m[3]));
       if (!a) json(res, 404, { message: 'Not Found' });

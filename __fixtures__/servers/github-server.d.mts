@@ -21,6 +21,8 @@ export interface FakeGitHub {
     script: SurfaceStep[];
     users: Record<string, FakeUser>;
     pages: 'normal' | 'loop' | 'endless';
+    /** The trusted stage's part (github-trusted.mjs): pull requests served and every status set. */
+    trusted: { pulls: FakePull[]; statuses: FakeStatus[] };
   };
   close(): Promise<void>;
 }
@@ -37,7 +39,28 @@ export function startGitHubServer(options?: {
   users?: Record<string, FakeUser>;
   /** PR surface: `loop` repeats the same next link, `endless` never ends. */
   pages?: 'normal' | 'loop' | 'endless';
+  /** Trusted stage: pull requests by number, by commit and by `head=owner:branch`. */
+  pulls?: FakePull[];
 }): Promise<FakeGitHub>;
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string | null;
+  state?: 'open' | 'closed';
+  head: { sha: string; ref: string; label: string };
+  base: { sha: string; ref: string };
+  diff?: string;
+  files?: { filename: string; status: string; additions: number; deletions: number; patch?: string }[];
+  /** false: `commits/{sha}/pulls` does not return it (GitHub may not link a fork's commit). */
+  linked?: boolean;
+}
+export interface FakeStatus {
+  sha: string;
+  state: string;
+  context: string;
+  description?: string;
+  target_url?: string;
+}
 export interface FakeArtifact {
   id: number;
   name: string;

@@ -3,6 +3,7 @@
 // per route (e.g. 502 twice, or 403 for a read-only fork token).
 import http from 'node:http';
 import { startArtifacts } from './github-artifacts.mjs';
+import { startTrusted } from './github-trusted.mjs';
 
 export async function startGitHubServer(options = {}) {
   const state = {
@@ -27,6 +28,9 @@ export async function startGitHubServer(options = {}) {
   const artifacts = await startArtifacts(options.artifacts ?? []);
   state.artifacts = artifacts.state;
   // ---- end of artifacts ----
+  // ---- trusted stage: pull requests by commit and head, commit statuses (github-trusted.mjs) ----
+  const trusted = startTrusted(options.pulls ?? []);
+  state.trusted = trusted.state;
 
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -54,6 +58,7 @@ export async function startGitHubServer(options = {}) {
         failure.times--;
         return json(res, failure.status, { message: failure.message ?? `scripted ${failure.status}` });
       }
+      if (trusted.handle(req, url, res, json, record.body)) return;
       let m;
       if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname))) {
         const issue = Number(m[3]);

@@ -11,6 +11,7 @@ const base = (name: string) => name.split('/').pop() ?? name;
 export function resultsFromZip(
   zip: Uint8Array,
   resultsFileName: string,
+  maxBytes = MAX_RESULTS_BYTES,
 ): { name: string; text: string } | { error: string } {
   const entries: { name: string; size: number }[] = [];
   try {
@@ -34,9 +35,9 @@ export function resultsFromZip(
           ? `the artifact holds no .json file (${entries.length} file${entries.length === 1 ? '' : 's'})`
           : `the artifact holds ${json.length} .json files and none is named ${wanted}`,
     };
-  if (pick.size > MAX_RESULTS_BYTES)
+  if (pick.size > maxBytes)
     return {
-      error: `${pick.name} in the artifact is ${pick.size} bytes, over the ${MAX_RESULTS_BYTES} limit`,
+      error: `${pick.name} in the artifact is ${pick.size} bytes, over the ${maxBytes} limit`,
     };
   try {
     const files = unzipSync(zip, { filter: (f) => f.name === pick.name });

@@ -27,6 +27,11 @@ export interface CheckerOptions {
   onGate?: (gate: GateResult, index: number, total: number) => void;
   /** Why there is no judge when the rubric needs one (a fork's run), told instead of a configuration error. */
   noJudge?: string;
+  /**
+   * The judge stage: the gates' results as the pull request's run reported them, in place of
+   * running them (README "The trusted stage"). Nothing is run when this is given.
+   */
+  reportedGates?: (rubric: MarkdownRubric) => GateResult[];
 }
 
 /**
@@ -35,7 +40,7 @@ export interface CheckerOptions {
  * results as context. Gates-only rubrics skip the judge; criteria-only skip gates.
  */
 export async function runChecker(rubric: MarkdownRubric, opts: CheckerOptions): Promise<CheckerResult> {
-  const gates = await runGates(rubric, opts);
+  const gates = opts.reportedGates ? opts.reportedGates(rubric) : await runGates(rubric, opts);
   const criteria = [
     ...rubric.criteria.map((c) => ({ ...c, kind: 'must' as const })),
     ...rubric.niceToHave.map((c) => ({ ...c, kind: 'nice' as const })),
@@ -70,7 +75,10 @@ export async function runChecker(rubric: MarkdownRubric, opts: CheckerOptions): 
 }
 
 /** Every gate, in order, each to its end even after one failed; a cancelled run stops starting them. */
-async function runGates(rubric: MarkdownRubric, opts: CheckerOptions): Promise<GateResult[]> {
+export async function runGates(
+  rubric: MarkdownRubric,
+  opts: Pick<CheckerOptions, 'cwd' | 'exec' | 'onGate'>,
+): Promise<GateResult[]> {
   const gates: GateResult[] = [];
   for (const [i, gate] of rubric.gates.entries()) {
     if (opts.exec.signal?.aborted) break;

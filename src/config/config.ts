@@ -66,6 +66,8 @@ const optionalNumber = (name: string, opts: { min: number; max: number; exclusiv
 
 export const FAIL_ON = ['fail', 'borderline', 'inconclusive', 'regression', 'never', 'calibration'] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
+/** `all`: one job; `record` and `judge`: the trusted stage's two workflows (README "The trusted stage"). */
+const STAGES = ['all', 'record', 'judge'] as const;
 
 /** Where the results file goes and where the run starts, unless the inputs say otherwise. */
 const DEFAULT_RESULTS_FILE = 'rubric-eval-results.json';
@@ -182,10 +184,17 @@ const InputsSchema = z
     ),
     repeat: repeatInput('repeat'),
     'min-case-pass-rate': number('min-case-pass-rate', 0.8, { min: 0.01, max: 0.99 }),
+    stage: choice('stage', STAGES, 'all'),
+    'record-file': z.preprocess(unset, z.string().default('rubric-eval-record.json')),
+    'status-context': z.preprocess(unset, z.string().max(100).default('rubric-eval')),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
       'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
+  })
+  .refine((i) => i.stage === 'all' || !(i.shard || i.merge), {
+    error:
+      'stage: record and judge take no `shard` or `merge`: the trusted stage records and judges one whole run',
   })
   .refine((i) => !(i.shard && i.merge), {
     error:
@@ -252,6 +261,10 @@ export interface Config {
   repeat?: RepeatSetting | null;
   /** The pass rate a repeated case must be shown to reach. */
   minCasePassRate?: number;
+  /** `record`: answers and gates into a bundle, no judge; `judge`: a bundle judged with this checkout's suites. */
+  stage?: (typeof STAGES)[number];
+  /** Where `record` writes its bundle (`record-file`). */
+  recordFile?: string;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -332,5 +345,7 @@ export function configFromInputs(
     calibration: i.calibration ? { file: i.calibration, floor: i['min-judge-agreement'] ?? null } : null,
     repeat: i.repeat ?? null,
     minCasePassRate: i['min-case-pass-rate'],
+    stage: i.stage,
+    recordFile: path.resolve(extra.workingDirectory, i['record-file']),
   };
 }

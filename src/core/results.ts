@@ -109,6 +109,8 @@ export interface CaseResult {
   unstable?: true;
   /** This case against the base branch's results; null when the run has no baseline. */
   baseline?: CaseBaseline | null;
+  /** The trusted stage: who produced the answer, the pull request's run (`record`) or the judge stage. */
+  answered_by?: 'record' | 'judge';
   /** Repeats: how many answers the target gave for this case (absent with one answer). */
   repeats?: number;
   /** Repeats: passing answers / answers, with the exact bounds the verdict was decided on. */
@@ -305,6 +307,25 @@ export interface RunResults {
   budget?: { usd: number; spent_usd: number; skipped: number };
   /** Judge calibration against the labels file (`calibration` input); absent without one. */
   calibration?: CalibrationResults | null;
+  /** `stage: judge`: what was judged, from which run, and what the pull request's run reported. */
+  trusted?: TrustedInfo;
+}
+
+/** The judge stage's account of a recorded run (README "The trusted stage"). */
+export interface TrustedInfo {
+  stage: 'judge';
+  /** The pull request's record run, as GitHub's event names it. */
+  record_run: { id: number; url: string | null; conclusion: string | null } | null;
+  pr_number: number | null;
+  head_sha: string | null;
+  /** Recorded answers for cases the base branch does not have, as `suite#id`: judged after merge. */
+  new_in_pr: string[];
+  /** Base cases the pull request's run recorded no answer for (each is an `error` case). */
+  unanswered: string[];
+  /** Recorded gate results for commands the base rubric does not have (shown, never counted). */
+  extra_gates: string[];
+  /** What the pull request changes among the judged files (suites, the rubric), from the API. */
+  changed_files?: string[];
 }
 
 export interface ShardSummary {

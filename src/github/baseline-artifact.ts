@@ -196,11 +196,12 @@ function pickArtifact(
  * The artifact's zip. GitHub answers with a redirect to a storage host: it is followed here,
  * by hand, without the token, which is for GitHub's API and nowhere else.
  */
-async function downloadZip(
+export async function downloadZip(
   octokit: Octokit,
   repo: Repo,
   id: number,
   signal: AbortSignal,
+  maxBytes = MAX_RESULTS_BYTES,
 ): Promise<Uint8Array> {
   const r = await octokit.request(
     'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
@@ -218,21 +219,24 @@ async function downloadZip(
     const res = await proxiedFetch(location, { redirect: 'follow', signal });
     if (!res.ok)
       throw Object.assign(new RubricEvalError(`storage answered HTTP ${res.status}`), { status: res.status });
-    return readCapped(res);
+    return readCapped(res, maxBytes);
   }
   const data = r.data as unknown;
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (data instanceof ArrayBuffer) {
+    if (data.byteLength > maxBytes) throw new RubricEvalError(`the zip is over ${maxBytes} bytes`);
+    return new Uint8Array(data);
+  }
   throw new RubricEvalError(`unexpected HTTP ${status} answer for the artifact's zip`);
 }
 
-async function readCapped(res: Response): Promise<Uint8Array> {
+async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESULTS_BYTES) throw new RubricEvalError(`the zip is ${declared} bytes, over the limit`);
+  if (declared > maxBytes) throw new RubricEvalError(`the zip is ${declared} bytes, over the limit`);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
-    if (total > MAX_RESULTS_BYTES) throw new RubricEvalError(`the zip is over ${MAX_RESULTS_BYTES} bytes`);
+    if (total > maxBytes) throw new RubricEvalError(`the zip is over ${maxBytes} bytes`);
     chunks.push(chunk);
   }
   const out = new Uint8Array(total);

@@ -50,17 +50,10 @@ export async function executeCase(
     duration_ms: Date.now() - started,
   });
   if (healthError) return errorCase(healthError);
-  let answer: CandidateAnswer;
-  let cut: AnswerCut | null;
-  try {
-    // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
-    const given = await target.runner.answer(c, 1, repeat);
-    spend?.addTarget(given);
-    ({ answer, cut } = judgedAnswer(candidateFromTarget(given), exec.redactor));
-  } catch (err) {
-    if (signal?.aborted || err instanceof CancelledError) return undefined;
-    return errorCase((err as Error).message);
-  }
+  const got = await answerCase(planned, exec, signal, spend, repeat);
+  if (!got) return undefined;
+  if ('error' in got) return errorCase(got.error);
+  const { answer, cut } = got;
   try {
     if (!judge && c.evaluators.some(usesLlm))
       return errorCase('no judge configured for an llm_judge evaluator', answer.text);
@@ -73,6 +66,30 @@ export async function executeCase(
     if (signal?.aborted) return undefined;
     // A bug of ours must not pass a case: it is an error with the reason.
     return errorCase(`internal error: ${(err as Error).stack ?? String(err)}`, answer.text);
+  }
+}
+
+/**
+ * The answer half of a case (the record stage stops here): the target's answer, redacted and
+ * capped before any evaluator sees it, whatever the target (answers files too). Undefined when
+ * the run was cancelled; an error names why the target could not answer.
+ */
+export async function answerCase(
+  planned: Pick<PlannedCase, 'evalCase' | 'target'>,
+  exec: Pick<ExecDeps, 'redactor'>,
+  signal: AbortSignal | undefined,
+  spend: SpendMeter | null = null,
+  /** Which answer of a repeated case this is (1-based); undefined when it is not repeated. */
+  repeat?: number,
+): Promise<{ answer: CandidateAnswer; cut: AnswerCut | null } | { error: string } | undefined> {
+  try {
+    // Redacted and capped before any evaluator sees it, whatever the target (answers files too).
+    const given = await planned.target.runner.answer(planned.evalCase, 1, repeat);
+    spend?.addTarget(given);
+    return judgedAnswer(candidateFromTarget(given), exec.redactor);
+  } catch (err) {
+    if (signal?.aborted || err instanceof CancelledError) return undefined;
+    return { error: (err as Error).message };
   }
 }
 

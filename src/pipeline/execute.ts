@@ -2,7 +2,14 @@ import { type ExecDeps } from '../exec/deps.js';
 import { type Redactor } from '../exec/redact.js';
 import { type Judge } from '../judge/judge.js';
 import { type Subject } from '../checker/subject.js';
-import { type CaseResult, type HistoryEntry, type CheckerResult, type SuiteResult } from '../core/results.js';
+import {
+  type CaseResult,
+  type HistoryEntry,
+  type CheckerResult,
+  type GateResult,
+  type SuiteResult,
+} from '../core/results.js';
+import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { runChecker } from '../checker/run-checker.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type JudgePool } from './context.js';
@@ -40,6 +47,8 @@ export interface ExecuteDeps {
   spend?: SpendMeter | null;
   /** Set by the action on a pull request from a fork (its cases need the trusted stage's judge). */
   untrustedFork?: boolean;
+  /** The judge stage: the markdown rubric's gates as the pull request's run reported them (none run). */
+  reportedGates?: (rubric: MarkdownRubric) => GateResult[];
 }
 
 export interface Executed {
@@ -80,6 +89,7 @@ function executeChecker(
     subject: deps.subject,
     history: deps.history,
     ...(plan.judgeUnavailable ? { noJudge: `criteria not judged: ${skipWhy('no-judge-credential')}` } : {}),
+    reportedGates: deps.reportedGates,
     onGate: (g, i, n) =>
       deps.info(
         `gate [${i + 1}/${n}] ${g.verdict.toUpperCase()} ${g.command} (${g.timed_out ? 'timed out' : `exit ${g.exit_code}`}, ${(g.duration_ms / 1000).toFixed(1)} s)`,
@@ -88,7 +98,7 @@ function executeChecker(
 }
 
 /** Health-checks each runner once: a target that is down errors its cases instead of each timing out. */
-async function healthChecks(runners: readonly TargetRunner[], warn: (m: string) => void) {
+export async function healthChecks(runners: readonly TargetRunner[], warn: (m: string) => void) {
   const health = new Map<TargetRunner, string | null>();
   for (const runner of runners) {
     try {

@@ -74,8 +74,11 @@ export function planRun(
   loaded: LoadedInputs,
   config: Config,
   ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings'>>,
-  /** `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there. */
-  options: { unsetEnv?: 'error' | 'warning' } = {},
+  /**
+   * `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there.
+   * `noJudge`: the record stage, which judges nothing, needs no judge credentials.
+   */
+  options: { unsetEnv?: 'error' | 'warning'; noJudge?: boolean } = {},
 ): RunPlan {
   const diagnostics = [...loaded.diagnostics];
   let targets: TargetPlan | undefined;
@@ -97,7 +100,8 @@ export function planRun(
     (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
     loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(c)?.judge));
   // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
-  const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
+  // The record stage calls no judge: it needs no credentials for one.
+  const judge = defaultJudgeEndpoint(config, !!needsJudge && !options.noJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);
   const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
   const spec = config.shard ?? null;

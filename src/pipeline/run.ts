@@ -10,6 +10,7 @@ import { compareStage } from './compare.js';
 import { createRunContext, type RunContext } from './context.js';
 import { executePlan, type Progress } from './execute.js';
 import { judgeInfo } from './judge-endpoint.js';
+import { judgeRecorded, type RecordedInput } from './judge-recorded.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
 import { applyPassRates } from './pass-rate.js';
@@ -45,6 +46,8 @@ export interface RunIO {
   settings?: SettingNames;
   /** Where the labels that gate are read (the action on a PR: its base commit); default the working tree. */
   calibrationLabels?: LabelsReader;
+  /** `stage: judge`: the pull request's recorded answers and gates, judged instead of run. */
+  recorded?: RecordedInput;
 }
 
 const noSubject = () =>
@@ -57,6 +60,7 @@ const noSubject = () =>
  */
 export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutcome> {
   if (config.merge && config.merge.length > 0) return mergeEvaluation(config, config.merge, io);
+  if (io.recorded) return judgeRecorded(config, io.recorded, io);
   const started = Date.now();
   const hooks = io.hooks ?? {};
   // Every call in flight listens on the run's signal: up to `concurrency` listeners, legitimately.

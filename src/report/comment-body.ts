@@ -20,6 +20,7 @@ import { COMMENT_MARKER, historyBlock } from './history.js';
 import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded, cell, code, codeBlock, codeCell, codeHtml, inert } from './inert.js';
+import { trustedNote } from './trusted.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 import { calibrationSection } from './calibration.js';
 import { inconclusiveCount, inconclusiveFirst, passRateCell, repeatsNote } from './repeats.js';
@@ -353,6 +354,8 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
   const parts: string[] = [];
   if (opts.sticky) parts.push(COMMENT_MARKER);
   parts.push(headline(results));
+  const trusted = trustedNote(results);
+  if (trusted) parts.push(trusted);
   if (results.partial)
     parts.push('> [!WARNING]\n> The run was cancelled: these results are partial and the check fails.');
   if (results.errors.length > 0) {

@@ -1,0 +1,211 @@
+import { setMaxListeners } from 'node:events';
+import { type Config } from '../config/config.js';
+import { excerpt } from '../core/diagnostics.js';
+import { type GateResult, type TrustedInfo } from '../core/results.js';
+import { type MarkdownRubric } from '../checker/markdown-rubric.js';
+import { type TargetAnswer, TargetError, type TargetRunner } from '../targets/providers.js';
+import { aggregateResults } from './aggregate.js';
+import { compareStage } from './compare.js';
+import { createRunContext } from './context.js';
+import { executePlan } from './execute.js';
+import { finishRun, type RunOutcome } from './finish.js';
+import { judgeInfo } from './judge-endpoint.js';
+import { loadInputs } from './load.js';
+import { type PlannedCase, planProblems, planRun, type RunPlan } from './plan.js';
+import { answersItself, type HeadCase, type HeadFiles, loadHeadCases } from './head-cases.js';
+import { caseKey, type RecordBundle, type RecordedAnswer, type RecordedGate } from './record-bundle.js';
+import { type RunIO } from './run.js';
+
+/** What the judge stage judges: a checked bundle, and the run GitHub says uploaded it. */
+export interface RecordedInput {
+  bundle: RecordBundle;
+  run: TrustedInfo['record_run'];
+  /** Files the pull request changes among those that decide the grade (suites, the rubric). */
+  changedFiles?: string[];
+  /** The head's suite files, read as data: model-only targets are then answered here. */
+  headFiles?: HeadFiles;
+}
+
+/**
+ * `stage: judge`, wired: load (this checkout: the base branch) → plan → the bundle's answers in
+ * place of the targets → execute (the judging half) → aggregate → compare → results. The
+ * bundle is data: it chooses no suite, target or judge, runs nothing, and a case it does not
+ * answer is an error, never a pass.
+ */
+export async function judgeRecorded(config: Config, recorded: RecordedInput, io: RunIO): Promise<RunOutcome> {
+  const started = Date.now();
+  const hooks = io.hooks ?? {};
+  if (io.signal) setMaxListeners(0, io.signal);
+  const phase = hooks.phase ?? (<T>(_n: string, fn: () => Promise<T>) => fn());
+  // The answers are the bundle's: an answers file in the checkout is not consulted.
+  const base: Config = { ...config, answersFile: null };
+  const ctx = createRunContext(base, io);
+  // Targets are never called here: an unset `${{ VAR }}` in the targets file only warns.
+  const plan = await phase('Load and validate (base branch)', async () =>
+    planRun(await loadInputs(base, ctx.ws, ctx), base, ctx, { unsetEnv: 'warning' }),
+  );
+  const { errors, warnings, warningLines } = planProblems(plan);
+  if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
+  const { bundle } = recorded;
+  for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
+  const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
+  const head = errors.length > 0 ? new Map<string, HeadCase>() : await headCases(plan, recorded.headFiles);
+  const executed =
+    errors.length > 0
+      ? { suites: [], rubric: null, partial: false }
+      : await phase('Judge the recorded answers', () =>
+          executePlan(withRecordedAnswers(plan, answers, head), {
+            ...ctx,
+            cwd: ctx.ws.root,
+            concurrency: config.concurrency,
+            subject: io.subject ?? (() => Promise.reject(new TargetError('no pull request to judge'))),
+            history: io.history ?? [],
+            progress: hooks.progress,
+            reportedGates: (rubric) => reportedGates(rubric, bundle.gates),
+          }),
+        );
+  for (const s of executed.suites)
+    for (const c of s.cases) c.answered_by = head.has(caseKey(s.path, c.id)) ? 'judge' : 'record';
+  const results = aggregateResults({
+    ...executed,
+    errors,
+    warnings,
+    judge: judgeInfo(plan.defaultEndpoint),
+    history: io.history ?? [],
+    commit: io.commit ?? null,
+    started,
+  });
+  results.trusted = trustedInfo(plan, recorded);
+  const compared = await compareStage(results, config, {
+    ws: ctx.ws,
+    finder: io.baseline,
+    warn: ctx.warn,
+    signal: io.signal,
+  });
+  return finishRun(compared, {
+    diagnostics: plan.diagnostics,
+    redactor: ctx.redactor,
+    stats: ctx.judges.stats(),
+    executed: errors.length === 0,
+  });
+}
+
+/** The head's version of every case a model-only target answers, when the head can be read. */
+async function headCases(plan: RunPlan, read: HeadFiles | undefined): Promise<Map<string, HeadCase>> {
+  if (!read) return new Map();
+  const own = plan.cases.filter((c) => answersItself(c.target.runner));
+  const paths = [...new Set(own.map((c) => c.suite.path))];
+  return loadHeadCases(
+    paths,
+    read,
+    own.map((c) => ({ suite: c.suite.path, id: c.evalCase.id })),
+  );
+}
+
+/**
+ * The plan with every case answered from the bundle, except those a model-only target answers
+ * here from the head's case; the base's other targets are never called.
+ */
+function withRecordedAnswers(
+  plan: RunPlan,
+  answers: ReadonlyMap<string, RecordedAnswer>,
+  head: ReadonlyMap<string, HeadCase>,
+): RunPlan {
+  const cases: PlannedCase[] = plan.cases.map((item) => {
+    const key = caseKey(item.suite.path, item.evalCase.id);
+    const own = head.get(key);
+    return {
+      ...item,
+      target: {
+        runner: own
+          ? headRunner(item.target.runner, own)
+          : recordedRunner(item.target.runner.name, answers.get(key)),
+        judge: item.target.judge,
+      },
+    };
+  });
+  return { ...plan, cases, runners: [] };
+}
+
+/** A model-only target answering the head's version of the case with the workflow's credentials. */
+function headRunner(runner: TargetRunner, own: HeadCase): TargetRunner {
+  return {
+    name: runner.name,
+    provider: runner.provider,
+    healthcheck: () => Promise.resolve(),
+    answer: (_c, attempt) =>
+      'error' in own ? Promise.reject(new TargetError(own.error)) : runner.answer(own.evalCase, attempt),
+  };
+}
+
+/** A target that answers one case with what the pull request's run recorded for it. */
+function recordedRunner(name: string, recorded: RecordedAnswer | undefined): TargetRunner {
+  return {
+    name,
+    provider: 'recorded',
+    healthcheck: () => Promise.resolve(),
+    answer: (): Promise<TargetAnswer> => {
+      if (!recorded)
+        return Promise.reject(new TargetError("no answer recorded by the pull request's run for this case"));
+      if (recorded.error !== null || recorded.answer === null)
+        return Promise.reject(
+          new TargetError(`the pull request's run: ${recorded.error ?? 'the target gave no answer'}`),
+        );
+      return Promise.resolve({
+        text: recorded.answer,
+        outputMessages: recorded.output_messages ?? null,
+        promptTokens: recorded.usage?.prompt_tokens ?? null,
+        completionTokens: recorded.usage?.completion_tokens ?? null,
+        costUsd: recorded.usage?.cost_usd ?? null,
+        durationMs: recorded.duration_ms,
+      });
+    },
+  };
+}
+
+/**
+ * The base rubric's gates, each with the result the pull request's run reported for the same
+ * command; a gate it did not report fails. Reported gates the base does not have count for nothing.
+ */
+function reportedGates(rubric: MarkdownRubric, reported: readonly RecordedGate[]): GateResult[] {
+  const byCommand = new Map(reported.map((g) => [g.command, g]));
+  return rubric.gates.map((gate) => {
+    const r = byCommand.get(gate.command);
+    if (!r)
+      return {
+        command: gate.command,
+        verdict: 'fail',
+        exit_code: null,
+        timed_out: false,
+        duration_ms: 0,
+        output: "[not reported by the pull request's run]",
+        line: gate.line,
+      };
+    return {
+      command: gate.command,
+      verdict: r.exit_code === 0 && !r.timed_out ? 'pass' : 'fail',
+      exit_code: r.exit_code,
+      timed_out: r.timed_out ?? false,
+      duration_ms: r.duration_ms ?? 0,
+      output: r.output,
+      line: gate.line,
+    };
+  });
+}
+
+function trustedInfo(plan: RunPlan, recorded: RecordedInput): TrustedInfo {
+  const { bundle } = recorded;
+  const planned = new Set(plan.suites.flatMap((s) => s.cases.map((c) => caseKey(s.path, c.id))));
+  const answered = new Set(bundle.answers.map((a) => caseKey(a.suite, a.id)));
+  const gates = new Set(plan.rubric?.gates.map((g) => g.command) ?? []);
+  return {
+    stage: 'judge',
+    record_run: recorded.run,
+    pr_number: bundle.pr_number,
+    head_sha: bundle.head_sha,
+    new_in_pr: [...answered].filter((k) => !planned.has(k)),
+    unanswered: [...planned].filter((k) => !answered.has(k)),
+    extra_gates: bundle.gates.map((g) => g.command).filter((c) => !gates.has(c)),
+    ...(recorded.changedFiles ? { changed_files: recorded.changedFiles } : {}),
+  };
+}
