@@ -1,4 +1,13 @@
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { RubricEvalError } from '../core/errors.js';
 import { openExistingNoFollow, writeFileNoFollow } from '../core/safe-write.js';
 
@@ -38,7 +47,9 @@ export function regularStepFile(file: string): number {
     throw new RubricEvalError(`Missing file at path: ${file}`);
   }
   if (!st.isFile())
-    throw new RubricEvalError(`refused to write ${file}: ${st.isSymbolicLink() ? 'is a symlink' : 'is not a regular file'}`);
+    throw new RubricEvalError(
+      `refused to write ${file}: ${st.isSymbolicLink() ? 'is a symlink' : 'is not a regular file'}`,
+    );
   return st.size;
 }
 
