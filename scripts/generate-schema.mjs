@@ -31,6 +31,9 @@ const SuiteFileSchema = z.union([EvalSuiteSchema, TestsSuiteSchema]).meta({
   description: 'An AgentV v2 suite, or an AgentV 5 / promptfoo suite.',
 });
 const schema = z.toJSONSchema(SuiteFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+// The loader reads `tests` or promptfoo's `scenarios` (either may bring the tests), so neither is
+// required by the zod schema; a file with neither is no AgentV 5 suite, and editors should say so.
+schema.anyOf[1].anyOf = [{ required: ['tests'] }, { required: ['scenarios'] }];
 schema.$id = 'https://github.com/rubric-eval/rubric-eval/blob/main/schema/eval-suite.schema.json';
 mkdirSync(path.join(root, 'schema'), { recursive: true });
 writeFileSync(path.join(root, 'schema/eval-suite.schema.json'), JSON.stringify(schema, null, 2) + '\n');

@@ -31,7 +31,13 @@ test('a symlink committed at the fetched-file cache path does not redirect the f
   symlinkSync(victim, path.join(slot, 'README.md'));
   const run = await runAction({
     workspace,
-    inputs: { suites: 'suite.yaml', 'judge-base-url': judge.url, 'judge-api-key': 'sk-judge-0005' },
+    // A cache in the checkout (the default is the runner's temp dir): the author can plant links there.
+    inputs: {
+      suites: 'suite.yaml',
+      'judge-base-url': judge.url,
+      'judge-api-key': 'sk-judge-0005',
+      'cache-dir': '.rubric-eval-cache',
+    },
     eventName: 'push',
     apiUrl: github.url,
   });
@@ -54,6 +60,7 @@ test('a cache-dir and a results folder that are committed links to elsewhere get
       'judge-base-url': judge.url,
       'judge-api-key': 'sk-judge-0005',
       'results-file': 'out/results.json',
+      'cache-dir': '.rubric-eval-cache',
     },
     eventName: 'push',
   });

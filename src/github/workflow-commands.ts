@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as core from '@actions/core';
 import { appendedSince, ownWrites, regularStepFile } from './step-files.js';
 
@@ -63,7 +64,8 @@ export const group = <T>(name: string, fn: () => Promise<T>): Promise<T> => core
 /** Replaces the step's job summary (GITHUB_STEP_SUMMARY) with `markdown`. */
 export async function writeJobSummary(markdown: string): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
-  if (file) regularStepFile(file);
+  // A missing file is core's to report (its own message); a link or a FIFO at the name is ours.
+  if (file && existsSync(file)) regularStepFile(file);
   ownWrites.summary = markdown;
   // Overwrite: a gate may have written a fake report into this step's summary.
   await core.summary.emptyBuffer().addRaw(markdown).write({ overwrite: true });
