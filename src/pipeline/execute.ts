@@ -117,9 +117,8 @@ async function executeCases(
       while (next < work.length && !deps.signal?.aborted) {
         const at = next++;
         const item = work[at]!;
-        const judge = item.target.judge ? deps.judges.for(item.target.judge) : defaultJudge;
         const healthError = health.get(item.target.runner) ?? null;
-        const result = await executeCase(item, healthError, judge, deps.exec, deps.signal);
+        const result = await executeCase(item, healthError, defaultJudge, deps.exec, deps.signal);
         if (!result) continue; // cancelled mid-case: not a finished case
         slots[at] = deps.redactor.redactDeep(result);
         done++;

@@ -32,7 +32,7 @@ export interface RunPlan {
   cases: PlannedCase[];
   /** Target runners used by the planned cases (each is health-checked once). */
   runners: TargetRunner[];
-  /** The judge for cases whose target names no `judge_target`, and for the markdown rubric. */
+  /** The run's one judge (the workflow's): every case and the markdown rubric. */
   defaultEndpoint: EndpointConfig | null;
   /** Everything load and plan found; any error means nothing runs. */
   diagnostics: Diagnostic[];
@@ -66,7 +66,7 @@ export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): {
 export function planRun(
   loaded: LoadedInputs,
   config: Config,
-  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings'>>,
+  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings' | 'mask'>>,
   /** `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there. */
   options: { unsetEnv?: 'error' | 'warning' } = {},
 ): RunPlan {
@@ -79,7 +79,12 @@ export function planRun(
       targetsFile: config.targets ? path.resolve(ctx.ws.root, config.targets) : null,
       targetOverride: config.target,
       answers: loaded.answers,
-      env: ctx.env,
+      // Templates read what a gate's process gets, not the action's environment (tokens, inputs).
+      env: ctx.runnerDeps.childEnv,
+      processEnv: ctx.env,
+      onSecret: (v) => {
+        for (const part of ctx.runnerDeps.redactor.add([v])) ctx.mask?.(part);
+      },
       deps: ctx.runnerDeps,
       unsetEnv: options.unsetEnv,
     });
@@ -88,7 +93,7 @@ export function planRun(
   }
   const needsJudge =
     (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(c)?.judge));
+    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm)));
   // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
   const judge = defaultJudgeEndpoint(config, !!needsJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);

@@ -30,8 +30,11 @@ import {
 
 export interface CaseTarget {
   runner: TargetRunner;
-  /** Set when the target names a `judge_target`: that model judges this case. */
-  judge: EndpointConfig | null;
+  /**
+   * The target as written (provider and settings, `${{ VAR }}` unresolved), for the definition
+   * hash: a redefined target is not the same case. Null for recorded answers.
+   */
+  definition: Record<string, unknown> | null;
 }
 
 export interface TargetPlan {
@@ -48,7 +51,12 @@ export interface PlanOptions {
   targetOverride: string | null;
   /** Recorded answers used instead of any target. */
   answers: TargetRunner | null;
+  /** What `${{ VAR }}` reads: the environment a gate gets (`childEnv`), never the action's own. */
   env: NodeJS.ProcessEnv;
+  /** The action's own environment: only to say that a variable is withheld rather than unset. */
+  processEnv?: NodeJS.ProcessEnv;
+  /** Every value a template resolved to: a secret from then on. */
+  onSecret?(value: string): void;
   deps: RunnerDeps;
   /**
    * An unset `${{ VAR }}` fails a run; `validate`, which may run where secrets are not set, only
@@ -70,7 +78,8 @@ export function planTargets(
   const diagnostics: Diagnostic[] = [];
   if (opts.answers) {
     const answers = opts.answers;
-    return { plan: { forCase: () => ({ runner: answers, judge: null }), runners: [answers] }, diagnostics };
+    const target = { runner: answers, definition: null };
+    return { plan: { forCase: () => target, runners: [answers] }, diagnostics };
   }
   const files = new Map<string, TargetsFile | null>();
   const resolved = new Map<string, CaseTarget | null>();
@@ -119,7 +128,7 @@ export function planTargets(
         continue;
       }
       const key = `${file.file}\0${name}`;
-      if (!resolved.has(key)) resolved.set(key, resolveTarget(def, file, opts, diagnostics));
+      if (!resolved.has(key)) resolved.set(key, resolveTarget(def, opts, diagnostics));
       const target = resolved.get(key);
       if (target) {
         assignments.set(c, target);
@@ -142,30 +151,33 @@ export function planTargets(
 
 function resolveTarget(
   def: TargetDefinition,
-  file: TargetsFile,
   opts: PlanOptions,
   diagnostics: Diagnostic[],
 ): CaseTarget | null {
+  // One judge per run, the workflow's: a targets file is the pull request's to edit, so it never
+  // picks the model (or the endpoint, or the key) that grades it.
+  if (def.judgeTarget) diagnostics.push(judgeTargetIgnored(def));
   const runner = createRunner(def, opts, diagnostics);
-  if (!runner) return null;
-  let judge: EndpointConfig | null = null;
-  if (def.judgeTarget) {
-    const judgeDef = file.targets.get(def.judgeTarget);
-    if (!judgeDef) {
-      diagnostics.push(
-        problem(
-          def,
-          'judge_target',
-          'unknown-target',
-          `judge_target '${def.judgeTarget}' is not defined in ${file.display}${hint(def.judgeTarget, file.targets.keys())}`,
-        ),
-      );
-      return null;
-    }
-    judge = endpointFor(judgeDef, opts, diagnostics);
-    if (!judge) return null;
-  }
-  return { runner, judge };
+  return runner ? { runner, definition: targetDefinition(def) } : null;
+}
+
+function judgeTargetIgnored(def: TargetDefinition): Diagnostic {
+  const key = def.judgeKey ?? 'judge_target';
+  return {
+    ...problem(
+      def,
+      key,
+      'judge-target-ignored',
+      `${key} '${def.judgeTarget}' is ignored: every case is judged by the workflow's judge (the judge inputs), never by a model the checkout names`,
+    ),
+    severity: 'warning',
+  };
+}
+
+/** What of a target decides its answers: everything written but its name, judge and healthcheck. */
+function targetDefinition(def: TargetDefinition): Record<string, unknown> {
+  const { name: _n, judge_target: _j, healthcheck: _h, ...rest } = def.settings;
+  return { ...rest, provider: def.provider };
 }
 
 function hint(name: string, known: Iterable<string>): string {
@@ -183,7 +195,8 @@ function settingsOf(
   opts: PlanOptions,
   diagnostics: Diagnostic[],
 ): Record<string, unknown> | null {
-  const { values, missing } = resolveEnvRefs(def.settings, opts.env);
+  const { values, missing, resolved } = resolveEnvRefs(def.settings, opts.env);
+  for (const v of resolved) opts.onSecret?.(v);
   const warnOnly = opts.unsetEnv === 'warning';
   if (warnOnly && missing.length > 0) {
     // Where secrets are not set (validate): one warning per target, the rest checked with placeholders.
@@ -199,12 +212,19 @@ function settingsOf(
   }
   for (const m of warnOnly ? [] : missing) {
     diagnostics.push(
-      problem(
-        def,
-        m.key.split('.')[0]!,
-        'missing-env',
-        `environment variable ${m.variable} (for '${m.key}') is not set`,
-      ),
+      opts.processEnv?.[m.variable]
+        ? problem(
+            def,
+            m.key.split('.')[0]!,
+            'withheld-env',
+            `environment variable ${m.variable} (for '${m.key}') is withheld from targets: a template sees only what a gate's process gets (no GitHub token, judge key, INPUT_* or ACTIONS_* variable); give the target a variable of its own`,
+          )
+        : problem(
+            def,
+            m.key.split('.')[0]!,
+            'missing-env',
+            `environment variable ${m.variable} (for '${m.key}') is not set`,
+          ),
     );
   }
   return missing.length > 0 && !warnOnly ? null : values;
