@@ -5,6 +5,7 @@ import {
   type RunBaseline,
   type RunResults,
 } from '../core/results.js';
+import { DEFINITION_VERSION } from '../suite/definition-hash.js';
 import { changeOf, type Graded } from './change.js';
 import { type BaselineResults } from './read-results.js';
 
@@ -31,6 +32,8 @@ export function compareWithBaseline(
   const baseCases = new Map<string, Graded>();
   for (const s of base.suites)
     for (const c of s.cases) if (!baseCases.has(key(s.path, c.id))) baseCases.set(key(s.path, c.id), c);
+  // Hashes of another version cover other things: equal ones would not mean an equal definition.
+  const older = base.definitionVersion !== DEFINITION_VERSION;
   const changes = emptyChanges();
   const seen = new Set<string>();
   const suites = head.suites.map((s) => ({
@@ -39,7 +42,8 @@ export function compareWithBaseline(
       const k = key(s.path, c.id);
       seen.add(k);
       const was = baseCases.get(k);
-      const change: Change = changeOf(was, c, margin);
+      const change: Change =
+        older && was?.definition_hash && c.definition_hash ? 'redefined' : changeOf(was, c, margin);
       changes[change]++;
       const baseline: CaseBaseline = {
         verdict: was?.verdict ?? null,
@@ -52,7 +56,18 @@ export function compareWithBaseline(
   // A cancelled run lacks cases it never reached: they are not removed, just not run.
   const removed = head.partial ? [] : [...baseCases.keys()].filter((k) => !seen.has(k));
   changes.removed = removed.length;
-  return { ...head, suites, baseline: { ...origin, margin, changes, removed }, baseline_note: null };
+  const notice = older && changes.redefined > 0 ? olderHashesNotice(base.definitionVersion) : undefined;
+  return {
+    ...head,
+    suites,
+    baseline: { ...origin, margin, changes, removed, ...(notice ? { notice } : {}) },
+    baseline_note: null,
+  };
+}
+
+/** Why every case of a baseline written by an older rubric-eval reads as redefined, said once. */
+export function olderHashesNotice(version: number | null): string {
+  return `the baseline's definition hashes are of ${version === null ? 'an older rubric-eval' : `version ${version}`} (this one's, version ${DEFINITION_VERSION}, also cover grader scripts' contents and target definitions): its cases compare as redefined, not as fixed or broken`;
 }
 
 /** Counts in the order a reviewer reads them, for one-line summaries. */

@@ -123,6 +123,10 @@ export interface RunBaseline {
   removed: string[];
   /** Under `fail-on: regression`: whether the check fails, and on what (the comment says so). */
   check?: { fail_on: 'regression'; fails: boolean; reasons: string[] };
+  /** Said once for the whole comparison (the base's hashes cover less: every case is redefined). */
+  notice?: string;
+  /** The baseline is a file inside the checkout: the pull request's own, not the base's results. */
+  in_checkout?: boolean;
 }
 
 export interface AnswerCut {
@@ -237,6 +241,8 @@ export interface RunResults {
   baseline?: RunBaseline | null;
   /** Why there is no baseline, in one line, when one was asked for (auto or a file). */
   baseline_note?: string | null;
+  /** What the cases' `definition_hash` covers (see DEFINITION_VERSION); absent in older files. */
+  definition_version?: number;
 }
 
 export interface ShardSummary {

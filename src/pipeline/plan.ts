@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type Config } from '../config/config.js';
 import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from '../core/diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
-import { definitionHash } from '../suite/definition-hash.js';
+import { definitionHash, ScriptDigests } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type CaseTarget, planTargets, type TargetPlan } from '../targets/plan.js';
@@ -133,8 +133,9 @@ const planEntry = (o: OrderedCase): PlanEntry => ({
 
 /**
  * Every case of every suite in plan order (suite path, then position), with its definition hash.
- * The target name hashed is the one that answers the case; when targets could not be planned
- * (the run fails anyway), the name the suites ask for, so every shard still agrees on the plan.
+ * The target hashed is the one that answers the case, by name and definition; when targets could
+ * not be planned (the run fails anyway), the name the suites ask for, so every shard still agrees
+ * on the plan.
  */
 function planOrder(
   suites: readonly EvalSuite[],
@@ -142,11 +143,16 @@ function planOrder(
   override: string | null,
   root: string,
 ): OrderedCase[] {
+  const scripts = new ScriptDigests(root);
   const all = suites.flatMap((suite, suiteIndex) =>
     suite.cases.map((evalCase, caseIndex) => {
-      const name =
-        targets?.forCase(evalCase).runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default';
-      return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
+      const planned = targets?.forCase(evalCase);
+      const target = {
+        name: planned?.runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default',
+        definition: planned?.definition ?? null,
+      };
+      const hash = definitionHash(evalCase, target, root, scripts);
+      return { suite, suiteIndex, evalCase, caseIndex, definitionHash: hash };
     }),
   );
   // The comparison builds nothing per call: 10,000 cases make ~130,000 of them.

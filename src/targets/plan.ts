@@ -174,10 +174,17 @@ function judgeTargetIgnored(def: TargetDefinition): Diagnostic {
   };
 }
 
-/** What of a target decides its answers: everything written but its name, judge and healthcheck. */
+/**
+ * What of a target decides its answers: everything written but its name, judge and healthcheck.
+ * A mock's responses are left out: they are answers (as an answers file's lines are), and a
+ * changed answer is what a comparison is for, not a redefined case.
+ */
 function targetDefinition(def: TargetDefinition): Record<string, unknown> {
-  const { name: _n, judge_target: _j, healthcheck: _h, ...rest } = def.settings;
-  return { ...rest, provider: def.provider };
+  const left = new Set(['name', 'judge_target', 'healthcheck']);
+  if (def.provider === 'mock') for (const k of ['response', 'responses']) left.add(k);
+  const entries = Object.entries({ ...def.settings, provider: def.provider }).filter(([k]) => !left.has(k));
+  // Keys sorted once here: every case's definition hash then writes it without reordering.
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function hint(name: string, known: Iterable<string>): string {
