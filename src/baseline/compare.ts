@@ -66,7 +66,7 @@ export function compareWithBaseline(
 }
 
 /** Why every case of a baseline written by an older rubric-eval reads as redefined, said once. */
-export function olderHashesNotice(version: number | null): string {
+function olderHashesNotice(version: number | null): string {
   return `the baseline's definition hashes are of ${version === null ? 'an older rubric-eval' : `version ${version}`} (this one's, version ${DEFINITION_VERSION}, also cover grader scripts' contents and target definitions): its cases compare as redefined, not as fixed or broken`;
 }
 

@@ -43,9 +43,9 @@ export async function loadBaseline(
   const parsed = parseBaselineResults(found.text, source);
   if ('error' in parsed) return { missing: parsed.error, warn: true };
   const origin: BaselineOrigin = { ...found.origin, commit: found.origin.commit ?? parsed.results.commit };
-  // A file in the checkout is the pull request's to write: the report says whose it is.
-  if (origin.source === 'file' && origin.file && ws.contains(path.resolve(ws.root, origin.file)))
-    origin.in_checkout = true;
+  // `baseline: path` names a file in the checkout, the pull request's to write: the report says
+  // whose it is. (The CLI's --baseline names a file on the user's own machine.)
+  if (config.mode === 'file') origin.in_checkout = true;
   return { results: parsed.results, origin };
 }
 

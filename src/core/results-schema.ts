@@ -16,7 +16,7 @@ const Unit = z.number().min(0).max(1);
 const Verdict = z.enum(['pass', 'borderline', 'fail']);
 const CaseVerdict = z.enum(['pass', 'borderline', 'fail', 'error']);
 
-export const UsageSchema = z.looseObject({
+const UsageSchema = z.looseObject({
   judge_calls: Count,
   cached_calls: Count,
   prompt_tokens: z.number().min(0),
@@ -77,7 +77,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
   }),
 ) as unknown as z.ZodType<EvaluatorResult>;
 
-export const CaseSchema = z.looseObject({
+const CaseSchema = z.looseObject({
   id: Text,
   definition_hash: z.string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
   line: Count.optional(),
@@ -118,7 +118,7 @@ const CriterionSchema = z.looseObject({
   reasoning: NullableText,
 });
 
-export const CheckerSchema = z.looseObject({
+const CheckerSchema = z.looseObject({
   path: Text,
   title: NullableText,
   hash: Text,
@@ -140,7 +140,7 @@ export const CheckerSchema = z.looseObject({
   usage: UsageSchema.optional(),
 });
 
-export const SuiteSchema = z.looseObject({
+const SuiteSchema = z.looseObject({
   path: Text,
   description: NullableText,
   cases: z.array(CaseSchema),
