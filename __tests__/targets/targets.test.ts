@@ -2,6 +2,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { runEvaluation } from '../../src/pipeline/run.js';
+import { validateRun } from '../../src/pipeline/validate.js';
+import { ACTION_SETTINGS } from '../../src/core/setting-names.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
@@ -360,4 +362,19 @@ test('each case is answered once even with several evaluators, under the shared 
   expect(results.suites[0]!.cases[0]!.evaluators.map((e) => e.name)).toEqual(['rubric', 'j1', 'j2']);
   expect(readFileSync(path.join(root, 'calls.log'), 'utf8')).toBe('x\n');
   expect(judge.state.requests).toHaveLength(3);
+});
+
+test('validate, where secrets are not set: a withheld variable is still an error (no run will see it); an unset one only warns', async () => {
+  const root = repo(
+    'targets:\n  - name: default\n    provider: mock\n    response: ${{ ACTIONS_RUNTIME_TOKEN }}\n  - name: other\n    provider: mock\n    response: ${{ NOT_SET_HERE }}\n',
+    'evalcases:\n  - id: a\n    input: q\n  - id: b\n    input: q\n    execution:\n      target: other\n',
+  );
+  const r = await validateRun(engineConfig(root, judge.url, { suites: ['evals/*.yaml'] }), {
+    env: {},
+    settings: ACTION_SETTINGS,
+  });
+  expect(r.diagnostics.map((d) => `${d.severity} ${d.rule}`)).toEqual([
+    'error withheld-env',
+    'warning missing-env',
+  ]);
 });

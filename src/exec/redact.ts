@@ -167,10 +167,16 @@ export function childEnv(env: NodeJS.ProcessEnv, withheld: readonly string[]): N
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_')) continue;
-    if (name === 'GITHUB_TOKEN' || name === 'GH_TOKEN') continue;
+    if (isWithheldName(name)) continue;
     if (drop.has(value)) continue;
     out[name] = value;
   }
   return out;
+}
+
+/** Variables no child process (and so no template) ever sees, whatever their value. */
+export function isWithheldName(name: string): boolean {
+  return (
+    name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || name === 'GITHUB_TOKEN' || name === 'GH_TOKEN'
+  );
 }

@@ -3,6 +3,7 @@ import { type z } from 'zod';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
+import { isWithheldName } from '../exec/redact.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../core/workspace.js';
 import { providerTargets } from './agentv-providers.js';
@@ -202,8 +203,21 @@ function settingsOf(
   opts: PlanOptions,
   diagnostics: Diagnostic[],
 ): Record<string, unknown> | null {
-  const { values, missing, resolved } = resolveEnvRefs(def.settings, opts.env);
+  const { values, missing: all, resolved } = resolveEnvRefs(def.settings, opts.env);
   for (const v of resolved) opts.onSecret?.(v);
+  // Withheld (a token, an input, the judge key): no run will ever see it, so an error even in validate.
+  const isWithheld = (v: string) => isWithheldName(v) || !!opts.processEnv?.[v];
+  const withheld = all.filter((m) => isWithheld(m.variable));
+  const missing = all.filter((m) => !isWithheld(m.variable));
+  for (const m of withheld)
+    diagnostics.push(
+      problem(
+        def,
+        m.key.split('.')[0]!,
+        'withheld-env',
+        `environment variable ${m.variable} (for '${m.key}') is withheld from targets: a template sees only what a gate's process gets (no GitHub token, judge key, INPUT_* or ACTIONS_* variable); give the target a variable of its own`,
+      ),
+    );
   const warnOnly = opts.unsetEnv === 'warning';
   if (warnOnly && missing.length > 0) {
     // Where secrets are not set (validate): one warning per target, the rest checked with placeholders.
@@ -217,24 +231,16 @@ function settingsOf(
     diagnostics.push({ ...d, severity: 'warning' });
     for (const m of missing) if (!m.key.includes('.')) values[m.key] = `\${{ ${m.variable} }}`;
   }
-  for (const m of warnOnly ? [] : missing) {
+  for (const m of warnOnly ? [] : missing)
     diagnostics.push(
-      opts.processEnv?.[m.variable]
-        ? problem(
-            def,
-            m.key.split('.')[0]!,
-            'withheld-env',
-            `environment variable ${m.variable} (for '${m.key}') is withheld from targets: a template sees only what a gate's process gets (no GitHub token, judge key, INPUT_* or ACTIONS_* variable); give the target a variable of its own`,
-          )
-        : problem(
-            def,
-            m.key.split('.')[0]!,
-            'missing-env',
-            `environment variable ${m.variable} (for '${m.key}') is not set`,
-          ),
+      problem(
+        def,
+        m.key.split('.')[0]!,
+        'missing-env',
+        `environment variable ${m.variable} (for '${m.key}') is not set`,
+      ),
     );
-  }
-  return missing.length > 0 && !warnOnly ? null : values;
+  return withheld.length > 0 || (missing.length > 0 && !warnOnly) ? null : values;
 }
 
 function validated<S extends z.ZodType>(
