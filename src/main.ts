@@ -134,6 +134,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
       hooks: {
         info,
         warn,
+        mask: (secret) => core.setSecret(secret),
         progress: (p) => info(`[${p.done}/${p.total}] ${p.caseId} ${p.verdict} ${p.score.toFixed(2)}`),
         phase: (name, fn) => core.group(name, fn),
       },

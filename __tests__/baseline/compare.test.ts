@@ -3,6 +3,7 @@ import { fileOrigin } from '../../src/baseline/load.js';
 import { parseBaselineResults } from '../../src/baseline/read-results.js';
 import { checkFailures, failureMessage } from '../../src/config/fail-on.js';
 import { type RunResults } from '../../src/core/results.js';
+import { renderReport } from '../../src/report/comment-body.js';
 import { resultsOf, type Row } from '../helpers/results.js';
 
 const baseRows: Row[] = [
@@ -165,8 +166,39 @@ describe('reading a results file as a baseline', () => {
       results: {
         partial: false,
         commit: 'bbbbbbbbbb',
+        definitionVersion: 2,
         suites: [{ path: 'a.yaml', cases: [{ id: 'x', verdict: 'pass', score: 1, definition_hash: 'h' }] }],
       },
     });
   });
+});
+
+test('a baseline whose hashes are of an older version: every hashed case is redefined, said once for the run', () => {
+  const rows: Row[] = [
+    ['a.yaml', 'x', 'fail', 0, 'h1'],
+    ['a.yaml', 'y', 'pass', 1, 'h2'],
+    ['a.yaml', 'z', 'pass', 1],
+  ];
+  const head = resultsOf([
+    ['a.yaml', 'x', 'pass', 1, 'h1'],
+    ['a.yaml', 'y', 'fail', 0, 'h2'],
+    ['a.yaml', 'z', 'fail', 0, 'h3'],
+  ]);
+  const older = { ...resultsOf(rows), definition_version: undefined };
+  const parsed = parseBaselineResults(JSON.stringify(older), 'main.json');
+  if (!('results' in parsed)) throw new Error(parsed.error);
+  expect(parsed.results.definitionVersion).toBeNull();
+  const r = compareWithBaseline(head, parsed.results, fileOrigin('b'), 0.1);
+  // Equal hashes of another version prove nothing; a case without a hash on one side is compared.
+  expect(r.suites[0]!.cases.map((c) => c.baseline!.change)).toEqual(['redefined', 'redefined', 'broken']);
+  expect(r.baseline!.notice).toBe(
+    "the baseline's definition hashes are of an older rubric-eval (this one's, version 2, also cover grader scripts' contents and target definitions): its cases compare as redefined, not as fixed or broken",
+  );
+  const line = renderReport(r)
+    .split('\n')
+    .filter((l) => l.includes('definition hashes'));
+  expect(line).toHaveLength(1);
+  // The same version: no notice.
+  const same = compareWithBaseline(head, base(rows), fileOrigin('b'), 0.1);
+  expect(same.baseline!.notice).toBeUndefined();
 });

@@ -129,12 +129,16 @@ describeCorpus('validate', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    // The targets' ${{ VAR }}s are not set here: warned about once per target, not errors.
+    // The targets' ${{ VAR }}s are not set here: warned about once per target, not errors; a
+    // target's judge_target is ignored (one judge per run, the workflow's), said at its line.
     const lines = r.stdout.trim().split('\n');
     expect(lines.pop()).toBe('ok: 5 suites, 18 cases, 1 rubric');
     expect(lines).toHaveLength(4);
     for (const l of lines)
-      expect(l).toMatch(/ warning: target '\w+': missing-env: environment variables? AZURE_/);
+      expect(l).toMatch(
+        / warning: target '\w+': (missing-env: environment variables? AZURE_|judge-target-ignored: judge_target 'azure_base' is ignored)/,
+      );
+    expect(lines.filter((l) => l.includes('judge-target-ignored'))).toHaveLength(2);
   });
   test('bad files: exit 2 and every problem listed with file:line:col and rule', async () => {
     const r = await runCli(['validate', 'invalid/*.yaml', 'invalid/*.jsonl'], { cwd: FIXTURES });

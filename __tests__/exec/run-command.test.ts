@@ -103,6 +103,40 @@ test('children do not see GITHUB_TOKEN, the judge key or INPUT_* variables', asy
   expect(r.stdout).not.toContain('sk-judge');
 });
 
+test('children see no ACTIONS_* variable: runtime, cache and OIDC tokens and URLs stay with the action', () => {
+  const env = childEnv(
+    {
+      ACTIONS_RUNTIME_TOKEN: 'rt',
+      ACTIONS_RUNTIME_URL: 'https://pipelines.example/',
+      ACTIONS_CACHE_URL: 'https://cache.example/',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.example/',
+      RUNNER_TEMP: '/tmp/r',
+    },
+    [],
+  );
+  expect(env).toEqual({ RUNNER_TEMP: '/tmp/r' });
+});
+
+test('a secret learnt mid-run is redacted from then on, in text and in streams opened after', () => {
+  const redactor = new Redactor(['first-secret-1']);
+  expect(redactor.add(['learnt-later-2', 'first-secret-1', 'tiny', 'two\nline-secret'])).toEqual([
+    'learnt-later-2',
+    'two\nline-secret',
+    'line-secret',
+  ]);
+  expect(redactor.redact('a learnt-later-2 b first-secret-1 c line-secret tiny')).toBe(
+    'a *** b *** c *** tiny',
+  );
+  const stream = redactor.stream();
+  const out = Buffer.concat([
+    stream.push(Buffer.from('x learnt-la')),
+    stream.push(Buffer.from('ter-2 y')),
+    stream.end(),
+  ]);
+  expect(out.toString()).toBe('x *** y');
+});
+
 test('a missing executable is reported, not thrown', async () => {
   const r = await run(['definitely-not-a-command-xyz']);
   expect(r.spawnError).toMatch(/ENOENT/);

@@ -1,4 +1,5 @@
 import { type CaseResult, countCases, type RunResults } from '../../src/core/results.js';
+import { DEFINITION_VERSION } from '../../src/suite/definition-hash.js';
 
 export type Row = [suite: string, id: string, verdict: CaseResult['verdict'], score: number, hash?: string];
 
@@ -36,6 +37,7 @@ export function resultsOf(rows: Row[], over: Partial<RunResults> = {}): RunResul
     judge: null,
     started_at: '2026-11-23T00:00:00Z',
     duration_ms: 1,
+    definition_version: DEFINITION_VERSION,
     ...over,
   };
 }

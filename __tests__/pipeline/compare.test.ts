@@ -1,3 +1,4 @@
+import { renderReport } from '../../src/report/comment-body.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareStage } from '../../src/pipeline/compare.js';
@@ -40,6 +41,15 @@ describe('compare stage', () => {
     const r = await compareStage(resultsOf(HEAD), cfg({ mode: 'file', path: 'main.json', margin: 0.1 }), d);
     expect(r.suites[0]!.cases.map((c) => c.baseline?.change)).toEqual(['same', 'new']);
     expect(r.baseline).toMatchObject({ source: 'file', file: 'main.json', changes: { same: 1, new: 1 } });
+    // The checkout's own file, whatever commit its history claims: labelled as the PR's.
+    expect(r.baseline!.in_checkout).toBe(true);
+    const claimed = JSON.stringify({ ...JSON.parse(base), history: [{ commit: 'abcdef1234567' }] });
+    const d2 = setup({ 'main.json': claimed });
+    const r2 = await compareStage(resultsOf(HEAD), cfg({ mode: 'file', path: 'main.json', margin: 0.1 }), d2);
+    const line = renderReport(r2)
+      .split('\n')
+      .find((l) => l.startsWith('vs '));
+    expect(line).toBe('vs file in this PR `main.json`: 1 still failing · 1 new');
   });
 
   test('a file outside the workspace, a missing one, or one of another version: a warning, and no baseline', async () => {

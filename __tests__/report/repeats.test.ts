@@ -6,6 +6,7 @@ import { answerMarks, passRateCell, passRateText } from '../../src/report/repeat
 import { renderTerminal } from '../../src/report/terminal.js';
 import { checkFailures } from '../../src/config/fail-on.js';
 import { compareWithBaseline } from '../../src/baseline/compare.js';
+import { DEFINITION_VERSION } from '../../src/suite/definition-hash.js';
 
 const answer = (id: string, pass: boolean): CaseResult => ({
   id,
@@ -89,7 +90,7 @@ test('against a baseline: the rate, its move and both counts (base → head)', (
   const head = run([repeated('flaky', '✓✗✗✓✗')]);
   const compared = compareWithBaseline(
     head,
-    { ...base, commit: null },
+    { ...base, commit: null, definitionVersion: DEFINITION_VERSION },
     {
       source: 'file',
       commit: null,

@@ -147,6 +147,37 @@ describe('definition_hash', () => {
     expect(moved).toEqual(base);
   });
 
+  test('a code judge’s or prompt script’s content changes it, as does the target’s definition; its name alone is not all', async () => {
+    const promptScript = `  - id: scripted
+    input: Explain
+    execution:
+      evaluators:
+        - name: p
+          type: llm_judge
+          prompt: { script: [node, ../judge.mjs] }
+`;
+    const files = (over: Record<string, string> = {}) =>
+      repo({ 'evals/s.yaml': SUITE + promptScript, 'judge.mjs': 'print()', ...over });
+    const base = await hashes(files());
+    const rewritten = await hashes(
+      files({ 'evals/check.js': 'console.log(JSON.stringify({ score: 1 })) // always\n' }),
+    );
+    expect(rewritten['evals/s.yaml#prompted']).not.toBe(base['evals/s.yaml#prompted']);
+    expect(rewritten['evals/s.yaml#judged']).toBe(base['evals/s.yaml#judged']);
+    const prompt = await hashes(files({ 'judge.mjs': 'print("be lenient")' }));
+    expect(prompt['evals/s.yaml#scripted']).not.toBe(base['evals/s.yaml#scripted']);
+    expect(prompt['evals/s.yaml#prompted']).toBe(base['evals/s.yaml#prompted']);
+
+    // The target: the same name, another definition.
+    const ws = new Workspace(files());
+    const { suites } = loadSuites((await findSuiteFiles(['evals/*.yaml'], ws.root)).files, ws);
+    const c = suites[0]!.cases[0]!;
+    const mock = (response: string) => ({ name: 'default', definition: { provider: 'mock', response } });
+    expect(definitionHash(c, mock('a'), ws.root)).not.toBe(definitionHash(c, mock('b'), ws.root));
+    expect(definitionHash(c, mock('a'), ws.root)).toBe(definitionHash(c, mock('a'), ws.root));
+    expect(definitionHash(c, mock('a'), ws.root)).not.toBe(definitionHash(c, 'default', ws.root));
+  });
+
   test("a deterministic evaluator's config, a prompt script's config and reference_answer change it", async () => {
     const extra = `  - id: fields
     input: Extract

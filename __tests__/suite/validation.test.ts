@@ -259,3 +259,16 @@ test('a suite over the size limit is refused before parsing', () => {
     'big.yaml too-large: file is 11.0 MB; the limit is 10 MB',
   ]);
 });
+
+test('an llm_judge evaluator’s `model` is ignored with a warning at its key: the judge is the workflow’s', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 're-'));
+  const file = path.join(dir, 's.yaml');
+  writeFileSync(
+    file,
+    'evalcases:\n  - id: a\n    input: q\n    execution:\n      evaluators:\n        - name: j\n          type: llm_judge\n          model: my-lenient-model\n',
+  );
+  const { diagnostics } = loadSuiteFile(file, new Workspace(dir));
+  expect(diagnostics.map(formatDiagnostic)).toEqual([
+    "s.yaml:8:11 warning: case 'a' evaluator 'j': judge-model-ignored: `model` is ignored: every case is judged by the workflow's judge (the judge inputs), never by a model the checkout names",
+  ]);
+});

@@ -2,6 +2,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { runEvaluation } from '../../src/pipeline/run.js';
+import { validateRun } from '../../src/pipeline/validate.js';
+import { ACTION_SETTINGS } from '../../src/core/setting-names.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 import { agentvCorpusCopy } from '../helpers/corpus-copy.js';
@@ -36,7 +38,7 @@ with open(a.output, 'w') as f:
 `;
 
 corpusTest(
-  'corpus local-cli runs end to end with our stand-in for mock_cli.py, judged by its judge_target (azure)',
+  'corpus local-cli runs end to end with our stand-in for mock_cli.py, judged by the workflow’s judge: its judge_target (azure) is ignored with a located warning',
   async () => {
     const root = agentvCorpusCopy('re-localcli-');
     writeFileSync(path.join(root, 'local-cli/mock_cli.py'), MOCK_CLI_PY);
@@ -55,10 +57,13 @@ corpusTest(
       AZURE_OPENAI_API_VERSION: '2024-12-01-preview',
     };
     const { results } = await runEvaluation(
-      engineConfig(root, null, { suites: ['local-cli/evals/dataset.yaml'] }),
+      engineConfig(root, judge.url, { suites: ['local-cli/evals/dataset.yaml'] }),
       { env },
     );
     expect(results.errors).toEqual([]);
+    expect(results.warnings).toEqual([
+      "local-cli/.agentv/targets.yaml:11:19 warning: target 'local_cli': judge-target-ignored: judge_target 'azure_base' is ignored: every case is judged by the workflow's judge (the judge inputs), never by a model the checkout names",
+    ]);
     const c = results.suites[0]!.cases[0]!;
     expect(c).toMatchObject({
       id: 'cli-provider-echo',
@@ -78,11 +83,11 @@ corpusTest(
       path.join(root, 'local-cli/evals/python.instructions.md'),
       path.join(root, 'local-cli/evals/example.txt'),
     ]);
-    // The judge was the azure judge_target: deployment URL with api-version.
-    expect(judge.state.requests[0]!.url).toBe(
-      '/openai/deployments/judge-deployment/chat/completions?api-version=2024-12-01-preview',
-    );
-    expect(judge.state.requests[0]!.headers['api-key']).toBe('azure-test-key-000');
+    // The judge was the workflow's (the config's key on the OpenAI route), not the azure judge_target.
+    expect(judge.state.requests).toHaveLength(1);
+    expect(judge.state.requests[0]!.url).toBe('/v1/chat/completions');
+    expect(judge.state.requests[0]!.headers.authorization).toBe('Bearer sk-test-judge-0000');
+    expect(judge.state.requests[0]!.headers['api-key']).toBeUndefined();
   },
 );
 
@@ -160,7 +165,8 @@ describe('${{ VAR }} values', () => {
       env: { MOCK_ANSWER: 'from env' },
     });
     expect(results.errors).toEqual([]);
-    expect(results.suites[0]!.cases[0]!.answer).toBe('from env');
+    // A value a template resolved to is a secret from then on: the answer that repeats it is redacted.
+    expect(results.suites[0]!.cases[0]!.answer).toBe('***');
   });
   test('missing: the run fails before any call, naming the variable and the target', async () => {
     const root = repo(targets, suite);
@@ -172,6 +178,26 @@ describe('${{ VAR }} values', () => {
     ]);
     expect(judge.state.requests).toHaveLength(0);
   });
+  test.each([
+    ['the GitHub token', 'GITHUB_TOKEN', 'ghs_workflow_token_1'],
+    ['the runtime token', 'ACTIONS_RUNTIME_TOKEN', 'runtime-token-value-2'],
+    ['the OIDC request token', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'oidc-request-token-3'],
+    ['an action input', 'INPUT_GITHUB_TOKEN', 'sk-input-value-4'],
+    ['the judge key, under any name', 'MY_COPY_OF_THE_KEY', 'sk-test-judge-0000'],
+  ])(
+    'withheld: %s is not a template’s to read; the run fails before any call, saying why',
+    async (_, name, value) => {
+      const root = repo(targets.replace('MOCK_ANSWER', name), suite);
+      const { results } = await runEvaluation(engineConfig(root, judge.url, { suites: ['evals/*.yaml'] }), {
+        env: { [name]: value },
+      });
+      expect(results.errors).toEqual([
+        `targets.yaml:4:15 target 'default': withheld-env: environment variable ${name} (for 'response') is withheld from targets: a template sees only what a gate's process gets (no GitHub token, judge key, INPUT_* or ACTIONS_* variable); give the target a variable of its own`,
+      ]);
+      expect(JSON.stringify(results)).not.toContain(value);
+      expect(judge.state.requests).toHaveLength(0);
+    },
+  );
 });
 
 test('an unsupported provider used by a case is rejected at load, naming target, provider and the supported ones', async () => {
@@ -336,4 +362,19 @@ test('each case is answered once even with several evaluators, under the shared 
   expect(results.suites[0]!.cases[0]!.evaluators.map((e) => e.name)).toEqual(['rubric', 'j1', 'j2']);
   expect(readFileSync(path.join(root, 'calls.log'), 'utf8')).toBe('x\n');
   expect(judge.state.requests).toHaveLength(3);
+});
+
+test('validate, where secrets are not set: a withheld variable is still an error (no run will see it); an unset one only warns', async () => {
+  const root = repo(
+    'targets:\n  - name: default\n    provider: mock\n    response: ${{ ACTIONS_RUNTIME_TOKEN }}\n  - name: other\n    provider: mock\n    response: ${{ NOT_SET_HERE }}\n',
+    'evalcases:\n  - id: a\n    input: q\n  - id: b\n    input: q\n    execution:\n      target: other\n',
+  );
+  const r = await validateRun(engineConfig(root, judge.url, { suites: ['evals/*.yaml'] }), {
+    env: {},
+    settings: ACTION_SETTINGS,
+  });
+  expect(r.diagnostics.map((d) => `${d.severity} ${d.rule}`)).toEqual([
+    'error withheld-env',
+    'warning missing-env',
+  ]);
 });

@@ -5,6 +5,7 @@ import {
   type RunBaseline,
   type RunResults,
 } from '../core/results.js';
+import { DEFINITION_VERSION } from '../suite/definition-hash.js';
 import { changeOf, type Graded } from './change.js';
 import { passCountOf } from './rate-change.js';
 import { type BaselineResults } from './read-results.js';
@@ -32,6 +33,8 @@ export function compareWithBaseline(
   const baseCases = new Map<string, Graded>();
   for (const s of base.suites)
     for (const c of s.cases) if (!baseCases.has(key(s.path, c.id))) baseCases.set(key(s.path, c.id), c);
+  // Hashes of another version cover other things: equal ones would not mean an equal definition.
+  const older = base.definitionVersion !== DEFINITION_VERSION;
   const changes = emptyChanges();
   const seen = new Set<string>();
   const suites = head.suites.map((s) => ({
@@ -40,7 +43,8 @@ export function compareWithBaseline(
       const k = key(s.path, c.id);
       seen.add(k);
       const was = baseCases.get(k);
-      const change: Change = changeOf(was, c, margin);
+      const change: Change =
+        older && was?.definition_hash && c.definition_hash ? 'redefined' : changeOf(was, c, margin);
       changes[change]++;
       const baseline: CaseBaseline = {
         verdict: was?.verdict ?? null,
@@ -54,7 +58,18 @@ export function compareWithBaseline(
   // A cancelled run lacks cases it never reached: they are not removed, just not run.
   const removed = head.partial ? [] : [...baseCases.keys()].filter((k) => !seen.has(k));
   changes.removed = removed.length;
-  return { ...head, suites, baseline: { ...origin, margin, changes, removed }, baseline_note: null };
+  const notice = older && changes.redefined > 0 ? olderHashesNotice(base.definitionVersion) : undefined;
+  return {
+    ...head,
+    suites,
+    baseline: { ...origin, margin, changes, removed, ...(notice ? { notice } : {}) },
+    baseline_note: null,
+  };
+}
+
+/** Why every case of a baseline written by an older rubric-eval reads as redefined, said once. */
+function olderHashesNotice(version: number | null): string {
+  return `the baseline's definition hashes are of ${version === null ? 'an older rubric-eval' : `version ${version}`} (this one's, version ${DEFINITION_VERSION}, also cover grader scripts' contents and target definitions): its cases compare as redefined, not as fixed or broken`;
 }
 
 /** With repeats on either side, the baseline's rate beside its score (the comment shows both rates). */

@@ -42,7 +42,10 @@ export async function loadBaseline(
   const source = found.origin.file ?? 'the baseline';
   const parsed = parseBaselineResults(found.text, source);
   if ('error' in parsed) return { missing: parsed.error, warn: true };
-  const origin = { ...found.origin, commit: found.origin.commit ?? parsed.results.commit };
+  const origin: BaselineOrigin = { ...found.origin, commit: found.origin.commit ?? parsed.results.commit };
+  // `baseline: path` names a file in the checkout, the pull request's to write: the report says
+  // whose it is. (The CLI's --baseline names a file on the user's own machine.)
+  if (config.mode === 'file') origin.in_checkout = true;
   return { results: parsed.results, origin };
 }
 

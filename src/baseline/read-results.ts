@@ -12,6 +12,8 @@ export interface BaselineResults {
   partial: boolean;
   /** The commit the file's run judged (its last history entry), when it says. */
   commit: string | null;
+  /** What its definition hashes cover; null for a file written before the version was recorded. */
+  definitionVersion: number | null;
   suites: {
     path: string;
     cases: {
@@ -43,6 +45,7 @@ const Schema = z.object({
     }),
   ),
   history: z.array(z.object({ commit: z.string().nullish() })).optional(),
+  definition_version: z.number().int().optional(),
 });
 
 /**
@@ -89,6 +92,7 @@ export function checkBaselineResults(
     results: {
       partial: r.partial ?? false,
       commit: r.history?.at(-1)?.commit ?? null,
+      definitionVersion: r.definition_version ?? null,
       suites: r.suites,
     },
   };

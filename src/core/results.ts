@@ -169,6 +169,10 @@ export interface RunBaseline {
   removed: string[];
   /** Under `fail-on: regression`: whether the check fails, and on what (the comment says so). */
   check?: { fail_on: 'regression'; fails: boolean; reasons: string[] };
+  /** Said once for the whole comparison (the base's hashes cover less: every case is redefined). */
+  notice?: string;
+  /** The baseline is a file inside the checkout: the pull request's own, not the base's results. */
+  in_checkout?: boolean;
 }
 
 export interface AnswerCut {
@@ -309,6 +313,8 @@ export interface RunResults {
   calibration?: CalibrationResults | null;
   /** `stage: judge`: what was judged, from which run, and what the pull request's run reported. */
   trusted?: TrustedInfo;
+  /** What the cases' `definition_hash` covers (see DEFINITION_VERSION); absent in older files. */
+  definition_version?: number;
 }
 
 /** The judge stage's account of a recorded run (README "The trusted stage"). */

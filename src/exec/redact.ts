@@ -18,12 +18,27 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv): string[] {
  * replaced whole.
  */
 export class Redactor {
-  private readonly secrets: string[];
+  private secrets: string[];
 
   constructor(secrets: Iterable<string>) {
     this.secrets = [
       ...new Set([...secrets].flatMap(withLines).filter((s) => s.length >= MIN_SECRET_LENGTH)),
     ].sort((a, b) => b.length - a.length);
+  }
+
+  /**
+   * Secrets learnt during the run (values resolved into a target's settings); streams opened
+   * after this redact them too. Returns the parts newly known, for the runner's own mask.
+   */
+  add(secrets: Iterable<string>): string[] {
+    const known = new Set(this.secrets);
+    const fresh = [
+      ...new Set(
+        [...secrets].flatMap(withLines).filter((s) => s.length >= MIN_SECRET_LENGTH && !known.has(s)),
+      ),
+    ];
+    if (fresh.length > 0) this.secrets = [...this.secrets, ...fresh].sort((a, b) => b.length - a.length);
+    return fresh;
   }
 
   /**
@@ -140,26 +155,28 @@ function replaceSecrets(data: Buffer, secrets: readonly Buffer[]): Buffer {
 }
 
 /**
- * The environment for processes we start (gates, code judges, CLI targets): without the GitHub
- * token, the judge key, or the runner's `INPUT_*` variables (which carry the action's inputs,
- * keys included). Other variables pass, so gates can use their own credentials; their values
- * are still redacted from whatever is kept of the output.
+ * The environment for processes we start (gates, code judges, CLI targets), and the only one a
+ * `${{ VAR }}` template in a targets file or suite reads: without the GitHub token, the judge key,
+ * the runner's `INPUT_*` variables (which carry the action's inputs, keys included) or its
+ * `ACTIONS_*` ones (runtime and cache tokens, the OIDC request token and URL). Other variables
+ * pass, so gates can use their own credentials; their values are still redacted from whatever
+ * is kept of the output.
  */
 export function childEnv(env: NodeJS.ProcessEnv, withheld: readonly string[]): NodeJS.ProcessEnv {
   const drop = new Set(withheld.filter(Boolean));
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (name.startsWith('INPUT_')) continue;
-    if (
-      name === 'GITHUB_TOKEN' ||
-      name === 'GH_TOKEN' ||
-      name === 'ACTIONS_RUNTIME_TOKEN' ||
-      name === 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'
-    )
-      continue;
+    if (isWithheldName(name)) continue;
     if (drop.has(value)) continue;
     out[name] = value;
   }
   return out;
+}
+
+/** Variables no child process (and so no template) ever sees, whatever their value. */
+export function isWithheldName(name: string): boolean {
+  return (
+    name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || name === 'GITHUB_TOKEN' || name === 'GH_TOKEN'
+  );
 }

@@ -1,3 +1,4 @@
+import { DEFINITION_VERSION } from '../suite/definition-hash.js';
 import {
   addUsage,
   countCases,
@@ -71,6 +72,7 @@ export function aggregateResults(p: AggregateInput): RunResults {
     started_at: new Date(p.started).toISOString(),
     duration_ms: Date.now() - p.started,
     ...(p.shard ? { shard: p.shard } : {}),
+    definition_version: DEFINITION_VERSION,
   };
 }
 

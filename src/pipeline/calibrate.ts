@@ -65,11 +65,8 @@ export async function calibrationStep(
   };
 }
 
-/** Each case's judge as the run picks it: its target's `judge_target`, else the run's default. */
+/** Each case's judge: the run's one judge, the workflow's (nothing in the checkout picks another). */
 export function runJudgeFor(plan: RunPlan, ctx: Pick<RunContext, 'judges'>): MeasureDeps['judgeFor'] {
-  const planned = new Map<EvalCase, RunPlan['cases'][number]>(plan.cases.map((c) => [c.evalCase, c]));
-  return (c) => {
-    const endpoint = planned.get(c)?.target.judge ?? plan.defaultEndpoint;
-    return endpoint ? ctx.judges.for(endpoint) : null;
-  };
+  const judge = plan.defaultEndpoint ? ctx.judges.for(plan.defaultEndpoint) : null;
+  return () => judge;
 }

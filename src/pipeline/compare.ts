@@ -24,11 +24,12 @@ export async function compareStage(
   if (deps.signal?.aborted) return withoutBaseline(results, null);
   const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
   if (loaded === ABORTED) return withoutBaseline(results, null);
-  if (loaded && 'results' in loaded)
-    return withRegressionCheck(
-      compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin),
-      config.failOn,
-    );
+  if (loaded && 'results' in loaded) {
+    const compared = compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
+    // Once for the run, not once per case.
+    if (compared.baseline?.notice) deps.warn?.(compared.baseline.notice);
+    return withRegressionCheck(compared, config.failOn);
+  }
   const reason = loaded?.missing ?? 'none was asked for';
   if (loaded?.warn) deps.warn?.(`no baseline: ${reason}; the run goes on without one`);
   const warnings = loaded?.warn ? [...results.warnings, `no baseline: ${reason}`] : results.warnings;

@@ -84,6 +84,8 @@ export interface RunContext {
   /** Logging goes through the redactor: a gate command may itself contain a secret. */
   warn(message: string): void;
   info(message: string): void;
+  /** Tells the adapter a secret learnt during the run (the action masks it in the runner's log). */
+  mask?(secret: string): void;
 }
 
 export function createRunContext(
@@ -91,7 +93,7 @@ export function createRunContext(
   io: {
     env: NodeJS.ProcessEnv;
     signal?: AbortSignal;
-    hooks?: { info?(m: string): void; warn?(m: string): void };
+    hooks?: { info?(m: string): void; warn?(m: string): void; mask?(secret: string): void };
     settings?: SettingNames;
   },
 ): RunContext {
@@ -148,5 +150,6 @@ export function createRunContext(
     settings: io.settings ?? ACTION_SETTINGS,
     warn,
     info,
+    mask: io.hooks?.mask,
   };
 }

@@ -142,7 +142,6 @@ async function executeCases(
       while (next < work.length && !deps.signal?.aborted) {
         const at = next++;
         const item = work[at]!;
-        const judge = item.target.judge ? deps.judges.for(item.target.judge) : defaultJudge;
         const healthError = health.get(item.target.runner) ?? null;
         const skip = skips.before(item);
         const ran = skip
@@ -150,7 +149,15 @@ async function executeCases(
           : await repeated(
               item,
               (repeat) =>
-                executeCase(item, healthError, judge, deps.exec, deps.signal, deps.spend ?? null, repeat),
+                executeCase(
+                  item,
+                  healthError,
+                  defaultJudge,
+                  deps.exec,
+                  deps.signal,
+                  deps.spend ?? null,
+                  repeat,
+                ),
               deps.signal,
             );
         if (!ran) continue; // cancelled mid-case: not a finished case

@@ -120,7 +120,7 @@ function withRecordedAnswers(
         runner: own
           ? headRunner(item.target.runner, own)
           : recordedRunner(item.target.runner.name, answers.get(key)),
-        judge: item.target.judge,
+        definition: item.target.definition,
       },
     };
   });

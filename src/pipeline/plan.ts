@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type Config } from '../config/config.js';
 import { type Diagnostic, formatDiagnostic, formatWithoutLevel } from '../core/diagnostics.js';
 import { type EndpointConfig } from '../judge/chat.js';
-import { definitionHash } from '../suite/definition-hash.js';
+import { definitionHash, ScriptDigests } from '../suite/definition-hash.js';
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatSetting } from '../core/repeat-setting.js';
@@ -37,7 +37,7 @@ export interface RunPlan {
   cases: PlannedCase[];
   /** Target runners used by the planned cases (each is health-checked once). */
   runners: TargetRunner[];
-  /** The judge for cases whose target names no `judge_target`, and for the markdown rubric. */
+  /** The run's one judge (the workflow's): every case and the markdown rubric. */
   defaultEndpoint: EndpointConfig | null;
   /** A fork's pull request without a judge credential: cases that need the judge are skipped. */
   judgeUnavailable?: boolean;
@@ -73,7 +73,7 @@ export function planProblems(plan: Pick<RunPlan, 'diagnostics'>): {
 export function planRun(
   loaded: LoadedInputs,
   config: Config,
-  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings'>>,
+  ctx: Pick<RunContext, 'ws' | 'env' | 'runnerDeps'> & Partial<Pick<RunContext, 'settings' | 'mask'>>,
   /**
    * `validate` runs where secrets may not be set: an unset `${{ VAR }}` only warns there.
    * `noJudge`: the record stage, which judges nothing, needs no judge credentials.
@@ -89,7 +89,12 @@ export function planRun(
       targetsFile: config.targets ? path.resolve(ctx.ws.root, config.targets) : null,
       targetOverride: config.target,
       answers: loaded.answers,
-      env: ctx.env,
+      // Templates read what a gate's process gets, not the action's environment (tokens, inputs).
+      env: ctx.runnerDeps.childEnv,
+      processEnv: ctx.env,
+      onSecret: (v) => {
+        for (const part of ctx.runnerDeps.redactor.add([v])) ctx.mask?.(part);
+      },
       deps: ctx.runnerDeps,
       unsetEnv: options.unsetEnv,
     });
@@ -98,7 +103,7 @@ export function planRun(
   }
   const needsJudge =
     (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm) && !targets?.forCase(c)?.judge));
+    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm)));
   // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
   // The record stage calls no judge: it needs no credentials for one.
   const judge = defaultJudgeEndpoint(config, !!needsJudge && !options.noJudge, ctx.settings);
@@ -142,8 +147,9 @@ const planEntry = (o: OrderedCase): PlanEntry => ({
 
 /**
  * Every case of every suite in plan order (suite path, then position), with its definition hash.
- * The target name hashed is the one that answers the case; when targets could not be planned
- * (the run fails anyway), the name the suites ask for, so every shard still agrees on the plan.
+ * The target hashed is the one that answers the case, by name and definition; when targets could
+ * not be planned (the run fails anyway), the name the suites ask for, so every shard still agrees
+ * on the plan.
  */
 function planOrder(
   suites: readonly EvalSuite[],
@@ -151,11 +157,16 @@ function planOrder(
   override: string | null,
   root: string,
 ): OrderedCase[] {
+  const scripts = new ScriptDigests(root);
   const all = suites.flatMap((suite, suiteIndex) =>
     suite.cases.map((evalCase, caseIndex) => {
-      const name =
-        targets?.forCase(evalCase).runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default';
-      return { suite, suiteIndex, evalCase, caseIndex, definitionHash: definitionHash(evalCase, name, root) };
+      const planned = targets?.forCase(evalCase);
+      const target = {
+        name: planned?.runner.name ?? override ?? evalCase.target ?? suite.target ?? 'default',
+        definition: planned?.definition ?? null,
+      };
+      const hash = definitionHash(evalCase, target, root, scripts);
+      return { suite, suiteIndex, evalCase, caseIndex, definitionHash: hash };
     }),
   );
   // The comparison builds nothing per call: 10,000 cases make ~130,000 of them.

@@ -27,6 +27,8 @@ import { type LabelsReader } from '../calibration/stage.js';
 interface RunHooks {
   info?(message: string): void;
   warn?(message: string): void;
+  /** A secret learnt during the run (a template's value): the action masks it in the log. */
+  mask?(secret: string): void;
   progress?(p: Progress): void;
   phase?<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }

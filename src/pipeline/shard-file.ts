@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
+import { tooDeepPath } from '../core/nesting.js';
 import { type RunResults } from '../core/results.js';
-import { MAX_REPEATS } from '../core/repeat-setting.js';
+import { RunResultsSchema } from '../core/results-schema.js';
 
 /** One shard's results file, read and checked for the fields a merge relies on. */
 export interface ShardFile {
@@ -12,64 +13,22 @@ export interface ShardFile {
   results: RunResults & { shard: NonNullable<RunResults['shard']> };
 }
 
-const Usage = z.looseObject({
-  judge_calls: z.number().int().min(0),
-  cached_calls: z.number().int().min(0),
-  prompt_tokens: z.number().min(0),
-  completion_tokens: z.number().min(0),
-  cost_usd: z.number().nullable(),
-});
-
-// Only what the merge reads or recomputes from is checked; every other field is carried as is.
-const Case = z.looseObject({
-  id: z.string(),
-  definition_hash: z.string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
-  verdict: z.enum(['pass', 'borderline', 'fail', 'error', 'skipped', 'inconclusive']),
-  score: z.number().min(0).max(1),
-  gating_violations: z.array(z.string()),
-  evaluators: z.array(z.unknown()),
-  usage: Usage.optional(),
-  // Repeats: what the reports read of them (counts, rates, each answer's verdict).
-  repeats: z.number().int().min(1).max(MAX_REPEATS).optional(),
-  pass_rate: z.number().min(0).max(1).optional(),
-  pass_rate_low: z.number().min(0).max(1).optional(),
-  pass_rate_high: z.number().min(0).max(1).optional(),
-  answers: z
-    .array(
-      z.looseObject({
-        verdict: z.enum(['pass', 'borderline', 'fail', 'error']),
-        score: z.number().min(0).max(1),
-      }),
-    )
-    .max(MAX_REPEATS)
-    .optional(),
-});
-
-const ShardResults = z.looseObject({
-  version: z.literal(1),
-  suites: z.array(
-    z.looseObject({ path: z.string(), description: z.string().nullable(), cases: z.array(Case) }),
-  ),
-  rubric: z
-    .looseObject({ verdict: z.enum(['pass', 'fail']), score: z.number(), usage: Usage.optional() })
-    .nullable(),
-  usage: Usage,
-  partial: z.boolean(),
-  errors: z.array(z.string()),
-  warnings: z.array(z.string()),
-  judge: z.object({ model: z.string(), base_url: z.string() }).nullable(),
-  judge_stats: z.looseObject({ http_calls: z.number().min(0) }).optional(),
-  started_at: z.iso.datetime(),
-  duration_ms: z.number().min(0),
+// A shard's file is input the merge did not write (an artifact any job of the workflow, or a step
+// running the PR's code, could have replaced): the whole results model is checked, not just what
+// the merge recomputes from, before any of it reaches the comment.
+const ShardResults = RunResultsSchema.extend({
   shard: z
     .object({
       index: z.number().int().min(1),
       total: z.number().int().min(1),
-      plan_hash: z.string().min(1),
+      plan_hash: z.string().regex(/^[0-9a-f]{1,64}$/, 'a hex plan_hash'),
       planned: z.number().int().min(0),
     })
     .optional(),
 });
+
+/** Results files nest a few levels (composites of composites); a file deeper than this is not one. */
+const MAX_RESULTS_DEPTH = 200;
 
 /** Expands the `merge` globs (relative to `cwd`) into files, sorted, each once. */
 async function findShardFiles(
@@ -96,6 +55,11 @@ function readShardFile(abs: string, cwd: string): ShardFile | { error: string } 
   } catch (err) {
     return { error: `${file}: unreadable shard results file: ${(err as Error).message.split('\n')[0]}` };
   }
+  const deep = tooDeepPath(raw, MAX_RESULTS_DEPTH);
+  if (deep)
+    return {
+      error: `${file}: not a rubric-eval results file (nested past ${MAX_RESULTS_DEPTH} levels at ${deep.slice(0, 8).join('.')}…)`,
+    };
   const r = ShardResults.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0]!;

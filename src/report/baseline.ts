@@ -25,8 +25,15 @@ export function changeCounts(results: RunResults): string {
   return bits.join(' · ') || 'no change';
 }
 
-/** The short base commit, linked to the base run when known; only a sha is ever shown raw. */
+/** What the comparison is against: the base commit (linked to its run when known), or the file. */
 function baseRef(b: RunBaseline): string {
+  // The checkout's own file: whatever commit it claims is the pull request's word.
+  if (b.in_checkout) return `file in this PR ${codeLine(b.file ?? '', 80)}`;
+  return `base ${shortRef(b)}`;
+}
+
+/** The short base commit, linked to the base run when known; only a sha is ever shown raw. */
+function shortRef(b: RunBaseline): string {
   const sha = b.commit && /^[0-9a-f]{7,64}$/i.test(b.commit) ? b.commit.slice(0, 7) : null;
   const label = sha ?? (b.source === 'file' && b.file ? codeLine(b.file, 80) : 'branch');
   return sha && b.run_url ? `[${sha}](${b.run_url})` : label;
@@ -35,7 +42,8 @@ function baseRef(b: RunBaseline): string {
 /** The comment's second line: what this pull request changed against the base; or why no base. */
 export function baselineLine(results: RunResults): string | null {
   const b = results.baseline;
-  if (b) return `vs base ${baseRef(b)}: ${changeCounts(results)}${b.check ? checkNote(b.check) : ''}`;
+  if (b)
+    return `vs ${baseRef(b)}: ${changeCounts(results)}${b.check ? checkNote(b.check) : ''}${b.notice ? `\n\n_${cell(b.notice, 400)}_` : ''}`;
   if (results.baseline_note) return `_${cell(results.baseline_note, 400)}_`;
   return null;
 }

@@ -30,7 +30,7 @@ export function verdictLines(results: RunResults): string[] {
   ];
   if (results.baseline)
     lines.push(
-      `vs base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}: ${changeCounts(results)}`,
+      `vs ${results.baseline.in_checkout ? `file in this PR ${results.baseline.file}` : `base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}`}: ${changeCounts(results)}`,
     );
   return lines;
 }

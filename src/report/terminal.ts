@@ -148,7 +148,9 @@ export function renderTerminal(
   if (results.baseline) {
     const b = results.baseline;
     out.push(
-      `${style.bold('vs base')} ${b.commit ? b.commit.slice(0, 7) : (b.file ?? '')}: ${changeCounts(results)}`,
+      b.in_checkout
+        ? `${style.bold('vs file in this PR')} ${b.file ?? ''}: ${changeCounts(results)}`
+        : `${style.bold('vs base')} ${b.commit ? b.commit.slice(0, 7) : (b.file ?? '')}: ${changeCounts(results)}`,
     );
     for (const k of b.removed.slice(0, 20)) out.push(style.dim(`  removed  ${k}`));
     if (b.removed.length > 20) out.push(style.dim(`  … and ${b.removed.length - 20} more removed`));

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
+import { scriptFileArgs } from './script-files.js';
 import { type RubricSet } from '../rubric/types.js';
 import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Message } from './types.js';
 
@@ -115,13 +118,70 @@ const messageDefinition = (m: Message) => ({
 /** A working directory relative to the workspace: the same on every machine and checkout. */
 const relativeDir = (root: string, dir: string) => path.relative(root, dir).split(path.sep).join('/');
 
-function aggregatorDefinition(a: AggregatorConfig, root: string): unknown {
+/**
+ * The content of every file a grader's command names (by the rule that checks they exist), by
+ * workspace path: a rewritten script is a redefined grader, not a fixed case. Each file is read
+ * once per plan. What the script itself imports or reads is not followed (README "Guarantees").
+ */
+export class ScriptDigests {
+  private readonly digests = new Map<string, string | null>();
+
+  constructor(private readonly root: string) {}
+
+  of(command: string | readonly string[], cwd: string): Record<string, string | null> | undefined {
+    const files = scriptFileArgs(command);
+    if (files.length === 0) return undefined;
+    const out: Record<string, string | null> = {};
+    for (const file of files) {
+      const abs = path.resolve(cwd, file);
+      if (!this.digests.has(abs)) this.digests.set(abs, digestOf(abs));
+      out[relativeDir(this.root, abs)] = this.digests.get(abs)!;
+    }
+    return out;
+  }
+}
+
+/** Scripts are small; a file larger than this is hashed by its first 64 MiB and its size. */
+const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
+
+/** sha256 of a regular file's bytes (`size:hash` past the cap); null when it is not one. */
+function digestOf(abs: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const buf = Buffer.alloc(Math.min(st.size, MAX_SCRIPT_BYTES));
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return `${st.size}:${createHash('sha256').update(buf.subarray(0, read)).digest('hex')}`;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function aggregatorDefinition(a: AggregatorConfig, root: string, scripts: ScriptDigests): unknown {
   switch (a.type) {
     case 'weighted_average':
     case 'all_or_nothing':
       return a;
     case 'code_judge':
-      return { type: a.type, command: a.command, cwd: relativeDir(root, a.cwd) };
+      return {
+        type: a.type,
+        command: a.command,
+        cwd: relativeDir(root, a.cwd),
+        scripts: scripts.of(a.command, a.cwd),
+      };
     case 'llm_judge':
       return { type: a.type, prompt: a.prompt?.template ?? null };
   }
@@ -161,7 +221,7 @@ const knobs = (e: EvaluatorConfig) => ({
 });
 
 /** What decides an evaluator's grade; positions and prompt file paths are left out, prompt text kept. */
-function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
+function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDigests): unknown {
   // AgentV 5's knobs are left out (undefined) when unset, so v2 cases keep their hashes.
   switch (e.type) {
     case 'llm_judge':
@@ -177,6 +237,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
             relativeDir(root, e.promptScript.command.at(-1)!),
           ],
           config: e.promptScript.config,
+          scripts: scripts.of(e.promptScript.command, e.promptScript.cwd),
         },
         required: e.required,
         rubric_score: e.rubricScore,
@@ -185,12 +246,23 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
         weight: e.weight,
       };
     case 'code_judge':
-      return { command: e.command, config: e.config, cwd: relativeDir(root, e.cwd), ...knobs(e) };
+      return {
+        command: e.command,
+        config: e.config,
+        cwd: relativeDir(root, e.cwd),
+        min_score: e.minScore,
+        name: e.name,
+        negate: e.negate,
+        required: e.required,
+        scripts: scripts.of(e.command, e.cwd),
+        type: e.type,
+        weight: e.weight,
+      };
     case 'composite':
       return {
-        aggregator: aggregatorDefinition(e.aggregator, root),
+        aggregator: aggregatorDefinition(e.aggregator, root, scripts),
         assert_set: e.assertSet,
-        children: e.children.map((c) => evaluatorDefinition(c, root)),
+        children: e.children.map((c) => evaluatorDefinition(c, root, scripts)),
         ...knobs(e),
       };
     default: {
@@ -202,21 +274,44 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string): unknown {
 }
 
 /**
+ * What `definition_hash` covers, by version: 2 added the content of grader scripts and the
+ * target's definition. A results file of another version (or none: written before) hashed less,
+ * so its cases compare as `redefined`, and the comparison says why once.
+ */
+export const DEFINITION_VERSION = 2;
+
+/** The target that answers a case, as hashed: its name and what is written for it. */
+export interface HashedTarget {
+  name: string | null;
+  /** Provider and settings as written (`${{ VAR }}` unresolved); null for recorded answers. */
+  definition: Record<string, unknown> | null;
+}
+
+/**
  * A case's `definition_hash`: the first 16 hex of sha256 over the canonical JSON
  * of what decides its grade. Two runs whose hashes differ graded different things, so their
  * verdicts are not comparable. `root` is the workspace root, against which directories are made
- * relative so the hash is the same in every checkout.
+ * relative so the hash is the same in every checkout. `scripts` reads each grader script once
+ * across the cases of a plan.
  */
-export function definitionHash(c: EvalCase, targetName: string | null, root: string): string {
+export function definitionHash(
+  c: EvalCase,
+  target: HashedTarget | string | null,
+  root: string,
+  scripts: ScriptDigests = new ScriptDigests(root),
+): string {
+  const t = typeof target === 'object' && target !== null ? target : { name: target, definition: null };
   // Keys in sorted order (see messageDefinition).
   const definition = {
-    evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root)),
+    evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root, scripts)),
     expected_outcome: c.expectedOutcome,
     expected_output: c.expectedMessages.map(messageDefinition),
     input: c.inputMessages.map(messageDefinition),
     reference_answer: c.referenceAnswer ?? undefined,
     scoring: c.scoring,
-    target: targetName,
+    target: t.name,
+    target_definition: t.definition,
+    version: DEFINITION_VERSION,
   };
   return sha256Hex(canonicalJson(definition), 16);
 }

@@ -37,7 +37,7 @@ export function providerTargets(
   for (const e of entries) {
     const name = e.label ?? e.kind;
     if (targets.has(name)) continue; // the nearest definition wins (inline before the catalog)
-    const { id: _id, provider: _p, label: _l, command, grader_target: _g, config, ...rest } = e.raw;
+    const { id: _id, provider: _p, label: _l, command, grader_target: grader, config, ...rest } = e.raw;
     const settings: Record<string, unknown> = {};
     const nested = typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {};
     for (const [k, v] of Object.entries({ ...rest, ...nested })) settings[k] = envRef(v);
@@ -51,8 +51,9 @@ export function providerTargets(
     targets.set(name, {
       name,
       provider: e.kind,
-      // The judge is the action's (judge inputs), not the catalog's `grader_target`: one judge per run.
-      judgeTarget: null,
+      // Kept only to say it is ignored: the judge is the action's (judge inputs), one per run.
+      judgeTarget: typeof grader === 'string' && grader ? grader : null,
+      judgeKey: 'grader_target',
       settings: { ...settings, provider: e.kind },
       file: e.absPath,
       display: e.display,

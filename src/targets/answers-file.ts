@@ -41,12 +41,16 @@ export function loadAnswersFile(
       return;
     }
     const id = String(r.eval_id);
-    if (answers.has(id))
-      sink.warn(
+    const first = lines.get(id);
+    if (first !== undefined) {
+      // Which one would be graded is not the file's to decide silently: two answers is an error.
+      sink.error(
         { line: i + 1, column: 1 },
         'duplicate-id',
-        `a second answer for '${excerpt(id)}'; the last one is used`,
+        `two answers for '${excerpt(id)}': lines ${first} and ${i + 1}; keep one`,
       );
+      return;
+    }
     answers.set(id, r.candidate_answer);
     lines.set(id, i + 1);
   });

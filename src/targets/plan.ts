@@ -3,6 +3,7 @@ import { type z } from 'zod';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
+import { isWithheldName } from '../exec/redact.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../core/workspace.js';
 import { providerTargets } from './agentv-providers.js';
@@ -30,8 +31,11 @@ import {
 
 export interface CaseTarget {
   runner: TargetRunner;
-  /** Set when the target names a `judge_target`: that model judges this case. */
-  judge: EndpointConfig | null;
+  /**
+   * The target as written (provider and settings, `${{ VAR }}` unresolved), for the definition
+   * hash: a redefined target is not the same case. Null for recorded answers.
+   */
+  definition: Record<string, unknown> | null;
 }
 
 export interface TargetPlan {
@@ -48,7 +52,12 @@ export interface PlanOptions {
   targetOverride: string | null;
   /** Recorded answers used instead of any target. */
   answers: TargetRunner | null;
+  /** What `${{ VAR }}` reads: the environment a gate gets (`childEnv`), never the action's own. */
   env: NodeJS.ProcessEnv;
+  /** The action's own environment: only to say that a variable is withheld rather than unset. */
+  processEnv?: NodeJS.ProcessEnv;
+  /** Every value a template resolved to: a secret from then on. */
+  onSecret?(value: string): void;
   deps: RunnerDeps;
   /**
    * An unset `${{ VAR }}` fails a run; `validate`, which may run where secrets are not set, only
@@ -70,7 +79,8 @@ export function planTargets(
   const diagnostics: Diagnostic[] = [];
   if (opts.answers) {
     const answers = opts.answers;
-    return { plan: { forCase: () => ({ runner: answers, judge: null }), runners: [answers] }, diagnostics };
+    const target = { runner: answers, definition: null };
+    return { plan: { forCase: () => target, runners: [answers] }, diagnostics };
   }
   const files = new Map<string, TargetsFile | null>();
   const resolved = new Map<string, CaseTarget | null>();
@@ -119,7 +129,7 @@ export function planTargets(
         continue;
       }
       const key = `${file.file}\0${name}`;
-      if (!resolved.has(key)) resolved.set(key, resolveTarget(def, file, opts, diagnostics));
+      if (!resolved.has(key)) resolved.set(key, resolveTarget(def, opts, diagnostics));
       const target = resolved.get(key);
       if (target) {
         assignments.set(c, target);
@@ -142,30 +152,40 @@ export function planTargets(
 
 function resolveTarget(
   def: TargetDefinition,
-  file: TargetsFile,
   opts: PlanOptions,
   diagnostics: Diagnostic[],
 ): CaseTarget | null {
+  // One judge per run, the workflow's: a targets file is the pull request's to edit, so it never
+  // picks the model (or the endpoint, or the key) that grades it.
+  if (def.judgeTarget) diagnostics.push(judgeTargetIgnored(def));
   const runner = createRunner(def, opts, diagnostics);
-  if (!runner) return null;
-  let judge: EndpointConfig | null = null;
-  if (def.judgeTarget) {
-    const judgeDef = file.targets.get(def.judgeTarget);
-    if (!judgeDef) {
-      diagnostics.push(
-        problem(
-          def,
-          'judge_target',
-          'unknown-target',
-          `judge_target '${def.judgeTarget}' is not defined in ${file.display}${hint(def.judgeTarget, file.targets.keys())}`,
-        ),
-      );
-      return null;
-    }
-    judge = endpointFor(judgeDef, opts, diagnostics);
-    if (!judge) return null;
-  }
-  return { runner, judge };
+  return runner ? { runner, definition: targetDefinition(def) } : null;
+}
+
+function judgeTargetIgnored(def: TargetDefinition): Diagnostic {
+  const key = def.judgeKey ?? 'judge_target';
+  return {
+    ...problem(
+      def,
+      key,
+      'judge-target-ignored',
+      `${key} '${def.judgeTarget}' is ignored: every case is judged by the workflow's judge (the judge inputs), never by a model the checkout names`,
+    ),
+    severity: 'warning',
+  };
+}
+
+/**
+ * What of a target decides its answers: everything written but its name, judge and healthcheck.
+ * A mock's responses are left out: they are answers (as an answers file's lines are), and a
+ * changed answer is what a comparison is for, not a redefined case.
+ */
+function targetDefinition(def: TargetDefinition): Record<string, unknown> {
+  const left = new Set(['name', 'judge_target', 'healthcheck']);
+  if (def.provider === 'mock') for (const k of ['response', 'responses']) left.add(k);
+  const entries = Object.entries({ ...def.settings, provider: def.provider }).filter(([k]) => !left.has(k));
+  // Keys sorted once here: every case's definition hash then writes it without reordering.
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function hint(name: string, known: Iterable<string>): string {
@@ -183,7 +203,21 @@ function settingsOf(
   opts: PlanOptions,
   diagnostics: Diagnostic[],
 ): Record<string, unknown> | null {
-  const { values, missing } = resolveEnvRefs(def.settings, opts.env);
+  const { values, missing: all, resolved } = resolveEnvRefs(def.settings, opts.env);
+  for (const v of resolved) opts.onSecret?.(v);
+  // Withheld (a token, an input, the judge key): no run will ever see it, so an error even in validate.
+  const isWithheld = (v: string) => isWithheldName(v) || !!opts.processEnv?.[v];
+  const withheld = all.filter((m) => isWithheld(m.variable));
+  const missing = all.filter((m) => !isWithheld(m.variable));
+  for (const m of withheld)
+    diagnostics.push(
+      problem(
+        def,
+        m.key.split('.')[0]!,
+        'withheld-env',
+        `environment variable ${m.variable} (for '${m.key}') is withheld from targets: a template sees only what a gate's process gets (no GitHub token, judge key, INPUT_* or ACTIONS_* variable); give the target a variable of its own`,
+      ),
+    );
   const warnOnly = opts.unsetEnv === 'warning';
   if (warnOnly && missing.length > 0) {
     // Where secrets are not set (validate): one warning per target, the rest checked with placeholders.
@@ -197,7 +231,7 @@ function settingsOf(
     diagnostics.push({ ...d, severity: 'warning' });
     for (const m of missing) if (!m.key.includes('.')) values[m.key] = `\${{ ${m.variable} }}`;
   }
-  for (const m of warnOnly ? [] : missing) {
+  for (const m of warnOnly ? [] : missing)
     diagnostics.push(
       problem(
         def,
@@ -206,8 +240,7 @@ function settingsOf(
         `environment variable ${m.variable} (for '${m.key}') is not set`,
       ),
     );
-  }
-  return missing.length > 0 && !warnOnly ? null : values;
+  return withheld.length > 0 || (missing.length > 0 && !warnOnly) ? null : values;
 }
 
 function validated<S extends z.ZodType>(

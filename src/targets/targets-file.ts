@@ -24,7 +24,10 @@ const TargetsFileSchema = z.looseObject({
 export interface TargetDefinition {
   name: string;
   provider: string;
+  /** The judge the file names (ignored with a warning: the run's judge is the workflow's). */
   judgeTarget: string | null;
+  /** The key that named it, when not `judge_target` (AgentV 5's `grader_target`). */
+  judgeKey?: string;
   /** Keys as written, `${{ VAR }}` references unresolved. */
   settings: Record<string, unknown>;
   /** Absolute path of the targets file, and its display form. */
@@ -128,32 +131,39 @@ export function findTargetsFile(fromDir: string, ws: Workspace): string | null {
 const ENV_REF = /^\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
 /**
- * Resolves `${{ VAR }}` values (a whole value, as AgentV writes them) from the environment.
- * Missing variables are reported by name; the caller fails the run before any call.
+ * Resolves `${{ VAR }}` values (a whole value, as AgentV writes them) from `env`: the environment a
+ * gate's process gets, never the action's own (see `childEnv`). Missing variables are reported by
+ * name; the caller fails the run before any call. `resolved` lists every value read, each a
+ * secret for redaction.
  */
 export function resolveEnvRefs(
   settings: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
-): { values: Record<string, unknown>; missing: { key: string; variable: string }[] } {
+): { values: Record<string, unknown>; missing: { key: string; variable: string }[]; resolved: string[] } {
   const values: Record<string, unknown> = {};
   const missing: { key: string; variable: string }[] = [];
+  const resolved: string[] = [];
   for (const [key, value] of Object.entries(settings)) {
     if (typeof value === 'string') {
       const m = ENV_REF.exec(value.trim());
       if (m) {
         const v = env[m[1]!];
         if (v === undefined || v === '') missing.push({ key, variable: m[1]! });
-        else values[key] = v;
+        else {
+          values[key] = v;
+          resolved.push(v);
+        }
         continue;
       }
     }
     if (key === 'healthcheck' && value && typeof value === 'object' && !Array.isArray(value)) {
       const inner = resolveEnvRefs(value as Record<string, unknown>, env);
       values[key] = inner.values;
+      resolved.push(...inner.resolved);
       missing.push(...inner.missing.map((m) => ({ key: `healthcheck.${m.key}`, variable: m.variable })));
       continue;
     }
     values[key] = value;
   }
-  return { values, missing };
+  return { values, missing, resolved };
 }

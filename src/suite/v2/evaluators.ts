@@ -57,6 +57,14 @@ export class V2EvaluatorReader extends V2Reader {
     }
     switch (type) {
       case 'llm_judge': {
+        // One judge per run, the workflow's: a suite is the pull request's to edit.
+        if (raw.model !== undefined)
+          sink.warn(
+            doc.locateKey([...at, 'model']),
+            'judge-model-ignored',
+            "`model` is ignored: every case is judged by the workflow's judge (the judge inputs), never by a model the checkout names",
+            subject,
+          );
         const rubrics = raw.rubrics
           ? (parseRubricList(raw.rubrics, {
               sink,
