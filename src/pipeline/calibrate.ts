@@ -4,7 +4,6 @@ import { type CalibrationResults } from '../core/calibration-results.js';
 import { type RunContext } from './context.js';
 import { type Executed } from './execute.js';
 import { type RunPlan } from './plan.js';
-import { type EvalCase } from '../suite/types.js';
 import { type MeasureDeps } from '../calibration/measure.js';
 import {
   type LabelsReader,
