@@ -3,12 +3,12 @@ import {
   type BinaryPair,
   bootstrapInterval,
   cohenKappa,
-  mulberry32,
   quantile,
   rangeAgreement,
   type ScorePair,
   weightedKappa,
 } from '../../src/calibration/stats.js';
+import { mulberry32 } from '../../src/core/seeded-random.js';
 
 const repeat = (judge: boolean, human: boolean, k: number): BinaryPair[] =>
   Array.from({ length: k }, () => ({ judge, human }));

@@ -1,6 +1,7 @@
 import { type CaseResult } from '../../src/core/results.js';
 import { collectRepeats, combineRepeats } from '../../src/evaluators/repeated-case.js';
 import { type RepeatSetting } from '../../src/core/repeat-setting.js';
+import { mulberry32 } from '../../src/core/seeded-random.js';
 
 /**
  * The four properties README "Repeats" promises, simulated through the real repeat loop and verdict: a case
@@ -8,16 +9,6 @@ import { type RepeatSetting } from '../../src/core/repeat-setting.js';
  * With 4,000 runs a true rate of 5% would be seen above 5.6% in well under 1% of seeds, so a
  * bound of 5% here is meaningful; the exact figures are in pass-rate.test.ts.
  */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RUNS = 4000;
 

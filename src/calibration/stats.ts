@@ -1,4 +1,5 @@
 import { type BinaryAgreement, type RangeAgreement } from '../core/calibration-results.js';
+import { mulberry32 } from '../core/seeded-random.js';
 
 /**
  * Agreement between the judge and people (README "Judge calibration"): pure statistics, no I/O. The human label
@@ -20,21 +21,6 @@ export interface BinaryPair {
 export interface ScorePair {
   judge: number;
   human: number;
-}
-
-/**
- * mulberry32: a 32-bit seeded PRNG of our own so the interval is the same on every machine and
- * Node version (Math.random cannot be seeded). Returns floats in [0, 1).
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Cohen's κ of two binary raters; null when chance agreement is 1 (both used one and the same class). */

@@ -3,6 +3,8 @@
  * combined. Pure: the evaluator layer decides how many samples to take.
  */
 
+import { mulberry32 } from '../core/seeded-random.js';
+
 /** `judge-samples`: a fixed count 1..9, or `auto` (more samples only where the verdict is in doubt). */
 export type SamplesSetting = number | 'auto';
 
@@ -17,18 +19,6 @@ export function maxSamples(setting: SamplesSetting): number {
   return setting === 'auto' ? MAX_AUTO_SAMPLES : setting;
 }
 
-/** Mulberry32: a small seeded PRNG, so an item order is the same on every run (and every cache hit). */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The items in the order sample `index` shows them: sample 0 as written (so one sample asks exactly
  * what it always asked), later samples shuffled by a seed derived from the index, against the
@@ -37,7 +27,7 @@ function seededRandom(seed: number): () => number {
  */
 export function sampleOrder<T>(items: readonly T[], index: number): T[] {
   if (index === 0 || items.length < 2) return [...items];
-  const random = seededRandom(0x9e3779b1 ^ Math.imul(index, 0x85ebca6b));
+  const random = mulberry32(0x9e3779b1 ^ Math.imul(index, 0x85ebca6b));
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -1,6 +1,7 @@
 import { type DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { readCsv } from './csv-rows.js';
+import { TEXT_CHECKS } from '../types.js';
 
 /**
  * promptfoo's CSV datasets (`tests: file://cases.csv`), as promptfoo and AgentV 5 read them: the
@@ -23,18 +24,8 @@ const LIST_TYPES = new Set(['contains-any', 'contains-all', 'icontains-any', 'ic
 
 /** Types read from the short syntax; any other `type:` prefix is kept so the loader names it. */
 const SHORT_FORM = /^((?:not-)?[a-z][a-z0-9-]*)(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?$/;
-const KNOWN = new Set([
-  'equals',
-  'contains',
-  'icontains',
-  'contains-any',
-  'contains-all',
-  'icontains-any',
-  'icontains-all',
-  'starts-with',
-  'ends-with',
-  'regex',
-  'is-json',
+const KNOWN = new Set<string>([
+  ...TEXT_CHECKS,
   'llm-rubric',
   'latency',
   'cost',
