@@ -142,3 +142,14 @@ test('the README examples in both formats load', () => {
     expect(r.suite!.cases[0]!.scoring?.kind).toBe('threshold');
   }
 });
+
+test('a suite’s min_pass_rate is read as in a v2 suite, and refused outside 0..1 at its line', () => {
+  const gated = load(`min_pass_rate: 0.75\n${SUITE}`);
+  expect(gated.suite?.minPassRate).toBe(0.75);
+  expect(load(SUITE).suite?.minPassRate).toBeUndefined();
+  const bad = load(`min_pass_rate: 2\n${SUITE}`);
+  expect(bad.suite).toBeUndefined();
+  expect(bad.diagnostics.map((d) => `${d.line} ${d.message}`)).toContainEqual(
+    expect.stringMatching(/^1 .*min_pass_rate must be between 0 and 1/),
+  );
+});

@@ -172,6 +172,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     cases,
     ...(providers ? { providers } : {}),
     ...(parseRepeat(raw.repeat) !== null ? { repeat: parseRepeat(raw.repeat)! } : {}),
+    ...(typeof raw.min_pass_rate === 'number' ? { minPassRate: raw.min_pass_rate } : {}),
   };
 }
 

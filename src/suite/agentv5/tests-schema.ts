@@ -116,6 +116,10 @@ export const TestsSuiteSchema = z
       .meta({ description: 'promptfoo’s spelling of default_test.' }),
     assert: z.array(AssertionSchema, { error: 'assert must be a list' }).optional(),
     threshold: Score01('threshold').optional(),
+    min_pass_rate: Score01('min_pass_rate').optional().meta({
+      description:
+        'Share of the suite’s tests that must pass (0..1); with it, a failing test fails the check only through the rate.',
+    }),
     // As in the v2 suite (schema.ts); written out again: each schema module imports only zod.
     repeat: z
       .union(
