@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type CaseResult } from '../../src/core/results.js';
+import { repeatedCases } from '../../src/pipeline/execute-repeats.js';
+import { type PlannedCase } from '../../src/pipeline/plan.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
+import { type TargetRunner } from '../../src/targets/providers.js';
 import { engineConfig } from '../helpers/engine.js';
 import { tmpDir } from '../helpers/judge.js';
 
@@ -98,4 +102,31 @@ test("the suite's repeat applies unless the input sets one", async () => {
   );
   expect(byInput.results.suites[0]!.cases[0]!.repeats).toBe(2);
   expect(byInput.results.counts.inconclusive).toBe(1);
+});
+
+test("in the judge stage a recorded answer is judged once: the pull request's run recorded one answer per case", async () => {
+  const warnings: string[] = [];
+  const repeated = repeatedCases((m) => warnings.push(m));
+  const runner = {
+    name: 'default',
+    provider: 'recorded',
+    healthcheck: () => Promise.resolve(),
+    answer: () => Promise.reject(new Error('not called here')),
+  } as unknown as TargetRunner;
+  const asked: (number | undefined)[] = [];
+  const one = { id: 'c', verdict: 'pass', score: 1 } as CaseResult;
+  const planned = { target: { runner, definition: null }, repeat: 5 } as unknown as PlannedCase;
+  const result = await repeated(
+    planned,
+    (k) => {
+      asked.push(k);
+      return Promise.resolve(one);
+    },
+    undefined,
+  );
+  expect(asked).toEqual([undefined]);
+  expect(result).toBe(one);
+  expect(warnings).toEqual([
+    "repeat: target 'default' (recorded) gives the same answer every time; its cases are judged on one answer",
+  ]);
 });

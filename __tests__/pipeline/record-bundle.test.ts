@@ -70,3 +70,13 @@ test('the bundle must agree with what GitHub says: repository, head commit, pull
     `the record bundle names pull request #4, but the run's commit bbbbbbb is the head of pull request #5`,
   ]);
 });
+
+test('a bundle nested past any the record stage writes is refused before anything walks it', () => {
+  // Written as text: a value this deep would not survive JSON.stringify either.
+  const deep = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
+  const text = bundle({ answers: [{ ...answer('a'), output_messages: ['DEEP'] }] }).replace('"DEEP"', deep);
+  const r = parseBundle(text);
+  expect('errors' in r && r.errors[0]).toMatch(
+    /^the record bundle is nested past 200 levels at answers\.0\./,
+  );
+});

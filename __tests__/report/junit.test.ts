@@ -1,4 +1,7 @@
-import { renderJunit, xmlAttr, xmlText } from '../../src/report/junit.js';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { renderJunit, writeJunitFile, xmlAttr, xmlText } from '../../src/report/junit.js';
 import { type CaseResult, countCases, emptyUsage, type RunResults } from '../../src/core/results.js';
 import { Redactor } from '../../src/exec/redact.js';
 import { parseXml, validateJunit } from '../helpers/junit-xml.js';
@@ -220,4 +223,13 @@ test('the escapers keep any text well-formed and as written, minus what XML cann
 test('a parser that is strict does reject what the escaper prevents', () => {
   expect(() => parseXml('<r>\u0001</r>')).toThrow();
   expect(() => parseXml('<r a="<"/>')).toThrow();
+});
+
+test('the report is written through no link: a symlink at its name is refused, the file it points to untouched', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'junit-link-'));
+  const victim = path.join(dir, 'victim.js');
+  writeFileSync(victim, 'untouched');
+  symlinkSync(victim, path.join(dir, 'junit.xml'));
+  expect(() => writeJunitFile(path.join(dir, 'junit.xml'), run([]), (s) => s)).toThrow(/symlink/);
+  expect(readFileSync(victim, 'utf8')).toBe('untouched');
 });

@@ -81,6 +81,8 @@ function regressions(results: RunResults): string[] {
   if (n.regressed) bits.push(`${n.regressed} regressed`);
   if (n.newFailing) bits.push(`${n.newFailing} new or redefined failing`);
   if (n.errored) bits.push(`${n.errored} errored`);
+  // A case never judged is no evidence that nothing got worse: skipped never passes.
+  if (results.counts.skipped) bits.push(`${results.counts.skipped} skipped, not judged`);
   if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
   return bits;
 }

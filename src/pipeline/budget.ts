@@ -1,4 +1,4 @@
-import { type EvaluatorResult } from '../core/results.js';
+import { type EvaluatorResult, type RunResults } from '../core/results.js';
 import { type EndpointConfig } from '../judge/chat.js';
 import { estimateCost, priceFor, type PriceTable } from '../judge/pricing.js';
 import { type TargetAnswer } from '../targets/providers.js';
@@ -63,4 +63,12 @@ export function refusedByBudget(evaluators: readonly EvaluatorResult[]): boolean
     (e) =>
       (e.verdict === 'error' && e.error?.startsWith(BUDGET_REACHED)) || refusedByBudget(e.children ?? []),
   );
+}
+
+/** The spend against `budget-usd`, and how many cases it skipped, in the results. */
+export function withSpend(results: RunResults, spend: SpendMeter | null): RunResults {
+  if (!spend) return results;
+  let skipped = 0;
+  for (const s of results.suites) for (const c of s.cases) if (c.skipped === 'budget') skipped++;
+  return { ...results, budget: { usd: spend.capUsd, spent_usd: spend.spent, skipped } };
 }

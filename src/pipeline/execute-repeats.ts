@@ -6,11 +6,17 @@ import { type PlannedCase } from './plan.js';
 
 /**
  * A target whose answer is fixed in advance (a mock, an answers file, a batch run that answers
- * each case once) gives the same text every time: repeating it would count one answer many times
+ * each case once, an answer the pull request's run recorded) gives the same text every time: repeating it would count one answer many times
  * and claim evidence it does not have.
  */
 function answersVary(runner: TargetRunner): boolean {
-  return runner.provider !== 'mock' && runner.provider !== 'answers-file' && !runner.enlist;
+  return (
+    runner.provider !== 'mock' &&
+    runner.provider !== 'answers-file' &&
+    // The judge stage: the pull request's run recorded one answer per case.
+    runner.provider !== 'recorded' &&
+    !runner.enlist
+  );
 }
 
 /**

@@ -5,6 +5,8 @@ import { type GateResult, type TrustedInfo } from '../core/results.js';
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type TargetAnswer, TargetError, type TargetRunner } from '../targets/providers.js';
 import { aggregateResults } from './aggregate.js';
+import { withSpend } from './budget.js';
+import { applyPassRates } from './pass-rate.js';
 import { compareStage } from './compare.js';
 import { createRunContext } from './context.js';
 import { executePlan } from './execute.js';
@@ -46,6 +48,11 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   );
   const { errors, warnings, warningLines } = planProblems(plan);
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
+  // Not wired into this stage yet: said, so nobody reads a calibrated verdict into it.
+  if (config.calibration)
+    ctx.warn(
+      'calibration: not measured in stage judge yet; every check gates here (and fail-on: calibration is fail)',
+    );
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
   const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
@@ -66,15 +73,23 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
         );
   for (const s of executed.suites)
     for (const c of s.cases) c.answered_by = head.has(caseKey(s.path, c.id)) ? 'judge' : 'record';
-  const results = aggregateResults({
-    ...executed,
-    errors,
-    warnings,
-    judge: judgeInfo(plan.defaultEndpoint),
-    history: io.history ?? [],
-    commit: io.commit ?? null,
-    started,
-  });
+  // The same gates as a single-job run: pass rates (the base's suites, so their keys are the
+  // base's too) and the spend cap.
+  const results = withSpend(
+    applyPassRates(
+      aggregateResults({
+        ...executed,
+        errors,
+        warnings,
+        judge: judgeInfo(plan.defaultEndpoint),
+        history: io.history ?? [],
+        commit: io.commit ?? null,
+        started,
+      }),
+      config.minPassRate,
+    ),
+    ctx.spend,
+  );
   results.trusted = trustedInfo(plan, recorded);
   const compared = await compareStage(results, config, {
     ws: ctx.ws,
@@ -154,9 +169,11 @@ function recordedRunner(name: string, recorded: RecordedAnswer | undefined): Tar
       return Promise.resolve({
         text: recorded.answer,
         outputMessages: recorded.output_messages ?? null,
-        promptTokens: recorded.usage?.prompt_tokens ?? null,
-        completionTokens: recorded.usage?.completion_tokens ?? null,
-        costUsd: recorded.usage?.cost_usd ?? null,
+        // The bundle's usage is the pull request's word: shown nowhere and never charged to
+        // `budget-usd`, or a bundle could skip every case by claiming a fortune was spent.
+        promptTokens: null,
+        completionTokens: null,
+        costUsd: null,
         durationMs: recorded.duration_ms,
       });
     },

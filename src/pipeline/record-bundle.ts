@@ -1,7 +1,7 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileNoFollow } from '../core/safe-write.js';
 import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
+import { tooDeepPath } from '../core/nesting.js';
 import { MAX_ANSWER_CHARS } from '../evaluators/judged-answer.js';
 
 /**
@@ -105,6 +105,9 @@ const BundleSchema = z.object({
 /** The key a recorded answer is matched on: (suite path, case id). */
 export const caseKey = (suite: string, id: string) => `${suite}#${id}`;
 
+/** Deeper than any bundle the record stage writes (messages nest a few levels). */
+const MAX_BUNDLE_DEPTH = 200;
+
 /**
  * The bundle from its text, checked: its schema, and at most one answer per case and one result
  * per gate command. Every problem is named; a bundle with any problem is not used at all.
@@ -118,6 +121,14 @@ export function parseBundle(text: string): { bundle: RecordBundle } | { errors: 
   } catch (err) {
     return { errors: [`the record bundle is not JSON (${excerpt((err as Error).message)})`] };
   }
+  // Nested past any bundle we write (output messages included): refused before anything walks it.
+  const deep = tooDeepPath(data, MAX_BUNDLE_DEPTH);
+  if (deep)
+    return {
+      errors: [
+        `the record bundle is nested past ${MAX_BUNDLE_DEPTH} levels at ${excerpt(deep.slice(0, 8).join('.'))}…`,
+      ],
+    };
   const r = BundleSchema.safeParse(data);
   if (!r.success)
     return {
@@ -165,12 +176,9 @@ export function bundleMismatches(
 }
 
 /**
- * Writes the bundle atomically; the temporary file is created new (`wx`), so a link planted
- * at its name is refused rather than followed.
+ * Writes the bundle atomically through an exclusive temporary file (core/safe-write.ts): no link
+ * in the checkout, at the name or on the way to it, redirects it.
  */
 export function writeBundleFile(file: string, bundle: RecordBundle): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(bundle)}\n`, { flag: 'wx' });
-  renameSync(tmp, file);
+  writeFileNoFollow(file, `${JSON.stringify(bundle)}\n`);
 }

@@ -14,7 +14,7 @@ import { judgeRecorded, type RecordedInput } from './judge-recorded.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
 import { applyPassRates } from './pass-rate.js';
-import { budgetProblems, type SpendMeter } from './budget.js';
+import { budgetProblems, withSpend } from './budget.js';
 import { planProblems, planRun } from './plan.js';
 import { finishRun, type ReportedRun, type RunOutcome } from './finish.js';
 import { readShardFiles } from './shard-file.js';
@@ -158,14 +158,6 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     stats: merged.stats,
     executed: merged.executed,
   });
-}
-
-/** The spend against `budget-usd`, and how many cases it skipped, in the results. */
-function withSpend(results: RunResults, spend: SpendMeter | null): RunResults {
-  if (!spend) return results;
-  let skipped = 0;
-  for (const s of results.suites) for (const c of s.cases) if (c.skipped === 'budget') skipped++;
-  return { ...results, budget: { usd: spend.capUsd, spent_usd: spend.spent, skipped } };
 }
 
 /** The compare stage, wired the same way for a run and a merge. */

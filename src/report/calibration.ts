@@ -8,7 +8,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** `judge agreement: κ 0.82 over 48 labels; 1 check advisory`: the comment's one calibration line. */
 export function calibrationLine(c: CalibrationResults): string {
   const o = c.overall;
-  const kappa = o.kappa !== null ? `κ ${k2(o.kappa)}` : `κ — (${o.kappa_note ?? 'undefined'})`;
+  const kappa = o.kappa !== null ? `κ ${k2(o.kappa)}` : `κ — (${cell(o.kappa_note ?? 'undefined', 200)})`;
   const bits = [`judge agreement: ${kappa} over ${plural(c.labels, 'label')}`];
   const n = c.below_floor.length;
   if (c.floor !== null)
@@ -27,7 +27,7 @@ export function calibrationSection(results: RunResults): string {
   const lines = [`**${calibrationLine(c)}** <sub>(labels: ${code(c.file)} at ${cell(c.source, 80)})</sub>`];
   for (const b of c.below_floor.slice(0, 20))
     lines.push(
-      `- ${code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${b.reason}`,
+      `- ${code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${cell(b.reason, 300)}`,
     );
   if (c.below_floor.length > 20)
     lines.push(`- … and ${c.below_floor.length - 20} more (the results file has them all)`);

@@ -1,5 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileNoFollow } from '../core/safe-write.js';
 import { type CaseResult, type CheckerResult, type RunResults, type SuiteResult } from '../core/results.js';
 import { errorLine, whyNot } from './comment-body.js';
 import { passRateText } from './repeats.js';
@@ -245,10 +244,10 @@ export function renderJunit(results: RunResults, redact: (s: string) => string =
   ].join('\n');
 }
 
-/** Writes the report through a temporary file, so a reader never sees half of it. */
+/**
+ * Writes the report through an exclusive temporary file (core/safe-write.ts), so a reader never
+ * sees half of it and no link in the checkout redirects it.
+ */
 export function writeJunitFile(file: string, results: RunResults, redact: (s: string) => string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, renderJunit(results, redact), 'utf8');
-  renameSync(tmp, file);
+  writeFileNoFollow(file, renderJunit(results, redact));
 }
