@@ -179,3 +179,45 @@ test("the PR's invalid labels are shown after merge, inert, and never gate", asy
   expect(comment).not.toContain('@octocat');
   expect(comment).not.toContain('[x](http');
 });
+
+test("the judge stage measures the labels of its own checkout, the base's: the same check turns advisory", async () => {
+  // The base's mock target would answer Paris; the pull request's run recorded Lyon, and that is judged.
+  const root = makeFixtureRepo();
+  writeFileSync(path.join(root, 'evals/labels.jsonl'), text(disagreeingLabels()));
+  const recorded = (id: string, answer: string) => ({
+    suite: 'evals/qa.yaml',
+    id,
+    answer,
+    target: 'default',
+    duration_ms: 1,
+    usage: null,
+    error: null,
+  });
+  const { results } = await runEvaluation(config(root), {
+    env: {},
+    recorded: {
+      bundle: {
+        record: 1,
+        repository: 'o/r',
+        pr_number: 4,
+        head_sha: 'a'.repeat(40),
+        base_sha: null,
+        plan_hash: 'h',
+        answers: [
+          recorded('capital-of-france', 'It is Lyon.'),
+          recorded('explain-quicksort', 'Quicksort picks a pivot, partitions and recurses.'),
+        ],
+        gates: [],
+      },
+      run: null,
+    },
+  });
+  expect(results.errors).toEqual([]);
+  expect(results.calibration).toMatchObject({ source: 'working tree', labels: 12, effect: 'advisory' });
+  expect(results.calibration!.below_floor.map((b) => b.check)).toEqual(['names-paris']);
+  const c = capital(results);
+  expect(c.answer).toBe('It is Lyon.');
+  expect(c.answered_by).toBe('record');
+  expect(c.verdict).toBe('pass');
+  expect(results.usage.judge_calls).toBe(2 + 12);
+});

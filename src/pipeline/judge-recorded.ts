@@ -1,10 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { type Config } from '../config/config.js';
 import { excerpt } from '../core/diagnostics.js';
-import { type GateResult, type TrustedInfo } from '../core/results.js';
+import { addUsage, type GateResult, type TrustedInfo } from '../core/results.js';
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type TargetAnswer, TargetError, type TargetRunner } from '../targets/providers.js';
 import { aggregateResults } from './aggregate.js';
+import { calibrationStep } from './calibrate.js';
 import { withSpend } from './budget.js';
 import { applyPassRates } from './pass-rate.js';
 import { compareStage } from './compare.js';
@@ -48,11 +49,8 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   );
   const { errors, warnings, warningLines } = planProblems(plan);
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
-  // Not wired into this stage yet: said, so nobody reads a calibrated verdict into it.
-  if (config.calibration)
-    ctx.warn(
-      'calibration: not measured in stage judge yet; every check gates here (and fail-on: calibration is fail)',
-    );
+  // The labels are this checkout's, the base branch's: the pull request's never reach this job.
+  const calibration = await calibrationStep(config, plan, ctx, errors);
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
   const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
@@ -61,15 +59,17 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
     errors.length > 0
       ? { suites: [], rubric: null, partial: false }
       : await phase('Judge the recorded answers', () =>
-          executePlan(withRecordedAnswers(plan, answers, head), {
-            ...ctx,
-            cwd: ctx.ws.root,
-            concurrency: config.concurrency,
-            subject: io.subject ?? (() => Promise.reject(new TargetError('no pull request to judge'))),
-            history: io.history ?? [],
-            progress: hooks.progress,
-            reportedGates: (rubric) => reportedGates(rubric, bundle.gates),
-          }),
+          calibration.around(
+            executePlan(withRecordedAnswers(plan, answers, head), {
+              ...ctx,
+              cwd: ctx.ws.root,
+              concurrency: config.concurrency,
+              subject: io.subject ?? (() => Promise.reject(new TargetError('no pull request to judge'))),
+              history: io.history ?? [],
+              progress: hooks.progress,
+              reportedGates: (rubric) => reportedGates(rubric, bundle.gates),
+            }),
+          ),
         );
   for (const s of executed.suites)
     for (const c of s.cases) c.answered_by = head.has(caseKey(s.path, c.id)) ? 'judge' : 'record';
@@ -90,6 +90,10 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
     ),
     ctx.spend,
   );
+  if ('calibration' in executed && executed.calibration) {
+    results.calibration = executed.calibration;
+    addUsage(results.usage, executed.calibration.usage);
+  }
   results.trusted = trustedInfo(plan, recorded);
   const compared = await compareStage(results, config, {
     ws: ctx.ws,
