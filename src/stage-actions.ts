@@ -19,7 +19,9 @@ import {
   type RecordBundle,
   writeBundleFile,
 } from './pipeline/record-bundle.js';
+import { mergeRecordBundles, type NamedBundle } from './pipeline/record-shards.js';
 import { evaluateOrExplain } from './pipeline/run.js';
+import { shardLabel } from './pipeline/shard.js';
 import { invalidInputResults } from './report/results-file.js';
 
 const warn = (m: string) => core.warning(m);
@@ -61,7 +63,7 @@ export async function recordStageAction(
   const lines = [
     `### rubric-eval: recorded for the judge stage`,
     '',
-    `${bundle.answers.length} answer${bundle.answers.length === 1 ? '' : 's'} (${failed} target error${failed === 1 ? '' : 's'}) and ${bundle.gates.length} gate result${bundle.gates.length === 1 ? '' : 's'} written to \`${path.basename(file)}\`. Nothing was judged here: the judge workflow judges this bundle with the base branch's suites and sets the commit status.`,
+    `${bundle.shard ? `**${shardLabel(bundle.shard)}** of ${bundle.shard.planned} planned cases: ` : ''}${bundle.answers.length} answer${bundle.answers.length === 1 ? '' : 's'} (${failed} target error${failed === 1 ? '' : 's'}) and ${bundle.gates.length} gate result${bundle.gates.length === 1 ? '' : 's'} written to \`${path.basename(file)}\`. Nothing was judged here: the judge workflow judges ${bundle.shard ? "every shard's bundle" : 'this bundle'} with the base branch's suites and sets the commit status.`,
     ...(bundle.errors?.length
       ? ['', `**${bundle.errors.length} problem(s) stopped the recording**; the judge stage reports them.`]
       : []),
@@ -134,14 +136,17 @@ export async function judgeStageAction(
     outcome = fallback(checked.errors, i);
     outcome.results.trusted = trustedStub(run, pr);
   } else {
-    outcome = await judgeBundle(config, checked.bundle, { octokit, repo, run, pr: pr!, surface, signal });
+    outcome = await judgeBundle(config, checked, { octokit, repo, run, pr: pr!, surface, signal });
   }
   await o.report(outcome, prCtx, surface);
   const failed = checkFailure(outcome.results, config) !== null;
   await status(statusFromResults(outcome.results, failed));
 }
 
-/** The bundle, downloaded and checked against what GitHub says; every problem named. */
+/**
+ * The bundle (or every shard's, merged), downloaded and checked against what GitHub says; every
+ * problem named, with the artifact it is in.
+ */
 async function checkedBundle(
   octokit: Octokit,
   repo: Repo,
@@ -149,31 +154,40 @@ async function checkedBundle(
   pr: RunPullRequest,
   config: Config,
   signal: AbortSignal,
-): Promise<{ bundle: RecordBundle } | { errors: string[] }> {
+): Promise<{ bundle: RecordBundle; shards: number } | { errors: string[] }> {
   if (run.conclusion && run.conclusion !== 'success')
     return {
       errors: [
         `the pull request's record run #${run.id} ended ${excerpt(run.conclusion)}: its answers are not judged; see that run`,
       ],
     };
-  const { downloadRecordBundle } = await import(/* webpackMode: "eager" */ './github/workflow-run.js');
+  const { downloadRecordBundles } = await import(/* webpackMode: "eager" */ './github/workflow-run.js');
   const file = path.basename(config.recordFile ?? 'rubric-eval-record.json');
-  const got = await downloadRecordBundle(octokit, repo, run, file, signal);
+  const got = await downloadRecordBundles(octokit, repo, run, file, signal);
   if ('error' in got) return { errors: [got.error] };
-  const parsed = parseBundle(got.text);
-  if ('errors' in parsed) return parsed;
-  const mismatches = bundleMismatches(parsed.bundle, {
+  const parts: NamedBundle[] = [];
+  const errors: string[] = [];
+  for (const b of got.bundles) {
+    const parsed = parseBundle(b.text);
+    if ('errors' in parsed)
+      errors.push(...parsed.errors.map((e) => (got.bundles.length > 1 ? `${excerpt(b.artifact)}: ${e}` : e)));
+    else parts.push({ artifact: b.artifact, bundle: parsed.bundle });
+  }
+  if (errors.length > 0) return { errors: errors.slice(0, 20) };
+  const merged = mergeRecordBundles(parts);
+  if ('errors' in merged) return merged;
+  const mismatches = bundleMismatches(merged.bundle, {
     repository: `${repo.owner}/${repo.repo}`,
     headSha: run.headSha,
     prNumber: pr.number,
   });
-  return mismatches.length > 0 ? { errors: mismatches } : parsed;
+  return mismatches.length > 0 ? { errors: mismatches } : { bundle: merged.bundle, shards: parts.length };
 }
 
 /** The engine on the checked bundle, with the pull request's text and diff from the API. */
 async function judgeBundle(
   config: Config,
-  bundle: RecordBundle,
+  { bundle, shards }: { bundle: RecordBundle; shards: number },
   at: {
     octokit: Octokit;
     repo: Repo;
@@ -210,6 +224,7 @@ async function judgeBundle(
       recorded: {
         bundle,
         run: { id: run.id, url: run.url, conclusion: run.conclusion },
+        shards,
         // Model-only targets are answered here, from the head's suite files read as data.
         headFiles: (paths) => readHeadFiles(octokit, repo, run.headSha, paths, repoPath(config), signal),
       },

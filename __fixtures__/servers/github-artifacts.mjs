@@ -20,35 +20,37 @@ export async function startArtifacts(artifacts = []) {
   await new Promise((r) => storage.listen(0, '127.0.0.1', r));
   const storageUrl = `http://127.0.0.1:${storage.address().port}`;
 
+  /** One page of the artifacts `keep` selects, with the `name` filter and a Link header to the next. */
+  function listPage(req, url, res, json, keep) {
+    const name = url.searchParams.get('name');
+    const all = state.artifacts.filter((a) => keep(a) && (!name || a.name === name));
+    const perPage = Number(url.searchParams.get('per_page') ?? 30);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const headers = {};
+    if (page < last) {
+      const next = new URL(`http://${req.headers.host}${url.pathname}`);
+      if (name) next.searchParams.set('name', name);
+      next.searchParams.set('per_page', String(perPage));
+      next.searchParams.set('page', String(page + 1));
+      headers.link = `<${next}>; rel="next"`;
+    }
+    const items = all.slice((page - 1) * perPage, page * perPage).map(({ zip: _zip, ...a }) => a);
+    json(res, 200, { total_count: all.length, artifacts: items }, headers);
+  }
+
   /** Answers an artifacts route; false when the request is not one. */
   function handle(req, url, res, json) {
     let m;
     if (req.method !== 'GET') return false;
     if ((m = /^\/repos\/([^/]+)\/([^/]+)\/actions\/artifacts$/.exec(url.pathname))) {
-      const name = url.searchParams.get('name');
-      const all = state.artifacts.filter((a) => !name || a.name === name);
-      const perPage = Number(url.searchParams.get('per_page') ?? 30);
-      const page = Number(url.searchParams.get('page') ?? 1);
-      const last = Math.max(1, Math.ceil(all.length / perPage));
-      const headers = {};
-      if (page < last) {
-        const next = new URL(`http://${req.headers.host}${url.pathname}`);
-        if (name) next.searchParams.set('name', name);
-        next.searchParams.set('per_page', String(perPage));
-        next.searchParams.set('page', String(page + 1));
-        headers.link = `<${next}>; rel="next"`;
-      }
-      const items = all.slice((page - 1) * perPage, page * perPage).map(({ zip: _zip, ...a }) => a);
-      json(res, 200, { total_count: all.length, artifacts: items }, headers);
+      listPage(req, url, res, json, () => true);
       return true;
     }
-    // One run's artifacts (the trusted stage's record bundle), by `workflow_run.id`.
+    // One run's artifacts (the trusted stage's record bundles), by `workflow_run.id`.
     if ((m = /^\/repos\/([^/]+)\/([^/]+)\/actions\/runs\/(\d+)\/artifacts$/.exec(url.pathname))) {
-      const name = url.searchParams.get('name');
-      const list = state.artifacts.filter(
-        (a) => a.workflow_run?.id === Number(m[3]) && (!name || a.name === name),
-      );
-      json(res, 200, { total_count: list.length, artifacts: list.map(({ zip: _zip, ...a }) => a) });
+      const run = Number(m[3]);
+      listPage(req, url, res, json, (a) => a.workflow_run?.id === run);
       return true;
     }
     if ((m = /^\/repos\/([^/]+)\/([^/]+)\/actions\/artifacts\/(\d+)\/zip$/.exec(url.pathname))) {

@@ -17,3 +17,22 @@ describe('the results file of a run with invalid inputs', () => {
     );
   });
 });
+
+describe('the trusted stage and shards', () => {
+  const errorsOf = (raw: Record<string, string>) => {
+    const parsed = parseInputs({ suites: 'evals/*.yaml', ...raw });
+    return 'errors' in parsed ? parsed.errors : [];
+  };
+  test('the record stage runs as one job of a matrix', () => {
+    const parsed = parseInputs({ suites: 'evals/*.yaml', stage: 'record', shard: '2/4' });
+    expect('inputs' in parsed && parsed.inputs.shard).toEqual({ index: 2, total: 4 });
+  });
+  test('the judge stage is one job, and neither stage merges results files', () => {
+    expect(errorsOf({ stage: 'judge', shard: '1/2' })).toEqual([
+      "stage: judge takes no `shard`: give `shard` to the record matrix jobs; one judge job judges every shard's answers",
+    ]);
+    expect(errorsOf({ stage: 'record', merge: 'shards/*.json' })).toEqual([
+      "stage: record and judge take no `merge`: the judge stage reads every shard's record bundle from the record run and merges them itself",
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import {
@@ -168,12 +168,12 @@ const workflowRunEvent = (conclusion = 'success') => ({
 const zipOf = (text: string | Uint8Array) =>
   zipSync({ 'rubric-eval-record.json': typeof text === 'string' ? strToU8(text) : text }, { level: 1 });
 
-function recordArtifact(zip: Uint8Array | undefined): FakeArtifact[] {
+function recordArtifact(zip: Uint8Array | undefined, name = 'rubric-eval-record', id = 901): FakeArtifact[] {
   if (!zip) return [];
   return [
     {
-      id: 901,
-      name: 'rubric-eval-record',
+      id,
+      name,
       expired: false,
       created_at: new Date().toISOString(),
       workflow_run: {
@@ -197,13 +197,19 @@ const judgeInputs = () => ({
   'github-token': TOKEN,
 });
 
-async function judgeStage(base: string, zip: Uint8Array | undefined, conclusion = 'success') {
-  github = await startGitHubServer({ artifacts: recordArtifact(zip), pulls: [DECOY, PR] });
+async function judgeStage(
+  base: string,
+  zip: Uint8Array | FakeArtifact[] | undefined,
+  conclusion = 'success',
+  inputs: Record<string, string> = {},
+) {
+  const artifacts = Array.isArray(zip) ? zip : recordArtifact(zip);
+  github = await startGitHubServer({ artifacts, pulls: [DECOY, PR] });
   const run = await runAction({
     workspace: base,
     eventName: 'workflow_run',
     event: workflowRunEvent(conclusion),
-    inputs: judgeInputs(),
+    inputs: { ...judgeInputs(), ...inputs },
     apiUrl: github.url,
   });
   const results = JSON.parse(readFileSync(path.join(base, 'rubric-eval-results.json'), 'utf8')) as RunResults;
@@ -335,6 +341,96 @@ test("a fork's answers are recorded without a judge, then judged with the base b
   expect(github!.state.artifacts.downloads).toEqual([{ id: 901, authorization: null }]);
   expect(run.code).toBe(1);
 }, 180_000);
+
+describe('a record run in shards, judged by one job', () => {
+  /** Records shard i/n of the fork's run through dist/index.js; the bundle's text. */
+  async function recordShard(pr: string, shard: string): Promise<string> {
+    const rec = await runAction({
+      workspace: pr,
+      event: recordEvent,
+      inputs: { stage: 'record', suites: 'evals/*.yaml', rubric: 'RUBRIC.md', shard },
+      apiUrl: 'http://127.0.0.1:9',
+    });
+    expect([rec.code, rec.stderr]).toEqual([0, '']);
+    expect(rec.summary).toContain(`shard ${shard}`);
+    return readFileSync(path.join(pr, 'rubric-eval-record.json'), 'utf8');
+  }
+  const shardArtifacts = (texts: string[]) =>
+    texts.flatMap((t, i) => recordArtifact(zipOf(t), `rubric-eval-record-${i + 1}`, 901 + i));
+
+  function checkouts() {
+    const root = tmpDir('re-trusted-shards-');
+    const markers = path.join(root, 'markers');
+    mkdirSync(markers);
+    const pr = prCheckout(root, markers, {
+      refund: 'GOOD: refunds within 30 days',
+      reset: 'Click the link.',
+      shipping: 'It is on its way',
+    });
+    return { pr, base: baseCheckout(root, markers) };
+  }
+
+  test("every shard's bundle is downloaded and judged as one run: one comment, one status", async () => {
+    judge = await strictJudge();
+    const { pr, base } = checkouts();
+    const one = await recordShard(pr, '1/2');
+    const two = await recordShard(pr, '2/2');
+    // Round-robin over the PR's plan: refund and shipping, then reset; the gate ran in shard 1 only.
+    const ids = (t: string) => (JSON.parse(t) as { answers: { id: string }[] }).answers.map((a) => a.id);
+    expect([ids(one), ids(two)]).toEqual([['refund', 'shipping'], ['reset']]);
+    expect((JSON.parse(two) as { gates: unknown[] }).gates).toEqual([]);
+    expect(judge.state.requests).toHaveLength(0);
+
+    const { run, results } = await judgeStage(base, shardArtifacts([one, two]));
+    expect(results.suites[0]!.cases.map((c) => [c.id, c.verdict, c.answered_by])).toEqual([
+      ['refund', 'pass', 'record'],
+      ['reset', 'fail', 'record'],
+    ]);
+    expect(results.rubric!.gates[0]).toMatchObject({ command: 'node gate.mjs', verdict: 'pass' });
+    expect(results.trusted).toMatchObject({
+      record_shards: 2,
+      new_in_pr: ['evals/support.yaml#shipping'],
+      unanswered: [],
+    });
+    expect(github!.state.artifacts.downloads.map((d) => d.id)).toEqual([901, 902]);
+    expect(github!.state.comments.map((c) => c.issue)).toEqual([12]);
+    expect(github!.state.comments[0]!.body).toContain('(2 shard jobs, merged here)');
+    expect(github!.state.trusted.statuses.map((s) => s.state)).toEqual(['pending', 'failure']);
+    expect(run.code).toBe(1);
+
+    // A baseline file in this job's checkout is the base branch's, not the pull request's.
+    copyFileSync(path.join(base, 'rubric-eval-results.json'), path.join(base, 'baseline.json'));
+    await github!.close();
+    const again = await judgeStage(base, shardArtifacts([one, two]), 'success', {
+      baseline: 'baseline.json',
+    });
+    expect(again.results.baseline).toMatchObject({ file: 'baseline.json' });
+    expect(again.results.baseline!.in_checkout).toBeUndefined();
+    expect(again.github.state.comments[0]!.body).not.toContain('file in this PR');
+  }, 180_000);
+
+  test('a shard whose bundle is missing, or a case two shards answer: status error, naming it, nothing judged', async () => {
+    judge = await strictJudge();
+    const { pr, base } = checkouts();
+    const one = await recordShard(pr, '1/2');
+    const missing = await judgeStage(base, shardArtifacts([one]));
+    expect(missing.results.errors).toEqual(['shard 2/2 missing']);
+    expect(missing.github.state.trusted.statuses.map((s) => s.state)).toEqual(['pending', 'error']);
+    await github!.close();
+    github = undefined;
+
+    // Shard 2's bundle claims shard 1's case too, with a better answer.
+    const forged = JSON.parse(await recordShard(pr, '2/2')) as { answers: { id: string; answer: string }[] };
+    forged.answers.push({ ...forged.answers[0]!, id: 'refund', answer: 'GOOD' });
+    const twice = await judgeStage(base, shardArtifacts([one, JSON.stringify(forged)]));
+    expect(twice.results.errors).toEqual([
+      'shard 1/2 (rubric-eval-record-1) and shard 2/2 (rubric-eval-record-2) both hold an answer for case evals/support.yaml#refund',
+    ]);
+    expect(twice.results.verdict).toBe('fail');
+    expect(twice.github.state.trusted.statuses.map((s) => s.state)).toEqual(['pending', 'error']);
+    expect(judge.state.requests).toHaveLength(0);
+  }, 180_000);
+});
 
 test('no code from a PR-looking folder runs in the judge stage: its gate, code judge and targets file stay unrun', async () => {
   judge = await strictJudge();

@@ -1,3 +1,10 @@
+import { strToU8, zipSync } from 'fflate';
+import {
+  type FakeArtifact,
+  type FakeGitHub,
+  startGitHubServer,
+} from '../../__fixtures__/servers/github-server.mjs';
+import { type Octokit } from '../../src/github/client.js';
 import { statusFromResults } from '../../src/github/commit-status.js';
 import { recordRunOf } from '../../src/github/workflow-run.js';
 import { invalidInputResults } from '../../src/report/results-file.js';
@@ -62,4 +69,84 @@ test('the status: error when nothing was judged, failure when the check fails, s
   });
   expect(statusFromResults(judged, true).state).toBe('failure');
   expect(statusFromResults({ ...judged, partial: true }, false).state).toBe('error');
+});
+
+describe("the record run's bundles through the Actions API", () => {
+  let github: FakeGitHub;
+  let octokit: Octokit;
+  let downloadRecordBundles: typeof import('../../src/github/workflow-run.js').downloadRecordBundles;
+  const RUN = {
+    id: 77,
+    headSha: SHA.toLowerCase(),
+    headBranch: 'f',
+    headOwner: 'forker',
+    conclusion: 'success',
+    url: null,
+  };
+  const signal = new AbortController().signal;
+  const artifact = (
+    id: number,
+    name: string,
+    text: string,
+    over: Partial<FakeArtifact> = {},
+  ): FakeArtifact => ({
+    id,
+    name,
+    expired: false,
+    created_at: new Date().toISOString(),
+    workflow_run: { id: 77, repository_id: 1, head_repository_id: 2, head_branch: 'f', head_sha: SHA },
+    zip: zipSync({ 'rubric-eval-record.json': strToU8(text) }),
+    ...over,
+  });
+
+  beforeAll(async () => {
+    github = await startGitHubServer();
+    process.env.GITHUB_API_URL = github.url;
+    const client = await import('../../src/github/client.js');
+    ({ downloadRecordBundles } = await import('../../src/github/workflow-run.js'));
+    octokit = client.createOctokit('ghs_token_1234', { warn: () => undefined, timeoutMs: 5000 });
+  });
+  afterAll(() => github.close());
+  const use = (list: FakeArtifact[]) => {
+    github.state.artifacts.artifacts = list;
+    github.state.artifacts.downloads.length = 0;
+  };
+
+  test("a matrix of 150 shards: every page listed, each shard's bundle downloaded, others' artifacts left alone", async () => {
+    use([
+      ...Array.from({ length: 150 }, (_, i) =>
+        artifact(1000 + i, `rubric-eval-record-${i + 1}`, `{"n":${i + 1}}`),
+      ),
+      artifact(5, 'rubric-eval-results', '{}'),
+      artifact(6, 'rubric-eval-record-1', '{}', {
+        workflow_run: { ...artifact(0, '', '').workflow_run!, id: 78 },
+      }),
+    ]);
+    const got = await downloadRecordBundles(octokit, repo, RUN, 'rubric-eval-record.json', signal);
+    if ('error' in got) throw new Error(got.error);
+    expect(got.bundles).toHaveLength(150);
+    expect(got.bundles.map((b) => b.text).sort()).toEqual(
+      Array.from({ length: 150 }, (_, i) => `{"n":${i + 1}}`).sort(),
+    );
+    expect(github.state.artifacts.downloads.map((d) => d.id)).not.toContain(5);
+    expect(github.state.artifacts.downloads.map((d) => d.id)).not.toContain(6);
+  });
+
+  test('an expired shard, or bundles over the cap together: an error naming it, never part of a run', async () => {
+    use([
+      artifact(1, 'rubric-eval-record-1', '{}'),
+      artifact(2, 'rubric-eval-record-2', '{}', { expired: true }),
+    ]);
+    expect(await downloadRecordBundles(octokit, repo, RUN, 'rubric-eval-record.json', signal)).toEqual({
+      error: "the record run's rubric-eval-record-2 artifact has expired; re-run the record workflow",
+    });
+    use([1, 2, 3].map((i) => artifact(i, `rubric-eval-record-${i}`, 'x'.repeat(600))));
+    const got = await downloadRecordBundles(octokit, repo, RUN, 'rubric-eval-record.json', signal, {
+      each: 1000,
+      together: 1500,
+    });
+    expect('error' in got && got.error).toMatch(
+      /^rubric-eval-record-3 artifact #3: .*300.* \(what was left of the 1500 bytes the run's bundles may take together\)$/,
+    );
+  });
 });

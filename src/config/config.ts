@@ -192,9 +192,13 @@ const InputsSchema = z
     error:
       'set `suites` (eval suite globs) or `rubric` (a markdown rubric, a command, or `agent: <criterion>`), or `merge` (shard results files)',
   })
-  .refine((i) => i.stage === 'all' || !(i.shard || i.merge), {
+  .refine((i) => i.stage === 'all' || !i.merge, {
     error:
-      'stage: record and judge take no `shard` or `merge`: the trusted stage records and judges one whole run',
+      "stage: record and judge take no `merge`: the judge stage reads every shard's record bundle from the record run and merges them itself",
+  })
+  .refine((i) => i.stage !== 'judge' || !i.shard, {
+    error:
+      "stage: judge takes no `shard`: give `shard` to the record matrix jobs; one judge job judges every shard's answers",
   })
   .refine((i) => !(i.shard && i.merge), {
     error:

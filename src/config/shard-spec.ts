@@ -6,7 +6,8 @@ export interface ShardSpec {
   total: number;
 }
 
-const MAX_SHARDS = 256;
+/** GitHub's own limit on the jobs of one matrix. */
+export const MAX_SHARDS = 256;
 const SHARD_FORM = `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, e.g. 2/4`;
 
 /** Parses `i/n`; anything else is an error that names the accepted form. */

@@ -332,6 +332,8 @@ export interface TrustedInfo {
   extra_gates: string[];
   /** What the pull request changes among the judged files (suites, the rubric), from the API. */
   changed_files?: string[];
+  /** How many shard jobs of the record run recorded the answers (absent for one job). */
+  record_shards?: number;
 }
 
 export interface ShardSummary {

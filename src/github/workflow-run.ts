@@ -5,6 +5,8 @@ import { MAX_BUNDLE_BYTES, RECORD_ARTIFACT } from '../pipeline/record-bundle.js'
 import { downloadZip } from './baseline-artifact.js';
 import { describeError, untilCancelled } from './call-outcome.js';
 import { type Octokit, type Repo } from './client.js';
+import { boundedPages } from './pages.js';
+import { MAX_SHARDS } from '../config/shard-spec.js';
 
 /** The record run that triggered this `workflow_run` job, as GitHub's event names it. */
 export interface RecordRun {
@@ -108,31 +110,96 @@ export async function findRunPullRequest(
   }
 }
 
+/** One record bundle's text, and the artifact it came in. */
+export interface DownloadedBundle {
+  artifact: string;
+  text: string;
+}
+
 /**
- * The record bundle's text from the run's `rubric-eval-record` artifact: listed through the
- * Actions API, downloaded (the 302 to storage followed without the token), unzipped within
- * MAX_BUNDLE_BYTES. Never throws: a reason instead.
+ * What the judge stage downloads of all the run's bundles together: a matrix of shards each
+ * within MAX_BUNDLE_BYTES could otherwise add up to gigabytes.
  */
-export async function downloadRecordBundle(
+export const MAX_BUNDLES_BYTES = 2 * MAX_BUNDLE_BYTES;
+
+/** `rubric-eval-record`, or a shard's `rubric-eval-record-<suffix>` (names GitHub allows). */
+const isRecordArtifact = (name: string) =>
+  name === RECORD_ARTIFACT || (name.startsWith(`${RECORD_ARTIFACT}-`) && name.length <= 200);
+
+/**
+ * The record bundles' texts from the run's `rubric-eval-record` artifact, or from one artifact
+ * per shard (`rubric-eval-record-1`, ...): listed through the Actions API, downloaded (the 302
+ * to storage followed without the token), unzipped within MAX_BUNDLE_BYTES each and
+ * MAX_BUNDLES_BYTES together. Never throws: a reason instead. An expired one is an error: the
+ * judge stage never judges part of a run.
+ */
+export async function downloadRecordBundles(
   octokit: Octokit,
   repo: Repo,
   run: RecordRun,
   recordFileName: string,
   signal: AbortSignal,
-): Promise<{ text: string; artifactId: number } | { error: string }> {
-  let artifacts: { id: number; name: string; expired: boolean }[];
+  limits = { each: MAX_BUNDLE_BYTES, together: MAX_BUNDLES_BYTES },
+): Promise<{ bundles: DownloadedBundle[] } | { error: string }> {
+  const listed = await listRecordArtifacts(octokit, repo, run, signal);
+  if ('error' in listed) return listed;
+  const named = listed.artifacts;
+  if (named.length === 0)
+    return { error: `the record run #${run.id} uploaded no ${RECORD_ARTIFACT} artifact` };
+  if (named.length > MAX_SHARDS)
+    return {
+      error: `the record run #${run.id} uploaded ${named.length} record artifacts, more than ${MAX_SHARDS} shards`,
+    };
+  const expired = named.filter((a) => a.expired);
+  if (expired.length > 0)
+    return {
+      error: `the record run's ${expired.map((a) => excerpt(a.name)).join(', ')} artifact${expired.length === 1 ? ' has' : 's have'} expired; re-run the record workflow`,
+    };
+  const bundles: DownloadedBundle[] = [];
+  let left = limits.together;
+  for (const a of [...named].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : x.id - y.id))) {
+    if (left <= 0)
+      return {
+        error: `the record run's bundles are over ${limits.together} bytes together (at ${excerpt(a.name)})`,
+      };
+    const cap = Math.min(limits.each, left);
+    const got = await downloadOne(octokit, repo, a, recordFileName, cap, signal);
+    if ('error' in got)
+      return cap < limits.each
+        ? {
+            error: `${got.error} (what was left of the ${limits.together} bytes the run's bundles may take together)`,
+          }
+        : got;
+    left -= Buffer.byteLength(got.text, 'utf8');
+    bundles.push({ artifact: a.name, text: got.text });
+  }
+  return { bundles };
+}
+
+interface ListedArtifact {
+  id: number;
+  name: string;
+  expired: boolean;
+}
+
+async function listRecordArtifacts(
+  octokit: Octokit,
+  repo: Repo,
+  run: RecordRun,
+  signal: AbortSignal,
+): Promise<{ artifacts: ListedArtifact[] } | { error: string }> {
   try {
-    const r = await untilCancelled(
-      octokit.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', {
-        ...repo,
-        run_id: run.id,
-        name: RECORD_ARTIFACT,
-        per_page: 100,
-        request: { signal },
-      }),
+    const pages = await untilCancelled(
+      boundedPages<ListedArtifact>(
+        octokit,
+        octokit.rest.actions.listWorkflowRunArtifacts as never,
+        { ...repo, run_id: run.id, request: { signal } },
+        { maxPages: 5 },
+      ),
       signal,
     );
-    artifacts = (r.data as { artifacts: typeof artifacts }).artifacts;
+    if (pages.stopped) return { error: `listing the record run's artifacts stopped: ${pages.stopped}` };
+    return { artifacts: pages.items.filter((a) => typeof a.name === 'string' && isRecordArtifact(a.name)) };
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status === 403)
@@ -142,26 +209,25 @@ export async function downloadRecordBundle(
       };
     return { error: `listing the record run's artifacts failed (${describeError(err)})` };
   }
-  const named = artifacts.filter((a) => a.name === RECORD_ARTIFACT);
-  const live = named.find((a) => !a.expired);
-  if (!live)
-    return {
-      error:
-        named.length > 0
-          ? `the record run's ${RECORD_ARTIFACT} artifact has expired; re-run the record workflow`
-          : `the record run #${run.id} uploaded no ${RECORD_ARTIFACT} artifact`,
-    };
+}
+
+async function downloadOne(
+  octokit: Octokit,
+  repo: Repo,
+  a: ListedArtifact,
+  recordFileName: string,
+  cap: number,
+  signal: AbortSignal,
+): Promise<{ text: string } | { error: string }> {
+  const name = excerpt(a.name);
   let zip: Uint8Array;
   try {
-    zip = await untilCancelled(downloadZip(octokit, repo, live.id, signal, MAX_BUNDLE_BYTES), signal);
+    zip = await untilCancelled(downloadZip(octokit, repo, a.id, signal, cap), signal);
   } catch (err) {
-    return {
-      error: `downloading the ${RECORD_ARTIFACT} artifact #${live.id} failed (${excerpt(describeError(err))})`,
-    };
+    return { error: `downloading the ${name} artifact #${a.id} failed (${excerpt(describeError(err))})` };
   }
-  const file = resultsFromZip(zip, recordFileName, MAX_BUNDLE_BYTES);
-  if ('error' in file) return { error: `${RECORD_ARTIFACT} artifact #${live.id}: ${file.error}` };
-  return { text: file.text, artifactId: live.id };
+  const file = resultsFromZip(zip, recordFileName, cap);
+  return 'error' in file ? { error: `${name} artifact #${a.id}: ${file.error}` } : { text: file.text };
 }
 
 /** Suite files are read up to this size, as suites from disk are. */

@@ -23,6 +23,8 @@ import { type RunIO } from './run.js';
 export interface RecordedInput {
   bundle: RecordBundle;
   run: TrustedInfo['record_run'];
+  /** How many shard jobs recorded it (their bundles merged); 1 for one job. */
+  shards?: number;
   /** Files the pull request changes among those that decide the grade (suites, the rubric). */
   changedFiles?: string[];
   /** The head's suite files, read as data: model-only targets are then answered here. */
@@ -101,6 +103,8 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
     warn: ctx.warn,
     signal: io.signal,
   });
+  // This job's checkout is the base branch: a baseline file in it is the base's, not the PR's.
+  if (compared.baseline?.in_checkout) delete compared.baseline.in_checkout;
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,
@@ -228,5 +232,6 @@ function trustedInfo(plan: RunPlan, recorded: RecordedInput): TrustedInfo {
     unanswered: [...planned].filter((k) => !answered.has(k)),
     extra_gates: bundle.gates.map((g) => g.command).filter((c) => !gates.has(c)),
     ...(recorded.changedFiles ? { changed_files: recorded.changedFiles } : {}),
+    ...(recorded.shards && recorded.shards > 1 ? { record_shards: recorded.shards } : {}),
   };
 }

@@ -2,7 +2,7 @@ import { type CaseResult, type ShardSummary, type SuiteResult } from '../core/re
 import { type AggregateInput } from './aggregate.js';
 import { type RunStats } from './context.js';
 import { type ShardFile } from './shard-file.js';
-import { comparePlanOrder, planHash, shardLabel, shardSize } from './shard.js';
+import { comparePlanOrder, completeShardSet, planHash, shardLabel, shardSize } from './shard.js';
 
 /** What a merge hands the aggregate stage in place of load..execute. */
 export interface MergedRun extends Pick<
@@ -27,7 +27,14 @@ const unique = (xs: readonly string[]) => [...new Set(xs)];
  */
 export function mergeShards(files: readonly ShardFile[], readErrors: readonly string[] = []): MergedRun {
   const errors = [...readErrors];
-  const ordered = files.length > 0 ? checkShardSet(files, errors) : null;
+  const ordered =
+    files.length > 0
+      ? completeShardSet(
+          files,
+          { shard: (f) => f.results.shard, label, name: (f) => f.file, noun: 'shard files' },
+          errors,
+        )
+      : null;
   if (files.length === 0) errors.push('merge: no shard results files to merge');
   const first = ordered?.[0];
   const assembled =
@@ -47,46 +54,6 @@ export function mergeShards(files: readonly ShardFile[], readErrors: readonly st
     stats: sumStats(files),
     executed: files.some((f) => f.results.judge_stats !== undefined),
   };
-}
-
-/**
- * One total, one plan hash, each index 1..n exactly once. Returns the files in index order, or
- * null (with the errors added) when they do not form one complete set.
- */
-function checkShardSet(files: readonly ShardFile[], errors: string[]): ShardFile[] | null {
-  const totals = unique(files.map((f) => String(f.results.shard.total)));
-  if (totals.length > 1) {
-    errors.push(`shard files disagree on the number of shards: ${files.map(label).join(', ')}`);
-    return null;
-  }
-  const hashes = unique(files.map((f) => f.results.shard.plan_hash));
-  if (hashes.length > 1) {
-    const groups = hashes.map(
-      (h) =>
-        `${files
-          .filter((f) => f.results.shard.plan_hash === h)
-          .map(label)
-          .join(', ')} planned ${h}`,
-    );
-    errors.push(
-      `plan hash mismatch: ${groups.join('; ')}: the suites, targets or prompt files changed between the shard jobs; run every shard on the same commit`,
-    );
-    return null;
-  }
-  const total = Number(totals[0]);
-  const byIndex = new Map<number, ShardFile[]>();
-  for (const f of files)
-    byIndex.set(f.results.shard.index, [...(byIndex.get(f.results.shard.index) ?? []), f]);
-  for (const [index, list] of [...byIndex].sort(([a], [b]) => a - b)) {
-    if (index > total) errors.push(`${list.map(label).join(', ')}: index beyond the ${total} shards`);
-    else if (list.length > 1)
-      errors.push(
-        `shard ${index}/${total} given ${list.length} times: ${list.map((f) => f.file).join(', ')}`,
-      );
-  }
-  for (let i = 1; i <= total; i++) if (!byIndex.has(i)) errors.push(`shard ${i}/${total} missing`);
-  if (errors.length > 0) return null;
-  return Array.from({ length: total }, (_, i) => byIndex.get(i + 1)![0]!);
 }
 
 interface Placed {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
 import { tooDeepPath } from '../core/nesting.js';
 import { MAX_ANSWER_CHARS } from '../evaluators/judged-answer.js';
+import { MAX_SHARDS } from '../config/shard-spec.js';
 
 /**
  * The record stage's bundle (README "The trusted stage"): what the pull request's
@@ -38,6 +39,8 @@ export interface RecordBundle {
   head_sha: string | null;
   base_sha: string | null;
   plan_hash: string;
+  /** Set when the record run was one job of a matrix (`shard: i/n`): this bundle holds its share. */
+  shard?: { index: number; total: number; planned: number };
   answers: RecordedAnswer[];
   gates: RecordedGate[];
   /** What stopped the pull request's run from recording (its suites were invalid, say). */
@@ -97,6 +100,14 @@ const BundleSchema = z.object({
   head_sha: sha,
   base_sha: sha,
   plan_hash: shortText,
+  shard: z
+    .object({
+      index: z.number().int().min(1).max(MAX_SHARDS),
+      total: z.number().int().min(1).max(MAX_SHARDS),
+      planned: z.number().int().min(0).max(MAX_ANSWERS),
+    })
+    .refine((s) => s.index <= s.total, { error: 'index is beyond the number of shards' })
+    .optional(),
   answers: z.array(AnswerSchema).max(MAX_ANSWERS),
   gates: z.array(GateSchema).max(1000),
   errors: z.array(shortText).max(1000).optional(),

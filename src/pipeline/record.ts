@@ -60,9 +60,19 @@ export async function recordEvaluation(
     pr_number: origin.prNumber,
     head_sha: origin.headSha,
     base_sha: origin.baseSha,
-    plan_hash: planHash(
-      plan.cases.map((c) => ({ suite: c.suite.path, id: c.evalCase.id, definition_hash: c.definitionHash })),
-    ),
+    // A shard's hash is the whole plan's, as its results file's is: every shard of one run agrees.
+    plan_hash:
+      plan.shard?.plan_hash ??
+      planHash(
+        plan.cases.map((c) => ({
+          suite: c.suite.path,
+          id: c.evalCase.id,
+          definition_hash: c.definitionHash,
+        })),
+      ),
+    ...(plan.shard
+      ? { shard: { index: plan.shard.index, total: plan.shard.total, planned: plan.shard.planned } }
+      : {}),
     answers,
     gates,
     ...(errors.length > 0 ? { errors } : {}),

@@ -25,7 +25,9 @@ export function trustedNote(results: RunResults): string {
   const lines = [
     `**Trusted stage:** judged with the base branch's suites, rubric and judges. The answers${
       results.rubric ? ' and gate results' : ''
-    } were recorded by the pull request's ${runRef}${t.head_sha ? ` on ${codeCell(t.head_sha.slice(0, 7))}` : ''} and reported by it, not re-run here.`,
+    } were recorded by the pull request's ${runRef}${
+      t.record_shards ? ` (${t.record_shards} shard jobs, merged here)` : ''
+    }${t.head_sha ? ` on ${codeCell(t.head_sha.slice(0, 7))}` : ''} and reported by it, not re-run here.`,
   ];
   const byJudge = results.suites.reduce(
     (n, s) => n + s.cases.filter((c) => c.answered_by === 'judge').length,
