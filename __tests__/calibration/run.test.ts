@@ -213,11 +213,69 @@ test("the judge stage measures the labels of its own checkout, the base's: the s
     },
   });
   expect(results.errors).toEqual([]);
-  expect(results.calibration).toMatchObject({ source: 'working tree', labels: 12, effect: 'advisory' });
+  expect(results.calibration).toMatchObject({
+    source: "the base branch's checkout",
+    labels: 12,
+    effect: 'advisory',
+    after_merge: null,
+  });
   expect(results.calibration!.below_floor.map((b) => b.check)).toEqual(['names-paris']);
   const c = capital(results);
   expect(c.answer).toBe('It is Lyon.');
   expect(c.answered_by).toBe('record');
   expect(c.verdict).toBe('pass');
   expect(results.usage.judge_calls).toBe(2 + 12);
+});
+
+test("in the judge stage the head's labels, read as data, are shown after merge and never gate", async () => {
+  const root = makeFixtureRepo();
+  writeFileSync(path.join(root, 'evals/labels.jsonl'), text(agreeingLabels()));
+  const asked: string[][] = [];
+  const { results } = await runEvaluation(config(root), {
+    env: {},
+    recorded: {
+      bundle: {
+        record: 1,
+        repository: 'o/r',
+        pr_number: 4,
+        head_sha: 'a'.repeat(40),
+        base_sha: null,
+        plan_hash: 'h',
+        answers: [
+          {
+            suite: 'evals/qa.yaml',
+            id: 'capital-of-france',
+            answer: 'It is Lyon.',
+            target: 'default',
+            duration_ms: 1,
+            usage: null,
+            error: null,
+          },
+          {
+            suite: 'evals/qa.yaml',
+            id: 'explain-quicksort',
+            answer: 'Quicksort picks a pivot, partitions and recurses.',
+            target: 'default',
+            duration_ms: 1,
+            usage: null,
+            error: null,
+          },
+        ],
+        gates: [],
+      },
+      run: null,
+      // The head rewrites the labels to make names-paris advisory: shown, never gating.
+      headFiles: (paths) => {
+        asked.push(paths);
+        return Promise.resolve(new Map(paths.map((p) => [p, text(disagreeingLabels())])));
+      },
+    },
+  });
+  expect(asked).toContainEqual(['evals/labels.jsonl']);
+  const cal = results.calibration!;
+  expect(cal.below_floor).toEqual([]);
+  expect(cal.after_merge!.below_floor.map((b) => b.check)).toEqual(['names-paris']);
+  const c = capital(results);
+  expect(c.verdict).toBe('fail');
+  expect(c.gating_violations.join(' ')).toContain('names-paris');
 });

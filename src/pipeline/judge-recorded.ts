@@ -6,6 +6,7 @@ import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type TargetAnswer, TargetError, type TargetRunner } from '../targets/providers.js';
 import { aggregateResults } from './aggregate.js';
 import { calibrationStep } from './calibrate.js';
+import { type LabelsReader, workingTreeLabels } from '../calibration/stage.js';
 import { withSpend } from './budget.js';
 import { applyPassRates } from './pass-rate.js';
 import { compareStage } from './compare.js';
@@ -51,8 +52,14 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   );
   const { errors, warnings, warningLines } = planProblems(plan);
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
-  // The labels are this checkout's, the base branch's: the pull request's never reach this job.
-  const calibration = await calibrationStep(config, plan, ctx, errors);
+  // The labels that gate are this checkout's, the base branch's; the head's are data, shown only.
+  const calibration = await calibrationStep(
+    config,
+    plan,
+    ctx,
+    errors,
+    baseLabelsWithHead(workingTreeLabels(ctx.ws), recorded.headFiles, ctx.warn),
+  );
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
   const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
@@ -111,6 +118,28 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
     stats: ctx.judges.stats(),
     executed: errors.length === 0,
   });
+}
+
+/**
+ * The labels of this checkout (the base branch's) gate; the pull request head's file, read
+ * through the API as data, is what the PR proposes: measured and shown "after merge", never gating.
+ */
+function baseLabelsWithHead(
+  base: LabelsReader,
+  head: HeadFiles | undefined,
+  warn: (m: string) => void,
+): LabelsReader {
+  return async (file) => {
+    const gating = { ...(await base(file)).gating, from: "the base branch's checkout" };
+    if (!head) return { gating, proposed: null };
+    try {
+      const text = (await head([file])).get(file) ?? null;
+      return { gating, proposed: { text, from: 'pull request head (GitHub API)' } };
+    } catch (err) {
+      warn(`calibration: the pull request head's ${file} could not be read: ${(err as Error).message}`);
+      return { gating, proposed: null };
+    }
+  };
 }
 
 /** The head's version of every case a model-only target answers, when the head can be read. */
