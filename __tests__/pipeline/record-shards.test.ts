@@ -100,9 +100,13 @@ test('a bundle without `shard` among shard bundles is refused', () => {
   ]);
 });
 
-test("what stopped a shard's recording is kept, with the shard named", () => {
-  const b = merged([shard(1, 2, ['a']), shard(2, 2, [], { errors: ['evals/x.yaml:3 bad'] })]);
-  expect(b.errors).toEqual(['shard 2/2: evals/x.yaml:3 bad']);
+test("what stopped a shard's recording is kept, once, with the shards named unless it stopped them all", () => {
+  const b = merged([
+    shard(1, 3, ['a'], { errors: ['evals/x.yaml:3 bad'] }),
+    shard(2, 3, [], { errors: ['evals/x.yaml:3 bad', 'a target timed out'] }),
+    shard(3, 3, [], { errors: ['evals/x.yaml:3 bad', 'a target timed out'] }),
+  ]);
+  expect(b.errors).toEqual(['evals/x.yaml:3 bad', 'shard 2/3, shard 3/3: a target timed out']);
 });
 
 test('a shard field out of range is a schema error', () => {

@@ -57,9 +57,7 @@ export function mergeRecordBundles(
   errors.push(...twice(ordered, (b) => b.bundle.gates.map((g) => g.command), 'a result for gate'));
   if (errors.length > 0) return { errors: errors.slice(0, 20) };
   const first = ordered[0]!.bundle;
-  const problems = ordered.flatMap((b) =>
-    (b.bundle.errors ?? []).map((e) => `${shardLabel(b.bundle.shard)}: ${e}`),
-  );
+  const problems = shardProblems(ordered);
   return {
     bundle: {
       record: 1,
@@ -73,6 +71,20 @@ export function mergeRecordBundles(
       ...(problems.length > 0 ? { errors: problems } : {}),
     },
   };
+}
+
+/**
+ * What stopped the shards' recording, each problem once: invalid suites stop every shard the
+ * same way, and are said once; a problem only some shards met names them.
+ */
+function shardProblems(ordered: readonly Sharded[]): string[] {
+  const by = new Map<string, number[]>();
+  for (const b of ordered)
+    for (const e of new Set(b.bundle.errors ?? [])) by.set(e, [...(by.get(e) ?? []), b.bundle.shard.index]);
+  const total = ordered.length;
+  return [...by].map(([e, at]) =>
+    at.length === total ? e : `${at.map((i) => shardLabel({ index: i, total })).join(', ')}: ${e}`,
+  );
 }
 
 /** Keys two shards both hold: each named with the shards that hold it. */
