@@ -4,9 +4,11 @@ import {
   type EvaluatorResult,
   type SuiteResult,
 } from '../core/results.js';
-import { scoreCase } from '../evaluators/case-scoring.js';
+import { compositeVerdict, scoreCase } from '../evaluators/case-scoring.js';
+import { fixedAggregate } from '../evaluators/evaluate.js';
+import { negatedOutcome } from '../evaluators/negate.js';
 import { evaluatorVerdict, weightedMeanOrEqual } from '../rubric/scoring.js';
-import { type EvalSuite } from '../suite/types.js';
+import { type CompositeConfig, type EvalCase, type EvalSuite, type EvaluatorConfig } from '../suite/types.js';
 import { type BelowFloor, type CalibrationRow } from '../core/calibration-results.js';
 
 const fmt = (k: number) => k.toFixed(2);
@@ -33,8 +35,8 @@ const key = (suite: string, id: string) => JSON.stringify([suite, id]);
 
 /**
  * Advisory checks stop gating: each is kept in the results (marked, with its κ) but left out of
- * its evaluator's score and gates, and the case is scored again by its format's rules. Applies to
- * llm_judge evaluators at a case's top level (a composite's children keep gating).
+ * its evaluator's score and gates wherever it is judged (a composite's children too), and each
+ * result above it is scored again by its own rule, up to the case by its format's rules.
  */
 export function applyAdvisory(
   suites: readonly SuiteResult[],
@@ -63,10 +65,10 @@ export function applyAdvisory(
 function rescoredCase(
   c: CaseResult,
   advisory: ReadonlyMap<string, BelowFloor>,
-  evalCase: Parameters<typeof scoreCase>[0],
+  evalCase: Pick<EvalCase, 'scoring' | 'evaluators'>,
 ): CaseResult {
-  const evaluators = c.evaluators.map((e) => rescoredEvaluator(e, advisory));
-  if (evaluators.every((e, i) => e === c.evaluators[i])) return c;
+  const evaluators = rescoredList(c.evaluators, evalCase.evaluators, advisory);
+  if (evaluators === c.evaluators) return c;
   const agg = scoreCase(evalCase, evaluators);
   return {
     ...c,
@@ -77,8 +79,28 @@ function rescoredCase(
   };
 }
 
-function rescoredEvaluator(e: EvaluatorResult, advisory: ReadonlyMap<string, BelowFloor>): EvaluatorResult {
-  if (e.type !== 'llm_judge' || !e.checks || e.verdict === 'error') return e;
+/** Results in the order their configs are declared (as they are run); the same list when nothing changed. */
+function rescoredList(
+  results: EvaluatorResult[],
+  configs: readonly EvaluatorConfig[],
+  advisory: ReadonlyMap<string, BelowFloor>,
+): EvaluatorResult[] {
+  const out = results.map((r, i) => {
+    const config = configs[i]?.name === r.name ? configs[i] : configs.find((x) => x.name === r.name);
+    return rescoredEvaluator(r, config, advisory);
+  });
+  return out.every((r, i) => r === results[i]) ? results : out;
+}
+
+function rescoredEvaluator(
+  e: EvaluatorResult,
+  config: EvaluatorConfig | undefined,
+  advisory: ReadonlyMap<string, BelowFloor>,
+): EvaluatorResult {
+  if (e.verdict === 'error') return e;
+  if (e.type === 'composite' && e.children)
+    return rescoredComposite(e, e.children, config?.type === 'composite' ? config : undefined, advisory);
+  if (e.type !== 'llm_judge' || !e.checks) return e;
   if (!e.checks.some((c) => advisory.has(c.id))) return e;
   const checks: CheckResult[] = e.checks.map((c) => {
     const a = advisory.get(c.id);
@@ -93,5 +115,53 @@ function rescoredEvaluator(e: EvaluatorResult, advisory: ReadonlyMap<string, Bel
   const violations = e.gating_violations.filter(
     (v) => !checks.some((c) => c.advisory && v.startsWith(`${c.id}:`)),
   );
-  return { ...e, checks, score, verdict: evaluatorVerdict(score, violations), gating_violations: violations };
+  const own = {
+    ...e,
+    checks,
+    score,
+    verdict: evaluatorVerdict(score, violations),
+    gating_violations: violations,
+  };
+  return e.negated ? { ...own, ...negatedOutcome(own) } : own;
+}
+
+/**
+ * A composite whose children held an advisory check: its gates are the children's again, and a
+ * fixed aggregator (`weighted_average`, `all_or_nothing`) scores it again. A script or judge
+ * aggregator is not asked again (the run does not call it twice): its score stands, and a
+ * warning says it was given the advisory check's part.
+ */
+function rescoredComposite(
+  e: EvaluatorResult,
+  was: EvaluatorResult[],
+  config: CompositeConfig | undefined,
+  advisory: ReadonlyMap<string, BelowFloor>,
+): EvaluatorResult {
+  const children = rescoredList(was, config?.children ?? [], advisory);
+  if (children === was) return e;
+  const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
+  const fixed = config ? fixedAggregate(config, children) : undefined;
+  const score = fixed?.score ?? (e.negated ? 1 - e.score : e.score);
+  const own: EvaluatorResult = {
+    ...e,
+    children,
+    score,
+    verdict: compositeVerdict(config ?? {}, score, children, gating),
+    gating_violations: gating,
+  };
+  if (fixed) own.reasoning = fixed.reasoning;
+  else
+    own.warnings = [
+      ...(e.warnings ?? []),
+      `aggregator${config ? ` ${config.aggregator.type}` : ''} not asked again: its score still counts the advisory ${advisoryIn(children).join(', ')}`,
+    ];
+  return e.negated ? { ...own, ...negatedOutcome(own) } : own;
+}
+
+/** The advisory checks' ids anywhere under these results. */
+function advisoryIn(results: readonly EvaluatorResult[]): string[] {
+  return results.flatMap((r) => [
+    ...(r.checks ?? []).filter((c) => c.advisory).map((c) => c.id),
+    ...advisoryIn(r.children ?? []),
+  ]);
 }

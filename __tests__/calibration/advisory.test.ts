@@ -1,0 +1,148 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type Config } from '../../src/config/config.js';
+import { checkFailures } from '../../src/config/fail-on.js';
+import { type EvaluatorResult, type RunResults } from '../../src/core/results.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
+import { disagreeingLabels } from '../helpers/calibration-labels.js';
+import { engineConfig } from '../helpers/engine.js';
+import { makeFixtureRepo } from '../helpers/fixture-repo.js';
+import { startParisJudge } from '../helpers/paris-judge.js';
+
+// The Paris judge fails `names-paris` on "It is Lyon." and meets `concise`; the labels put that
+// judge at κ 0.00 on `names-paris` (12 labels), below the floor 0.6.
+let judge: FakeOpenAI;
+beforeEach(async () => {
+  judge = await startParisJudge();
+});
+afterEach(() => judge.close());
+
+const FACTS = [
+  'type: llm_judge',
+  'rubrics:',
+  '  - id: names-paris',
+  '    expected_outcome: Says Paris',
+  '    required: true',
+  '  - id: concise',
+  '    expected_outcome: One sentence',
+];
+const SHAPE = ['type: code_judge', 'script: [node, -e, "console.log(JSON.stringify({ score: 1 }))"]'];
+const indent = (n: number, lines: string[]) => lines.map((l) => `${' '.repeat(n)}${l}`);
+
+/** The fixture repository with `capital-of-france` graded only by these evaluators (YAML lines). */
+function repoWith(evaluators: string[]): string {
+  const root = makeFixtureRepo({ answers: { 'capital-of-france': 'It is Lyon.' } });
+  const suite = [
+    'description: Composites',
+    'evalcases:',
+    '  - id: capital-of-france',
+    '    expected_outcome: Names Paris as the capital',
+    '    input: What is the capital of France?',
+    '    evaluators:',
+    ...indent(6, evaluators),
+  ];
+  writeFileSync(path.join(root, 'evals/qa.yaml'), `${suite.join('\n')}\n`);
+  writeFileSync(path.join(root, 'evals/labels.jsonl'), `${disagreeingLabels().join('\n')}\n`);
+  return root;
+}
+
+const WEIGHTED = [
+  '- name: combo',
+  '  type: composite',
+  '  evaluators:',
+  '    - name: inner',
+  '      type: composite',
+  '      evaluators:',
+  '        - name: facts',
+  ...indent(10, FACTS),
+  '    - name: shape',
+  ...indent(6, SHAPE),
+  '  aggregator:',
+  '    type: weighted_average',
+  '    weights: { inner: 3, shape: 1 }',
+];
+
+const SCRIPTED = [
+  '- name: combo',
+  '  type: composite',
+  '  evaluators:',
+  '    - name: facts',
+  ...indent(6, FACTS),
+  '    - name: shape',
+  ...indent(6, SHAPE),
+  '  aggregator:',
+  '    type: code_judge',
+  '    script: [node, -e, "console.log(JSON.stringify({ score: 0.9 }))"]',
+];
+
+function run(root: string, over: Partial<Config> = {}) {
+  return runEvaluation(
+    engineConfig(root, judge.url, {
+      suites: ['evals/*.yaml'],
+      calibration: { file: 'evals/labels.jsonl', floor: 0.6 },
+      ...over,
+    }),
+    { env: { PATH: process.env.PATH } },
+  );
+}
+
+const theCase = (r: RunResults) => r.suites[0]!.cases[0]!;
+const child = (e: EvaluatorResult, ...names: string[]): EvaluatorResult =>
+  names.reduce((at, n) => at.children!.find((c) => c.name === n)!, e);
+
+test('a labelled check inside nested composites turns advisory: every level is scored again by its own rule', async () => {
+  const root = repoWith(WEIGHTED);
+  const off = await run(root, { calibration: { file: 'evals/labels.jsonl', floor: null } });
+  // Without the floor the check gates through both composites.
+  expect(theCase(off.results)).toMatchObject({
+    verdict: 'fail',
+    gating_violations: ['combo › inner › facts › names-paris: required item not satisfied'],
+  });
+  expect(theCase(off.results).evaluators[0]!.score).toBeCloseTo((3 * 0.5 + 1) / 4, 12);
+
+  const { results } = await run(root);
+  expect(results.errors).toEqual([]);
+  expect(results.calibration!.below_floor.map((b) => b.check)).toEqual(['names-paris']);
+  const c = theCase(results);
+  const combo = c.evaluators[0]!;
+  const facts = child(combo, 'inner', 'facts');
+  expect(facts.checks!.find((x) => x.id === 'names-paris')).toMatchObject({
+    satisfied: false,
+    advisory: expect.stringMatching(/^κ 0\.00 .* over 12 labels is below min-judge-agreement 0\.6$/),
+  });
+  expect(facts.checks!.find((x) => x.id === 'concise')!.advisory).toBeUndefined();
+  // facts: only `concise` counts (met) → 1; inner (one child) → 1; combo (3 × 1 + 1 × 1) / 4 → 1.
+  expect(facts).toMatchObject({ score: 1, verdict: 'pass', gating_violations: [] });
+  expect(child(combo, 'inner')).toMatchObject({ score: 1, verdict: 'pass', gating_violations: [] });
+  expect(combo).toMatchObject({ score: 1, verdict: 'pass', gating_violations: [] });
+  expect(combo.reasoning).toBe('inner: 1.00 × 3, shape: 1.00 × 1');
+  expect(c).toMatchObject({ verdict: 'pass', score: 1, gating_violations: [] });
+  expect(results.verdict).toBe('pass');
+  expect(checkFailures(results, 'fail')).toEqual([]);
+});
+
+test('fail-on: calibration: the composite keeps gating on the check, and the run fails for it', async () => {
+  const root = repoWith(WEIGHTED);
+  const { results } = await run(root, { failOn: 'calibration' });
+  const c = theCase(results);
+  expect(c.verdict).toBe('fail');
+  expect(child(c.evaluators[0]!, 'inner', 'facts').checks!.every((x) => x.advisory === undefined)).toBe(true);
+  expect(checkFailures(results, 'calibration')).toEqual([
+    '1 failed',
+    '1 check below min-judge-agreement 0.6 (names-paris κ 0.00)',
+  ]);
+});
+
+test('a script aggregator is not asked again: its score stands, the gate is lifted, and a warning says so', async () => {
+  const root = repoWith(SCRIPTED);
+  const { results } = await run(root);
+  expect(results.errors).toEqual([]);
+  const combo = theCase(results).evaluators[0]!;
+  expect(child(combo, 'facts')).toMatchObject({ score: 1, verdict: 'pass', gating_violations: [] });
+  expect(combo).toMatchObject({ score: 0.9, verdict: 'pass', gating_violations: [] });
+  expect(combo.warnings).toEqual([
+    'aggregator code_judge not asked again: its score still counts the advisory names-paris',
+  ]);
+  expect(theCase(results).verdict).toBe('pass');
+});
