@@ -5,7 +5,7 @@ import { type Config } from '../../src/config/config.js';
 import { checkFailures } from '../../src/config/fail-on.js';
 import { type EvaluatorResult, type RunResults } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
-import { disagreeingLabels } from '../helpers/calibration-labels.js';
+import { compositeSuite, disagreeingLabels } from '../helpers/calibration-labels.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { startParisJudge } from '../helpers/paris-judge.js';
@@ -18,63 +18,13 @@ beforeEach(async () => {
 });
 afterEach(() => judge.close());
 
-const FACTS = [
-  'type: llm_judge',
-  'rubrics:',
-  '  - id: names-paris',
-  '    expected_outcome: Says Paris',
-  '    required: true',
-  '  - id: concise',
-  '    expected_outcome: One sentence',
-];
-const SHAPE = ['type: code_judge', 'script: [node, -e, "console.log(JSON.stringify({ score: 1 }))"]'];
-const indent = (n: number, lines: string[]) => lines.map((l) => `${' '.repeat(n)}${l}`);
-
-/** The fixture repository with `capital-of-france` graded only by these evaluators (YAML lines). */
-function repoWith(evaluators: string[]): string {
+/** The fixture repository with `capital-of-france` graded by composites (helpers/calibration-labels.ts). */
+function repoWith(scripted: boolean): string {
   const root = makeFixtureRepo({ answers: { 'capital-of-france': 'It is Lyon.' } });
-  const suite = [
-    'description: Composites',
-    'evalcases:',
-    '  - id: capital-of-france',
-    '    expected_outcome: Names Paris as the capital',
-    '    input: What is the capital of France?',
-    '    evaluators:',
-    ...indent(6, evaluators),
-  ];
-  writeFileSync(path.join(root, 'evals/qa.yaml'), `${suite.join('\n')}\n`);
+  writeFileSync(path.join(root, 'evals/qa.yaml'), compositeSuite(scripted));
   writeFileSync(path.join(root, 'evals/labels.jsonl'), `${disagreeingLabels().join('\n')}\n`);
   return root;
 }
-
-const WEIGHTED = [
-  '- name: combo',
-  '  type: composite',
-  '  evaluators:',
-  '    - name: inner',
-  '      type: composite',
-  '      evaluators:',
-  '        - name: facts',
-  ...indent(10, FACTS),
-  '    - name: shape',
-  ...indent(6, SHAPE),
-  '  aggregator:',
-  '    type: weighted_average',
-  '    weights: { inner: 3, shape: 1 }',
-];
-
-const SCRIPTED = [
-  '- name: combo',
-  '  type: composite',
-  '  evaluators:',
-  '    - name: facts',
-  ...indent(6, FACTS),
-  '    - name: shape',
-  ...indent(6, SHAPE),
-  '  aggregator:',
-  '    type: code_judge',
-  '    script: [node, -e, "console.log(JSON.stringify({ score: 0.9 }))"]',
-];
 
 function run(root: string, over: Partial<Config> = {}) {
   return runEvaluation(
@@ -92,7 +42,7 @@ const child = (e: EvaluatorResult, ...names: string[]): EvaluatorResult =>
   names.reduce((at, n) => at.children!.find((c) => c.name === n)!, e);
 
 test('a labelled check inside nested composites turns advisory: every level is scored again by its own rule', async () => {
-  const root = repoWith(WEIGHTED);
+  const root = repoWith(false);
   const off = await run(root, { calibration: { file: 'evals/labels.jsonl', floor: null } });
   // Without the floor the check gates through both composites.
   expect(theCase(off.results)).toMatchObject({
@@ -123,7 +73,7 @@ test('a labelled check inside nested composites turns advisory: every level is s
 });
 
 test('fail-on: calibration: the composite keeps gating on the check, and the run fails for it', async () => {
-  const root = repoWith(WEIGHTED);
+  const root = repoWith(false);
   const { results } = await run(root, { failOn: 'calibration' });
   const c = theCase(results);
   expect(c.verdict).toBe('fail');
@@ -135,7 +85,7 @@ test('fail-on: calibration: the composite keeps gating on the check, and the run
 });
 
 test('a script aggregator is not asked again: its score stands, the gate is lifted, and a warning says so', async () => {
-  const root = repoWith(SCRIPTED);
+  const root = repoWith(true);
   const { results } = await run(root);
   expect(results.errors).toEqual([]);
   const combo = theCase(results).evaluators[0]!;
