@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type Config } from '../../src/config/config.js';
 import { checkFailures } from '../../src/config/fail-on.js';
 import { type EvaluatorResult, type RunResults } from '../../src/core/results.js';
@@ -95,4 +95,39 @@ test('a script aggregator is not asked again: its score stands, the gate is lift
     'aggregator code_judge not asked again: its score still counts the advisory names-paris',
   ]);
   expect(theCase(results).verdict).toBe('pass');
+});
+
+test('repeats: each answer is scored again without the advisory check, and the case decided again on its pass rate', async () => {
+  // A model target (its answers may vary, so repeats are asked); it always names Lyon.
+  const app = await startOpenAIServer({ respond: () => ({ content: 'It is Lyon.' }) });
+  try {
+    const root = makeFixtureRepo();
+    writeFileSync(
+      path.join(root, '.agentv/targets.yaml'),
+      `targets:\n  - name: default\n    provider: openai\n    endpoint: ${app.url}\n    api_key: app-key-123456\n    model: app-model\n`,
+    );
+    writeFileSync(path.join(root, 'evals/labels.jsonl'), `${disagreeingLabels().join('\n')}\n`);
+    const over = { repeat: 3, minCasePassRate: 0.3 } as const;
+    const capital = (r: RunResults) => r.suites[0]!.cases.find((c) => c.id === 'capital-of-france')!;
+    const off = await run(root, { ...over, calibration: { file: 'evals/labels.jsonl', floor: null } });
+    // 0 of 3: the upper bound 1 - 0.05^(1/3) = 0.632 is not below 0.3, so not yet a fail.
+    expect(capital(off.results)).toMatchObject({ repeats: 3, pass_rate: 0, verdict: 'inconclusive' });
+    expect(capital(off.results).answers!.every((a) => a.verdict === 'fail')).toBe(true);
+
+    const { results } = await run(root, over);
+    expect(results.errors).toEqual([]);
+    const c = capital(results);
+    // 3 of 3 answers pass: the exact lower bound 0.05^(1/3) = 0.368 reaches 0.3.
+    expect(c).toMatchObject({ repeats: 3, pass_rate: 1, pass_rate_low: 0.3684, verdict: 'pass' });
+    expect(c.answers!.map((a) => [a.repeat, a.verdict, a.gating_violations])).toEqual([
+      [1, 'pass', []],
+      [2, 'pass', []],
+      [3, 'pass', []],
+    ]);
+    for (const a of c.answers!)
+      expect(a.evaluators[0]!.checks!.find((x) => x.id === 'names-paris')!.advisory).toMatch(/^κ 0\.00 /);
+    expect(c.gating_violations).toEqual([]);
+  } finally {
+    await app.close();
+  }
 });

@@ -2,9 +2,11 @@ import {
   type CaseResult,
   type CheckResult,
   type EvaluatorResult,
+  type RepeatAnswer,
   type SuiteResult,
 } from '../core/results.js';
 import { compositeVerdict, scoreCase } from '../evaluators/case-scoring.js';
+import { combineRepeats } from '../evaluators/repeated-case.js';
 import { fixedAggregate } from '../evaluators/evaluate.js';
 import { negatedOutcome } from '../evaluators/negate.js';
 import { evaluatorVerdict, weightedMeanOrEqual } from '../rubric/scoring.js';
@@ -42,6 +44,8 @@ export function applyAdvisory(
   suites: readonly SuiteResult[],
   loaded: readonly EvalSuite[],
   advisory: readonly BelowFloor[],
+  /** The pass rate a repeated case must reach (`min-case-pass-rate`, as planned for it). */
+  minCasePassRate: (suite: string, id: string) => number,
 ): SuiteResult[] {
   if (advisory.length === 0) return [...suites];
   const byCase = new Map<string, Map<string, BelowFloor>>();
@@ -57,7 +61,10 @@ export function applyAdvisory(
       const evalCase = (loaded.find((l) => l.path === s.path) ?? loaded[si])?.cases.find(
         (x) => x.id === c.id,
       );
-      return checks && evalCase && c.verdict !== 'error' ? rescoredCase(c, checks, evalCase) : c;
+      if (!checks || !evalCase || c.verdict === 'error') return c;
+      return c.answers
+        ? rescoredRepeats(c, c.answers, checks, evalCase, minCasePassRate(s.path, c.id))
+        : rescoredCase(c, checks, evalCase);
     }),
   }));
 }
@@ -77,6 +84,43 @@ function rescoredCase(
     verdict: agg.verdict,
     evaluators,
   };
+}
+
+/**
+ * A repeated case: each answer is scored again on its own, and the case decided again on their
+ * pass rate, as the run decided it.
+ */
+function rescoredRepeats(
+  c: CaseResult,
+  answers: readonly RepeatAnswer[],
+  advisory: ReadonlyMap<string, BelowFloor>,
+  evalCase: Pick<EvalCase, 'scoring' | 'evaluators'>,
+  minRate: number,
+): CaseResult {
+  const rescored = answers.map((a) => rescoredCase(answerAsCase(c, a), advisory, evalCase));
+  if (rescored.every((r, i) => r.evaluators === answers[i]!.evaluators)) return c;
+  return { ...c, ...combineRepeats(rescored, minRate) };
+}
+
+/** One answer of a repeated case as the case it was when judged (what the repeats are combined from). */
+function answerAsCase(c: CaseResult, a: RepeatAnswer): CaseResult {
+  const one: CaseResult = {
+    id: c.id,
+    target: c.target,
+    verdict: a.verdict,
+    score: a.score,
+    gating_violations: a.gating_violations,
+    evaluators: a.evaluators,
+    answer: a.answer,
+    duration_ms: a.duration_ms ?? 0,
+  };
+  if (c.definition_hash !== undefined) one.definition_hash = c.definition_hash;
+  if (c.line !== undefined) one.line = c.line;
+  if (a.answer_cut) one.answer_cut = a.answer_cut;
+  if (a.unstable) one.unstable = true;
+  if (a.error !== undefined) one.error = a.error;
+  if (a.usage) one.usage = a.usage;
+  return one;
 }
 
 /** Results in the order their configs are declared (as they are run); the same list when nothing changed. */
