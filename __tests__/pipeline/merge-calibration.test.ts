@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type Config } from '../../src/config/config.js';
 import { checkFailures } from '../../src/config/fail-on.js';
+import { type RunResults } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { writeResultsFile } from '../../src/report/results-file.js';
 import { agreeingLabels, disagreeingLabels } from '../helpers/calibration-labels.js';
@@ -96,5 +97,21 @@ test('some shards measured calibration and others none: an error naming both sid
     'merge: shard 1/2 (shard-1.json) measured no calibration, shard 2/2 (shard-2.json) did: run every shard with the same `calibration` input',
   ]);
   expect(merged.calibration).toBeUndefined();
+  expect(merged.verdict).toBe('fail');
+});
+
+test("a shard file's own text in the error is one bounded line", async () => {
+  const root = repo();
+  await shard(root, 1, disagree);
+  await shard(root, 2, disagree);
+  const file = path.join(root, 'shard-2.json');
+  const r = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+  r.calibration!.source = `${'x'.repeat(500)}\n::error::forged`;
+  writeFileSync(file, JSON.stringify(r));
+  const merged = await merge(root);
+  expect(merged.errors).toHaveLength(1);
+  expect(merged.errors[0]).not.toContain('\n');
+  expect(merged.errors[0]).not.toContain('x'.repeat(80));
+  expect(merged.errors[0]).toContain('shard 2/2 (shard-2.json): judge agreement: κ 0.33 over 12 labels');
   expect(merged.verdict).toBe('fail');
 });

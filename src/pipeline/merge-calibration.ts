@@ -1,6 +1,7 @@
 import { type CalibrationResults } from '../core/calibration-results.js';
 import { addUsage, emptyUsage } from '../core/results.js';
-import { calibrationLine } from '../report/calibration.js';
+import { calibrationLine, PLAIN } from '../report/calibration.js';
+import { bounded } from '../report/inert.js';
 import { canonicalJson } from '../suite/definition-hash.js';
 import { shardLabel } from './shard.js';
 import { type ShardFile } from './shard-file.js';
@@ -46,7 +47,8 @@ export function mergeCalibration(files: readonly ShardFile[]): MergedCalibration
   if (groups.size > 1) {
     const described = [...groups.values()].map((list) => {
       const c = list[0]!.results.calibration!;
-      return `${list.map(label).join(', ')}: ${calibrationLine(c)} (labels ${c.file} at ${c.source})`;
+      // A shard's file is not ours: its text is bounded, and the comment shows errors fenced.
+      return `${list.map(label).join(', ')}: ${calibrationLine(c, PLAIN)} (labels ${bounded(c.file, 100)} at ${bounded(c.source, 80)})`;
     });
     return {
       errors: [
