@@ -164,6 +164,17 @@ test('run --calibration --min-judge-agreement: the same advisory rule as the act
   const advisory = await run(['--min-judge-agreement', '0.6', '--format', 'json']);
   expect(advisory.code).toBe(0);
   expect(JSON.parse(advisory.stdout).calibration.below_floor).toHaveLength(1);
-  expect((await run(['--min-judge-agreement', '0.6', '--fail-on', 'calibration'])).code).toBe(1);
+  const fails = await run(['--min-judge-agreement', '0.6', '--fail-on', 'calibration']);
+  expect(fails.code).toBe(1);
+  // The terminal shows the comment's calibration line, and why the check does what it does.
+  expect(fails.stdout).toContain(
+    'judge agreement: κ 0.33 over 12 labels; 1 check below min-judge-agreement 0.6 (fail-on: calibration)\n' +
+      '  evals/qa.yaml › capital-of-france › names-paris fails the check: κ 0.00 (95% ',
+  );
+  const shown = await run(['--min-judge-agreement', '0.6']);
+  expect(shown.code).toBe(0);
+  expect(shown.stdout).toMatch(
+    /judge agreement: κ 0\.33 over 12 labels; 1 check advisory\n {2}evals\/qa\.yaml › capital-of-france › names-paris is advisory \(shown, not gating\): κ 0\.00 \(95% -?\d\.\d\d\.\.\d\.\d\d\) over 12 labels is below min-judge-agreement 0\.6\n/,
+  );
   expect((await run([])).code).toBe(1);
 });

@@ -5,7 +5,7 @@ import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/g
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
 import { runAction } from '../helpers/action.js';
-import { agreeingLabels, disagreeingLabels } from '../helpers/calibration-labels.js';
+import { agreeingLabels, compositeSuite, disagreeingLabels } from '../helpers/calibration-labels.js';
 import { makeFixtureRepo, PR_DIFF, PR_EVENT } from '../helpers/fixture-repo.js';
 import { startParisJudge } from '../helpers/paris-judge.js';
 
@@ -28,8 +28,9 @@ const LABELS = 'evals/labels.jsonl';
 const text = (lines: string[]) => `${lines.join('\n')}\n`;
 
 /** The fixture repository answering Lyon (the judge fails `names-paris`), the labels committed as the base. */
-function repo(baseLabels: string[] | null): { root: string; base: string } {
+function repo(baseLabels: string[] | null, suite?: string): { root: string; base: string } {
   const root = makeFixtureRepo({ answers: { 'capital-of-france': 'It is Lyon.' } });
+  if (suite) writeFileSync(path.join(root, 'evals/qa.yaml'), suite);
   if (baseLabels) writeFileSync(path.join(root, LABELS), text(baseLabels));
   const git = (...args: string[]) =>
     execFileSync('git', args, {
@@ -100,6 +101,26 @@ test('a criterion the judge gets wrong against the labels is advisory: the case 
     /::error::rubric-eval: fail \(score [0-9.]+\): 1 failed, 1 check below min-judge-agreement 0\.6 \(names-paris κ 0\.00\)/,
   );
   expect(capital(results(root)).verdict).toBe('fail');
+});
+
+test('inside nested composites too: the labelled check turns advisory and the case passes', async () => {
+  await servers();
+  const { root, base } = repo(disagreeingLabels(), compositeSuite());
+  const run = await runAction({ workspace: root, inputs: inputs(), event: event(base), apiUrl: github.url });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const r = results(root);
+  const combo = capital(r).evaluators[0]!;
+  expect(combo).toMatchObject({ name: 'combo', score: 1, verdict: 'pass', gating_violations: [] });
+  const facts = combo.children![0]!.children![0]!;
+  expect(facts.checks!.find((c) => c.id === 'names-paris')).toMatchObject({
+    satisfied: false,
+    advisory: expect.stringMatching(/^κ 0\.00 /),
+  });
+  expect(capital(r)).toMatchObject({ verdict: 'pass', gating_violations: [] });
+  expect(github.state.comments[0]!.body).toContain(
+    '**judge agreement: κ 0.33 over 12 labels; 1 check advisory**',
+  );
 });
 
 test('a pull request that rewrites the labels to make a criterion advisory changes nothing that gates', async () => {

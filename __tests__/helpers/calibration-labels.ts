@@ -52,3 +52,55 @@ export function rangeLabels(): string[] {
     line('explain-quicksort', `Quicksort answer number ${i}: pivot, partition, recurse.`, { accuracy: h }),
   );
 }
+
+const indent = (n: number, lines: string[]) => lines.map((l) => `${' '.repeat(n)}${l}`);
+const FACTS = [
+  'type: llm_judge',
+  'rubrics:',
+  '  - id: names-paris',
+  '    expected_outcome: Says Paris',
+  '    required: true',
+  '  - id: concise',
+  '    expected_outcome: One sentence',
+];
+const SHAPE = ['type: code_judge', 'script: [node, -e, "console.log(JSON.stringify({ score: 1 }))"]'];
+
+/**
+ * The fixture's `evals/qa.yaml` with `capital-of-france` graded only by a composite `combo` whose
+ * checklist `facts` (names-paris required, concise) sits inside a nested composite `inner`,
+ * beside a code judge `shape` scoring 1, combined by `weighted_average` (inner 3, shape 1); or,
+ * with `scripted`, `facts` directly under `combo` with a code_judge aggregator that says 0.9.
+ */
+export function compositeSuite(scripted = false): string {
+  const combo = scripted
+    ? [
+        '    - name: facts',
+        ...indent(6, FACTS),
+        '    - name: shape',
+        ...indent(6, SHAPE),
+        '  aggregator:',
+        '    type: code_judge',
+        '    script: [node, -e, "console.log(JSON.stringify({ score: 0.9 }))"]',
+      ]
+    : [
+        '    - name: inner',
+        '      type: composite',
+        '      evaluators:',
+        '        - name: facts',
+        ...indent(10, FACTS),
+        '    - name: shape',
+        ...indent(6, SHAPE),
+        '  aggregator:',
+        '    type: weighted_average',
+        '    weights: { inner: 3, shape: 1 }',
+      ];
+  return `${[
+    'description: Composites',
+    'evalcases:',
+    '  - id: capital-of-france',
+    '    expected_outcome: Names Paris as the capital',
+    '    input: What is the capital of France?',
+    '    evaluators:',
+    ...indent(6, ['- name: combo', '  type: composite', '  evaluators:', ...combo]),
+  ].join('\n')}\n`;
+}

@@ -5,6 +5,7 @@ import { addUsage, type SuiteResult } from '../core/results.js';
 import { readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
 import { type EvalSuite } from '../suite/types.js';
+import { DEFAULT_MIN_CASE_PASS_RATE } from '../core/repeat-setting.js';
 import { applyAdvisory, belowFloor } from './advisory.js';
 import { type MatchedLabel, matchLabels, parseLabels } from './labels.js';
 import { measureJudge, type MeasureDeps } from './measure.js';
@@ -141,9 +142,16 @@ export async function measureCalibration(
 /** The executed suites with checks below the floor made advisory (unless they fail the check instead). */
 export function withCalibration(
   suites: readonly SuiteResult[],
-  plan: { suites: readonly EvalSuite[] },
+  plan: {
+    suites: readonly EvalSuite[];
+    cases: readonly { suite: { path: string }; evalCase: { id: string }; minCasePassRate?: number }[];
+  },
   calibration: CalibrationResults | null,
 ): SuiteResult[] {
   if (!calibration || calibration.effect !== 'advisory') return [...suites];
-  return applyAdvisory(suites, plan.suites, calibration.below_floor);
+  // A repeated case is decided again on the pass rate its plan asked of it.
+  const rate = (suite: string, id: string) =>
+    plan.cases.find((p) => p.suite.path === suite && p.evalCase.id === id)?.minCasePassRate ??
+    DEFAULT_MIN_CASE_PASS_RATE;
+  return applyAdvisory(suites, plan.suites, calibration.below_floor, rate);
 }

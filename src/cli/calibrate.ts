@@ -11,7 +11,8 @@ import { measureJudge } from '../calibration/measure.js';
 import { calibrationMarkdown, calibrationTable, disagreementLines } from '../calibration/render.js';
 import { planCalibration, workingTreeLabels } from '../calibration/stage.js';
 import { runJudgeFor } from '../pipeline/calibrate.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
+import { judgeFlags, judgeInputs } from './judge-flags.js';
 
 const CALIBRATE_HELP = `Usage: rubric-eval calibrate <suite-globs...> --labels <labels.jsonl> [options]
 
@@ -42,15 +43,7 @@ const options = {
   format: { type: 'string' },
   disagreements: { type: 'boolean' },
   'min-judge-agreement': { type: 'string' },
-  'judge-samples': { type: 'string' },
-  'judge-model': { type: 'string' },
-  'judge-base-url': { type: 'string' },
-  'judge-timeout': { type: 'string' },
-  targets: { type: 'string' },
-  target: { type: 'string' },
-  concurrency: { type: 'string' },
-  'cache-dir': { type: 'string' },
-  'no-cache': { type: 'boolean' },
+  ...judgeFlags,
 } as const;
 
 function parse(args: string[]) {
@@ -73,19 +66,9 @@ export async function calibrateCommand(args: string[], io: CliIO): Promise<numbe
   const format = v.format ?? 'table';
   if (format !== 'table' && format !== 'markdown' && format !== 'json')
     throw new UsageError(`--format must be table, markdown or json (got '${excerpt(format)}')`);
-  const credentials = judgeCredentials(io.env);
   const parsed = parseInputs({
+    ...judgeInputs(v, io.env),
     suites: positionals.join('\n'),
-    targets: v.targets,
-    target: v.target,
-    'judge-model': v['judge-model'],
-    'judge-base-url': v['judge-base-url'],
-    'judge-api-key': credentials.apiKey,
-    'github-token': credentials.githubToken,
-    'judge-timeout': v['judge-timeout'],
-    concurrency: v.concurrency,
-    'cache-dir': v['cache-dir'],
-    'judge-samples': v['judge-samples'],
     calibration: v.labels,
     'min-judge-agreement': v['min-judge-agreement'],
   });

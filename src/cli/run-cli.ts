@@ -23,7 +23,8 @@ import { compareCommand } from './compare.js';
 import { calibrateCommand } from './calibrate.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
-import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, judgeCredentials, UsageError } from './io.js';
+import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
+import { judgeFlags, judgeInputs } from './judge-flags.js';
 
 export { type CliIO };
 
@@ -37,24 +38,16 @@ const common = {
 
 const runOptions = {
   ...common,
+  ...judgeFlags,
   rubric: { type: 'string' },
-  targets: { type: 'string' },
-  target: { type: 'string' },
   answers: { type: 'string' },
-  'judge-model': { type: 'string' },
-  'judge-base-url': { type: 'string' },
   'judge-replay': { type: 'string' },
-  'judge-timeout': { type: 'string' },
-  concurrency: { type: 'string' },
   'fail-on': { type: 'string' },
-  'cache-dir': { type: 'string' },
-  'no-cache': { type: 'boolean' },
   'gate-timeout': { type: 'string' },
   diff: { type: 'string' },
   base: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
-  'judge-samples': { type: 'string' },
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
@@ -169,23 +162,13 @@ type RunValues = ReturnType<typeof parse<typeof runOptions>>['values'];
 
 /** `run`'s flags and the judge's keys from the environment, as the engine's Config. */
 function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
-  const credentials = judgeCredentials(io.env);
   const parsed = parseInputs({
+    ...judgeInputs(v, io.env),
     suites: positionals.join('\n'),
     rubric: v.rubric,
-    targets: v.targets,
-    target: v.target,
     'answers-file': v.answers,
-    'judge-model': v['judge-model'],
-    'judge-base-url': v['judge-base-url'],
-    'judge-api-key': credentials.apiKey,
-    'github-token': credentials.githubToken,
-    'judge-timeout': v['judge-timeout'],
-    concurrency: v.concurrency,
     'fail-on': v['fail-on'],
-    'cache-dir': v['cache-dir'],
     'gate-timeout': v['gate-timeout'],
-    'judge-samples': v['judge-samples'],
     shard: v.shard,
     'regression-margin': v['regression-margin'],
     'junit-file': v.junit,

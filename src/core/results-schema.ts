@@ -43,7 +43,7 @@ const CheckSchema = z.looseObject({
   sample_scores: z.array(z.number()).optional(),
   unstable: z.literal(true).optional(),
   text: Text.optional(),
-  advisory: z.literal(true).optional(),
+  advisory: Text.optional(),
 });
 
 const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>

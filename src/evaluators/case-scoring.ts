@@ -1,11 +1,12 @@
 import { type CaseVerdict, type EvaluatorResult } from '../core/results.js';
 import {
   type AggregatorConfig,
+  type CompositeConfig,
   type EvalCase,
   type EvaluatorConfig,
   INLINE_RUBRIC_EVALUATOR,
 } from '../suite/types.js';
-import { verdictForScore, weightedMeanOrEqual } from '../rubric/scoring.js';
+import { evaluatorVerdict, verdictForScore, weightedMeanOrEqual } from '../rubric/scoring.js';
 import { EPSILON } from '../core/epsilon.js';
 
 export interface CaseAggregate {
@@ -38,6 +39,27 @@ export function combineChildren(
   if (agg.type === 'weighted_average')
     return weightedMeanOrZero(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
   return undefined;
+}
+
+/**
+ * A composite's own verdict from its score: an `assert-set` passes at its threshold when it has
+ * one, else when every child that weighs passed; any other composite by its score. A gating
+ * violation in a child fails either.
+ */
+export function compositeVerdict(
+  config: Pick<CompositeConfig, 'assertSet'>,
+  score: number,
+  children: readonly EvaluatorResult[],
+  gating: readonly string[],
+): CaseVerdict {
+  const set = config.assertSet;
+  if (!set) return evaluatorVerdict(score, gating);
+  if (gating.length > 0) return 'fail';
+  const pass =
+    set.threshold !== null
+      ? score + EPSILON >= set.threshold
+      : children.filter((c) => c.weight > 0).every((c) => c.verdict === 'pass');
+  return pass ? 'pass' : 'fail';
 }
 
 /**

@@ -1,9 +1,7 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
-import { evaluatorVerdict } from '../rubric/scoring.js';
-import { EPSILON } from '../core/epsilon.js';
-import { combineChildren } from './case-scoring.js';
+import { combineChildren, compositeVerdict } from './case-scoring.js';
 import {
   type CompositeConfig,
   type DeterministicConfig,
@@ -235,9 +233,7 @@ async function runComposite(
   return {
     ...base,
     score: a.score,
-    verdict: config.assertSet
-      ? assertSetVerdict(config.assertSet, a.score, children, gating)
-      : evaluatorVerdict(a.score, gating),
+    verdict: compositeVerdict(config, a.score, children, gating),
     ...(config.assertSet?.threshold != null ? { threshold: config.assertSet.threshold } : {}),
     gating_violations: gating,
     hits,
@@ -245,21 +241,6 @@ async function runComposite(
     reasoning: a.reasoning,
     ...a.samples,
   };
-}
-
-/** An `assert-set`'s own pass: its threshold when it has one, else every child that weighs passed. */
-function assertSetVerdict(
-  set: { threshold: number | null },
-  score: number,
-  children: readonly EvaluatorResult[],
-  gating: readonly string[],
-): EvaluatorResult['verdict'] {
-  if (gating.length > 0) return 'fail';
-  const pass =
-    set.threshold !== null
-      ? score + EPSILON >= set.threshold
-      : children.filter((c) => c.weight > 0).every((c) => c.verdict === 'pass');
-  return pass ? 'pass' : 'fail';
 }
 
 /** What an aggregator made of a composite's children: a score with its account, or why it gave none. */
@@ -288,10 +269,24 @@ function aggregate(
   return judgeAggregate(config.name, agg, children, env, path);
 }
 
+/**
+ * The score and account of an aggregator with a fixed rule, undefined for a script or a judge:
+ * what a composite is scored again by when advisory checks are left out of its children.
+ */
+export function fixedAggregate(
+  config: Pick<CompositeConfig, 'aggregator'>,
+  children: readonly EvaluatorResult[],
+): Pick<Aggregate & { ok: true }, 'score' | 'reasoning'> | undefined {
+  const agg = config.aggregator;
+  if (agg.type === 'all_or_nothing') return allOrNothingAggregate(agg, children);
+  if (agg.type === 'weighted_average') return weightedAggregate(agg, children);
+  return undefined;
+}
+
 function allOrNothingAggregate(
   agg: Extract<CompositeConfig['aggregator'], { type: 'all_or_nothing' }>,
   children: readonly EvaluatorResult[],
-): Aggregate {
+): Aggregate & { ok: true } {
   const short = children.filter((c) => c.score < 1);
   return {
     ok: true,
@@ -305,7 +300,7 @@ function allOrNothingAggregate(
 function weightedAggregate(
   agg: Extract<CompositeConfig['aggregator'], { type: 'weighted_average' }>,
   children: readonly EvaluatorResult[],
-): Aggregate {
+): Aggregate & { ok: true } {
   return {
     ok: true,
     score: combineChildren(agg, children)!,

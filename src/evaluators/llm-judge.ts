@@ -60,18 +60,20 @@ export async function runLlmJudge(
     }
     return await runFreeform(base, ctx, judge, config.prompt, extraVars, slot);
   } catch (err) {
-    if (err instanceof JudgeError) {
-      return {
-        ...base,
-        score: 0,
-        verdict: 'error',
-        error: err.message,
-        gating_violations: [],
-        usage: err.usage,
-      };
-    }
-    throw err;
+    return judgeErrorResult(base, err);
   }
+}
+
+/**
+ * A judged evaluator whose judge could not give a valid answer: an `error` that keeps the calls it
+ * cost. Anything other than a JudgeError is a bug of ours and is thrown on.
+ */
+export function judgeErrorResult(
+  base: Pick<EvaluatorResult, 'name' | 'type' | 'weight'>,
+  err: unknown,
+): EvaluatorResult {
+  if (!(err instanceof JudgeError)) throw err;
+  return { ...base, score: 0, verdict: 'error', error: err.message, gating_violations: [], usage: err.usage };
 }
 
 interface Samples<T> {

@@ -8,16 +8,28 @@ import { verdictForScore } from '../rubric/scoring.js';
  */
 export function negateResult(r: EvaluatorResult): EvaluatorResult {
   if (r.verdict === 'error') return r;
-  const score = 1 - r.score;
-  // A check that decided its own pass (an `llm-rubric`, a set with a threshold) swaps it, as AgentV 5 does.
-  const ownPass = r.mode === 'rubric' || r.threshold !== undefined;
-  const swapped = r.verdict === 'pass' ? 'fail' : 'pass';
   return {
     ...r,
-    score,
-    verdict: r.gating_violations.length > 0 ? 'fail' : ownPass ? swapped : verdictForScore(score),
+    ...negatedOutcome(r),
     hits: (r.misses ?? []).map((m) => `not expected and absent: ${m}`),
     misses: (r.hits ?? []).map((h) => `negated: ${h}`),
     negated: true,
+  };
+}
+
+/**
+ * The score and verdict a negated check shows, from its own (not negated) outcome; the check is
+ * scored again by this rule when advisory checks are left out of it.
+ */
+export function negatedOutcome(
+  own: Pick<EvaluatorResult, 'score' | 'verdict' | 'gating_violations' | 'mode' | 'threshold'>,
+): Pick<EvaluatorResult, 'score' | 'verdict'> {
+  const score = 1 - own.score;
+  // A check that decided its own pass (an `llm-rubric`, a set with a threshold) swaps it, as AgentV 5 does.
+  const ownPass = own.mode === 'rubric' || own.threshold !== undefined;
+  const swapped = own.verdict === 'pass' ? 'fail' : 'pass';
+  return {
+    score,
+    verdict: own.gating_violations.length > 0 ? 'fail' : ownPass ? swapped : verdictForScore(score),
   };
 }

@@ -1,4 +1,4 @@
-import { type Judge, JudgeError } from '../judge/judge.js';
+import { type Judge } from '../judge/judge.js';
 import { type CaseContext } from '../judge/prompts.js';
 import { rubricScorePrompt, rubricScoreWireSchema, validateRubricScore } from '../judge/rubric-score.js';
 import { lowerMedian, majority } from '../judge/sampling.js';
@@ -6,6 +6,7 @@ import { type EvaluatorResult } from '../core/results.js';
 import { EPSILON } from '../core/epsilon.js';
 import { type RubricScore } from '../suite/types.js';
 import { combineUsage } from './combine-samples.js';
+import { judgeErrorResult } from './llm-judge.js';
 import { type SampleSlot } from './sample-book.js';
 
 /**
@@ -60,15 +61,6 @@ export async function runRubricScore(
     }
     return result;
   } catch (err) {
-    if (err instanceof JudgeError)
-      return {
-        ...base,
-        score: 0,
-        verdict: 'error',
-        error: err.message,
-        gating_violations: [],
-        usage: err.usage,
-      };
-    throw err;
+    return judgeErrorResult(base, err);
   }
 }

@@ -22,6 +22,7 @@ import { RubricEvalError } from '../core/errors.js';
 import { addUsage, type HistoryEntry, type RunResults } from '../core/results.js';
 import { type SettingNames } from '../core/setting-names.js';
 import { calibrationStep } from './calibrate.js';
+import { mergeCalibration } from './merge-calibration.js';
 import { type LabelsReader } from '../calibration/stage.js';
 
 interface RunHooks {
@@ -136,6 +137,8 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
   const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
   const merged = mergeShards(read.files, read.errors);
   for (const w of merged.warnings) ctx.warn(w);
+  const calibration = mergeCalibration(read.files);
+  merged.errors.push(...calibration.errors);
   const results = applyPassRates(
     aggregateResults({
       ...merged,
@@ -146,11 +149,11 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     config.minPassRate,
   );
   results.shards = merged.shards;
-  // Every shard measured the same labels: the merge reports (and `fail-on: calibration` reads) shard 1's.
-  const calibration = [...read.files]
-    .sort((a, b) => a.results.shard.index - b.results.shard.index)
-    .find((f) => f.results.calibration)?.results.calibration;
-  if (calibration && merged.errors.length === 0) results.calibration = calibration;
+  // What every shard measured alike; `fail-on: calibration` reads it as in a single run.
+  if (calibration.calibration && merged.errors.length === 0) {
+    results.calibration = calibration.calibration;
+    addUsage(results.usage, calibration.calibration.usage);
+  }
   const compared = await compare(results, config, ctx, io);
   return finishRun(compared, {
     diagnostics: [],

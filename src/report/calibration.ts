@@ -1,14 +1,22 @@
 import { type CalibrationResults } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
-import { cell, code } from './inert.js';
+import { bounded, cell, code } from './inert.js';
 
 const k2 = (k: number | null) => (k === null ? '—' : k.toFixed(2));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** `judge agreement: κ 0.82 over 48 labels; 1 check advisory`: the comment's one calibration line. */
-export function calibrationLine(c: CalibrationResults): string {
+/** How text from the results is quoted where it is shown: inert markdown on GitHub, one plain line in a terminal. */
+interface Quote {
+  text(s: string, max: number): string;
+  code(s: string): string;
+}
+const MARKDOWN: Quote = { text: cell, code: (s) => code(s) };
+export const PLAIN: Quote = { text: bounded, code: (s) => s };
+
+/** `judge agreement: κ 0.82 over 48 labels; 1 check advisory`: the comment's (and terminal's) one calibration line. */
+export function calibrationLine(c: CalibrationResults, q: Quote = MARKDOWN): string {
   const o = c.overall;
-  const kappa = o.kappa !== null ? `κ ${k2(o.kappa)}` : `κ — (${cell(o.kappa_note ?? 'undefined', 200)})`;
+  const kappa = o.kappa !== null ? `κ ${k2(o.kappa)}` : `κ — (${q.text(o.kappa_note ?? 'undefined', 200)})`;
   const bits = [`judge agreement: ${kappa} over ${plural(c.labels, 'label')}`];
   const n = c.below_floor.length;
   if (c.floor !== null)
@@ -20,17 +28,25 @@ export function calibrationLine(c: CalibrationResults): string {
   return bits.join('; ');
 }
 
+/** Per check below the floor, why it does not gate (or fails the check): at most 20, then how many more. */
+export function belowFloorLines(c: CalibrationResults, q: Quote = MARKDOWN): string[] {
+  const lines = c.below_floor
+    .slice(0, 20)
+    .map(
+      (b) =>
+        `${q.code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${q.text(b.reason, 300)}`,
+    );
+  if (c.below_floor.length > 20)
+    lines.push(`… and ${c.below_floor.length - 20} more (the results file has them all)`);
+  return lines;
+}
+
 /** Why each check below the floor does not gate (or fails the check), and what the PR's own labels would make of it. */
 export function calibrationSection(results: RunResults): string {
   const c = results.calibration;
   if (!c) return '';
   const lines = [`**${calibrationLine(c)}** <sub>(labels: ${code(c.file)} at ${cell(c.source, 80)})</sub>`];
-  for (const b of c.below_floor.slice(0, 20))
-    lines.push(
-      `- ${code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${cell(b.reason, 300)}`,
-    );
-  if (c.below_floor.length > 20)
-    lines.push(`- … and ${c.below_floor.length - 20} more (the results file has them all)`);
+  for (const line of belowFloorLines(c)) lines.push(`- ${line}`);
   if (c.errors.length)
     lines.push(
       `- ${plural(c.errors.length, 'labelled answer')} could not be judged; the log and results file say why`,

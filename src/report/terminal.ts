@@ -6,6 +6,7 @@ import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
 import { checklistMet, rangeScores, whyNot } from './comment-body.js';
 import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
+import { belowFloorLines, calibrationLine, PLAIN } from './calibration.js';
 import { bounded } from './inert.js';
 import { judgeSplit, samplesNote } from './samples.js';
 import { inconclusiveCount, passRateText, repeatsNote } from './repeats.js';
@@ -155,6 +156,10 @@ export function renderTerminal(
     for (const k of b.removed.slice(0, 20)) out.push(style.dim(`  removed  ${k}`));
     if (b.removed.length > 20) out.push(style.dim(`  … and ${b.removed.length - 20} more removed`));
   } else if (results.baseline_note) out.push(style.dim(results.baseline_note));
+  if (results.calibration) {
+    out.push(style.bold(calibrationLine(results.calibration, PLAIN)));
+    for (const line of belowFloorLines(results.calibration, PLAIN)) out.push(style.dim(`  ${line}`));
+  }
   const c = results.counts;
   const u = results.usage;
   out.push(

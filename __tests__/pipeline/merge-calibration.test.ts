@@ -1,0 +1,117 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type Config } from '../../src/config/config.js';
+import { checkFailures } from '../../src/config/fail-on.js';
+import { type RunResults } from '../../src/core/results.js';
+import { runEvaluation } from '../../src/pipeline/run.js';
+import { writeResultsFile } from '../../src/report/results-file.js';
+import { agreeingLabels, disagreeingLabels } from '../helpers/calibration-labels.js';
+import { engineConfig } from '../helpers/engine.js';
+import { makeFixtureRepo } from '../helpers/fixture-repo.js';
+import { startParisJudge } from '../helpers/paris-judge.js';
+
+let judge: FakeOpenAI;
+beforeEach(async () => {
+  judge = await startParisJudge();
+});
+afterEach(() => judge.close());
+
+const text = (lines: string[]) => `${lines.join('\n')}\n`;
+
+/** The Lyon fixture (two cases, so one a shard) with both labels files beside the suite. */
+function repo(): string {
+  const root = makeFixtureRepo({ answers: { 'capital-of-france': 'It is Lyon.' } });
+  writeFileSync(path.join(root, 'evals/disagree.jsonl'), text(disagreeingLabels()));
+  writeFileSync(path.join(root, 'evals/agree.jsonl'), text(agreeingLabels()));
+  return root;
+}
+
+/** Shard `index` of 2, run with its own calibration input, written to shard-<index>.json. */
+async function shard(root: string, index: number, calibration: Config['calibration']) {
+  const { results } = await runEvaluation(
+    engineConfig(root, judge.url, {
+      suites: ['evals/*.yaml'],
+      shard: { index, total: 2 },
+      ...(calibration ? { calibration } : {}),
+    }),
+    { env: {} },
+  );
+  writeResultsFile(path.join(root, `shard-${index}.json`), results);
+  return results;
+}
+
+const merge = async (root: string) =>
+  (await runEvaluation(engineConfig(root, null, { merge: ['shard-*.json'] }), { env: {} })).results;
+
+const disagree = { file: 'evals/disagree.jsonl', floor: 0.6 };
+
+test("shards that measured the same: the merge reports it once, with every shard's judge calls", async () => {
+  const root = repo();
+  const one = await shard(root, 1, disagree);
+  const two = await shard(root, 2, disagree);
+  // No cache: each shard judged the 12 labelled answers itself.
+  expect(one.calibration!.usage.judge_calls).toBe(12);
+  expect(two.calibration!.usage.judge_calls).toBe(12);
+  const merged = await merge(root);
+  expect(merged.errors).toEqual([]);
+  const { usage, ...rest } = merged.calibration!;
+  const { usage: _one, ...shardOne } = one.calibration!;
+  expect(rest).toEqual(shardOne);
+  expect(usage.judge_calls).toBe(24);
+  // Each shard's one case (2 calls: checklist, ranges) plus the calibration of both.
+  expect(merged.usage.judge_calls).toBe(1 + 1 + 24);
+  expect(merged.verdict).toBe('pass');
+});
+
+test('shards that measured different labels: the merge is an error naming them, never a pass', async () => {
+  const root = repo();
+  await shard(root, 1, disagree);
+  await shard(root, 2, { file: 'evals/agree.jsonl', floor: 0.6 });
+  const merged = await merge(root);
+  expect(merged.errors).toEqual([
+    'merge: the shards measured calibration differently (shard 1/2 (shard-1.json): judge agreement: κ 0.33 over 12 labels; 1 check advisory (labels evals/disagree.jsonl at working tree); shard 2/2 (shard-2.json): judge agreement: κ 1.00 over 12 labels; 0 checks advisory (labels evals/agree.jsonl at working tree)): run every shard on the same commit with the same `calibration` and `min-judge-agreement`',
+  ]);
+  expect(merged.calibration).toBeUndefined();
+  expect(merged.verdict).toBe('fail');
+  expect(checkFailures(merged, 'fail')).toEqual(['invalid input (1 problem)']);
+  expect(checkFailures(merged, 'calibration')).toEqual(['invalid input (1 problem)']);
+});
+
+test('the same labels under another floor differ too', async () => {
+  const root = repo();
+  await shard(root, 1, disagree);
+  await shard(root, 2, { ...disagree, floor: null });
+  const merged = await merge(root);
+  expect(merged.errors).toHaveLength(1);
+  expect(merged.errors[0]).toMatch(/^merge: the shards measured calibration differently \(shard 1\/2 /);
+  expect(merged.verdict).toBe('fail');
+});
+
+test('some shards measured calibration and others none: an error naming both sides', async () => {
+  const root = repo();
+  await shard(root, 1, null);
+  await shard(root, 2, disagree);
+  const merged = await merge(root);
+  expect(merged.errors).toEqual([
+    'merge: shard 1/2 (shard-1.json) measured no calibration, shard 2/2 (shard-2.json) did: run every shard with the same `calibration` input',
+  ]);
+  expect(merged.calibration).toBeUndefined();
+  expect(merged.verdict).toBe('fail');
+});
+
+test("a shard file's own text in the error is one bounded line", async () => {
+  const root = repo();
+  await shard(root, 1, disagree);
+  await shard(root, 2, disagree);
+  const file = path.join(root, 'shard-2.json');
+  const r = JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+  r.calibration!.source = `${'x'.repeat(500)}\n::error::forged`;
+  writeFileSync(file, JSON.stringify(r));
+  const merged = await merge(root);
+  expect(merged.errors).toHaveLength(1);
+  expect(merged.errors[0]).not.toContain('\n');
+  expect(merged.errors[0]).not.toContain('x'.repeat(80));
+  expect(merged.errors[0]).toContain('shard 2/2 (shard-2.json): judge agreement: κ 0.33 over 12 labels');
+  expect(merged.verdict).toBe('fail');
+});
