@@ -10,6 +10,7 @@ import { writeResultsFile } from '../../src/report/results-file.js';
 import { agreeingLabels, disagreeingLabels } from '../helpers/calibration-labels.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
+import { recordBundle, recordedAnswer } from '../helpers/record-bundle.js';
 import { startParisJudge } from '../helpers/paris-judge.js';
 
 let judge: FakeOpenAI;
@@ -184,31 +185,19 @@ test("the judge stage measures the labels of its own checkout, the base's: the s
   // The base's mock target would answer Paris; the pull request's run recorded Lyon, and that is judged.
   const root = makeFixtureRepo();
   writeFileSync(path.join(root, 'evals/labels.jsonl'), text(disagreeingLabels()));
-  const recorded = (id: string, answer: string) => ({
-    suite: 'evals/qa.yaml',
-    id,
-    answer,
-    target: 'default',
-    duration_ms: 1,
-    usage: null,
-    error: null,
-  });
   const { results } = await runEvaluation(config(root), {
     env: {},
     recorded: {
-      bundle: {
-        record: 1,
-        repository: 'o/r',
-        pr_number: 4,
-        head_sha: 'a'.repeat(40),
-        base_sha: null,
-        plan_hash: 'h',
+      bundle: recordBundle({
         answers: [
-          recorded('capital-of-france', 'It is Lyon.'),
-          recorded('explain-quicksort', 'Quicksort picks a pivot, partitions and recurses.'),
+          recordedAnswer('evals/qa.yaml', 'capital-of-france', 'It is Lyon.'),
+          recordedAnswer(
+            'evals/qa.yaml',
+            'explain-quicksort',
+            'Quicksort picks a pivot, partitions and recurses.',
+          ),
         ],
-        gates: [],
-      },
+      }),
       run: null,
     },
   });
@@ -234,35 +223,16 @@ test("in the judge stage the head's labels, read as data, are shown after merge 
   const { results } = await runEvaluation(config(root), {
     env: {},
     recorded: {
-      bundle: {
-        record: 1,
-        repository: 'o/r',
-        pr_number: 4,
-        head_sha: 'a'.repeat(40),
-        base_sha: null,
-        plan_hash: 'h',
+      bundle: recordBundle({
         answers: [
-          {
-            suite: 'evals/qa.yaml',
-            id: 'capital-of-france',
-            answer: 'It is Lyon.',
-            target: 'default',
-            duration_ms: 1,
-            usage: null,
-            error: null,
-          },
-          {
-            suite: 'evals/qa.yaml',
-            id: 'explain-quicksort',
-            answer: 'Quicksort picks a pivot, partitions and recurses.',
-            target: 'default',
-            duration_ms: 1,
-            usage: null,
-            error: null,
-          },
+          recordedAnswer('evals/qa.yaml', 'capital-of-france', 'It is Lyon.'),
+          recordedAnswer(
+            'evals/qa.yaml',
+            'explain-quicksort',
+            'Quicksort picks a pivot, partitions and recurses.',
+          ),
         ],
-        gates: [],
-      },
+      }),
       run: null,
       // The head rewrites the labels to make names-paris advisory: shown, never gating.
       headFiles: (paths) => {

@@ -240,8 +240,8 @@ function bundle(over: Record<string, unknown> = {}): Record<string, unknown> {
   };
 }
 
-test("a fork's answers are recorded without a judge, then judged with the base branch's suites: comment on the right PR, status on the right sha", async () => {
-  judge = await strictJudge();
+/** The fork's checkout (GOOD only for refund) and the base's, side by side, with a markers folder. */
+function checkouts() {
   const root = tmpDir('re-trusted-');
   const markers = path.join(root, 'markers');
   mkdirSync(markers);
@@ -250,7 +250,12 @@ test("a fork's answers are recorded without a judge, then judged with the base b
     reset: 'Click the link.',
     shipping: 'It is on its way',
   });
-  const base = baseCheckout(root, markers);
+  return { pr, base: baseCheckout(root, markers), markers };
+}
+
+test("a fork's answers are recorded without a judge, then judged with the base branch's suites: comment on the right PR, status on the right sha", async () => {
+  judge = await strictJudge();
+  const { pr, base, markers } = checkouts();
 
   // 1. record, on the fork's pull_request: judge inputs set, yet no judge call, no comment.
   const rec = await runAction({
@@ -357,18 +362,6 @@ describe('a record run in shards, judged by one job', () => {
   }
   const shardArtifacts = (texts: string[]) =>
     texts.flatMap((t, i) => recordArtifact(zipOf(t), `rubric-eval-record-${i + 1}`, 901 + i));
-
-  function checkouts() {
-    const root = tmpDir('re-trusted-shards-');
-    const markers = path.join(root, 'markers');
-    mkdirSync(markers);
-    const pr = prCheckout(root, markers, {
-      refund: 'GOOD: refunds within 30 days',
-      reset: 'Click the link.',
-      shipping: 'It is on its way',
-    });
-    return { pr, base: baseCheckout(root, markers) };
-  }
 
   test("every shard's bundle is downloaded and judged as one run: one comment, one status", async () => {
     judge = await strictJudge();

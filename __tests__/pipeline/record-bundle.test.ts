@@ -1,15 +1,8 @@
 import { bundleMismatches, parseBundle } from '../../src/pipeline/record-bundle.js';
+import { recordedAnswer } from '../helpers/record-bundle.js';
 
 const HEAD = 'a'.repeat(40);
-const answer = (id: string, text: string | null = 'an answer') => ({
-  suite: 'evals/x.yaml',
-  id,
-  answer: text,
-  target: 'default',
-  duration_ms: 3,
-  usage: null,
-  error: null,
-});
+const answer = (id: string, text: string | null = 'an answer') => recordedAnswer('evals/x.yaml', id, text);
 const bundle = (over: Record<string, unknown> = {}) =>
   JSON.stringify({
     record: 1,

@@ -1,16 +1,9 @@
 import { parseBundle, type RecordBundle } from '../../src/pipeline/record-bundle.js';
 import { mergeRecordBundles, type NamedBundle } from '../../src/pipeline/record-shards.js';
+import { recordedAnswer } from '../helpers/record-bundle.js';
 
 const HEAD = 'b'.repeat(40);
-const answer = (id: string) => ({
-  suite: 'evals/x.yaml',
-  id,
-  answer: `answer ${id}`,
-  target: 'default',
-  duration_ms: 3,
-  usage: null,
-  error: null,
-});
+const answer = (id: string) => recordedAnswer('evals/x.yaml', id);
 
 /** Shard `index` of `total`, holding the cases it names; parsed as the judge stage parses it. */
 function shard(index: number, total: number, ids: string[], over: Record<string, unknown> = {}): NamedBundle {
