@@ -181,6 +181,19 @@ test("the PR's invalid labels are shown after merge, inert, and never gate", asy
   expect(comment).not.toContain('[x](http');
 });
 
+/** What a pull request's run recorded: Lyon for the capital, a fair quicksort answer. */
+const lyonRecorded = () =>
+  recordBundle({
+    answers: [
+      recordedAnswer('evals/qa.yaml', 'capital-of-france', 'It is Lyon.'),
+      recordedAnswer(
+        'evals/qa.yaml',
+        'explain-quicksort',
+        'Quicksort picks a pivot, partitions and recurses.',
+      ),
+    ],
+  });
+
 test("the judge stage measures the labels of its own checkout, the base's: the same check turns advisory", async () => {
   // The base's mock target would answer Paris; the pull request's run recorded Lyon, and that is judged.
   const root = makeFixtureRepo();
@@ -188,16 +201,7 @@ test("the judge stage measures the labels of its own checkout, the base's: the s
   const { results } = await runEvaluation(config(root), {
     env: {},
     recorded: {
-      bundle: recordBundle({
-        answers: [
-          recordedAnswer('evals/qa.yaml', 'capital-of-france', 'It is Lyon.'),
-          recordedAnswer(
-            'evals/qa.yaml',
-            'explain-quicksort',
-            'Quicksort picks a pivot, partitions and recurses.',
-          ),
-        ],
-      }),
+      bundle: lyonRecorded(),
       run: null,
     },
   });
@@ -223,16 +227,7 @@ test("in the judge stage the head's labels, read as data, are shown after merge 
   const { results } = await runEvaluation(config(root), {
     env: {},
     recorded: {
-      bundle: recordBundle({
-        answers: [
-          recordedAnswer('evals/qa.yaml', 'capital-of-france', 'It is Lyon.'),
-          recordedAnswer(
-            'evals/qa.yaml',
-            'explain-quicksort',
-            'Quicksort picks a pivot, partitions and recurses.',
-          ),
-        ],
-      }),
+      bundle: lyonRecorded(),
       run: null,
       // The head rewrites the labels to make names-paris advisory: shown, never gating.
       headFiles: (paths) => {

@@ -1,18 +1,15 @@
 import { bundleMismatches, parseBundle } from '../../src/pipeline/record-bundle.js';
-import { recordedAnswer } from '../helpers/record-bundle.js';
+import { recordBundle, recordedAnswer } from '../helpers/record-bundle.js';
 
 const HEAD = 'a'.repeat(40);
 const answer = (id: string, text: string | null = 'an answer') => recordedAnswer('evals/x.yaml', id, text);
 const bundle = (over: Record<string, unknown> = {}) =>
   JSON.stringify({
-    record: 1,
-    repository: 'o/r',
-    pr_number: 4,
-    head_sha: HEAD,
-    base_sha: null,
-    plan_hash: 'h',
-    answers: [answer('a'), answer('b')],
-    gates: [{ command: 'npm test', exit_code: 0, output: 'ok' }],
+    ...recordBundle({
+      head_sha: HEAD,
+      answers: [answer('a'), answer('b')],
+      gates: [{ command: 'npm test', exit_code: 0, output: 'ok' }],
+    }),
     ...over,
   });
 

@@ -1,6 +1,6 @@
 import { parseBundle, type RecordBundle } from '../../src/pipeline/record-bundle.js';
 import { mergeRecordBundles, type NamedBundle } from '../../src/pipeline/record-shards.js';
-import { recordedAnswer } from '../helpers/record-bundle.js';
+import { recordBundle, recordedAnswer } from '../helpers/record-bundle.js';
 
 const HEAD = 'b'.repeat(40);
 const answer = (id: string) => recordedAnswer('evals/x.yaml', id);
@@ -8,18 +8,16 @@ const answer = (id: string) => recordedAnswer('evals/x.yaml', id);
 /** Shard `index` of `total`, holding the cases it names; parsed as the judge stage parses it. */
 function shard(index: number, total: number, ids: string[], over: Record<string, unknown> = {}): NamedBundle {
   const parsed = parseBundle(
-    JSON.stringify({
-      record: 1,
-      repository: 'o/r',
-      pr_number: 4,
-      head_sha: HEAD,
-      base_sha: null,
-      plan_hash: 'plan-1',
-      shard: { index, total, planned: 5 },
-      answers: ids.map(answer),
-      gates: index === 1 ? [{ command: 'npm test', exit_code: 0, output: 'ok' }] : [],
-      ...over,
-    }),
+    JSON.stringify(
+      recordBundle({
+        head_sha: HEAD,
+        plan_hash: 'plan-1',
+        shard: { index, total, planned: 5 },
+        answers: ids.map(answer),
+        gates: index === 1 ? [{ command: 'npm test', exit_code: 0, output: 'ok' }] : [],
+        ...over,
+      }),
+    ),
   );
   if ('errors' in parsed) throw new Error(parsed.errors.join('; '));
   return { artifact: `rubric-eval-record-${index}`, bundle: parsed.bundle };
