@@ -203,7 +203,11 @@ async function judgeBundle(
     import(/* webpackMode: "eager" */ './github/baseline-artifact.js'),
     import(/* webpackMode: "eager" */ './github/workflow-run.js'),
   ]);
-  const history = await commentHistory(at.surface);
+  const [history, prFiles] = await Promise.all([
+    commentHistory(at.surface),
+    pullRequestFiles(octokit, repo, pr.number, signal),
+  ]);
+  const rel = repoPath(config);
   const outcome = await evaluateOrExplain(
     config,
     {
@@ -226,7 +230,8 @@ async function judgeBundle(
         run: { id: run.id, url: run.url, conclusion: run.conclusion },
         shards,
         // Model-only targets are answered here, from the head's suite files read as data.
-        headFiles: (paths) => readHeadFiles(octokit, repo, run.headSha, paths, repoPath(config), signal),
+        headFiles: (paths) => readHeadFiles(octokit, repo, run.headSha, paths, rel, signal),
+        changes: (file) => prFiles.has(rel(file)),
       },
       hooks: {
         info,
@@ -238,26 +243,17 @@ async function judgeBundle(
     { error: (m) => core.error(m), info },
   );
   if (outcome.results.trusted)
-    outcome.results.trusted.changed_files = await changedGradingFiles(
-      octokit,
-      repo,
-      pr.number,
-      outcome.results,
-      config,
-      signal,
-    );
+    outcome.results.trusted.changed_files = changedGradingFiles(prFiles, outcome.results, rel);
   return outcome;
 }
 
-/** The pull request's changed files that are judged files here (a suite, the rubric) or new suites. */
-async function changedGradingFiles(
+/** The files the pull request changes, as the API lists them; none (with a warning) when it cannot. */
+async function pullRequestFiles(
   octokit: Octokit,
   repo: Repo,
   prNumber: number,
-  results: RunResults,
-  config: Config,
   signal: AbortSignal,
-): Promise<string[]> {
+): Promise<Set<string>> {
   try {
     const { boundedPages } = await import(/* webpackMode: "eager" */ './github/pages.js');
     const files = await untilCancelled(
@@ -269,17 +265,25 @@ async function changedGradingFiles(
       ),
       signal,
     );
-    const rel = repoPath(config);
-    const judged = new Set([
-      ...results.suites.map((s) => rel(s.path)),
-      ...(results.rubric ? [rel(results.rubric.path)] : []),
-      ...(results.trusted?.new_in_pr ?? []).map((k) => rel(k.slice(0, k.lastIndexOf('#')))),
-    ]);
-    return files.items.map((f) => f.filename).filter((f) => judged.has(f));
+    return new Set(files.items.map((f) => f.filename));
   } catch (err) {
     warn(`could not list the pull request's files: ${(err as Error).message}`);
-    return [];
+    return new Set();
   }
+}
+
+/** The pull request's changed files that are judged files here (a suite, the rubric) or new suites. */
+function changedGradingFiles(
+  prFiles: ReadonlySet<string>,
+  results: RunResults,
+  rel: (p: string) => string,
+): string[] {
+  const judged = new Set([
+    ...results.suites.map((s) => rel(s.path)),
+    ...(results.rubric ? [rel(results.rubric.path)] : []),
+    ...(results.trusted?.new_in_pr ?? []).map((k) => rel(k.slice(0, k.lastIndexOf('#')))),
+  ]);
+  return [...prFiles].filter((f) => judged.has(f));
 }
 
 /** A path under `working-directory` as the repository names it (the checkout is the workspace). */

@@ -220,22 +220,29 @@ test("the judge stage measures the labels of its own checkout, the base's: the s
   expect(results.usage.judge_calls).toBe(2 + 12);
 });
 
-test("in the judge stage the head's labels, read as data, are shown after merge and never gate", async () => {
+/** The judge stage on the Lyon recording, the base's labels agreeing, the head's file as given. */
+async function judgeStageWithHead(head: string, changes: boolean) {
   const root = makeFixtureRepo();
   writeFileSync(path.join(root, 'evals/labels.jsonl'), text(agreeingLabels()));
   const asked: string[][] = [];
-  const { results } = await runEvaluation(config(root), {
+  const run = await runEvaluation(config(root), {
     env: {},
     recorded: {
       bundle: lyonRecorded(),
       run: null,
-      // The head rewrites the labels to make names-paris advisory: shown, never gating.
       headFiles: (paths) => {
         asked.push(paths);
-        return Promise.resolve(new Map(paths.map((p) => [p, text(disagreeingLabels())])));
+        return Promise.resolve(new Map(paths.map((p) => [p, head])));
       },
+      changes: (file) => changes && file === 'evals/labels.jsonl',
     },
   });
+  return { ...run, asked };
+}
+
+test("in the judge stage the head's labels, read as data, are shown after merge and never gate", async () => {
+  // The head rewrites the labels to make names-paris advisory: shown, never gating.
+  const { results, asked } = await judgeStageWithHead(text(disagreeingLabels()), true);
   expect(asked).toContainEqual(['evals/labels.jsonl']);
   const cal = results.calibration!;
   expect(cal.below_floor).toEqual([]);
@@ -243,4 +250,29 @@ test("in the judge stage the head's labels, read as data, are shown after merge 
   const c = capital(results);
   expect(c.verdict).toBe('fail');
   expect(c.gating_violations.join(' ')).toContain('names-paris');
+});
+
+test("the judge stage spends nothing on a head's labels the PR does not change, or adds too many of", async () => {
+  // Unchanged by the PR (the head is merely behind or ahead of the base): not read, not measured.
+  const untouched = await judgeStageWithHead(text(disagreeingLabels()), false);
+  expect(untouched.asked).toEqual([]);
+  expect(untouched.results.calibration!.after_merge).toBeNull();
+  const calls = untouched.results.usage.judge_calls;
+
+  // 101 new label lines: shown as refused, none of them judged with the workflow's key.
+  const many = Array.from({ length: 101 }, (_, i) =>
+    JSON.stringify({
+      suite: 'evals/qa.yaml',
+      id: 'capital-of-france',
+      answer: `Paris ${i}`,
+      labels: { 'names-paris': false },
+    }),
+  );
+  const flooded = await judgeStageWithHead(text([...agreeingLabels(), ...many]), true);
+  expect(flooded.results.calibration!.after_merge).toBeNull();
+  expect(flooded.results.calibration!.after_merge_error).toBe(
+    "the pull request adds 101 label lines; the judge stage measures at most 100 of a pull request's new labels (they are judged with the workflow's key): κ after merge not measured",
+  );
+  expect(flooded.results.usage.judge_calls).toBe(calls);
+  expect(capital(flooded.results).verdict).toBe('fail');
 });

@@ -45,6 +45,9 @@ test('pagination: a page cap, and a repeated next link ends the list', async () 
   const octokit = createOctokit('ghs_x_000000', { warn: () => {}, timeoutMs: 5000 });
   const all = await boundedPages(octokit, octokit.rest.issues.listComments, list, {});
   expect([all.items.length, all.stopped]).toEqual([250, null]);
+  // A list that fills the cap's last page exactly was read whole.
+  const exact = await boundedPages(octokit, octokit.rest.issues.listComments, list, { maxPages: 3 });
+  expect([exact.items.length, exact.stopped]).toEqual([250, null]);
 
   github.state.pages = 'endless';
   const capped = await boundedPages(octokit, octokit.rest.issues.listComments, list, { maxPages: 7 });

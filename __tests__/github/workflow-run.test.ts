@@ -132,6 +132,18 @@ describe("the record run's bundles through the Actions API", () => {
     expect(github.state.artifacts.downloads.map((d) => d.id)).not.toContain(6);
   });
 
+  test('a 256-shard matrix whose jobs upload another artifact each (512 in the run) is read whole', async () => {
+    use(
+      Array.from({ length: 256 }, (_, i) => [
+        artifact(1000 + i, `rubric-eval-record-${i + 1}`, `{"n":${i + 1}}`),
+        artifact(3000 + i, `junit-${i + 1}`, '{}'),
+      ]).flat(),
+    );
+    const got = await downloadRecordBundles(octokit, repo, RUN, 'rubric-eval-record.json', signal);
+    expect('bundles' in got && got.bundles.length).toBe(256);
+    expect(github.state.artifacts.downloads).toHaveLength(256);
+  });
+
   test('an expired shard, or bundles over the cap together: an error naming it, never part of a run', async () => {
     use([
       artifact(1, 'rubric-eval-record-1', '{}'),

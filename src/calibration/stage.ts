@@ -17,6 +17,8 @@ export interface LabelsAt {
   text: string | null;
   /** Where it was read, for the report: `base <sha>`, `working tree`. */
   from: string;
+  /** Why this file is shown but not measured (the judge stage's cap on a PR's new labels). */
+  refused?: string;
 }
 
 /**
@@ -96,7 +98,8 @@ export async function planCalibration(
       : readAndMatch(sources.gating.text, cal.file, plan);
   let proposed: CalibrationPlan['proposed'] = null;
   if (sources.proposed && sources.proposed.text !== sources.gating.text) {
-    if (sources.proposed.text === null) proposed = { error: 'the pull request deletes the labels file' };
+    if (sources.proposed.refused) proposed = { error: sources.proposed.refused };
+    else if (sources.proposed.text === null) proposed = { error: 'the pull request deletes the labels file' };
     else {
       const p = readAndMatch(sources.proposed.text, cal.file, plan);
       proposed = p.errors.length ? { error: p.errors.join('; ') } : { matched: p.matched };

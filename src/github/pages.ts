@@ -28,12 +28,15 @@ export async function boundedPages<T>(
   ) as AsyncIterable<{
     data: T[];
     url: string;
+    headers: { link?: string };
   }>;
   for await (const page of pages) {
     if (seen.has(page.url)) return { items, stopped: `the next link repeated ${page.url}` };
     seen.add(page.url);
     items.push(...page.data);
-    if (seen.size >= maxPages) return { items, stopped: `stopped after ${maxPages} pages` };
+    // Stopped only when there was more to read: a list that fills the last page exactly is whole.
+    if (seen.size >= maxPages && /rel="next"/.test(page.headers.link ?? ''))
+      return { items, stopped: `stopped after ${maxPages} pages` };
   }
   return { items, stopped: null };
 }

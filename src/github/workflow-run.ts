@@ -194,7 +194,8 @@ async function listRecordArtifacts(
         octokit,
         octokit.rest.actions.listWorkflowRunArtifacts as never,
         { ...repo, run_id: run.id, request: { signal } },
-        { maxPages: 5 },
+        // A 256-shard matrix whose jobs upload other artifacts too (logs, JUnit) fits with room.
+        { maxPages: 20 },
       ),
       signal,
     );

@@ -28,6 +28,8 @@ export interface RecordedInput {
   shards?: number;
   /** Files the pull request changes among those that decide the grade (suites, the rubric). */
   changedFiles?: string[];
+  /** Whether the pull request changes a file (a path as the run names it); absent: not known. */
+  changes?: (file: string) => boolean;
   /** The head's suite files, read as data: model-only targets are then answered here. */
   headFiles?: HeadFiles;
 }
@@ -58,7 +60,7 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
     plan,
     ctx,
     errors,
-    baseLabelsWithHead(workingTreeLabels(ctx.ws), recorded.headFiles, ctx.warn),
+    baseLabelsWithHead(workingTreeLabels(ctx.ws), recorded, ctx.warn),
   );
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
@@ -120,26 +122,49 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   });
 }
 
+/** The most label lines a pull request may add that the judge stage measures (with the workflow's key). */
+export const MAX_PROPOSED_LABELS = 100;
+
 /**
- * The labels of this checkout (the base branch's) gate; the pull request head's file, read
- * through the API as data, is what the PR proposes: measured and shown "after merge", never gating.
+ * The labels of this checkout (the base branch's) gate. The pull request head's file is what the
+ * PR proposes, read through the API as data and shown "after merge", never gating; it is read
+ * only when the PR changes it, and measured only when it adds at most MAX_PROPOSED_LABELS lines
+ * the base does not have: a fork must not spend the base's judge key on labels of its own.
  */
 function baseLabelsWithHead(
   base: LabelsReader,
-  head: HeadFiles | undefined,
+  recorded: Pick<RecordedInput, 'headFiles' | 'changes'>,
   warn: (m: string) => void,
 ): LabelsReader {
   return async (file) => {
     const gating = { ...(await base(file)).gating, from: "the base branch's checkout" };
-    if (!head) return { gating, proposed: null };
+    const { headFiles, changes } = recorded;
+    if (!headFiles || !changes?.(file)) return { gating, proposed: null };
+    const from = 'pull request head (GitHub API)';
     try {
-      const text = (await head([file])).get(file) ?? null;
-      return { gating, proposed: { text, from: 'pull request head (GitHub API)' } };
+      const text = (await headFiles([file])).get(file) ?? null;
+      const added = text === null ? 0 : newLines(text, gating.text ?? '');
+      if (added > MAX_PROPOSED_LABELS)
+        return {
+          gating,
+          proposed: {
+            text,
+            from,
+            refused: `the pull request adds ${added} label lines; the judge stage measures at most ${MAX_PROPOSED_LABELS} of a pull request's new labels (they are judged with the workflow's key): κ after merge not measured`,
+          },
+        };
+      return { gating, proposed: { text, from } };
     } catch (err) {
       warn(`calibration: the pull request head's ${file} could not be read: ${(err as Error).message}`);
       return { gating, proposed: null };
     }
   };
+}
+
+/** How many non-blank lines of `text` are not lines of `base`. */
+function newLines(text: string, base: string): number {
+  const known = new Set(base.split('\n').map((l) => l.trim()));
+  return text.split('\n').filter((l) => l.trim() !== '' && !known.has(l.trim())).length;
 }
 
 /** The head's version of every case a model-only target answers, when the head can be read. */
