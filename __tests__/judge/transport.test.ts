@@ -265,7 +265,8 @@ test('a judge attempt that times out frees its socket: with one socket, the retr
   const judge = await startOpenAIServer({ script: [{ hang: true }] });
   closers.push(() => judge.close());
   const chat = new ChatCaller(
-    { baseURL: judge.url, apiKey: 'k', model: 'm', azure: null, timeoutMs: 300 },
+    // Long enough that the answered retry never times out on a loaded machine; the first hangs forever.
+    { baseURL: judge.url, apiKey: 'k', model: 'm', azure: null, timeoutMs: 1500 },
     new AdaptiveLimiter(1),
     { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20, maxRetryAfterMs: 1000 },
   );

@@ -123,7 +123,7 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
 }
 
 /** The most label lines a pull request may add that the judge stage measures (with the workflow's key). */
-export const MAX_PROPOSED_LABELS = 100;
+const MAX_PROPOSED_LABELS = 100;
 
 /**
  * The labels of this checkout (the base branch's) gate. The pull request head's file is what the
