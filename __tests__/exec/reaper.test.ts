@@ -16,6 +16,11 @@ const alive = (pid: number) => {
 
 const linux = existsSync('/proc/self/stat') ? test : test.skip;
 
+/** Polls for up to 3 s: a signalled process is gone a moment later, longer on a loaded machine. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 60 && !done(); i++) await sleep(50);
+}
+
 linux('children that left the group and session, or cleared the marker, are found and killed', async () => {
   const dir = tmpDir('re-reap-');
   const pids = `${dir}/pids`;
@@ -24,7 +29,8 @@ linux('children that left the group and session, or cleared the marker, are foun
       `setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! >> ${pids}`,
       `(set -m; env -u ${PROCESS_MARK} sleep 61 </dev/null >/dev/null 2>&1 & echo $! >> ${pids})`,
       `( ( sleep 62 </dev/null >/dev/null 2>&1 & echo $! >> ${pids} ) & )`,
-      'sleep 0.2',
+      // Until all three have written their pid (a loaded machine may take a while to fork).
+      `for i in $(seq 100); do [ "$(wc -l < ${pids})" -ge 3 ] && break; sleep 0.05; done`,
     ].join('\n'),
     cwd: dir,
     timeoutMs: 10_000,
@@ -36,11 +42,12 @@ linux('children that left the group and session, or cleared the marker, are foun
   expect(left).toHaveLength(3);
   // The double-forked one stayed in the command's group, which the runner already ended; the
   // other two left it (a session of their own; a group of their own without the marker).
+  await until(() => !alive(left[2]!));
   const survivors = left.filter(alive);
   expect(survivors).toEqual(left.slice(0, 2));
   expect(findStragglers()).toEqual(expect.arrayContaining(survivors));
   expect(reapStragglers()).toBeGreaterThanOrEqual(2);
-  await sleep(100);
+  await until(() => left.every((p) => !alive(p)));
   expect(left.filter(alive)).toEqual([]);
   expect(findStragglers()).toEqual([]);
 });
