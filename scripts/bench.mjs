@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync,
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
+import { seededRandom, startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
 import { noisyChecklist } from '../__fixtures__/servers/noisy-judge.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -505,41 +505,91 @@ const STABILITY_CASES = [
   [O(0.9), O(1), O(0.9), O(0.9), O(0.1)],
 ];
 
-function makeStabilitySuite(dir) {
+/**
+ * A mixed-difficulty suite for the stability scenario: 40 cases of 1 to 10 items, each item
+ * required or not (half and half), truly met 4 times in 5; each case has its own share of noisy
+ * items (uniform 0..1), a noisy item judged right with p 0.8..0.95 (0.05..0.2 when truly not met),
+ * the others certain. Seeded: the same suite every run (and in /work/notes/issue-35-sim2.py).
+ */
+function mixedStabilityCases(seed = 35, n = 40) {
+  const random = seededRandom(seed);
+  const pick = (xs) => xs[Math.floor(random() * xs.length)];
+  return Array.from({ length: n }, () => {
+    const k = 1 + Math.floor(random() * 10);
+    const noisyShare = random();
+    return Array.from({ length: k }, () => {
+      const met = random() < 0.8;
+      const noisy = random() < noisyShare;
+      const p = noisy ? pick(met ? [0.8, 0.85, 0.9, 0.95] : [0.05, 0.1, 0.15, 0.2]) : met ? 1 : 0;
+      return { p, required: random() < 0.5 };
+    });
+  });
+}
+
+/** `copies` of every case (their own tickets, so the judge draws afresh for each). */
+function makeStabilitySuite(dir, cases, copies) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'targets.yaml'),
     `targets:\n  - name: default\n    provider: mock\n    response: ${JSON.stringify(ANSWER)}\n`,
   );
   const lines = ['evalcases:'];
-  STABILITY_CASES.forEach((items, i) => {
-    lines.push(
-      `  - id: case-${i}`,
-      `    input: ${JSON.stringify(`[ticket ${i}] ${QUESTION_WORDS.join(' ')}?`)}`,
-      '    rubrics:',
-    );
-    items.forEach((it, k) => {
-      const text = JSON.stringify(`${ITEMS[k % ITEMS.length]} [p=${it.p}]`);
-      if (it.required) lines.push(`      - ${text}`);
-      else
-        lines.push(
-          `      - id: item-${k + 1}`,
-          `        expected_outcome: ${text}`,
-          '        required: false',
-        );
+  for (let c = 0; c < copies; c++)
+    cases.forEach((items, i) => {
+      const ticket = c === 0 ? `${i}` : `${i}.${c}`;
+      lines.push(
+        `  - id: case-${ticket}`,
+        `    input: ${JSON.stringify(`[ticket ${ticket}] ${QUESTION_WORDS.join(' ')}?`)}`,
+        '    rubrics:',
+      );
+      items.forEach((it, k) => {
+        // Past the five texts an item gets its number, so no two items of a case read the same.
+        const base = k < ITEMS.length ? ITEMS[k] : `${ITEMS[k % ITEMS.length]} (${k + 1})`;
+        const text = JSON.stringify(`${base} [p=${it.p}]`);
+        if (it.required) lines.push(`      - ${text}`);
+        else
+          lines.push(
+            `      - id: item-${k + 1}`,
+            `        expected_outcome: ${text}`,
+            '        required: false',
+          );
+      });
     });
-  });
   writeFileSync(path.join(dir, 'suite.yaml'), lines.join('\n') + '\n');
 }
 
 /**
- * Judge noise: the verdict error rate of `judge-samples: 1` and `auto` against the majority
- * truth (each item judged as its p > 0.5 says), over `runs` runs each with a fresh cache, the
- * judge's draws seeded per run (the same seeds for both settings).
+ * The error ratio auto/1 with a 90% interval: runs resampled with replacement (the same runs for
+ * both settings, which share their judge seeds), 2,000 resamples, seeded.
  */
-async function scenarioStability({ runs }) {
+function ratioInterval(wrongOne, wrongAuto) {
+  const random = seededRandom(7);
+  const n = wrongOne.length;
+  const ratios = [];
+  for (let b = 0; b < 2000; b++) {
+    let one = 0;
+    let auto = 0;
+    for (let i = 0; i < n; i++) {
+      const r = Math.floor(random() * n);
+      one += wrongOne[r];
+      auto += wrongAuto[r];
+    }
+    if (one > 0) ratios.push(auto / one);
+  }
+  ratios.sort((x, y) => x - y);
+  const at = (q) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))];
+  return { low: at(0.05), high: at(0.95) };
+}
+
+/**
+ * Judge noise: the verdict error rate of `judge-samples: 1`, `auto` and `3` against the majority
+ * truth (each item judged as its p > 0.5 says), over `runs` runs each with a fresh cache, the
+ * judge's draws seeded per run (the same seeds for every setting). Every case is there `copies`
+ * times so one run holds enough wrong verdicts for the ratio to mean something.
+ */
+async function scenarioStability({ runs, cases, copies }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
-  makeStabilitySuite(dir);
+  makeStabilitySuite(dir, cases, copies);
   const truthServer = await startOpenAIServer({
     keepRequests: false,
     respond: noisyChecklist({ truth: true }),
@@ -554,7 +604,7 @@ async function scenarioStability({ runs }) {
   const out = {};
   // `3` is a reference: what a fixed count buys for its calls.
   for (const setting of ['1', 'auto', '3']) {
-    let wrong = 0;
+    const wrongPerRun = [];
     let calls = 0;
     let unstable = 0;
     let total = 0;
@@ -570,15 +620,20 @@ async function scenarioStability({ runs }) {
         extra: ['--judge-samples', setting, '--cache-dir', cache],
       });
       await server.close();
+      rmSync(cache, { recursive: true, force: true });
+      let wrong = 0;
       for (const c of res.results.suites[0].cases) {
         total++;
         if (c.verdict !== truthVerdict.get(c.id)) wrong++;
         if (c.unstable) unstable++;
       }
+      wrongPerRun.push(wrong);
       calls += res.calls;
     }
-    out[setting] = { error: wrong / total, wrong, total, callsPerCase: calls / total, unstable };
+    const wrong = wrongPerRun.reduce((a, b) => a + b, 0);
+    out[setting] = { error: wrong / total, wrong, wrongPerRun, total, callsPerCase: calls / total, unstable };
   }
+  out.interval = ratioInterval(out['1'].wrongPerRun, out.auto.wrongPerRun);
   rmSync(dir, { recursive: true, force: true });
   return out;
 }
@@ -780,19 +835,30 @@ for (const items of want('rubric') ? [10, 1400] : []) {
     items === 10 ? '' : 'near the 128 KB cap: < 2 s',
   ]);
 }
-const stability = want('stability') ? await scenarioStability({ runs: quick ? 3 : 20 }) : null;
-if (stability) {
-  const one = stability['1'];
-  const auto = stability.auto;
+const stabilityRow = (label, what, st) => {
+  const one = st['1'];
+  const auto = st.auto;
+  const three = st['3'];
   rows.push([
-    'stability',
-    `20 cases × ${quick ? 3 : 20} runs, fresh cache`,
+    label,
+    what,
     `samples 1: error ${fmt(one.error, 3)} (${one.wrong}/${one.total}) · ${fmt(one.callsPerCase, 2)} calls/case; ` +
       `auto: error ${fmt(auto.error, 3)} (${auto.wrong}/${auto.total}) · ${fmt(auto.callsPerCase, 2)} calls/case · ${auto.unstable} unstable; ` +
-      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}; ` +
-      `(samples 3: error ${fmt(stability['3'].error, 3)} (${stability['3'].wrong}/${stability['3'].total}) · ${fmt(stability['3'].callsPerCase, 2)} calls/case)`,
+      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} (90% ${fmt(st.interval.low, 2)}..${fmt(st.interval.high, 2)}, runs resampled) · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}; ` +
+      `(samples 3: error ${fmt(three.error, 3)} (${three.wrong}/${three.total}) · ${fmt(three.callsPerCase, 2)} calls/case)`,
     'auto error <= 0.4 × samples-1 error at <= 2 × its calls; samples 1: 1 call/case',
   ]);
+};
+if (want('stability')) {
+  const runs = quick ? 3 : 20;
+  const noise = await scenarioStability({ runs, cases: STABILITY_CASES, copies: quick ? 2 : 10 });
+  stabilityRow('stability', `20 cases × ${quick ? 2 : 10} copies × ${runs} runs, fresh cache`, noise);
+  const mixed = await scenarioStability({ runs, cases: mixedStabilityCases(), copies: quick ? 1 : 5 });
+  stabilityRow(
+    'stability (mixed)',
+    `40 mixed-difficulty cases × ${quick ? 1 : 5} copies × ${runs} runs, fresh cache`,
+    mixed,
+  );
 }
 const compareN = quick ? 500 : 10_000;
 const compared = want('compare') ? await scenarioCompare(compareN) : null;

@@ -56,39 +56,45 @@ function checklist(
 }
 
 const configs: EvaluatorConfig[] = [judgeConfig()];
-const wanted = (r: EvaluatorResult) => autoWanted(configs, [r], 5);
+const wanted = (r: EvaluatorResult) => autoWanted(configs, [r], 7);
 
 describe('the auto stopping rule', () => {
-  test('one sample: no more where no single check could change the verdict', () => {
-    // Failing on five required items: one flipping still fails.
-    expect(wanted(checklist(Array.from({ length: 5 }, () => ({ votes: '0/1' }))))).toEqual([]);
-    // Failing on two required items: still no single flip passes it.
-    expect(wanted(checklist([{ votes: '0/1' }, { votes: '0/1' }, { votes: '1/1' }]))).toEqual([]);
-    // Non-required items with margin: 5/5, one flip leaves 0.8, still a pass.
-    expect(wanted(checklist(Array.from({ length: 5 }, () => ({ votes: '1/1', required: false }))))).toEqual(
-      [],
-    );
+  const req = (...ys: number[]) => checklist(ys.map((y) => ({ votes: `${y}/1` })));
+  const opt = (...ys: number[]) => checklist(ys.map((y) => ({ votes: `${y}/1`, required: false })));
+
+  test('one sample: no more where the verdict is very likely right', () => {
+    // Failing on five required items: all five would have to be the judge's slips.
+    expect(wanted(req(0, 0, 0, 0, 0))).toEqual([]);
+    // Failing on two required items of three: both slips (doubt 0.035, under one in ten).
+    expect(wanted(req(0, 0, 1))).toEqual([]);
+    // Two of ten required items missed: a multi-miss fail is a real fail more often than not.
+    expect(wanted(req(0, 0, 1, 1, 1, 1, 1, 1, 1, 1))).toEqual([]);
+    // Non-required items with margin: 5/5.
+    expect(wanted(opt(1, 1, 1, 1, 1))).toEqual([]);
+    // A pass on two required items: one false "met" among two is unlikely (0.041).
+    expect(wanted(req(1, 1))).toEqual([]);
+    // 4/5 non-required: a pass that one false "met" makes borderline, but that is unlikely (0.064).
+    expect(wanted(opt(1, 1, 1, 1, 0))).toEqual([]);
   });
 
-  test('one sample: in doubt when one check flipping changes the verdict', () => {
-    // A pass with required items: any of them flipping fails the case.
-    expect(wanted(checklist([{ votes: '1/1' }, { votes: '1/1' }]))).toEqual(['e/0']);
-    // Failing on exactly one required item: flipping it passes.
-    expect(wanted(checklist([{ votes: '0/1' }, { votes: '1/1' }, { votes: '1/1' }]))).toEqual(['e/0']);
-    // 4/5 non-required: one more miss makes it borderline.
-    expect(wanted(checklist([1, 1, 1, 1, 0].map((y) => ({ votes: `${y}/1`, required: false }))))).toEqual([
-      'e/0',
-    ]);
+  test('one sample: in doubt where a slip of the judge is likely enough to change the verdict', () => {
+    // Failing on exactly one required item of three: that one miss may be a slip (0.148).
+    expect(wanted(req(0, 1, 1))).toEqual(['e/0']);
+    // A pass on ten required items: some "met" among ten is a slip too often (0.158).
+    expect(wanted(req(1, 1, 1, 1, 1, 1, 1, 1, 1, 1))).toEqual(['e/0']);
+    // 3/5 non-required (borderline): one of two misses being a slip passes it (0.308).
+    expect(wanted(opt(1, 1, 1, 0, 0))).toEqual(['e/0']);
   });
 
-  test('more samples: stop once the samples agree, or a majority of three settles a split', () => {
+  test('more samples: agreement settles it; a split on a deciding item asks again', () => {
     expect(wanted(checklist([{ votes: '2/2' }, { votes: '2/2' }]))).toEqual([]);
     // A split on a deciding item: one more sample.
     expect(wanted(checklist([{ votes: '1/2' }, { votes: '2/2' }]))).toEqual(['e/0']);
-    // 2 of 3 settles it either way.
+    // 2 of 3 met settles it; 1 of 3 on a required item is still a likely "met" (0.32): one more.
     expect(wanted(checklist([{ votes: '2/3' }, { votes: '3/3' }]))).toEqual([]);
-    expect(wanted(checklist([{ votes: '1/3' }, { votes: '3/3' }]))).toEqual([]);
-    // A tie at four is still open; at five there is no sixth.
+    expect(wanted(checklist([{ votes: '1/3' }, { votes: '3/3' }]))).toEqual(['e/0']);
+    expect(wanted(checklist([{ votes: '1/5' }, { votes: '5/5' }]))).toEqual([]);
+    // A tie at four is open; at the cap there is no more.
     expect(wanted(checklist([{ votes: '2/4' }, { votes: '4/4' }]))).toEqual(['e/0']);
     expect(autoWanted(configs, [checklist([{ votes: '2/4' }, { votes: '4/4' }])], 4)).toEqual([]);
   });
@@ -173,13 +179,13 @@ describe('properties', () => {
     );
   });
 
-  test('the rule never asks past the cap, and never asks again once every item has agreeing samples', () => {
+  test('the rule never asks past the cap, and never asks again once every item has three agreeing samples', () => {
     fc.assert(
       fc.property(arbChecklist, (r) => {
         const n = r.samples!;
         expect(autoWanted(configs, [r], n)).toEqual([]);
         const agreed = r.checks!.every((c) => c.votes === `0/${n}` || c.votes === `${n}/${n}`);
-        if (n >= 2 && agreed) expect(autoWanted(configs, [r], 5)).toEqual([]);
+        if (n >= 3 && agreed) expect(autoWanted(configs, [r], 7)).toEqual([]);
       }),
       { numRuns: 300 },
     );

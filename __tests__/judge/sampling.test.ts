@@ -32,7 +32,7 @@ test('votes read and write as satisfied/samples', () => {
   expect(parseVotes('2/3')).toEqual({ yes: 2, total: 3 });
   expect(parseVotes('4/3')).toBeNull();
   expect(parseVotes('x')).toBeNull();
-  expect(maxSamples('auto')).toBe(5);
+  expect(maxSamples('auto')).toBe(7);
   expect(maxSamples(7)).toBe(7);
 });
 

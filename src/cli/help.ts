@@ -33,7 +33,7 @@ Options:
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)
   --judge-samples <n|auto>   judge each llm_judge evaluator n times (1-9, default 1), or auto: more
-                             samples (up to 5) only where the verdict is in doubt
+                             samples (up to 7) only where the verdict is in doubt
   --repeat <n|auto>          answers per case from the target (1-20, default 1, or the suite's
                              repeat), or auto: more (up to 20) only while they cannot decide the case
   --min-case-pass-rate <x>   the pass rate a repeated case must be shown to reach (default 0.8)

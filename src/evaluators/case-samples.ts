@@ -4,13 +4,13 @@ import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 import { SampleBook } from './sample-book.js';
 import { autoWanted, markUnstable } from './sample-doubt.js';
 
-/** Far above what 5 samples per evaluator need; a guard, not a limit anyone should meet. */
+/** Far above what 7 samples per evaluator need; a guard, not a limit anyone should meet. */
 const MAX_ROUNDS = 64;
 
 /**
  * One case's evaluators with judge samples. A fixed count: every judged evaluator takes that many
  * samples at once. `auto`: one sample each, then, round by round, one more sample for the
- * evaluators whose checks could still change the case verdict, until none could (or each has 5).
+ * evaluators whose checks could still change the case verdict, until none could (or each has 7).
  * Every round evaluates the case again; the book serves the samples already taken, so a round
  * costs only its new samples. Finally the checks the samples split on, where that decides the
  * verdict, are marked unstable.

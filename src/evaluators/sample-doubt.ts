@@ -3,6 +3,7 @@ import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../cor
 import { evaluatorVerdict, scoreChecklist, scoreRanges, verdictForScore } from '../rubric/scoring.js';
 import { combineChildren, scoreCase } from './case-scoring.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
+import { DOUBT_THRESHOLD, type ItemVotes, verdictDoubt } from './verdict-posterior.js';
 
 /**
  * Where judge samples can move a case's verdict. Every sampled number of a case is a "knob": a
@@ -210,11 +211,49 @@ function openSpanDecides(
 }
 
 /**
- * The `auto` rule: which evaluators (paths) take one more sample. An evaluator with one sample
- * is in doubt when one of its checks moving by one step would change the case verdict; with
- * more, when its open checks (samples disagreeing, no majority of three yet) span a change of
- * the case verdict. When no evaluator alone is in doubt but their open checks together are,
- * all of those take one more. Empty: more samples could not change the verdict; stop.
+ * A checklist evaluator's items as votes (null when it has other knobs: a range criterion or a
+ * score), for the posterior doubt of `verdict-posterior.ts`.
+ */
+function checklistVotes(list: readonly Knob[]): ItemVotes[] | null {
+  const out: ItemVotes[] = [];
+  for (const k of list) {
+    if (k.max !== 1 || k.step !== 1 || !('id' in k.target)) return null;
+    const yes = k.values.filter((v) => v === 1).length;
+    out.push({
+      key: k.key,
+      yes,
+      total: k.values.length,
+      weight: k.target.weight,
+      required: k.target.required,
+    });
+  }
+  return out;
+}
+
+/** Is this one evaluator (its knobs `list`) in doubt? */
+function evaluatorInDoubt(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  list: readonly Knob[],
+  base: CaseVerdict,
+  scoring?: CaseScoring,
+): boolean {
+  const votes = checklistVotes(list);
+  if (votes)
+    return verdictDoubt(votes, base, (o) => verdictWith(configs, results, o, scoring)) > DOUBT_THRESHOLD;
+  return list[0]!.values.length === 1
+    ? list.some((k) => oneStepDecides(configs, results, k, base, scoring))
+    : openSpanDecides(configs, results, list, scoring);
+}
+
+/**
+ * The `auto` rule: which evaluators (paths) take one more sample. A checklist evaluator is in
+ * doubt when the chance that its votes so far give the wrong case verdict is above one in ten
+ * (`verdict-posterior.ts`: a judge that slips now and then, how often learnt from the case's own
+ * votes). Any other evaluator with one sample is in doubt when one of its checks moving by one
+ * step would change the case verdict; with more, when its open checks (samples disagreeing, no
+ * majority of three yet) span a change of the case verdict. When no evaluator alone is in doubt
+ * but their open checks together are, all of those take one more. Empty: stop.
  */
 export function autoWanted(
   configs: readonly EvaluatorConfig[],
@@ -228,13 +267,8 @@ export function autoWanted(
   for (const k of knobs) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
   const wanted: string[] = [];
   for (const [path, list] of byPath) {
-    const n = list[0]!.values.length;
-    if (n >= max) continue;
-    const doubt =
-      n === 1
-        ? list.some((k) => oneStepDecides(configs, results, k, base, scoring))
-        : openSpanDecides(configs, results, list, scoring);
-    if (doubt) wanted.push(path);
+    if (list[0]!.values.length >= max) continue;
+    if (evaluatorInDoubt(configs, results, list, base, scoring)) wanted.push(path);
   }
   if (wanted.length > 0 || !openSpanDecides(configs, results, knobs, scoring)) return wanted;
   return [...byPath]

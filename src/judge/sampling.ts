@@ -10,7 +10,7 @@ export type SamplesSetting = number | 'auto';
 
 export const MAX_FIXED_SAMPLES = 9;
 /** `auto` never takes more than this many samples of one evaluator. */
-const MAX_AUTO_SAMPLES = 5;
+const MAX_AUTO_SAMPLES = 7;
 /** Samples after the first are drawn warmer so they can disagree (dropped where the endpoint refuses it). */
 export const SAMPLE_TEMPERATURE = 0.7;
 
