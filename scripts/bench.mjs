@@ -509,7 +509,7 @@ const STABILITY_CASES = [
  * A mixed-difficulty suite for the stability scenario: 40 cases of 1 to 10 items, each item
  * required or not (half and half), truly met 4 times in 5; each case has its own share of noisy
  * items (uniform 0..1), a noisy item judged right with p 0.8..0.95 (0.05..0.2 when truly not met),
- * the others certain. Seeded: the same suite every run (and in /work/notes/issue-35-sim2.py).
+ * the others certain. Seeded: the same suite every run.
  */
 function mixedStabilityCases(seed = 35, n = 40) {
   const random = seededRandom(seed);

@@ -132,7 +132,8 @@ export function verdictDoubt<V>(
 
 /**
  * Doubt above which an evaluator takes one more sample: one chance in ten that its combined
- * votes give the wrong case verdict. Measured (issue 35, /work/notes) against per-sample
- * thresholds and growing ones, this spent the calls best on easy, hard and mixed suites alike.
+ * votes give the wrong case verdict. Measured in simulation against per-sample thresholds and
+ * growing ones, this spent the calls best on easy, hard and mixed suites alike (BENCHMARKS.md,
+ * "Judge noise").
  */
 export const DOUBT_THRESHOLD = 0.1;
