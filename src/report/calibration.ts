@@ -1,4 +1,4 @@
-import { type CalibrationResults } from '../core/calibration-results.js';
+import { type CalibrationResults, type CalibrationRow, shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
 import { bounded, cell, code } from './inert.js';
 
@@ -34,7 +34,7 @@ export function belowFloorLines(c: CalibrationResults, q: Quote = MARKDOWN): str
     .slice(0, 20)
     .map(
       (b) =>
-        `${q.code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${q.text(b.reason, 300)}`,
+        `${q.code(`${b.suite} › ${b.id} › ${shownCheck(b)}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${q.text(b.reason, 300)}`,
     );
   if (c.below_floor.length > 20)
     lines.push(`… and ${c.below_floor.length - 20} more (the results file has them all)`);
@@ -68,13 +68,14 @@ export function calibrationSection(results: RunResults): string {
 
 /** The checks whose κ the PR's labels change, at most 10. */
 function afterMergeChanges(c: CalibrationResults) {
-  const before = new Map(c.rows.map((r) => [JSON.stringify([r.suite, r.id, r.check]), r.kappa]));
+  const at = (r: CalibrationRow) => JSON.stringify([r.suite, r.id, r.evaluator, r.check]);
+  const before = new Map(c.rows.map((r) => [at(r), r.kappa]));
   return (c.after_merge?.rows ?? [])
     .map((r) => ({
       suite: r.suite,
       id: r.id,
-      check: r.check,
-      before: before.get(JSON.stringify([r.suite, r.id, r.check])) ?? null,
+      check: shownCheck(r),
+      before: before.get(at(r)) ?? null,
       after: r.kappa,
     }))
     .filter((r) => r.before !== r.after)
