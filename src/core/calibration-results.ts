@@ -37,6 +37,8 @@ export interface CalibrationResults {
   usage: Usage;
   /** Why the pull request's labels could not be measured (invalid, or the file deleted). */
   after_merge_error?: string;
+  /** A merge of shards that measured the same gate with different figures: whose figures these are. */
+  note?: string;
 }
 
 export interface BinaryAgreement {

@@ -46,6 +46,7 @@ export function calibrationSection(results: RunResults): string {
   const c = results.calibration;
   if (!c) return '';
   const lines = [`**${calibrationLine(c)}** <sub>(labels: ${code(c.file)} at ${cell(c.source, 80)})</sub>`];
+  if (c.note) lines.push(`- ${cell(c.note, 300)}`);
   for (const line of belowFloorLines(c)) lines.push(`- ${line}`);
   if (c.errors.length)
     lines.push(
