@@ -1,6 +1,7 @@
 import { type CalibrationResults, type CalibrationRow, shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
-import { bounded, cell, code } from './inert.js';
+import { cell, code } from './inert.js';
+import { plainLine } from './terminal-text.js';
 
 const k2 = (k: number | null) => (k === null ? '—' : k.toFixed(2));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -11,7 +12,7 @@ interface Quote {
   code(s: string): string;
 }
 const MARKDOWN: Quote = { text: cell, code: (s) => code(s) };
-export const PLAIN: Quote = { text: bounded, code: (s) => s };
+export const PLAIN: Quote = { text: plainLine, code: (s) => plainLine(s, 200) };
 
 /** `judge agreement: κ 0.82 over 48 labels; 1 check advisory`: the comment's (and terminal's) one calibration line. */
 export function calibrationLine(c: CalibrationResults, q: Quote = MARKDOWN): string {
