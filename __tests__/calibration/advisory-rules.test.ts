@@ -348,3 +348,45 @@ test('H10: an advisory check `a` lifts only its own violation, not that of a che
   expect(c.evaluators[0]!.gating_violations).toEqual(['a:b: required item not satisfied']);
   expect(c.verdict).toBe('fail');
 });
+
+test('repeats: answers judged by advisory checks only make a borderline case, not a fail by their pass rate', () => {
+  const met: EvaluatorResult = {
+    ...facts(),
+    score: 1,
+    verdict: 'pass',
+    checks: [check('names-paris', true)],
+    gating_violations: [],
+  };
+  const answer = (repeat: number) => ({
+    repeat,
+    verdict: 'pass' as const,
+    score: 1,
+    gating_violations: [],
+    evaluators: [met],
+    answer: 'Paris.',
+  });
+  const c: CaseResult = {
+    id: 'c',
+    verdict: 'pass',
+    score: 1,
+    gating_violations: [],
+    evaluators: [met],
+    target: null,
+    answer: 'Paris.',
+    duration_ms: 1,
+    repeats: 3,
+    answers: [answer(1), answer(2), answer(3)],
+  };
+  const loaded = [
+    { path: 's.yaml', cases: [{ id: 'c', evaluators: [judgeConfig('facts')] }] },
+  ] as unknown as EvalSuite[];
+  const [suite] = applyAdvisory(
+    [{ path: 's.yaml', description: null, cases: [c] }],
+    loaded,
+    [advisory(['facts'])],
+    () => 0.8,
+  );
+  const out = suite!.cases[0]!;
+  expect(out.verdict).toBe('borderline');
+  expect(out.answers!.map((a) => a.verdict)).toEqual(['borderline', 'borderline', 'borderline']);
+});
