@@ -27,7 +27,7 @@ interface CheckKind {
  * (composites included) and the rubric item's id. Ids are unique within one rubrics list only
  * (plain-string items are `rubric-1`, `rubric-2`… in every list), so the id alone is no address.
  */
-export interface CheckAddress {
+interface CheckAddress {
   evaluator: string[];
   check: string;
 }
@@ -41,7 +41,7 @@ export interface MatchedLabel extends LabelLine {
   targets: Record<string, CheckTarget>;
 }
 
-export interface CheckTarget extends CheckAddress {
+interface CheckTarget extends CheckAddress {
   config: EvaluatorConfig;
   kind: CheckKind['kind'];
   /** The label key that addresses it on its own when its id is shared in its case (`tone/rubric-1`). */
