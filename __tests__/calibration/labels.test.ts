@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { type LabelLine, matchLabels } from '../../src/calibration/labels.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
+import { type EvalSuite, type EvaluatorConfig } from '../../src/suite/types.js';
 import { disagreeingLabels } from '../helpers/calibration-labels.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
@@ -108,4 +110,50 @@ test("the inline rubric's check, labelled qualified, is the one that turns advis
   expect(c.evaluators[0]!.advisory).toMatch(/every check is advisory/);
   expect(c.score).toBeCloseTo(0.5, 12);
   expect(c.gating_violations).toEqual([]);
+});
+
+describe('matchLabels', () => {
+  const judgeOf = (name: string, ids: string[]) =>
+    ({
+      type: 'llm_judge',
+      name,
+      weight: 1,
+      rubrics: {
+        mode: 'checklist',
+        items: ids.map((id) => ({ id, outcome: id, weight: 1, required: true })),
+      },
+    }) as unknown as EvaluatorConfig;
+  const suiteWith = (evaluators: EvaluatorConfig[]) =>
+    [{ path: 'evals/s.yaml', cases: [{ id: 'c', evaluators }] }] as unknown as EvalSuite[];
+  const line = (labels: Record<string, boolean>): LabelLine => ({
+    suite: 'evals/s.yaml',
+    id: 'c',
+    answer: 'a',
+    labels,
+    rater: null,
+    line: 7,
+  });
+
+  test('two judges of one name sharing an id: no label form can name one, so the error says to rename', () => {
+    const { matched, diagnostics } = matchLabels(
+      [line({ 'rubric-1': true })],
+      suiteWith([judgeOf('llm_judge', ['rubric-1']), judgeOf('llm_judge', ['rubric-1', 'rubric-2'])]),
+      'labels.jsonl',
+    );
+    expect(matched).toEqual([]);
+    expect(diagnostics.map((d) => `${d.line} ${d.rule} ${d.message}`)).toEqual([
+      "7 ambiguous-check 'rubric-1' is a check of 2 evaluators of case 'c' (llm_judge; llm_judge): give those evaluators distinct names, then label the check as '<evaluator>/<id>'",
+    ]);
+  });
+
+  test('an id only one evaluator has: bare or qualified, the same check; labelling it twice on one line is refused', () => {
+    const suites = suiteWith([judgeOf('tone', ['rubric-1']), judgeOf('safety', ['rubric-1', 'rubric-2'])]);
+    const ok = matchLabels([line({ 'rubric-2': true }), line({ 'safety/rubric-2': false })], suites, 'l');
+    expect(ok.diagnostics).toEqual([]);
+    expect(
+      ok.matched.map((m) => Object.values(m.targets).map((t) => [t.evaluator, t.check, t.qualified])),
+    ).toEqual([[[['safety'], 'rubric-2', undefined]], [[['safety'], 'rubric-2', undefined]]]);
+    const twice = matchLabels([line({ 'rubric-2': true, 'safety/rubric-2': true })], suites, 'l');
+    expect(twice.diagnostics.map((d) => d.rule)).toEqual(['duplicate-check']);
+  });
 });
