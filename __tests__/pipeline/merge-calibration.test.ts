@@ -70,7 +70,7 @@ test('shards that measured different labels: the merge is an error naming them, 
   await shard(root, 2, { file: 'evals/agree.jsonl', floor: 0.6 });
   const merged = await merge(root);
   expect(merged.errors).toEqual([
-    'merge: the shards measured calibration differently (shard 1/2 (shard-1.json): judge agreement: κ 0.33 over 12 labels; 1 check advisory (labels evals/disagree.jsonl at working tree); shard 2/2 (shard-2.json): judge agreement: κ 1.00 over 12 labels; 0 checks advisory (labels evals/agree.jsonl at working tree)): run every shard on the same commit with the same `calibration` and `min-judge-agreement`',
+    'merge: the shards measured calibration differently: below_floor differs (shard 1/2 (shard-1.json): evals/qa.yaml › capital-of-france › rubric › names-paris; shard 2/2 (shard-2.json): none); file differs (shard 1/2 (shard-1.json): evals/disagree.jsonl; shard 2/2 (shard-2.json): evals/agree.jsonl): run every shard on the same commit with the same `calibration` and `min-judge-agreement`',
   ]);
   expect(merged.calibration).toBeUndefined();
   expect(merged.verdict).toBe('fail');
@@ -84,7 +84,9 @@ test('the same labels under another floor differ too', async () => {
   await shard(root, 2, { ...disagree, floor: null });
   const merged = await merge(root);
   expect(merged.errors).toHaveLength(1);
-  expect(merged.errors[0]).toMatch(/^merge: the shards measured calibration differently \(shard 1\/2 /);
+  expect(merged.errors[0]).toMatch(
+    /^merge: the shards measured calibration differently: below_floor differs \(.*\); floor differs \(shard 1\/2 \(shard-1\.json\): 0\.6; shard 2\/2 \(shard-2\.json\): off\):/,
+  );
   expect(merged.verdict).toBe('fail');
 });
 
@@ -112,6 +114,53 @@ test("a shard file's own text in the error is one bounded line", async () => {
   expect(merged.errors).toHaveLength(1);
   expect(merged.errors[0]).not.toContain('\n');
   expect(merged.errors[0]).not.toContain('x'.repeat(80));
-  expect(merged.errors[0]).toContain('shard 2/2 (shard-2.json): judge agreement: κ 0.33 over 12 labels');
+  expect(merged.errors[0]).toContain(
+    'source differs (shard 1/2 (shard-1.json): working tree; shard 2/2 (shard-2.json): xxx',
+  );
+  expect(merged.verdict).toBe('fail');
+});
+
+// Hostile review r4, H5: parallel shards judge the labels each on their own (the cache is saved
+// at job end), so one transient error or a flipped verdict moves a figure, not the gate.
+test("shards whose figures differ but not what gates: the merge reports shard 1's figures and says so", async () => {
+  const root = repo();
+  const one = await shard(root, 1, disagree);
+  await shard(root, 2, disagree);
+  const f = path.join(root, 'shard-2.json');
+  const two = JSON.parse(readFileSync(f, 'utf8')) as RunResults;
+  two.calibration!.errors.push({
+    line: 3,
+    suite: 'evals/qa.yaml',
+    id: 'capital-of-france',
+    error: 'judge: HTTP 503',
+  });
+  two.calibration!.overall.kappa = 0.3;
+  two.calibration!.below_floor[0]!.kappa = -0.05;
+  writeFileSync(f, JSON.stringify(two));
+  const merged = await merge(root);
+  expect(merged.errors).toEqual([]);
+  const note =
+    "the shards judged the labels apart and their below_floor, errors, overall differ (judge noise or a failed call), not which checks gate: the figures are shard 1/2 (shard-1.json)'s";
+  expect(merged.calibration).toMatchObject({ errors: [], below_floor: one.calibration!.below_floor, note });
+  expect(merged.calibration!.overall.kappa).toBe(one.calibration!.overall.kappa);
+  expect(merged.warnings).toContain(`merge: calibration: ${note}`);
+  expect(merged.verdict).toBe('pass');
+  expect(checkFailures(merged, 'calibration')).toEqual([
+    '1 check below min-judge-agreement 0.6 (names-paris κ 0.00)',
+  ]);
+});
+
+test('shards whose checks below the floor differ: an error naming that field, never a pass', async () => {
+  const root = repo();
+  await shard(root, 1, disagree);
+  await shard(root, 2, disagree);
+  const f = path.join(root, 'shard-2.json');
+  const two = JSON.parse(readFileSync(f, 'utf8')) as RunResults;
+  two.calibration!.below_floor = [];
+  writeFileSync(f, JSON.stringify(two));
+  const merged = await merge(root);
+  expect(merged.errors).toEqual([
+    'merge: the shards measured calibration differently: below_floor differs (shard 1/2 (shard-1.json): evals/qa.yaml › capital-of-france › rubric › names-paris; shard 2/2 (shard-2.json): none): run every shard on the same commit with the same `calibration` and `min-judge-agreement`',
+  ]);
   expect(merged.verdict).toBe('fail');
 });

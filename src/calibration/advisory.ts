@@ -5,11 +5,11 @@ import {
   type RepeatAnswer,
   type SuiteResult,
 } from '../core/results.js';
-import { compositeVerdict, scoreCase } from '../evaluators/case-scoring.js';
+import { compositeVerdict, counts, decidedByAdvisoryOnly, scoreCase } from '../evaluators/case-scoring.js';
 import { combineRepeats } from '../evaluators/repeated-case.js';
 import { fixedAggregate } from '../evaluators/evaluate.js';
 import { negatedOutcome } from '../evaluators/negate.js';
-import { evaluatorVerdict, weightedMeanOrEqual } from '../rubric/scoring.js';
+import { checkViolation, evaluatorVerdict, verdictForScore, weightedMeanOrEqual } from '../rubric/scoring.js';
 import { type CompositeConfig, type EvalCase, type EvalSuite, type EvaluatorConfig } from '../suite/types.js';
 import { type BelowFloor, type CalibrationRow } from '../core/calibration-results.js';
 
@@ -27,6 +27,8 @@ export function belowFloor(rows: readonly CalibrationRow[], floor: number | null
       suite: r.suite,
       id: r.id,
       check: r.check,
+      evaluator: r.evaluator,
+      ...(r.qualified !== undefined ? { qualified: r.qualified } : {}),
       n: r.n,
       kappa: r.kappa!,
       reason: `κ ${fmt(r.kappa!)} (95% ${fmt(r.kappa_low ?? r.kappa!)}..${fmt(r.kappa_high ?? r.kappa!)}) over ${r.n} labels is below min-judge-agreement ${floor}`,
@@ -34,11 +36,19 @@ export function belowFloor(rows: readonly CalibrationRow[], floor: number | null
 }
 
 const key = (suite: string, id: string) => JSON.stringify([suite, id]);
+/** One check of one evaluator within a case: the names down to its judge, and its id. */
+const checkKey = (evaluator: readonly string[], check: string) => JSON.stringify([evaluator, check]);
+
+/** A case's advisory checks, by `checkKey`. */
+type Advisory = ReadonlyMap<string, BelowFloor>;
 
 /**
  * Advisory checks stop gating: each is kept in the results (marked, with its κ) but left out of
- * its evaluator's score and gates wherever it is judged (a composite's children too), and each
- * result above it is scored again by its own rule, up to the case by its format's rules.
+ * its evaluator's score and gates, and each result above it is scored again by its own rule, up
+ * to the case by its format's rules. A check is the one the labels measured: that id in that
+ * evaluator (by the names from the case down), never another evaluator's item of the same id.
+ * An evaluator left with no check that gates holds no evidence (`advisory`): it takes no part in
+ * the score or verdict above it.
  */
 export function applyAdvisory(
   suites: readonly SuiteResult[],
@@ -52,7 +62,7 @@ export function applyAdvisory(
   for (const a of advisory) {
     const k = key(a.suite, a.id);
     if (!byCase.has(k)) byCase.set(k, new Map());
-    byCase.get(k)!.set(a.check, a);
+    byCase.get(k)!.set(checkKey(a.evaluator, a.check), a);
   }
   return suites.map((s, si) => ({
     ...s,
@@ -71,10 +81,10 @@ export function applyAdvisory(
 
 function rescoredCase(
   c: CaseResult,
-  advisory: ReadonlyMap<string, BelowFloor>,
+  advisory: Advisory,
   evalCase: Pick<EvalCase, 'scoring' | 'evaluators'>,
 ): CaseResult {
-  const evaluators = rescoredList(c.evaluators, evalCase.evaluators, advisory);
+  const evaluators = rescoredList(c.evaluators, evalCase.evaluators, advisory, []);
   if (evaluators === c.evaluators) return c;
   const agg = scoreCase(evalCase, evaluators);
   return {
@@ -93,13 +103,16 @@ function rescoredCase(
 function rescoredRepeats(
   c: CaseResult,
   answers: readonly RepeatAnswer[],
-  advisory: ReadonlyMap<string, BelowFloor>,
+  advisory: Advisory,
   evalCase: Pick<EvalCase, 'scoring' | 'evaluators'>,
   minRate: number,
 ): CaseResult {
   const rescored = answers.map((a) => rescoredCase(answerAsCase(c, a), advisory, evalCase));
   if (rescored.every((r, i) => r.evaluators === answers[i]!.evaluators)) return c;
-  return { ...c, ...combineRepeats(rescored, minRate) };
+  const combined = { ...c, ...combineRepeats(rescored, minRate) };
+  // No answer was judged by a check that gates: the pass rate of borderline answers is no evidence either.
+  const noEvidence = rescored.every((r) => r.verdict === 'borderline' && decidedByAdvisoryOnly(r.evaluators));
+  return noEvidence ? { ...combined, verdict: 'borderline' } : combined;
 }
 
 /** One answer of a repeated case as the case it was when judged (what the repeats are combined from). */
@@ -127,11 +140,12 @@ function answerAsCase(c: CaseResult, a: RepeatAnswer): CaseResult {
 function rescoredList(
   results: EvaluatorResult[],
   configs: readonly EvaluatorConfig[],
-  advisory: ReadonlyMap<string, BelowFloor>,
+  advisory: Advisory,
+  above: readonly string[],
 ): EvaluatorResult[] {
   const out = results.map((r, i) => {
     const config = configs[i]?.name === r.name ? configs[i] : configs.find((x) => x.name === r.name);
-    return rescoredEvaluator(r, config, advisory);
+    return rescoredEvaluator(r, config, advisory, [...above, r.name]);
   });
   return out.every((r, i) => r === results[i]) ? results : out;
 }
@@ -139,26 +153,32 @@ function rescoredList(
 function rescoredEvaluator(
   e: EvaluatorResult,
   config: EvaluatorConfig | undefined,
-  advisory: ReadonlyMap<string, BelowFloor>,
+  advisory: Advisory,
+  path: readonly string[],
 ): EvaluatorResult {
   if (e.verdict === 'error') return e;
   if (e.type === 'composite' && e.children)
-    return rescoredComposite(e, e.children, config?.type === 'composite' ? config : undefined, advisory);
+    return rescoredComposite(
+      e,
+      e.children,
+      config?.type === 'composite' ? config : undefined,
+      advisory,
+      path,
+    );
   if (e.type !== 'llm_judge' || !e.checks) return e;
-  if (!e.checks.some((c) => advisory.has(c.id))) return e;
+  const of = (c: CheckResult) => advisory.get(checkKey(path, c.id));
+  if (!e.checks.some(of)) return e;
   const checks: CheckResult[] = e.checks.map((c) => {
-    const a = advisory.get(c.id);
+    const a = of(c);
     return a ? { ...c, advisory: a.reason } : c;
   });
   const gating = checks.filter((c) => !c.advisory);
   const value = (c: CheckResult) => (c.satisfied !== undefined ? (c.satisfied ? 1 : 0) : (c.score ?? 0) / 10);
-  // Every check advisory: nothing of this evaluator gates, so it cannot fail the case.
-  const score = gating.length
-    ? weightedMeanOrEqual(gating.map((c) => ({ value: value(c), weight: c.weight })))
-    : 1;
-  const violations = e.gating_violations.filter(
-    (v) => !checks.some((c) => c.advisory && v.startsWith(`${c.id}:`)),
-  );
+  // Exactly the violations the advisory checks made (the scorer's own text for each), nothing else.
+  const lifted = new Set(checks.filter((c) => c.advisory).map(checkViolation));
+  const violations = e.gating_violations.filter((v) => !lifted.has(v));
+  if (gating.length === 0) return noEvidence(e, checks, violations, 'every check is advisory');
+  const score = weightedMeanOrEqual(gating.map((c) => ({ value: value(c), weight: c.weight })));
   const own = {
     ...e,
     checks,
@@ -167,6 +187,27 @@ function rescoredEvaluator(
     gating_violations: violations,
   };
   return e.negated ? { ...own, ...negatedOutcome(own) } : own;
+}
+
+/**
+ * An evaluator with no check that gates: no evidence, so it keeps the score and verdict its
+ * judge gave (shown) but is marked `advisory` and left out of every score and verdict above it.
+ * It is not negated again: negating no evidence gives no evidence.
+ */
+function noEvidence(
+  e: EvaluatorResult,
+  checks: CheckResult[] | undefined,
+  violations: string[],
+  why: string,
+): EvaluatorResult {
+  const out: EvaluatorResult = {
+    ...e,
+    verdict: e.verdict === 'fail' && violations.length === 0 ? verdictForScore(e.score) : e.verdict,
+    gating_violations: violations,
+    advisory: `${why}: not counted in the score or verdict`,
+  };
+  if (checks) out.checks = checks;
+  return out;
 }
 
 /**
@@ -179,10 +220,12 @@ function rescoredComposite(
   e: EvaluatorResult,
   was: EvaluatorResult[],
   config: CompositeConfig | undefined,
-  advisory: ReadonlyMap<string, BelowFloor>,
+  advisory: Advisory,
+  path: readonly string[],
 ): EvaluatorResult {
-  const children = rescoredList(was, config?.children ?? [], advisory);
+  const children = rescoredList(was, config?.children ?? [], advisory, path);
   if (children === was) return e;
+  if (!children.some(counts)) return noEvidence({ ...e, children }, undefined, [], 'every part is advisory');
   const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
   const fixed = config ? fixedAggregate(config, children) : undefined;
   const score = fixed?.score ?? (e.negated ? 1 - e.score : e.score);

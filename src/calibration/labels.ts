@@ -22,11 +22,30 @@ interface CheckKind {
   kind: 'checklist' | 'range';
 }
 
-/** A label line matched to its case, with each label's check kind. */
+/**
+ * One check of one evaluator: the names from the case down to the `llm_judge` that grades it
+ * (composites included) and the rubric item's id. Ids are unique within one rubrics list only
+ * (plain-string items are `rubric-1`, `rubric-2`… in every list), so the id alone is no address.
+ */
+interface CheckAddress {
+  evaluator: string[];
+  check: string;
+}
+
+/** A label line matched to its case, with each label's check kind and the one check it is about. */
 export interface MatchedLabel extends LabelLine {
   suitePath: string;
   evalCase: EvalCase;
   kinds: Record<string, CheckKind['kind']>;
+  /** Per label key, the check it addresses and the evaluator config that grades it. */
+  targets: Record<string, CheckTarget>;
+}
+
+interface CheckTarget extends CheckAddress {
+  config: EvaluatorConfig;
+  kind: CheckKind['kind'];
+  /** The label key that addresses it on its own when its id is shared in its case (`tone/rubric-1`). */
+  qualified?: string;
 }
 
 const LIMIT = 200_000;
@@ -89,16 +108,56 @@ function lineProblem(row: unknown): string | null {
 
 const normalise = (p: string) => p.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
 
-/** The checks a case's evaluators grade, by id (composites' children too). */
-function caseChecks(evaluators: readonly EvaluatorConfig[]): Map<string, CheckKind['kind']> {
-  const out = new Map<string, CheckKind['kind']>();
-  for (const e of evaluators) {
-    if (e.type === 'composite') for (const [k, v] of caseChecks(e.children)) if (!out.has(k)) out.set(k, v);
-    if (e.type !== 'llm_judge' || !e.rubrics) continue;
-    const kind = e.rubrics.mode === 'checklist' ? 'checklist' : 'range';
-    for (const item of e.rubrics.items) if (!out.has(item.id)) out.set(item.id, kind);
-  }
-  return out;
+/** Every check a case's evaluators grade (composites' children too), in declaration order. */
+function caseChecks(evaluators: readonly EvaluatorConfig[], above: string[] = []): CheckTarget[] {
+  return evaluators.flatMap((e) => {
+    const path = [...above, e.name];
+    if (e.type === 'composite') return caseChecks(e.children, path);
+    if (e.type !== 'llm_judge' || !e.rubrics) return [];
+    const kind = e.rubrics.mode === 'checklist' ? ('checklist' as const) : ('range' as const);
+    return e.rubrics.items.map((item) => ({ evaluator: path, check: item.id, config: e, kind }));
+  });
+}
+
+/** How a label key may name a check: its id, or `<evaluator>/<id>` (the judge's name, or every name from the case down). */
+const qualifiedForms = (t: CheckAddress) => [
+  `${t.evaluator.join('/')}/${t.check}`,
+  `${t.evaluator[t.evaluator.length - 1]}/${t.check}`,
+];
+
+/**
+ * The checks a label key addresses: those whose id it is, else those it names qualified. An id
+ * shared by two evaluators of the case names both (the caller refuses it as ambiguous).
+ */
+function resolveKey(key: string, checks: readonly CheckTarget[]): CheckTarget[] {
+  const byId = checks.filter((t) => t.check === key);
+  if (byId.length > 0) return byId;
+  return checks.filter((t) => qualifiedForms(t).includes(key));
+}
+
+/** The shortest qualified form that names only this check in its case. */
+function qualifiedName(t: CheckTarget, checks: readonly CheckTarget[]): string | undefined {
+  if (checks.filter((o) => o.check === t.check).length < 2) return undefined;
+  return [...qualifiedForms(t)].reverse().find((form) => {
+    const named = resolveKey(form, checks);
+    return named.length === 1 && named[0] === t;
+  });
+}
+
+const pathText = (t: CheckAddress) => t.evaluator.join(' › ');
+
+/** Why a label key names more than one check, and how to write it so it names one. */
+function ambiguity(
+  key: string,
+  l: LabelLine,
+  found: readonly CheckTarget[],
+  checks: readonly CheckTarget[],
+): string {
+  const forms = found.map((t) => qualifiedName(t, checks));
+  const how = forms.every((f) => f !== undefined)
+    ? `write the label's check as ${forms.map((f) => `'${excerpt(f)}'`).join(' or ')}`
+    : "give those evaluators distinct names, then label the check as '<evaluator>/<id>'";
+  return `'${excerpt(key)}' is a check of ${found.length} evaluators of case '${excerpt(l.id)}' (${found.map((t) => excerpt(pathText(t))).join('; ')}): ${how}`;
 }
 
 /**
@@ -138,27 +197,42 @@ export function matchLabels(
     }
     const checks = caseChecks(evalCase.evaluators);
     const kinds: Record<string, CheckKind['kind']> = {};
+    const targets: Record<string, CheckTarget> = {};
     let ok = true;
     for (const [check, value] of Object.entries(l.labels)) {
-      const kind = checks.get(check);
+      const found = resolveKey(check, checks);
+      const target = found[0];
       const want = typeof value === 'boolean' ? 'checklist' : 'range';
-      if (!kind) {
+      if (!target) {
         sink.error(
           pos,
           'unknown-check',
-          `case '${excerpt(l.id)}' has no rubric item '${excerpt(check)}'${hint(check, checks.keys())}`,
+          `case '${excerpt(l.id)}' has no rubric item '${excerpt(check)}'${hint(
+            check,
+            checks.map((t) => t.check),
+          )}`,
         );
         ok = false;
-      } else if (kind !== want) {
+      } else if (found.length > 1) {
+        sink.error(pos, 'ambiguous-check', ambiguity(check, l, found, checks));
+        ok = false;
+      } else if (target.kind !== want) {
         sink.error(
           pos,
           'label-type',
-          `'${excerpt(check)}' is a ${kind === 'checklist' ? 'checklist item: label it true or false' : '0-10 range criterion: label it with an integer 0..10'}`,
+          `'${excerpt(check)}' is a ${target.kind === 'checklist' ? 'checklist item: label it true or false' : '0-10 range criterion: label it with an integer 0..10'}`,
         );
         ok = false;
-      } else kinds[check] = kind;
+      } else if (Object.values(targets).some((t) => t.config === target.config && t.check === target.check)) {
+        sink.error(pos, 'duplicate-check', `'${excerpt(check)}' labels a check this line already labels`);
+        ok = false;
+      } else {
+        kinds[check] = target.kind;
+        const qualified = qualifiedName(target, checks);
+        targets[check] = qualified ? { ...target, qualified } : target;
+      }
     }
-    if (ok) matched.push({ ...l, suitePath: suite.path, evalCase, kinds });
+    if (ok) matched.push({ ...l, suitePath: suite.path, evalCase, kinds, targets });
   }
   return { matched, diagnostics: sink.items };
 }

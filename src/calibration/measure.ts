@@ -40,28 +40,28 @@ export interface MeasureDeps {
   signal?: AbortSignal;
 }
 
-/** The llm_judge evaluators that grade any of `checks` (composites opened): nothing else runs. */
-function gradingEvaluators(
-  configs: readonly EvaluatorConfig[],
-  checks: ReadonlySet<string>,
-): EvaluatorConfig[] {
-  return configs.flatMap((e) => {
-    if (e.type === 'composite') return gradingEvaluators(e.children, checks);
-    if (e.type !== 'llm_judge' || !e.rubrics) return [];
-    return e.rubrics.items.some((i) => checks.has(i.id)) ? [{ ...e, negate: undefined }] : [];
-  });
+/** The llm_judge evaluators a label's checks are graded by, each once, in the case's order: nothing else runs. */
+function gradingEvaluators(label: MatchedLabel): EvaluatorConfig[] {
+  const configs = [...new Set(Object.values(label.targets).map((t) => t.config))];
+  return configs.map((e) => ({ ...e, negate: undefined }));
 }
 
-function verdictsOf(results: readonly EvaluatorResult[], into = new Map<string, boolean | number>()) {
-  for (const r of results) {
-    for (const c of r.checks ?? []) {
-      if (into.has(c.id)) continue;
-      if (c.satisfied !== undefined) into.set(c.id, c.satisfied);
-      else if (c.score !== undefined) into.set(c.id, c.score);
-    }
-    if (r.children) verdictsOf(r.children, into);
+/** The judge's verdict on each labelled check, read from the one evaluator that check belongs to. */
+function verdictsOf(
+  label: MatchedLabel,
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+) {
+  const byConfig = [...new Set(Object.values(label.targets).map((t) => t.config))];
+  const out = new Map<string, boolean | number>();
+  for (const [key, t] of Object.entries(label.targets)) {
+    const result = results[byConfig.indexOf(t.config)];
+    if (!result || configs.length !== results.length) continue;
+    const c = result.checks?.find((x) => x.id === t.check);
+    if (c?.satisfied !== undefined) out.set(key, c.satisfied);
+    else if (c?.score !== undefined) out.set(key, c.score);
   }
-  return into;
+  return out;
 }
 
 interface Graded {
@@ -73,7 +73,7 @@ interface Graded {
 
 /** One labelled answer through the evaluators the run would use: redacted and capped the same way, so the cache is shared. */
 async function gradeLabel(label: MatchedLabel, deps: MeasureDeps): Promise<Graded> {
-  const configs = gradingEvaluators(label.evalCase.evaluators, new Set(Object.keys(label.labels)));
+  const configs = gradingEvaluators(label);
   const judge = deps.judgeFor(label.evalCase);
   if (!judge) return { label, verdicts: new Map(), error: 'no judge configured', usage: emptyUsage() };
   const raw = { text: label.answer, outputMessages: null, durationMs: null, tokenUsage: null, costUsd: null };
@@ -82,7 +82,7 @@ async function gradeLabel(label: MatchedLabel, deps: MeasureDeps): Promise<Grade
   const usage = results.reduce((u, r) => addUsage(u, r.usage), emptyUsage());
   const failed = results.filter((r) => r.verdict === 'error');
   const error = failed.length ? failed.map((r) => `${r.name}: ${r.error ?? 'error'}`).join('; ') : null;
-  return { label, verdicts: verdictsOf(results), error, usage };
+  return { label, verdicts: verdictsOf(label, configs, results), error, usage };
 }
 
 /**
@@ -115,6 +115,8 @@ function calibrationReport(graded: readonly Graded[]): CalibrationReport {
       suite: string;
       id: string;
       check: string;
+      evaluator: string[];
+      qualified?: string;
       kind: 'checklist' | 'range';
       pairs: (BinaryPair | ScorePair)[];
     }
@@ -130,10 +132,14 @@ function calibrationReport(graded: readonly Graded[]): CalibrationReport {
     for (const [check, human] of Object.entries(label.labels)) {
       const judge = g.verdicts.get(check);
       if (judge === undefined) continue;
-      const kind = label.kinds[check]!;
-      const key = JSON.stringify([label.suitePath, label.id, check]);
+      const { kind, evaluator, check: id, qualified } = label.targets[check]!;
+      const key = JSON.stringify([label.suitePath, label.id, evaluator, id]);
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = { suite: label.suitePath, id: label.id, check, kind, pairs: [] }));
+      if (!group) {
+        group = { suite: label.suitePath, id: label.id, check: id, evaluator, kind, pairs: [] };
+        if (qualified) group.qualified = qualified;
+        groups.set(key, group);
+      }
       group.pairs.push({ judge, human } as BinaryPair | ScorePair);
       if (judge !== human) differ.push({ check, judge, human });
     }
@@ -165,5 +171,7 @@ function worstFirst(a: CalibrationRow, b: CalibrationRow): number {
   if ((a.kappa === null) !== (b.kappa === null)) return a.kappa === null ? 1 : -1;
   const ag = (a.agreement ?? 1) - (b.agreement ?? 1);
   if (ag !== 0) return ag;
-  return `${a.suite}#${a.id}#${a.check}`.localeCompare(`${b.suite}#${b.id}#${b.check}`);
+  return `${a.suite}#${a.id}#${a.qualified ?? a.check}`.localeCompare(
+    `${b.suite}#${b.id}#${b.qualified ?? b.check}`,
+  );
 }

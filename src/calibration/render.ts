@@ -1,5 +1,5 @@
 import { type CalibrationReport, type Disagreement } from './measure.js';
-import { type BinaryAgreement, type CalibrationRow } from '../core/calibration-results.js';
+import { type BinaryAgreement, type CalibrationRow, shownCheck } from '../core/calibration-results.js';
 
 const f2 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
@@ -28,7 +28,7 @@ function cells(
   ];
 }
 
-const rowName = (r: CalibrationRow) => `${r.suite} › ${r.id} › ${r.check}`;
+const rowName = (r: CalibrationRow) => `${r.suite} › ${r.id} › ${shownCheck(r)}`;
 
 function tableRows(report: CalibrationReport): string[][] {
   return [

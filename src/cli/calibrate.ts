@@ -7,6 +7,7 @@ import { createRunContext } from '../pipeline/context.js';
 import { loadInputs } from '../pipeline/load.js';
 import { planProblems, planRun } from '../pipeline/plan.js';
 import { belowFloor } from '../calibration/advisory.js';
+import { shownCheck } from '../core/calibration-results.js';
 import { measureJudge } from '../calibration/measure.js';
 import { calibrationMarkdown, calibrationTable, disagreementLines } from '../calibration/render.js';
 import { planCalibration, workingTreeLabels } from '../calibration/stage.js';
@@ -118,6 +119,6 @@ export async function calibrateCommand(args: string[], io: CliIO): Promise<numbe
   for (const e of report.errors) io.stderr.write(`${cp.file}:${e.line}: could not be judged: ${e.error}\n`);
   const below = belowFloor(report.rows, cp.floor);
   for (const b of below)
-    io.stderr.write(`below min-judge-agreement: ${b.suite} › ${b.id} › ${b.check}: ${b.reason}\n`);
+    io.stderr.write(`below min-judge-agreement: ${b.suite} › ${b.id} › ${shownCheck(b)}: ${b.reason}\n`);
   return report.errors.length || below.length ? EXIT_FAIL : EXIT_PASS;
 }

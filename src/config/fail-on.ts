@@ -1,4 +1,5 @@
 import { type Config, type FAIL_ON } from './config.js';
+import { shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
 import { unmetPassRates } from './pass-rate-line.js';
 
@@ -62,7 +63,7 @@ function calibrationFailures(results: RunResults): string[] {
   if (below.length === 0) return [];
   const floor = results.calibration?.floor;
   return [
-    `${below.length} check${below.length === 1 ? '' : 's'} below min-judge-agreement ${floor} (${below.map((b) => `${b.check} κ ${b.kappa.toFixed(2)}`).join(', ')})`,
+    `${below.length} check${below.length === 1 ? '' : 's'} below min-judge-agreement ${floor} (${below.map((b) => `${shownCheck(b)} κ ${b.kappa.toFixed(2)}`).join(', ')})`,
   ];
 }
 

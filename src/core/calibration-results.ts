@@ -3,10 +3,7 @@
 import { type Usage } from './results.js';
 
 /** A check whose κ is below `min-judge-agreement`: advisory, or a failure under `fail-on: calibration`. */
-export interface BelowFloor {
-  suite: string;
-  id: string;
-  check: string;
+export interface BelowFloor extends CheckOf {
   n: number;
   kappa: number;
   reason: string;
@@ -40,6 +37,8 @@ export interface CalibrationResults {
   usage: Usage;
   /** Why the pull request's labels could not be measured (invalid, or the file deleted). */
   after_merge_error?: string;
+  /** A merge of shards that measured the same gate with different figures: whose figures these are. */
+  note?: string;
 }
 
 export interface BinaryAgreement {
@@ -61,7 +60,23 @@ export interface RangeAgreement extends BinaryAgreement {
   mae: number | null;
 }
 
+/**
+ * One check of one evaluator of one case: a rubric item's id is unique within its rubrics list
+ * only, so the evaluator it belongs to is part of its address.
+ */
+export interface CheckOf {
+  suite: string;
+  id: string;
+  /** The rubric item's id. */
+  check: string;
+  /** The evaluators' names from the case down to the judge that grades the check (composites included). */
+  evaluator: string[];
+  /** How a label names this check when its id alone is shared by another evaluator of the case (`tone/rubric-1`). */
+  qualified?: string;
+}
+
 /** One check of one case against its labels (README "Judge calibration"). */
-export type CalibrationRow = { suite: string; id: string; check: string; kind: 'checklist' | 'range' } & (
-  BinaryAgreement | RangeAgreement
-);
+export type CalibrationRow = CheckOf & { kind: 'checklist' | 'range' } & (BinaryAgreement | RangeAgreement);
+
+/** A check as reports name it: its id, or the qualified name a label needs when the id is shared. */
+export const shownCheck = (c: Pick<CheckOf, 'check' | 'qualified'>): string => c.qualified ?? c.check;

@@ -80,6 +80,11 @@ export interface EvaluatorResult {
   unstable?: true;
   /** AgentV 5 `negate: true`: the score shown is 1 - the check's own score. */
   negated?: true;
+  /**
+   * Judge calibration: every check of this evaluator (every part of a composite) is advisory, so
+   * it holds no evidence that gates: it takes no part in the score or verdict above it; why.
+   */
+  advisory?: string;
   /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
   required?: true;
   /** A code judge's own `details` object, as its script printed it (AgentV). */

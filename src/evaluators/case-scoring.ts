@@ -33,12 +33,27 @@ function weightedMeanOrZero(items: readonly { value: number; weight: number }[])
  */
 export function combineChildren(
   agg: AggregatorConfig,
-  children: readonly { name: string; score: number }[],
+  all: readonly { name: string; score: number; advisory?: string }[],
 ): number | undefined {
+  const children = all.filter(counts);
   if (agg.type === 'all_or_nothing') return children.every((c) => c.score >= 1) ? 1 : 0;
   if (agg.type === 'weighted_average')
     return weightedMeanOrZero(children.map((c) => ({ value: c.score, weight: agg.weights[c.name] ?? 1 })));
   return undefined;
+}
+
+/**
+ * Whether a result is evidence that counts: one whose every check is advisory (judge calibration)
+ * is not, and takes no part in any score or verdict above it, as if it weighed 0.
+ */
+export const counts = (e: { advisory?: string }): boolean => e.advisory === undefined;
+
+/**
+ * Whether only advisory evaluators could decide this case: some are advisory and nothing else
+ * weighs. Then nothing that gates judged the answer (see `scoreCase`).
+ */
+export function decidedByAdvisoryOnly(results: readonly EvaluatorResult[]): boolean {
+  return results.some((e) => !counts(e)) && !results.some((e) => counts(e) && e.weight > 0);
 }
 
 /**
@@ -58,7 +73,7 @@ export function compositeVerdict(
   const pass =
     set.threshold !== null
       ? score + EPSILON >= set.threshold
-      : children.filter((c) => c.weight > 0).every((c) => c.verdict === 'pass');
+      : children.filter((c) => c.weight > 0 && counts(c)).every((c) => c.verdict === 'pass');
   return pass ? 'pass' : 'fail';
 }
 
@@ -66,7 +81,8 @@ export function compositeVerdict(
  * A case from its evaluators: weighted mean by evaluator weight (0 excludes; all 0 scores 0),
  * `error` if any evaluator errored, `fail` on any gating violation, else from the thresholds.
  */
-export function aggregateCase(evaluators: readonly EvaluatorResult[]): CaseAggregate {
+export function aggregateCase(all: readonly EvaluatorResult[]): CaseAggregate {
+  const evaluators = all.filter(counts);
   const score = weightedMeanOrZero(evaluators.map((e) => ({ value: e.score, weight: e.weight })));
   const gating = evaluators.flatMap((e) =>
     e.gating_violations.map((v) => (e.name === INLINE_RUBRIC_EVALUATOR ? v : `${e.name} › ${v}`)),
@@ -89,8 +105,25 @@ export function scoreCase(
   results: readonly EvaluatorResult[],
 ): CaseAggregate {
   const scoring = evalCase.scoring;
-  if (!scoring) return aggregateCase(results);
-  return aggregateByThreshold(evalCase.evaluators, results, scoring.threshold);
+  const by = (r: readonly EvaluatorResult[]) =>
+    scoring ? aggregateByThreshold(evalCase.evaluators, r, scoring.threshold) : aggregateCase(r);
+  if (!decidedByAdvisoryOnly(results)) return by(results);
+  return advisoryOnlyCase(
+    by(results.map(({ advisory: _, ...e }) => ({ ...e, gating_violations: [] }))),
+    by(results),
+  );
+}
+
+/**
+ * A case only advisory checks judged: no evidence that gates, so neither a pass by a score nobody
+ * trusts nor a fail by it. It is `borderline` (a person should look; fails only under
+ * `fail-on: borderline`) with the score its judge gave; an error, or a gate of an evaluator that
+ * weighs 0, still decides it.
+ */
+function advisoryOnlyCase(judged: CaseAggregate, gating: CaseAggregate): CaseAggregate {
+  if (gating.verdict === 'error' || gating.gating_violations.length > 0)
+    return { ...gating, score: judged.score };
+  return { score: judged.score, verdict: 'borderline', gating_violations: [] };
 }
 
 /**
@@ -101,13 +134,16 @@ export function scoreCase(
  * gating violation inside an evaluator (a required rubric item) fails the case.
  */
 export function aggregateByThreshold(
-  configs: readonly EvaluatorConfig[],
-  results: readonly EvaluatorResult[],
+  allConfigs: readonly EvaluatorConfig[],
+  all: readonly EvaluatorResult[],
   threshold: number,
 ): CaseAggregate {
   // promptfoo's output-only test (no assertions): it passes once its target has answered.
-  if (configs.length === 0 && results.length === 0)
+  if (allConfigs.length === 0 && all.length === 0)
     return { score: 1, verdict: 'pass', gating_violations: [] };
+  const kept = all.flatMap((r, i) => (counts(r) ? [i] : []));
+  const results = kept.map((i) => all[i]!);
+  const configs = kept.map((i) => allConfigs[i]);
   const requiredMisses = results.flatMap((r, i) => {
     const c = configs[i];
     if (!c?.required || r.verdict === 'error') return [];

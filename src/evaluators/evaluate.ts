@@ -1,7 +1,7 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
 import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
-import { combineChildren, compositeVerdict } from './case-scoring.js';
+import { combineChildren, compositeVerdict, counts } from './case-scoring.js';
 import {
   type CompositeConfig,
   type DeterministicConfig,
@@ -287,7 +287,7 @@ function allOrNothingAggregate(
   agg: Extract<CompositeConfig['aggregator'], { type: 'all_or_nothing' }>,
   children: readonly EvaluatorResult[],
 ): Aggregate & { ok: true } {
-  const short = children.filter((c) => c.score < 1);
+  const short = children.filter((c) => counts(c) && c.score < 1);
   return {
     ok: true,
     score: combineChildren(agg, children)!,
@@ -305,9 +305,10 @@ function weightedAggregate(
     ok: true,
     score: combineChildren(agg, children)!,
     reasoning: children
-      .map(
-        (c) =>
-          `${c.name}: ${c.score.toFixed(2)}${agg.weights[c.name] !== undefined ? ` × ${agg.weights[c.name]}` : ''}`,
+      .map((c) =>
+        counts(c)
+          ? `${c.name}: ${c.score.toFixed(2)}${agg.weights[c.name] !== undefined ? ` × ${agg.weights[c.name]}` : ''}`
+          : `${c.name}: advisory, not counted`,
       )
       .join(', '),
     misses: [],

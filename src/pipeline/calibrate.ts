@@ -1,6 +1,6 @@
 import { type Config } from '../config/config.js';
 import { calibrationLine } from '../report/calibration.js';
-import { type CalibrationResults } from '../core/calibration-results.js';
+import { type CalibrationResults, shownCheck } from '../core/calibration-results.js';
 import { type RunContext } from './context.js';
 import { type Executed } from './execute.js';
 import { type RunPlan } from './plan.js';
@@ -57,7 +57,7 @@ export async function calibrationStep(
       ctx.info(calibrationLine(calibration));
       for (const b of calibration.below_floor)
         ctx.warn(
-          `${b.suite} › ${b.id} › ${b.check}: ${cp.effect === 'advisory' ? 'advisory' : 'fails the check'}: ${b.reason}`,
+          `${b.suite} › ${b.id} › ${shownCheck(b)}: ${cp.effect === 'advisory' ? 'advisory' : 'fails the check'}: ${b.reason}`,
         );
       return { ...executed, suites: withCalibration(executed.suites, plan, calibration), calibration };
     },

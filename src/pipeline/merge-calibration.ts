@@ -1,6 +1,5 @@
-import { type CalibrationResults } from '../core/calibration-results.js';
+import { type CalibrationResults, shownCheck } from '../core/calibration-results.js';
 import { addUsage, emptyUsage } from '../core/results.js';
-import { calibrationLine, PLAIN } from '../report/calibration.js';
 import { bounded } from '../report/inert.js';
 import { canonicalJson } from '../suite/definition-hash.js';
 import { shardLabel } from './shard.js';
@@ -11,52 +10,92 @@ export interface MergedCalibration {
   /** Absent when no shard measured calibration, or when they disagree (then `errors` says how). */
   calibration?: CalibrationResults;
   errors: string[];
+  /** The shards measured the same gate with different figures (judge noise): which, and whose are shown. */
+  warnings: string[];
 }
 
 const label = (f: ShardFile) => `${shardLabel(f.results.shard)} (${f.file})`;
 
-/** What a shard measured, its own judge calls apart (a shard that found the labels cached made none). */
-const measured = (c: CalibrationResults) => {
-  const { usage: _usage, ...rest } = c;
-  return canonicalJson(rest);
+/**
+ * What decides the gate, field by field, as one line each: which checks are below the floor (by
+ * suite, case, evaluator and check, not by their κ), what that does, the floor, and which labels
+ * were read. Shards that agree on these applied the same advisory checks, whatever their κ.
+ * A shard's file is not ours: its text is bounded here (the comment shows errors fenced).
+ */
+const GATE: Record<string, (c: CalibrationResults) => string> = {
+  below_floor: (c) => {
+    const checks = [...c.below_floor]
+      .map((b) =>
+        bounded(`${b.suite} › ${b.id} › ${(b.evaluator ?? []).join(' › ')} › ${shownCheck(b)}`, 120),
+      )
+      .sort();
+    if (checks.length === 0) return 'none';
+    return `${checks.slice(0, 5).join(', ')}${checks.length > 5 ? ` and ${checks.length - 5} more` : ''}`;
+  },
+  effect: (c) => c.effect,
+  floor: (c) => (c.floor === null ? 'off' : String(c.floor)),
+  file: (c) => bounded(c.file, 100),
+  source: (c) => bounded(c.source, 80),
+  labels: (c) => String(c.labels),
 };
 
+/** The fields (other than usage) whose figures differ between the shards, gate aside: judge noise. */
+function noisyFields(all: readonly CalibrationResults[]): string[] {
+  const first = all[0]!;
+  const keys = [...new Set(all.flatMap((c) => Object.keys(c)))].filter((k) => k !== 'usage').sort();
+  const at = (c: CalibrationResults, k: string) =>
+    canonicalJson((c as unknown as Record<string, unknown>)[k] ?? null);
+  return keys.filter((k) => all.some((c) => at(c, k) !== at(first, k)));
+}
+
+/** `field: shard 1/2 (…): value; shard 2/2 (…): value` for each gate field the shards disagree on. */
+function gateDifferences(files: readonly ShardFile[]): string[] {
+  return Object.entries(GATE).flatMap(([field, show]) => {
+    const groups = new Map<string, ShardFile[]>();
+    for (const f of files) {
+      const v = show(f.results.calibration!);
+      groups.set(v, [...(groups.get(v) ?? []), f]);
+    }
+    if (groups.size < 2) return [];
+    const sides = [...groups].map(([v, list]) => `${list.map(label).join(', ')}: ${v}`);
+    return [`${field} differs (${sides.join('; ')})`];
+  });
+}
+
 /**
- * Every shard measures the same labels with the same judge, so each must report the same
- * calibration: the advisory checks each applied are then the same. Shards that measured
- * something else (another labels file, another base, another floor), or some shards measuring
- * and others not, make the merge an error naming them: which shard's checks gate cannot be told.
- * The judge calls of every shard's calibration are summed.
+ * Every shard measures the same labels with the same judge, so each must make the same checks
+ * advisory. Only what decides that is compared (`GATE`): shards run in parallel judge the labels
+ * each on their own, so a transient judge error or a flipped verdict may move a κ without moving
+ * the gate; then the merge reports shard 1's figures and says so. Shards whose gate differs
+ * (another labels file, base, floor, or other checks below it), or some measuring and others
+ * not, make the merge an error naming the field and the shards. Every shard's calibration
+ * calls are summed.
  */
 export function mergeCalibration(files: readonly ShardFile[]): MergedCalibration {
   const ordered = [...files].sort((a, b) => a.results.shard.index - b.results.shard.index);
   const withIt = ordered.filter((f) => f.results.calibration);
-  if (withIt.length === 0) return { errors: [] };
+  if (withIt.length === 0) return { errors: [], warnings: [] };
   const without = ordered.filter((f) => !f.results.calibration);
   if (without.length > 0)
     return {
       errors: [
         `merge: ${without.map(label).join(', ')} measured no calibration, ${withIt.map(label).join(', ')} did: run every shard with the same \`calibration\` input`,
       ],
+      warnings: [],
     };
-  const groups = new Map<string, ShardFile[]>();
-  for (const f of withIt) {
-    const k = measured(f.results.calibration!);
-    groups.set(k, [...(groups.get(k) ?? []), f]);
-  }
-  if (groups.size > 1) {
-    const described = [...groups.values()].map((list) => {
-      const c = list[0]!.results.calibration!;
-      // A shard's file is not ours: its text is bounded, and the comment shows errors fenced.
-      return `${list.map(label).join(', ')}: ${calibrationLine(c, PLAIN)} (labels ${bounded(c.file, 100)} at ${bounded(c.source, 80)})`;
-    });
+  const differences = gateDifferences(withIt);
+  if (differences.length > 0)
     return {
       errors: [
-        `merge: the shards measured calibration differently (${described.join('; ')}): run every shard on the same commit with the same \`calibration\` and \`min-judge-agreement\``,
+        `merge: the shards measured calibration differently: ${differences.join('; ')}: run every shard on the same commit with the same \`calibration\` and \`min-judge-agreement\``,
       ],
+      warnings: [],
     };
-  }
   const usage = emptyUsage();
   for (const f of withIt) addUsage(usage, f.results.calibration!.usage);
-  return { calibration: { ...withIt[0]!.results.calibration!, usage }, errors: [] };
+  const calibration: CalibrationResults = { ...withIt[0]!.results.calibration!, usage };
+  const noisy = noisyFields(withIt.map((f) => f.results.calibration!));
+  if (noisy.length === 0) return { calibration, errors: [], warnings: [] };
+  calibration.note = `the shards judged the labels apart and their ${noisy.join(', ')} differ (judge noise or a failed call), not which checks gate: the figures are ${label(withIt[0]!)}'s`;
+  return { calibration, errors: [], warnings: [`merge: calibration: ${calibration.note}`] };
 }

@@ -139,6 +139,8 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
   for (const w of merged.warnings) ctx.warn(w);
   const calibration = mergeCalibration(read.files);
   merged.errors.push(...calibration.errors);
+  for (const w of calibration.warnings) ctx.warn(w);
+  merged.warnings.push(...calibration.warnings);
   const results = applyPassRates(
     aggregateResults({
       ...merged,

@@ -1,6 +1,7 @@
-import { type CalibrationResults } from '../core/calibration-results.js';
+import { type CalibrationResults, type CalibrationRow, shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
-import { bounded, cell, code } from './inert.js';
+import { cell, code } from './inert.js';
+import { plainLine } from './terminal-text.js';
 
 const k2 = (k: number | null) => (k === null ? '—' : k.toFixed(2));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -11,7 +12,7 @@ interface Quote {
   code(s: string): string;
 }
 const MARKDOWN: Quote = { text: cell, code: (s) => code(s) };
-export const PLAIN: Quote = { text: bounded, code: (s) => s };
+export const PLAIN: Quote = { text: plainLine, code: (s) => plainLine(s, 200) };
 
 /** `judge agreement: κ 0.82 over 48 labels; 1 check advisory`: the comment's (and terminal's) one calibration line. */
 export function calibrationLine(c: CalibrationResults, q: Quote = MARKDOWN): string {
@@ -34,7 +35,7 @@ export function belowFloorLines(c: CalibrationResults, q: Quote = MARKDOWN): str
     .slice(0, 20)
     .map(
       (b) =>
-        `${q.code(`${b.suite} › ${b.id} › ${b.check}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${q.text(b.reason, 300)}`,
+        `${q.code(`${b.suite} › ${b.id} › ${shownCheck(b)}`)} ${c.effect === 'advisory' ? 'is advisory (shown, not gating)' : 'fails the check'}: ${q.text(b.reason, 300)}`,
     );
   if (c.below_floor.length > 20)
     lines.push(`… and ${c.below_floor.length - 20} more (the results file has them all)`);
@@ -46,6 +47,7 @@ export function calibrationSection(results: RunResults): string {
   const c = results.calibration;
   if (!c) return '';
   const lines = [`**${calibrationLine(c)}** <sub>(labels: ${code(c.file)} at ${cell(c.source, 80)})</sub>`];
+  if (c.note) lines.push(`- ${cell(c.note, 300)}`);
   for (const line of belowFloorLines(c)) lines.push(`- ${line}`);
   if (c.errors.length)
     lines.push(
@@ -68,13 +70,14 @@ export function calibrationSection(results: RunResults): string {
 
 /** The checks whose κ the PR's labels change, at most 10. */
 function afterMergeChanges(c: CalibrationResults) {
-  const before = new Map(c.rows.map((r) => [JSON.stringify([r.suite, r.id, r.check]), r.kappa]));
+  const at = (r: CalibrationRow) => JSON.stringify([r.suite, r.id, r.evaluator, r.check]);
+  const before = new Map(c.rows.map((r) => [at(r), r.kappa]));
   return (c.after_merge?.rows ?? [])
     .map((r) => ({
       suite: r.suite,
       id: r.id,
-      check: r.check,
-      before: before.get(JSON.stringify([r.suite, r.id, r.check])) ?? null,
+      check: shownCheck(r),
+      before: before.get(at(r)) ?? null,
       after: r.kappa,
     }))
     .filter((r) => r.before !== r.after)

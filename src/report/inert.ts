@@ -18,7 +18,7 @@ const CONTROLS =
   // eslint-disable-next-line no-control-regex -- matching controls is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-function showControls(text: string): string {
+export function showControls(text: string): string {
   return text.replace(
     CONTROLS,
     (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,

@@ -8,6 +8,7 @@ import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { belowFloorLines, calibrationLine, PLAIN } from './calibration.js';
 import { bounded } from './inert.js';
+import { notACommand, terminalSafe } from './terminal-text.js';
 import { judgeSplit, samplesNote } from './samples.js';
 import { inconclusiveCount, passRateText, repeatsNote } from './repeats.js';
 
@@ -109,11 +110,9 @@ export interface TerminalOptions {
 }
 
 /** The report as a terminal table (the CLI's default format): failures first, passes folded. */
-export function renderTerminal(
-  results: RunResults,
-  style: Style = plain,
-  opts: TerminalOptions = {},
-): string {
+export function renderTerminal(input: RunResults, style: Style = plain, opts: TerminalOptions = {}): string {
+  // Everything printed from the results is one plain bounded line, decided here once.
+  const results = terminalSafe(input);
   const out: string[] = [];
   if (results.errors.length > 0) {
     out.push(style.red(style.bold('Invalid input; nothing was judged:')));
@@ -171,5 +170,5 @@ export function renderTerminal(
       `${u.judge_calls} judge calls${u.cached_calls ? ` (+${u.cached_calls} cached)` : ''}${samplesNote(results) ? ` · ${samplesNote(results)}` : ''}${repeatsNote(results) ? ` · ${repeatsNote(results)}` : ''} · ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens${u.cost_usd !== null ? ` · ≈ $${u.cost_usd.toFixed(4)}` : ''} · ${(results.duration_ms / 1000).toFixed(1)} s`,
     ),
   );
-  return out.join('\n') + '\n';
+  return out.join('\n').split('\n').map(notACommand).join('\n') + '\n';
 }

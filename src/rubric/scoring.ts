@@ -37,6 +37,19 @@ export interface ScoredChecks {
   gating_violations: string[];
 }
 
+/**
+ * The gating violation one judged check makes, null when it makes none: a required checklist
+ * item not satisfied, a range criterion below its `required_min_score`. The one place the text
+ * is made, so a violation can be traced back to its check exactly (advisory checks).
+ */
+export function checkViolation(c: CheckResult): string | null {
+  if (c.satisfied !== undefined)
+    return c.required && !c.satisfied ? `${c.id}: required item not satisfied` : null;
+  if (c.required_min_score != null && (c.score ?? 0) < c.required_min_score)
+    return `${c.id}: score ${c.score} is below required_min_score ${c.required_min_score}`;
+  return null;
+}
+
 /** Checklist: score = satisfied weight / total weight; a `required` item not satisfied gates. */
 export function scoreChecklist(
   items: readonly ChecklistItem[],
@@ -54,9 +67,7 @@ export function scoreChecklist(
     };
   });
   const score = weightedMeanOrEqual(checks.map((c) => ({ value: c.satisfied ? 1 : 0, weight: c.weight })));
-  const gating = checks
-    .filter((c) => c.required && !c.satisfied)
-    .map((c) => `${c.id}: required item not satisfied`);
+  const gating = checks.map(checkViolation).filter((v): v is string => v !== null);
   return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
 }
 
@@ -78,8 +89,6 @@ export function scoreRanges(
     };
   });
   const score = weightedMeanOrEqual(checks.map((c) => ({ value: (c.score ?? 0) / 10, weight: c.weight })));
-  const gating = checks
-    .filter((c) => c.required_min_score != null && (c.score ?? 0) < c.required_min_score)
-    .map((c) => `${c.id}: score ${c.score} is below required_min_score ${c.required_min_score}`);
+  const gating = checks.map(checkViolation).filter((v): v is string => v !== null);
   return { score, verdict: evaluatorVerdict(score, gating), checks, gating_violations: gating };
 }
