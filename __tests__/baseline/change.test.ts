@@ -84,6 +84,12 @@ describe('the margin boundary: a drop (or rise) of exactly regression-margin is 
     expect(changeOf(g('fail', 0.5), g('fail', 0.2499), 0.25)).toBe('regressed');
   });
 
+  test('a case only advisory checks judged (judge calibration) is no evidence: no change blamed on it, none measured from it', () => {
+    const advisoryOnly: Graded = { ...g('borderline', 0.2), advisory_only: true };
+    expect(changeOf(g('pass', 1), advisoryOnly, 0.1)).toBe('same');
+    expect(changeOf(advisoryOnly, g('fail', 0), 0.1)).toBe('new');
+  });
+
   test('pass to borderline regresses even inside the margin; borderline to pass improves', () => {
     expect(changeOf(g('pass', 0.8), g('borderline', 0.7999), 0.5)).toBe('regressed');
     expect(changeOf(g('borderline', 0.7999), g('pass', 0.8), 0.5)).toBe('improved');

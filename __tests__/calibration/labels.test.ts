@@ -156,4 +156,38 @@ describe('matchLabels', () => {
     const twice = matchLabels([line({ 'rubric-2': true, 'safety/rubric-2': true })], suites, 'l');
     expect(twice.diagnostics.map((d) => d.rule)).toEqual(['duplicate-check']);
   });
+  const composite = (name: string, children: EvaluatorConfig[]) =>
+    ({
+      type: 'composite',
+      name,
+      weight: 1,
+      children,
+      aggregator: { type: 'weighted_average', weights: {} },
+    }) as unknown as EvaluatorConfig;
+  const targets = (r: ReturnType<typeof matchLabels>) =>
+    r.matched.map((m) => Object.values(m.targets).map((t) => [t.evaluator.join('/'), t.check]));
+
+  test("a key that is one check's id and another's qualified form is refused as ambiguous, never measured on either", () => {
+    // `style` has an item whose id is literally `tone/formal`; `tone/formal` also names tone's `formal`.
+    const suites = suiteWith([
+      judgeOf('tone', ['formal']),
+      judgeOf('safety', ['formal']),
+      judgeOf('style', ['tone/formal']),
+    ]);
+    const r = matchLabels([line({ 'tone/formal': false })], suites, 'labels.jsonl');
+    expect(r.matched).toEqual([]);
+    expect(r.diagnostics.map((d) => d.rule)).toEqual(['ambiguous-check']);
+  });
+
+  test('a top-level judge whose name a composite child also has is labelled by its full path, the child by its own', () => {
+    const suites = suiteWith([
+      judgeOf('tone', ['formal']),
+      composite('panel', [judgeOf('tone', ['formal'])]),
+    ]);
+    const r = ['tone/formal', 'panel/tone/formal'].map((k) =>
+      matchLabels([line({ [k]: true })], suites, 'l'),
+    );
+    expect(targets(r[0]!)).toEqual([[['tone', 'formal']]]);
+    expect(targets(r[1]!)).toEqual([[['panel/tone', 'formal']]]);
+  });
 });

@@ -176,7 +176,7 @@ test('range criteria and free-form scores combine by the lower median', async ()
   });
 });
 
-test('auto: no extra call where the verdict is very likely right; a wide pass is confirmed; a split is settled by a majority of three', async () => {
+test("auto: a case asks again where a wrong verdict is likely (a wide pass, a split); the run's leftover call goes to the likeliest wrong verdict left", async () => {
   server = await startOpenAIServer({
     respond: (req) => {
       // In case "split", rubric-1 is not met only in the second sample.
@@ -200,10 +200,13 @@ test('auto: no extra call where the verdict is very likely right; a wide pass is
     split: items(...ten),
   });
   const { cases, results } = await run(root, { judgeSamples: 'auto' });
-  // Five misses, or a pass on three items: a slip of the judge changing it is unlikely.
+  // Five misses: a slip of the judge changing it is all but impossible (doubt 0.001): never again.
   expect(requestsFor('dead')).toHaveLength(1);
   expect(cases.dead!.evaluators[0]!.samples).toBe(1);
-  expect(requestsFor('sure')).toHaveLength(1);
+  // A pass on three items (doubt 0.06) does not ask by itself; but the cases took 4 first calls
+  // and 3 more, so the run had 1 of its 2 x 4 left, and this is the likeliest wrong verdict left
+  // (the split's 2/3 is 0.05): it takes that call.
+  expect(requestsFor('sure')).toHaveLength(2);
   expect(cases.sure).toMatchObject({ verdict: 'pass' });
   // A pass on ten required items: one false "met" among ten is likely enough to look again.
   expect(requestsFor('wide')).toHaveLength(2);
@@ -216,7 +219,7 @@ test('auto: no extra call where the verdict is very likely right; a wide pass is
     satisfied: true,
     unstable: true,
   });
-  expect(results.usage.judge_calls).toBe(7);
+  expect(results.usage.judge_calls).toBe(8);
 });
 
 test('auto with a cache: a re-run takes every sample from the cache (0 calls) and gives the same results', async () => {
@@ -342,12 +345,13 @@ test('auto on a composite: a child and an aggregator not in doubt take one sampl
   });
   const { cases, results } = await run(root, { judgeSamples: 'auto' });
   const combo = cases.comp!.evaluators[0]!;
-  // The child passes on two required items: a false "met" is unlikely, one sample. The
-  // aggregator's 0.95 is a pass that one step (0.1) cannot move: one sample.
-  expect(combo.children![0]).toMatchObject({ samples: 1, verdict: 'pass' });
+  // The child passes on two required items: a false "met" is unlikely (doubt 0.04), so the case
+  // does not ask again by itself; the aggregator's 0.95 is a pass one step (0.1) cannot move. The
+  // run's leftover budget (2 first calls, none after) then confirms the child once: 2/2 votes.
+  expect(combo.children![0]).toMatchObject({ samples: 2, verdict: 'pass' });
   expect(combo).toMatchObject({ samples: 1, sample_scores: [0.95], verdict: 'pass' });
-  expect(server.state.requests).toHaveLength(2);
-  expect(results.usage.judge_calls).toBe(2);
+  expect(server.state.requests).toHaveLength(3);
+  expect(results.usage.judge_calls).toBe(3);
 });
 
 test('auto on a composite: an aggregator whose children changed is asked again, and what it cost before still counts', async () => {

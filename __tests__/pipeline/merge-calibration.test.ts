@@ -6,6 +6,10 @@ import { checkFailures } from '../../src/config/fail-on.js';
 import { type RunResults } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { writeResultsFile } from '../../src/report/results-file.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { type BelowFloor, type CalibrationResults } from '../../src/core/calibration-results.js';
+import { mergeCalibration } from '../../src/pipeline/merge-calibration.js';
+import { type ShardFile } from '../../src/pipeline/shard-file.js';
 import { agreeingLabels, disagreeingLabels } from '../helpers/calibration-labels.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
@@ -163,4 +167,63 @@ test('shards whose checks below the floor differ: an error naming that field, ne
     'merge: the shards measured calibration differently: below_floor differs (shard 1/2 (shard-1.json): evals/qa.yaml › capital-of-france › rubric › names-paris; shard 2/2 (shard-2.json): none): run every shard on the same commit with the same `calibration` and `min-judge-agreement`',
   ]);
   expect(merged.verdict).toBe('fail');
+});
+
+describe('what decides the gate is compared whole, and a shard file cannot print a workflow command', () => {
+  const calib = { file: 'evals/disagree.jsonl', floor: 0.6 };
+  async function both(): Promise<[ShardFile, ShardFile, string]> {
+    const root = repo();
+    await shard(root, 1, calib);
+    await shard(root, 2, calib);
+    const read = (i: number): ShardFile => ({
+      file: `shard-${i}.json`,
+      results: JSON.parse(readFileSync(path.join(root, `shard-${i}.json`), 'utf8')) as ShardFile['results'],
+    });
+    return [read(1), read(2), root];
+  }
+  const below = (check: string, id = 'capital-of-france'): BelowFloor => ({
+    suite: 'evals/qa.yaml',
+    id,
+    check,
+    evaluator: ['rubric'],
+    n: 12,
+    kappa: 0,
+    reason: 'κ 0.00 is below 0.6',
+  });
+  const set = (f: ShardFile, list: BelowFloor[]) =>
+    ((f.results.calibration as CalibrationResults).below_floor = list);
+
+  test('checks below the floor that differ past the fifth, or past 120 characters of their name, are a difference', async () => {
+    const [one, two] = await both();
+    const common = ['a1', 'a2', 'a3', 'a4', 'a5'].map((c) => below(c));
+    set(one, [...common, below('z-one')]);
+    set(two, [...common, below('z-two')]);
+    expect(mergeCalibration([one, two]).errors[0]).toMatch(/below_floor differs/);
+    const long = 'a-case-id-that-is-long-as-generated-ids-from-csv-rows-often-are-'.repeat(2);
+    set(one, [below('names-paris', long)]);
+    set(two, [below('concise', long)]);
+    expect(mergeCalibration([one, two]).errors[0]).toMatch(/below_floor differs/);
+  });
+
+  test("`rubric-eval merge` prints a shard's warnings and unknown calibration keys without a line a runner obeys", async () => {
+    const [, , root] = await both();
+    const f = path.join(root, 'shard-2.json');
+    const two = JSON.parse(readFileSync(f, 'utf8')) as RunResults & { calibration: Record<string, unknown> };
+    two.warnings = ['ok\n::error title=rubric-eval::all checks passed ##[error]too'];
+    two.calibration['x\n::error title=rubric-eval::all checks passed'] = 1;
+    writeFileSync(f, JSON.stringify(two));
+    let printed = '';
+    for (const format of ['table', 'json', 'markdown'])
+      await runCli({
+        argv: ['merge', 'shard-*.json', '--format', format],
+        env: {},
+        cwd: root,
+        stdout: { write: (s: string) => (printed += s) },
+        stderr: { write: (s: string) => (printed += s) },
+      });
+    const lines = printed.split('\n');
+    expect(lines.filter((l) => l.trimStart().startsWith('::'))).toEqual([]);
+    expect(lines.filter((l) => l.includes('##['))).toEqual([]);
+    expect(printed).toContain('all checks passed');
+  });
 });

@@ -10,6 +10,8 @@ export interface Graded {
   /** Repeats: answers and pass rate (absent for a case judged on one answer). */
   repeats?: number | null;
   pass_rate?: number | null;
+  /** Judge calibration: only advisory checks judged it (no evidence to compare). */
+  advisory_only?: true;
 }
 
 const failing = (v: CaseOutcome) => v === 'fail' || v === 'error';
@@ -27,6 +29,10 @@ export function changeOf(base: Graded | undefined, head: Graded, margin: number)
   if (!base) return 'new';
   if (base.definition_hash && head.definition_hash && base.definition_hash !== head.definition_hash)
     return 'redefined';
+  // Only advisory checks judged the head: nothing that gates to blame. Only they judged the base:
+  // the head's verdict has nothing to compare with, as for a case the base did not have.
+  if (head.advisory_only) return 'same';
+  if (base.advisory_only) return 'new';
   if (passing(base.verdict) && failing(head.verdict)) return 'broken';
   if (failing(base.verdict) && passing(head.verdict)) return 'fixed';
   // Repeats on either side: the pass rates decide, and only when they differ at the 5% level.

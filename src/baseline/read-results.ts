@@ -23,6 +23,7 @@ export interface BaselineResults {
       definition_hash?: string | null;
       repeats?: number | null;
       pass_rate?: number | null;
+      advisory_only?: true;
     }[];
   }[];
 }
@@ -40,6 +41,7 @@ const Schema = z.object({
           definition_hash: z.string().nullish(),
           repeats: z.number().int().min(1).max(1000).nullish(),
           pass_rate: z.number().min(0).max(1).nullish(),
+          advisory_only: z.literal(true).optional(),
         }),
       ),
     }),

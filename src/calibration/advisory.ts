@@ -5,7 +5,13 @@ import {
   type RepeatAnswer,
   type SuiteResult,
 } from '../core/results.js';
-import { compositeVerdict, counts, decidedByAdvisoryOnly, scoreCase } from '../evaluators/case-scoring.js';
+import {
+  compositeVerdict,
+  counts,
+  decidedByAdvisoryOnly,
+  scoreCase,
+  weighsIn,
+} from '../evaluators/case-scoring.js';
 import { combineRepeats } from '../evaluators/repeated-case.js';
 import { fixedAggregate } from '../evaluators/evaluate.js';
 import { negatedOutcome } from '../evaluators/negate.js';
@@ -93,6 +99,7 @@ function rescoredCase(
     score: agg.score,
     verdict: agg.verdict,
     evaluators,
+    ...(agg.verdict === 'borderline' && decidedByAdvisoryOnly(evaluators) ? { advisory_only: true } : {}),
   };
 }
 
@@ -112,7 +119,7 @@ function rescoredRepeats(
   const combined = { ...c, ...combineRepeats(rescored, minRate) };
   // No answer was judged by a check that gates: the pass rate of borderline answers is no evidence either.
   const noEvidence = rescored.every((r) => r.verdict === 'borderline' && decidedByAdvisoryOnly(r.evaluators));
-  return noEvidence ? { ...combined, verdict: 'borderline' } : combined;
+  return noEvidence ? { ...combined, verdict: 'borderline', advisory_only: true } : combined;
 }
 
 /** One answer of a repeated case as the case it was when judged (what the repeats are combined from). */
@@ -225,7 +232,10 @@ function rescoredComposite(
 ): EvaluatorResult {
   const children = rescoredList(was, config?.children ?? [], advisory, path);
   if (children === was) return e;
-  if (!children.some(counts)) return noEvidence({ ...e, children }, undefined, [], 'every part is advisory');
+  // No part that both counts and weighs: the composite holds no evidence (a weighted average of
+  // nothing would score 0 and fail the case on the advisory check).
+  if (!children.some((c) => counts(c) && (!config || weighsIn(config, c))))
+    return noEvidence({ ...e, children }, undefined, [], 'every part is advisory');
   const gating = children.flatMap((c) => c.gating_violations.map((v) => `${c.name} › ${v}`));
   const fixed = config ? fixedAggregate(config, children) : undefined;
   const score = fixed?.score ?? (e.negated ? 1 - e.score : e.score);

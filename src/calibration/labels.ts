@@ -126,13 +126,18 @@ const qualifiedForms = (t: CheckAddress) => [
 ];
 
 /**
- * The checks a label key addresses: those whose id it is, else those it names qualified. An id
- * shared by two evaluators of the case names both (the caller refuses it as ambiguous).
+ * The checks a label key addresses: those whose id it is, and those it names qualified. A key
+ * naming more than one (an id shared by two evaluators, an id that is also another check's
+ * qualified form) names them all, and the caller refuses it as ambiguous; only a full path from
+ * the case down, naming one check and no id, is preferred over the short forms it also matches.
  */
 function resolveKey(key: string, checks: readonly CheckTarget[]): CheckTarget[] {
   const byId = checks.filter((t) => t.check === key);
-  if (byId.length > 0) return byId;
-  return checks.filter((t) => qualifiedForms(t).includes(key));
+  const byForm = checks.filter((t) => qualifiedForms(t).includes(key));
+  if (byForm.length === 0) return byId;
+  const byPath = byForm.filter((t) => qualifiedForms(t)[0] === key);
+  if (byId.length === 0 && byPath.length === 1) return byPath;
+  return [...new Set([...byId, ...byForm])];
 }
 
 /** The shortest qualified form that names only this check in its case. */

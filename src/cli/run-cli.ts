@@ -23,6 +23,7 @@ import { compareCommand } from './compare.js';
 import { calibrateCommand } from './calibrate.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
+import { inertIO } from './inert-io.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 import { judgeFlags, judgeInputs } from './judge-flags.js';
 
@@ -85,7 +86,8 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   }
 }
 
-export async function runCli(io: CliIO): Promise<number> {
+export async function runCli(given: CliIO): Promise<number> {
+  const io = inertIO(given);
   const out = (s: string) => io.stdout.write(s);
   const err = (s: string) => io.stderr.write(s);
   const [command, ...rest] = io.argv;

@@ -105,6 +105,7 @@ const CaseSchema = z.looseObject({
   duration_ms: z.number().min(0),
   usage: UsageSchema.optional(),
   unstable: z.literal(true).optional(),
+  advisory_only: z.literal(true).optional(),
   skipped: z.enum(['budget', 'no-judge-credential']).optional(),
   answered_by: z.enum(['record', 'judge']).optional(),
   // Repeats (README "Repeats"): what the reports read of them.

@@ -112,6 +112,11 @@ export interface CaseResult {
   usage?: Usage;
   /** Judge samples disagreed on a check that decides this case's verdict. */
   unstable?: true;
+  /**
+   * Judge calibration: only advisory checks judged this case (`borderline`, a person should
+   * look): it is left out of pass rates and baseline changes, as it holds no evidence either way.
+   */
+  advisory_only?: true;
   /** This case against the base branch's results; null when the run has no baseline. */
   baseline?: CaseBaseline | null;
   /** The trusted stage: who produced the answer, the pull request's run (`record`) or the judge stage. */

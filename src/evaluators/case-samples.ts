@@ -2,7 +2,7 @@ import { type SamplesSetting } from '../judge/sampling.js';
 import { type EvaluatorResult } from '../core/results.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
 import { SampleBook } from './sample-book.js';
-import { autoWanted, markUnstable } from './sample-doubt.js';
+import { autoWanted, markUnstable, mostDoubtful } from './sample-doubt.js';
 
 /** Far above what 7 samples per evaluator need; a guard, not a limit anyone should meet. */
 const MAX_ROUNDS = 64;
@@ -22,6 +22,8 @@ export async function runSampledCase(
   evaluate: (book: SampleBook) => Promise<EvaluatorResult[]>,
   /** The case's format scoring (AgentV 5's threshold), so doubt is judged by its verdict rule. */
   scoring?: CaseScoring,
+  /** `auto`: where the case offers the run its leftover doubt (`pipeline/sample-top-up.ts`). */
+  offer?: (topUp: SampleTopUp) => void,
 ): Promise<EvaluatorResult[]> {
   const book = new SampleBook(setting);
   let results = await evaluate(book);
@@ -31,7 +33,41 @@ export async function runSampledCase(
       if (wanted.length === 0) break;
       results = await evaluate(book);
     }
+    if (offer && !signal?.aborted) offer(topUpOf(configs, book, () => results, evaluate, scoring));
   }
   markUnstable(configs, results, scoring);
   return results;
+}
+
+/**
+ * A case decided by `auto`, open to more samples from the run's leftover budget: how many calls
+ * its samples made, how likely its verdict is wrong, and one more sample of its most doubtful
+ * checklist judge (the results evaluated again and marked).
+ */
+export interface SampleTopUp {
+  /** Calls of the case's first samples (one per judged evaluator) and of those after them. */
+  calls(): { first: number; extra: number };
+  doubt(): number;
+  more(): Promise<EvaluatorResult[]>;
+}
+
+function topUpOf(
+  configs: readonly EvaluatorConfig[],
+  book: SampleBook,
+  current: () => EvaluatorResult[],
+  evaluate: (book: SampleBook) => Promise<EvaluatorResult[]>,
+  scoring?: CaseScoring,
+): SampleTopUp {
+  let results = current();
+  let next = mostDoubtful(configs, results, book.max, scoring);
+  return {
+    calls: () => book.calls(),
+    doubt: () => next?.doubt ?? 0,
+    more: async () => {
+      if (next && book.more(next.path)) results = await evaluate(book);
+      next = mostDoubtful(configs, results, book.max, scoring);
+      markUnstable(configs, results, scoring);
+      return results;
+    },
+  };
 }

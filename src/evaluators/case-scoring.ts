@@ -49,6 +49,19 @@ export function combineChildren(
 export const counts = (e: { advisory?: string }): boolean => e.advisory === undefined;
 
 /**
+ * Whether a composite's child weighs in its aggregation: by the aggregator's weights for a
+ * weighted average, by its own weight in an assert-set; every child for all-or-nothing.
+ */
+export function weighsIn(
+  config: Pick<CompositeConfig, 'aggregator' | 'assertSet'>,
+  child: EvaluatorResult,
+): boolean {
+  if (config.assertSet) return child.weight > 0;
+  if (config.aggregator.type === 'weighted_average') return (config.aggregator.weights[child.name] ?? 1) > 0;
+  return true;
+}
+
+/**
  * Whether only advisory evaluators could decide this case: some are advisory and nothing else
  * weighs. Then nothing that gates judged the answer (see `scoreCase`).
  */

@@ -21,7 +21,7 @@ import { scoreLatency } from './latency.js';
 import { runLlmJudge } from './llm-judge.js';
 import { runRubricScore } from './rubric-score.js';
 import { renderPromptScript } from './prompt-script.js';
-import { runSampledCase } from './case-samples.js';
+import { runSampledCase, type SampleTopUp } from './case-samples.js';
 import { type SampleBook } from './sample-book.js';
 import { type Score } from './score.js';
 import { negateResult } from './negate.js';
@@ -38,6 +38,8 @@ export interface EvaluationEnv {
   exec: ExecDeps;
   /** The case's judge samples, when `judge-samples` is not 1. */
   book?: SampleBook;
+  /** `judge-samples: auto`: where the case offers the run more samples once it is decided. */
+  offer?: (topUp: SampleTopUp) => void;
 }
 
 /** `path` names the evaluator's place in the case's tree (what judge samples are counted by). */
@@ -170,6 +172,7 @@ export function runEvaluators(
     env.exec.signal,
     (book) => runChildren(configs, { ...env, book }, 'e'),
     env.evalCase.scoring,
+    env.offer,
   );
 }
 

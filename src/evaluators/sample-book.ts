@@ -38,6 +38,17 @@ export class SampleBook {
     return this.counts.get(path) ?? this.initial;
   }
 
+  /** Samples asked so far: the first of each judged evaluator, and every one after. */
+  calls(): { first: number; extra: number } {
+    let first = 0;
+    let extra = 0;
+    for (const list of this.taken.values()) {
+      first += Math.min(1, list.length);
+      extra += Math.max(0, list.length - 1);
+    }
+    return { first, extra };
+  }
+
   /** One more sample of `path` on the next evaluation; false when it already has the most allowed. */
   more(path: string): boolean {
     const n = this.count(path);

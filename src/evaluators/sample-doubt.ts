@@ -277,6 +277,30 @@ export function autoWanted(
 }
 
 /**
+ * The checklist judge of a case whose votes are likeliest to give the wrong case verdict, and
+ * that chance (`verdict-posterior.ts`); null when no checklist judge can take another sample.
+ * What a run's leftover samples are spent on, most doubtful first (`pipeline/sample-top-up.ts`).
+ */
+export function mostDoubtful(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+  max: number,
+  scoring?: CaseScoring,
+): { path: string; doubt: number } | null {
+  const base = verdictWith(configs, results, new Map(), scoring);
+  const byPath = new Map<string, Knob[]>();
+  for (const k of collectKnobs(configs, results)) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
+  let best: { path: string; doubt: number } | null = null;
+  for (const [path, list] of byPath) {
+    const votes = list[0]!.values.length < max ? checklistVotes(list) : null;
+    if (!votes) continue;
+    const doubt = verdictDoubt(votes, base, (o) => verdictWith(configs, results, o, scoring));
+    if (!best || doubt > best.doubt) best = { path, doubt };
+  }
+  return best;
+}
+
+/**
  * Marks what the samples disagreed on where it decides the verdict: a knob whose samples differ
  * and whose lowest or highest sample alone would give another case verdict. Returns whether any
  * did (the case is `unstable`).

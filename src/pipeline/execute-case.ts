@@ -1,6 +1,7 @@
 import { type CandidateAnswer, candidateFromTarget } from '../evaluators/context.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
+import { type SampleTopUp } from '../evaluators/case-samples.js';
 import { type Judge } from '../judge/judge.js';
 import { CancelledError } from '../exec/limiter.js';
 import {
@@ -30,6 +31,8 @@ export async function executeCase(
   spend: SpendMeter | null = null,
   /** Which answer of a repeated case this is (1-based; README "Repeats"); undefined when it is not repeated. */
   repeat?: number,
+  /** `judge-samples: auto`: where the finished case offers the run more samples (sample-top-up.ts). */
+  offer?: (topUp: CaseTopUp) => void,
 ): Promise<CaseResult | undefined> {
   const { evalCase: c, target } = planned;
   const started = Date.now();
@@ -57,16 +60,58 @@ export async function executeCase(
   try {
     if (!judge && c.evaluators.some(usesLlm))
       return errorCase('no judge configured for an llm_judge evaluator', answer.text);
-    const evaluators = await runEvaluators(c.evaluators, { evalCase: c, answer, judge: judge!, exec });
+    let sampled: SampleTopUp | undefined;
+    const evaluators = await runEvaluators(c.evaluators, {
+      evalCase: c,
+      answer,
+      judge: judge!,
+      exec,
+      ...(offer ? { offer: (t: SampleTopUp) => (sampled = t) } : {}),
+    });
     if (signal?.aborted) return undefined;
-    const agg = scoreCase(c, evaluators);
-    const usage = evaluators.reduce((u, e) => addUsage(u, e.usage), emptyUsage());
-    return finishedCase(base, agg, evaluators, answer.text, cut, Date.now() - started, usage);
+    const finish = (ev: EvaluatorResult[], ms: number) =>
+      finishedCase(
+        base,
+        scoreCase(c, ev),
+        ev,
+        answer.text,
+        cut,
+        ms,
+        ev.reduce((u, e) => addUsage(u, e.usage), emptyUsage()),
+      );
+    const result = finish(evaluators, Date.now() - started);
+    if (sampled && offer) offer(caseTopUp(sampled, result.duration_ms, finish));
+    return result;
   } catch (err) {
     if (signal?.aborted) return undefined;
     // A bug of ours must not pass a case: it is an error with the reason.
     return errorCase(`internal error: ${(err as Error).stack ?? String(err)}`, answer.text);
   }
+}
+
+/** A finished case open to more judge samples: the case's result built again after each. */
+export interface CaseTopUp {
+  calls(): { first: number; extra: number };
+  doubt(): number;
+  more(): Promise<CaseResult>;
+}
+
+function caseTopUp(
+  sampled: SampleTopUp,
+  durationMs: number,
+  finish: (ev: EvaluatorResult[], ms: number) => CaseResult,
+): CaseTopUp {
+  let ms = durationMs;
+  return {
+    calls: () => sampled.calls(),
+    doubt: () => sampled.doubt(),
+    more: async () => {
+      const started = Date.now();
+      const ev = await sampled.more();
+      ms += Date.now() - started;
+      return finish(ev, ms);
+    },
+  };
 }
 
 /**

@@ -13,12 +13,13 @@ import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { runChecker } from '../checker/run-checker.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type JudgePool } from './context.js';
-import { executeCase } from './execute-case.js';
+import { type CaseTopUp, executeCase } from './execute-case.js';
+import { topUpSamples } from './sample-top-up.js';
 import { type SpendMeter } from './budget.js';
 import { CaseSkips, skippedCase } from './skip.js';
 import { skipWhy } from '../report/gate-lines.js';
 import { repeatedCases } from './execute-repeats.js';
-import { type RunPlan } from './plan.js';
+import { type PlannedCase, type RunPlan } from './plan.js';
 
 export interface Progress {
   done: number;
@@ -131,6 +132,12 @@ async function executeCases(
   });
   const repeated = repeatedCases(deps.warn);
   const work = plan.cases;
+  // `judge-samples: auto`: cases judged on one answer offer the run their leftover doubt.
+  const offers: (CaseTopUp | undefined)[] = [];
+  const offerFor = (at: number, item: PlannedCase) =>
+    defaultJudge?.samples === 'auto' && (item.repeat ?? 1) === 1
+      ? (t: CaseTopUp) => (offers[at] = t)
+      : undefined;
   // Results by plan position: they keep plan order whatever order the workers finish in.
   const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
   let next = 0;
@@ -157,6 +164,7 @@ async function executeCases(
                   deps.signal,
                   deps.spend ?? null,
                   repeat,
+                  offerFor(at, item),
                 ),
               deps.signal,
             );
@@ -175,6 +183,9 @@ async function executeCases(
       }
     }),
   );
+  const again = await topUpSamples(offers, { ...deps, spend: deps.spend ?? null });
+  for (const [at, result] of again)
+    if (slots[at]) slots[at] = deps.redactor.redactDeep(skips.after(work[at]!, result));
   work.forEach((item, at) => {
     const r = slots[at];
     if (r) suites[item.suiteIndex]!.cases.push(r);

@@ -17,47 +17,62 @@ export interface MergedCalibration {
 const label = (f: ShardFile) => `${shardLabel(f.results.shard)} (${f.file})`;
 
 /**
- * What decides the gate, field by field, as one line each: which checks are below the floor (by
- * suite, case, evaluator and check, not by their κ), what that does, the floor, and which labels
- * were read. Shards that agree on these applied the same advisory checks, whatever their κ.
- * A shard's file is not ours: its text is bounded here (the comment shows errors fenced).
+ * What decides the gate, field by field: which checks are below the floor (by suite, case,
+ * evaluator and check, not by their κ), what that does, the floor, and which labels were read.
+ * Shards that agree on these applied the same advisory checks, whatever their κ. Each field is
+ * compared whole (`same`) and shown bounded (`shown`): a shard's file is not ours, and the
+ * comment shows errors fenced.
  */
-const GATE: Record<string, (c: CalibrationResults) => string> = {
-  below_floor: (c) => {
-    const checks = [...c.below_floor]
-      .map((b) =>
-        bounded(`${b.suite} › ${b.id} › ${(b.evaluator ?? []).join(' › ')} › ${shownCheck(b)}`, 120),
-      )
-      .sort();
-    if (checks.length === 0) return 'none';
-    return `${checks.slice(0, 5).join(', ')}${checks.length > 5 ? ` and ${checks.length - 5} more` : ''}`;
+const GATE: Record<
+  string,
+  { same: (c: CalibrationResults) => string; shown: (c: CalibrationResults) => string }
+> = {
+  below_floor: {
+    same: (c) =>
+      canonicalJson(
+        c.below_floor
+          .map((b) => [b.suite, b.id, b.evaluator ?? [], b.check])
+          .sort((x, y) => (canonicalJson(x) < canonicalJson(y) ? -1 : 1)),
+      ),
+    shown: (c) => {
+      const checks = [...c.below_floor]
+        .map((b) =>
+          bounded(`${b.suite} › ${b.id} › ${(b.evaluator ?? []).join(' › ')} › ${shownCheck(b)}`, 120),
+        )
+        .sort();
+      if (checks.length === 0) return 'none';
+      return `${checks.slice(0, 5).join(', ')}${checks.length > 5 ? ` and ${checks.length - 5} more` : ''}`;
+    },
   },
-  effect: (c) => c.effect,
-  floor: (c) => (c.floor === null ? 'off' : String(c.floor)),
-  file: (c) => bounded(c.file, 100),
-  source: (c) => bounded(c.source, 80),
-  labels: (c) => String(c.labels),
+  effect: { same: (c) => c.effect, shown: (c) => c.effect },
+  floor: { same: (c) => String(c.floor), shown: (c) => (c.floor === null ? 'off' : String(c.floor)) },
+  file: { same: (c) => c.file, shown: (c) => bounded(c.file, 100) },
+  source: { same: (c) => c.source, shown: (c) => bounded(c.source, 80) },
+  labels: { same: (c) => String(c.labels), shown: (c) => String(c.labels) },
 };
 
-/** The fields (other than usage) whose figures differ between the shards, gate aside: judge noise. */
+/** The figures the results model has (a shard's file may carry any other key: never named). */
+const FIGURES = ['after_merge', 'after_merge_error', 'below_floor', 'errors', 'overall', 'rows'] as const;
+
+/** The figures whose values differ between the shards, gate aside: judge noise. */
 function noisyFields(all: readonly CalibrationResults[]): string[] {
   const first = all[0]!;
-  const keys = [...new Set(all.flatMap((c) => Object.keys(c)))].filter((k) => k !== 'usage').sort();
-  const at = (c: CalibrationResults, k: string) =>
-    canonicalJson((c as unknown as Record<string, unknown>)[k] ?? null);
-  return keys.filter((k) => all.some((c) => at(c, k) !== at(first, k)));
+  const at = (c: CalibrationResults, k: (typeof FIGURES)[number]) => canonicalJson(c[k] ?? null);
+  return FIGURES.filter((k) => all.some((c) => at(c, k) !== at(first, k)));
 }
 
-/** `field: shard 1/2 (…): value; shard 2/2 (…): value` for each gate field the shards disagree on. */
+/** `field differs (shard 1/2 (…): value; shard 2/2 (…): value)` for each gate field the shards disagree on. */
 function gateDifferences(files: readonly ShardFile[]): string[] {
-  return Object.entries(GATE).flatMap(([field, show]) => {
+  return Object.entries(GATE).flatMap(([field, { same, shown }]) => {
     const groups = new Map<string, ShardFile[]>();
     for (const f of files) {
-      const v = show(f.results.calibration!);
+      const v = same(f.results.calibration!);
       groups.set(v, [...(groups.get(v) ?? []), f]);
     }
     if (groups.size < 2) return [];
-    const sides = [...groups].map(([v, list]) => `${list.map(label).join(', ')}: ${v}`);
+    const sides = [...groups.values()].map(
+      (list) => `${list.map(label).join(', ')}: ${shown(list[0]!.results.calibration!)}`,
+    );
     return [`${field} differs (${sides.join('; ')})`];
   });
 }

@@ -7,12 +7,21 @@ function suiteMin(s: SuiteResult, overall: number | null): number | null {
   return typeof own === 'number' && own >= 0 && own <= 1 ? own : overall;
 }
 
-function rateOf(suite: string | null, cases: readonly { verdict: string }[], min: number): PassRate {
+function rateOf(
+  suite: string | null,
+  all: readonly { verdict: string; advisory_only?: true }[],
+  min: number,
+): PassRate {
+  // A case only advisory checks judged is no evidence either way: not in the rate at all.
+  const cases = all.filter((c) => !c.advisory_only);
   const passed = cases.filter((c) => c.verdict === 'pass').length;
   const total = cases.length;
   const rate = total === 0 ? 0 : passed / total;
   // Nothing judged is not a pass rate met: an empty suite must not turn a required check green.
-  return { suite, passed, total, rate, min, met: total > 0 && rate + EPSILON >= min };
+  // Cases that only advisory checks judged are borderline, which fails only under `fail-on:
+  // borderline`: a rate of none of them must not fail the run on the advisory checks either.
+  const onlyAdvisory = total === 0 && all.length > 0;
+  return { suite, passed, total, rate, min, met: onlyAdvisory || (total > 0 && rate + EPSILON >= min) };
 }
 
 /**

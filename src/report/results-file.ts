@@ -30,7 +30,9 @@ const WRITE_BATCH = 64 * 1024;
 function* resultsBatches(results: RunResults): Generator<string> {
   let batch = '';
   for (const chunk of resultsChunks(results)) {
-    batch += chunk;
+    // `##[` only ever stands inside a JSON string: escaped, the same value, and no line a
+    // workflow runner would obey when the JSON is printed in a step (README "Guarantees").
+    batch += chunk.includes('##[') ? chunk.replaceAll('##[', '#\\u0023[') : chunk;
     if (batch.length >= WRITE_BATCH) {
       yield batch;
       batch = '';

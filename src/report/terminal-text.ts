@@ -15,7 +15,11 @@ const ANSI =
 
 /** Text from input as one inert line of at most `max` characters. */
 export function plainLine(text: string, max: number): string {
-  return bounded(showControls(text.replace(ANSI, '').replace(/\s+/g, ' ')), max);
+  // A runner obeys `##[command]` anywhere in a line, not only at its start.
+  return bounded(showControls(text.replace(ANSI, '').replace(/\s+/g, ' ')), max).replaceAll(
+    '##[',
+    '#\u200d#[',
+  );
 }
 
 /** The longest any one string from the results is printed in a terminal. */
