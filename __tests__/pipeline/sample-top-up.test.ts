@@ -1,72 +1,109 @@
 import { type CaseResult } from '../../src/core/results.js';
 import { type CaseTopUp } from '../../src/pipeline/execute-case.js';
-import { topUpSamples } from '../../src/pipeline/sample-top-up.js';
+import { SampleTopUps } from '../../src/pipeline/sample-top-up.js';
 
-/** A case whose doubt after each further sample is the next of `doubts`; it records its samples. */
-function offer(first: number, extra: number, doubts: number[], log: string[], name: string, fails = false) {
-  let taken = 0;
-  const t: CaseTopUp = {
-    calls: () => ({ first, extra: extra + taken }),
-    doubt: () => doubts[taken] ?? 0,
-    more: () => {
-      taken++;
-      log.push(name);
-      return Promise.resolve({ id: name, verdict: fails ? 'error' : 'pass', score: 1 } as CaseResult);
-    },
-  };
-  return t;
+interface Fake {
+  first: number;
+  extra: number;
+  doubts: number[];
+  /** Calls each further sample makes (an aggregator asked again makes it 2). */
+  cost?: number;
+  maxCost?: number;
+  verdict?: CaseResult['verdict'];
 }
 
-const deps = (concurrency = 1, allow = () => true) => ({
-  concurrency,
-  signal: undefined,
-  spend: { allow } as never,
-  info: () => undefined,
-});
+/** A case whose doubt after each further sample is the next of `doubts`; it logs its samples. */
+function offer(f: Fake, log: string[], name: string): CaseTopUp {
+  let taken = 0;
+  let made = 0;
+  return {
+    calls: () => ({ first: f.first, extra: f.extra + made }),
+    doubt: () => f.doubts[taken] ?? 0,
+    maxCost: () => f.maxCost ?? 1,
+    more: () => {
+      taken++;
+      made += f.cost ?? 1;
+      log.push(name);
+      const usage = {
+        judge_calls: f.first + f.extra + made,
+        cached_calls: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        cost_usd: null,
+      };
+      return Promise.resolve({ id: name, verdict: f.verdict ?? 'pass', score: 1, usage } as CaseResult);
+    },
+  };
+}
+
+const deps = (concurrency = 1, allow = () => true) => {
+  const said: string[] = [];
+  return {
+    said,
+    deps: { concurrency, signal: undefined, spend: { allow } as never, info: (m: string) => said.push(m) },
+  };
+};
+const decided = (verdict: CaseResult['verdict']) => () =>
+  ({ id: 'x', verdict, score: 0.5, usage: { judge_calls: 1 } }) as CaseResult;
 
 test('the leftover of twice the first calls goes to the likeliest wrong verdicts, one sample at a time', async () => {
   const log: string[] = [];
+  const pool = new SampleTopUps();
   // 3 first calls and 1 extra: 2 left. b (0.3) first; then b at 0.2 against c at 0.25: c.
-  const offers = [
-    offer(1, 1, [0.005], log, 'a'),
-    offer(1, 0, [0.3, 0.2, 0.1], log, 'b'),
-    offer(1, 0, [0.25, 0.05], log, 'c'),
-  ];
-  const out = await topUpSamples(offers, deps());
+  pool.offer(0, 'a', offer({ first: 1, extra: 1, doubts: [0.005] }, log, 'a'));
+  pool.offer(1, 'b', offer({ first: 1, extra: 0, doubts: [0.3, 0.2, 0.1] }, log, 'b'));
+  pool.offer(2, 'c', offer({ first: 1, extra: 0, doubts: [0.25, 0.05] }, log, 'c'));
+  const { said, deps: d } = deps();
+  const out = await pool.run(decided('fail'), d);
   expect(log).toEqual(['b', 'c']);
-  expect([...out.keys()]).toEqual([1, 2]);
+  expect([...out.keys()].sort()).toEqual([1, 2]);
+  expect(said).toContain("judge samples: 2 more calls from the run's leftover budget, on 2 cases");
+  expect(said).toContain("judge samples: b: fail → pass after a sample from the run's leftover");
 });
 
 test('ties go in plan order; a batch takes `concurrency` cases at once; below 0.01 a case takes none', async () => {
   const log: string[] = [];
-  const offers = [
-    offer(1, 0, [0.5, 0.001], log, 'a'),
-    undefined,
-    offer(1, 0, [0.5, 0.001], log, 'c'),
-    offer(1, 0, [0.009], log, 'd'),
-  ];
-  await topUpSamples(offers, deps(2));
-  // 3 calls left; a and c in one batch, then nothing above the floor.
+  const pool = new SampleTopUps();
+  pool.offer(0, 'a', offer({ first: 1, extra: 0, doubts: [0.5, 0.001] }, log, 'a'));
+  pool.offer(2, 'c', offer({ first: 1, extra: 0, doubts: [0.5, 0.001] }, log, 'c'));
+  pool.offer(3, 'd', offer({ first: 1, extra: 0, doubts: [0.009] }, log, 'd'));
+  await pool.run(decided('pass'), deps(2).deps);
   expect(log).toEqual(['a', 'c']);
+});
+
+test('what a sample really cost is counted, and a sample that could cost more than is left is not taken', async () => {
+  const log: string[] = [];
+  const pool = new SampleTopUps();
+  // 2 left; a's sample re-asks an aggregator (2 calls): after it, nothing is left for b.
+  pool.offer(0, 'a', offer({ first: 1, extra: 0, doubts: [0.5, 0.4], cost: 2, maxCost: 2 }, log, 'a'));
+  pool.offer(1, 'b', offer({ first: 1, extra: 0, doubts: [0.3] }, log, 'b'));
+  await pool.run(decided('pass'), deps(4).deps);
+  expect(log).toEqual(['a']);
+  // 1 left: a case whose sample may cost 2 is passed over for one that costs 1.
+  const log2: string[] = [];
+  const pool2 = new SampleTopUps();
+  pool2.offer(0, 'a', offer({ first: 1, extra: 1, doubts: [0.5], maxCost: 2 }, log2, 'a'));
+  pool2.offer(1, 'b', offer({ first: 1, extra: 0, doubts: [0.3] }, log2, 'b'));
+  await pool2.run(decided('pass'), deps().deps);
+  expect(log2).toEqual(['b']);
 });
 
 test('nothing is left when the cases already spent their share, or the spend cap is reached', async () => {
   const log: string[] = [];
-  expect((await topUpSamples([offer(2, 2, [0.9], log, 'a')], deps())).size).toBe(0);
-  expect(
-    (
-      await topUpSamples(
-        [offer(1, 0, [0.9], log, 'b')],
-        deps(1, () => false),
-      )
-    ).size,
-  ).toBe(0);
+  const pool = new SampleTopUps();
+  pool.offer(0, 'a', offer({ first: 2, extra: 2, doubts: [0.9] }, log, 'a'));
+  expect((await pool.run(decided('pass'), deps().deps)).size).toBe(0);
+  const capped = new SampleTopUps();
+  capped.offer(0, 'b', offer({ first: 1, extra: 0, doubts: [0.9] }, log, 'b'));
+  expect((await capped.run(decided('pass'), deps(1, () => false).deps)).size).toBe(0);
   expect(log).toEqual([]);
 });
 
-test('a sample from the leftover that fails leaves the case as decided, and it takes no more', async () => {
+test('a sample from the leftover that fails leaves the case as decided, with what it cost in its usage', async () => {
   const log: string[] = [];
-  const out = await topUpSamples([offer(3, 0, [0.5, 0.5, 0.5], log, 'a', true)], deps());
+  const pool = new SampleTopUps();
+  pool.offer(0, 'a', offer({ first: 3, extra: 0, doubts: [0.5, 0.5, 0.5], verdict: 'error' }, log, 'a'));
+  const out = await pool.run(decided('fail'), deps().deps);
   expect(log).toEqual(['a']);
-  expect(out.size).toBe(0);
+  expect(out.get(0)).toMatchObject({ verdict: 'fail', score: 0.5, usage: { judge_calls: 4 } });
 });

@@ -4,7 +4,7 @@ import { renderTerminal } from '../../src/report/terminal.js';
 // The runner (actions/runner OutputManager + ActionCommand.TryParse) obeys the v1 form
 // `##[command]data` ANYWHERE in a line (IndexOf("##["), not StartsWith), on stdout and stderr.
 const commandInLine = (line: string) =>
-  line.trimStart().startsWith('::') ||
+  /^[\s\u0085]*::/.test(line) ||
   /##\[(error|warning|notice|debug|add-mask|group|endgroup|add-matcher)/.test(line);
 
 function results(id: string): RunResults {

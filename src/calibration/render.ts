@@ -1,3 +1,4 @@
+import { escapeRunnerCommands } from '../report/results-file.js';
 import { type CalibrationReport, type Disagreement } from './measure.js';
 import { type BinaryAgreement, type CalibrationRow, shownCheck } from '../core/calibration-results.js';
 
@@ -81,15 +82,17 @@ function footer(report: CalibrationReport): string[] {
 export function disagreementLines(list: readonly Disagreement[], file: string): string {
   return list
     .map((d) =>
-      JSON.stringify({
-        suite: d.suite,
-        id: d.id,
-        answer: d.answer,
-        labels: Object.fromEntries(d.checks.map((c) => [c.check, c.human])),
-        judge: Object.fromEntries(d.checks.map((c) => [c.check, c.judge])),
-        ...(d.rater ? { rater: d.rater } : {}),
-        from: `${file}:${d.line}`,
-      }),
+      escapeRunnerCommands(
+        JSON.stringify({
+          suite: d.suite,
+          id: d.id,
+          answer: d.answer,
+          labels: Object.fromEntries(d.checks.map((c) => [c.check, c.human])),
+          judge: Object.fromEntries(d.checks.map((c) => [c.check, c.judge])),
+          ...(d.rater ? { rater: d.rater } : {}),
+          from: `${file}:${d.line}`,
+        }),
+      ),
     )
     .map((l) => `${l}\n`)
     .join('');

@@ -12,6 +12,7 @@ import { measureJudge } from '../calibration/measure.js';
 import { calibrationMarkdown, calibrationTable, disagreementLines } from '../calibration/render.js';
 import { planCalibration, workingTreeLabels } from '../calibration/stage.js';
 import { runJudgeFor } from '../pipeline/calibrate.js';
+import { escapeRunnerCommands } from '../report/results-file.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
 import { judgeFlags, judgeInputs } from './judge-flags.js';
 
@@ -110,11 +111,12 @@ export async function calibrateCommand(args: string[], io: CliIO): Promise<numbe
     `calibrate: ${u.judge_calls} judge call${u.judge_calls === 1 ? '' : 's'} (+${u.cached_calls} cached)\n`,
   );
   if (v.disagreements) {
-    if (format === 'json') io.stdout.write(`${JSON.stringify(report.disagreements, null, 2)}\n`);
+    if (format === 'json')
+      io.stdout.write(`${escapeRunnerCommands(JSON.stringify(report.disagreements, null, 2))}\n`);
     else io.stdout.write(disagreementLines(report.disagreements, cp.file));
   } else if (format === 'json') {
     const { disagreements: _d, ...rest } = report;
-    io.stdout.write(`${JSON.stringify(rest, null, 2)}\n`);
+    io.stdout.write(`${escapeRunnerCommands(JSON.stringify(rest, null, 2))}\n`);
   } else io.stdout.write(format === 'markdown' ? calibrationMarkdown(report) : calibrationTable(report));
   for (const e of report.errors) io.stderr.write(`${cp.file}:${e.line}: could not be judged: ${e.error}\n`);
   const below = belowFloor(report.rows, cp.floor);

@@ -48,7 +48,22 @@ export interface SampleTopUp {
   /** Calls of the case's first samples (one per judged evaluator) and of those after them. */
   calls(): { first: number; extra: number };
   doubt(): number;
+  /** The most calls the next sample can make: it, and each judge aggregator above it asked again. */
+  maxCost(): number;
   more(): Promise<EvaluatorResult[]>;
+}
+
+/** How many composites with an `llm_judge` aggregator hold the evaluator at `path` (`e/0/2`). */
+function judgeAggregatorsAbove(configs: readonly EvaluatorConfig[], path: string): number {
+  let level: readonly EvaluatorConfig[] = configs;
+  let n = 0;
+  for (const i of path.split('/').slice(1).map(Number)) {
+    const c = level[i];
+    if (!c || c.type !== 'composite') break;
+    if (c.aggregator.type === 'llm_judge') n++;
+    level = c.children;
+  }
+  return n;
 }
 
 function topUpOf(
@@ -63,6 +78,7 @@ function topUpOf(
   return {
     calls: () => book.calls(),
     doubt: () => next?.doubt ?? 0,
+    maxCost: () => 1 + (next ? judgeAggregatorsAbove(configs, next.path) : 0),
     more: async () => {
       if (next && book.more(next.path)) results = await evaluate(book);
       next = mostDoubtful(configs, results, book.max, scoring);

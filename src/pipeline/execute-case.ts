@@ -93,6 +93,7 @@ export async function executeCase(
 export interface CaseTopUp {
   calls(): { first: number; extra: number };
   doubt(): number;
+  maxCost(): number;
   more(): Promise<CaseResult>;
 }
 
@@ -105,6 +106,7 @@ function caseTopUp(
   return {
     calls: () => sampled.calls(),
     doubt: () => sampled.doubt(),
+    maxCost: () => sampled.maxCost(),
     more: async () => {
       const started = Date.now();
       const ev = await sampled.more();

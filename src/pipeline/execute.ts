@@ -14,7 +14,7 @@ import { runChecker } from '../checker/run-checker.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type JudgePool } from './context.js';
 import { type CaseTopUp, executeCase } from './execute-case.js';
-import { topUpSamples } from './sample-top-up.js';
+import { SampleTopUps } from './sample-top-up.js';
 import { type SpendMeter } from './budget.js';
 import { CaseSkips, skippedCase } from './skip.js';
 import { skipWhy } from '../report/gate-lines.js';
@@ -133,10 +133,10 @@ async function executeCases(
   const repeated = repeatedCases(deps.warn);
   const work = plan.cases;
   // `judge-samples: auto`: cases judged on one answer offer the run their leftover doubt.
-  const offers: (CaseTopUp | undefined)[] = [];
+  const topUps = new SampleTopUps();
   const offerFor = (at: number, item: PlannedCase) =>
     defaultJudge?.samples === 'auto' && (item.repeat ?? 1) === 1
-      ? (t: CaseTopUp) => (offers[at] = t)
+      ? (t: CaseTopUp) => topUps.offer(at, `${item.suite.path} ${item.evalCase.id}`, t)
       : undefined;
   // Results by plan position: they keep plan order whatever order the workers finish in.
   const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
@@ -183,7 +183,7 @@ async function executeCases(
       }
     }),
   );
-  const again = await topUpSamples(offers, { ...deps, spend: deps.spend ?? null });
+  const again = await topUps.run((at) => slots[at], { ...deps, spend: deps.spend ?? null });
   for (const [at, result] of again)
     if (slots[at]) slots[at] = deps.redactor.redactDeep(skips.after(work[at]!, result));
   work.forEach((item, at) => {

@@ -27,12 +27,20 @@ function* resultsChunks(results: RunResults): Generator<string> {
 const WRITE_BATCH = 64 * 1024;
 
 /** The results JSON in writes of about `WRITE_BATCH` characters (chunks are never split). */
+/**
+ * JSON text with `##[` (a workflow runner obeys `##[command]` anywhere in a line) written as
+ * `#\u0023[`: the same value once parsed. In JSON `##[` only ever stands inside a string.
+ */
+export function escapeRunnerCommands(json: string): string {
+  return json.includes('##[') ? json.replaceAll('##[', '#\\u0023[') : json;
+}
+
 function* resultsBatches(results: RunResults): Generator<string> {
   let batch = '';
   for (const chunk of resultsChunks(results)) {
     // `##[` only ever stands inside a JSON string: escaped, the same value, and no line a
     // workflow runner would obey when the JSON is printed in a step (README "Guarantees").
-    batch += chunk.includes('##[') ? chunk.replaceAll('##[', '#\\u0023[') : chunk;
+    batch += escapeRunnerCommands(chunk);
     if (batch.length >= WRITE_BATCH) {
       yield batch;
       batch = '';
