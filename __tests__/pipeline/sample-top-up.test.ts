@@ -107,3 +107,13 @@ test('a sample from the leftover that fails leaves the case as decided, with wha
   expect(log).toEqual(['a']);
   expect(out.get(0)).toMatchObject({ verdict: 'fail', score: 0.5, usage: { judge_calls: 4 } });
 });
+
+test('a leftover sample that throws (cancelled mid-call) leaves its case as decided and the run goes on', async () => {
+  const log: string[] = [];
+  const pool = new SampleTopUps();
+  const throwing = offer({ first: 1, extra: 0, doubts: [0.9] }, log, 'a');
+  pool.offer(0, 'a', { ...throwing, more: () => Promise.reject(new Error('aborted')) });
+  pool.offer(1, 'b', offer({ first: 1, extra: 0, doubts: [0.5] }, log, 'b'));
+  const out = await pool.run(decided('pass'), deps(2).deps);
+  expect([...out.keys()]).toEqual([1]);
+});

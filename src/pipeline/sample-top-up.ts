@@ -67,12 +67,14 @@ export class SampleTopUps {
         return c.first + c.extra;
       };
       const was = batch.map(calls);
-      const results = await Promise.all(batch.map((o) => o.topUp.more()));
+      // A leftover sample that throws (cancelled mid-call) is no reason to lose the run's results.
+      const results = await Promise.all(batch.map((o) => o.topUp.more().catch(() => null)));
       batch.forEach((o, i) => {
         const cost = calls(o) - was[i]!;
         left -= cost;
         spent += cost;
-        const r = results[i]!;
+        const r = results[i];
+        if (!r) return;
         const old = out.get(o.at) ?? decided(o.at);
         if (r.verdict === 'error') {
           // Its evaluation holds every sample the case took, the failed one too: its usage is the case's.
