@@ -4,30 +4,15 @@ import { type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { applyAdvisory } from '../../src/calibration/advisory.js';
 import { checkFailures } from '../../src/config/fail-on.js';
 import { type BelowFloor } from '../../src/core/calibration-results.js';
-import { type CaseResult, type CheckResult, type EvaluatorResult } from '../../src/core/results.js';
+import { type CaseResult, type EvaluatorResult } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { type EvalSuite, type EvaluatorConfig } from '../../src/suite/types.js';
+import { advisory, check } from '../helpers/advisory.js';
 import { disagreeingLabels } from '../helpers/calibration-labels.js';
 import { engineConfig } from '../helpers/engine.js';
 import { makeFixtureRepo } from '../helpers/fixture-repo.js';
 import { startParisJudge } from '../helpers/paris-judge.js';
 
-const advisory = (evaluator: string[], check = 'names-paris'): BelowFloor => ({
-  suite: 's.yaml',
-  id: 'c',
-  check,
-  evaluator,
-  n: 12,
-  kappa: 0,
-  reason: 'κ 0.00 is below 0.6',
-});
-const check = (id: string, satisfied: boolean, required = false): CheckResult => ({
-  id,
-  satisfied,
-  weight: 1,
-  required,
-  reasoning: null,
-});
 const judgeConfig = (name: string) =>
   ({ type: 'llm_judge', name, weight: 1, rubrics: null, prompt: null }) as unknown as EvaluatorConfig;
 const codeConfig = (name: string, weight = 1) =>

@@ -1,29 +1,13 @@
 import { applyAdvisory } from '../../src/calibration/advisory.js';
 import { type BelowFloor } from '../../src/core/calibration-results.js';
-import { type CaseResult, type CheckResult, type EvaluatorResult } from '../../src/core/results.js';
+import { type CaseResult, type EvaluatorResult } from '../../src/core/results.js';
 import { negateResult } from '../../src/evaluators/negate.js';
 import { type EvalSuite, type EvaluatorConfig } from '../../src/suite/types.js';
+import { advisory, check } from '../helpers/advisory.js';
 
 // The rules each result above an advisory check is scored again by, on results as the run
 // writes them: `names-paris` (required, not met) is advisory; `concise` is met.
 // A check is addressed by the evaluator it was measured on (the names from the case down) and its id.
-const advisory = (evaluator: string[], check = 'names-paris'): BelowFloor => ({
-  suite: 's.yaml',
-  id: 'c',
-  check,
-  evaluator,
-  n: 12,
-  kappa: 0,
-  reason: 'κ 0.00 is below 0.6',
-});
-
-const check = (id: string, satisfied: boolean, required = false): CheckResult => ({
-  id,
-  satisfied,
-  weight: 1,
-  required,
-  reasoning: null,
-});
 
 /** A checklist llm_judge as the run scores it: names-paris (required) not met, concise met. */
 const facts = (name = 'facts'): EvaluatorResult => ({

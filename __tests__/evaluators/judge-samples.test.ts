@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { noisyChecklist } from '../../__fixtures__/servers/noisy-judge.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
@@ -7,7 +7,7 @@ import { JudgeCache } from '../../src/judge/cache.js';
 import { type CaseResult } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
-import { tmpDir } from '../helpers/judge.js';
+import { refundSuite } from '../helpers/refund-suite.js';
 
 let server: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -15,22 +15,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const TARGETS =
-  'targets:\n  - name: default\n    provider: mock\n    response: The refund arrives in 5 to 10 business days.\n';
-
-/** A suite dir: `cases` maps a case id to its `rubrics:` / `evaluators:` block (YAML, indented 4). */
-function suite(cases: Record<string, string>): string {
-  const root = tmpDir('re-samples-');
-  writeFileSync(path.join(root, 'targets.yaml'), TARGETS);
-  const body = Object.entries(cases)
-    .map(
-      ([id, block]) =>
-        `  - id: ${id}\n    expected_outcome: States how long a refund takes\n    input: "[${id}] How long does a refund take?"\n${block}`,
-    )
-    .join('\n');
-  writeFileSync(path.join(root, 'suite.yaml'), `evalcases:\n${body}\n`);
-  return root;
-}
+const suite = (cases: Record<string, string>) => refundSuite(cases, 're-samples-');
 
 const FREEFORM = '    execution:\n      evaluators:\n        - name: overall\n          type: llm_judge\n';
 

@@ -1,10 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type Config } from '../../src/config/config.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { engineConfig } from '../helpers/engine.js';
-import { tmpDir } from '../helpers/judge.js';
+import { refundSuite } from '../helpers/refund-suite.js';
 
 let server: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -12,21 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const TARGETS =
-  'targets:\n  - name: default\n    provider: mock\n    response: The refund arrives in 5 to 10 business days.\n';
-
-function suite(cases: Record<string, string>): string {
-  const root = tmpDir('re-top-up-');
-  writeFileSync(path.join(root, 'targets.yaml'), TARGETS);
-  const body = Object.entries(cases)
-    .map(
-      ([id, block]) =>
-        `  - id: ${id}\n    expected_outcome: States how long a refund takes\n    input: "[${id}] How long does a refund take?"\n${block}`,
-    )
-    .join('\n');
-  writeFileSync(path.join(root, 'suite.yaml'), `evalcases:\n${body}\n`);
-  return root;
-}
+const suite = (cases: Record<string, string>) => refundSuite(cases, 're-top-up-');
 
 const composite =
   [
