@@ -10,6 +10,7 @@ import { type Octokit, type Repo } from './github/client.js';
 import { type CommitStatus } from './github/commit-status.js';
 import { commentHistory, openSurface, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext } from './github/run-context.js';
+import { type PullRequestFile } from './github/pull-request.js';
 import { type RecordRun, type RunPullRequest } from './github/workflow-run.js';
 import { type ReportedRun } from './pipeline/finish.js';
 import { recordEvaluation } from './pipeline/record.js';
@@ -203,10 +204,12 @@ async function judgeBundle(
     import(/* webpackMode: "eager" */ './github/baseline-artifact.js'),
     import(/* webpackMode: "eager" */ './github/workflow-run.js'),
   ]);
-  const [history, prFiles] = await Promise.all([
+  const [history, listed] = await Promise.all([
     commentHistory(at.surface),
     pullRequestFiles(octokit, repo, pr.number, signal),
   ]);
+  // Listed once: the rubric's subject and what the PR changes among the judged files both read it.
+  const prFiles = new Set((listed ?? []).map((f) => f.filename));
   const rel = repoPath(config);
   const outcome = await evaluateOrExplain(
     config,
@@ -214,7 +217,10 @@ async function judgeBundle(
       env: process.env,
       signal,
       subject: () =>
-        untilCancelled(pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? ''), signal),
+        untilCancelled(
+          pullRequestSubject(octokit, repo, pr.number, pr.title, pr.body ?? '', listed ?? undefined),
+          signal,
+        ),
       baseline: startBaselineLookup(config.baseline, {
         octokit,
         repo,
@@ -253,22 +259,13 @@ async function pullRequestFiles(
   repo: Repo,
   prNumber: number,
   signal: AbortSignal,
-): Promise<Set<string>> {
+): Promise<PullRequestFile[] | null> {
   try {
-    const { boundedPages } = await import(/* webpackMode: "eager" */ './github/pages.js');
-    const files = await untilCancelled(
-      boundedPages(
-        octokit,
-        octokit.rest.pulls.listFiles,
-        { ...repo, pull_number: prNumber },
-        { maxPages: 30 },
-      ),
-      signal,
-    );
-    return new Set(files.items.map((f) => f.filename));
+    const { listPullRequestFiles } = await import(/* webpackMode: "eager" */ './github/pull-request.js');
+    return await untilCancelled(listPullRequestFiles(octokit, repo, prNumber), signal);
   } catch (err) {
     warn(`could not list the pull request's files: ${(err as Error).message}`);
-    return new Set();
+    return null;
   }
 }
 

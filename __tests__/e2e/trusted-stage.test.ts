@@ -344,6 +344,8 @@ test("a fork's answers are recorded without a judge, then judged with the base b
   expect(statuses[1]!.target_url).toBe('https://github.com/octo/repo/actions/runs/4242');
   // The bundle came through the run's artifact list and its 302, without the token at storage.
   expect(github!.state.artifacts.downloads).toEqual([{ id: 901, authorization: null }]);
+  // The pull request's files are listed once: the rubric's subject and the changed judged files share it.
+  expect(github!.state.requests.filter((r) => r.path === '/repos/octo/repo/pulls/12/files')).toHaveLength(1);
   expect(run.code).toBe(1);
 }, 180_000);
 

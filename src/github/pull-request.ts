@@ -2,18 +2,32 @@ import { type Subject, subjectFromDiff } from '../checker/subject.js';
 import { type Octokit, type Repo } from './client.js';
 import { boundedPages } from './pages.js';
 
-/** The pull request as the checker's subject: title, body, changed files and the unified diff. */
+/** One changed file of a pull request, as the API lists it. */
+export type PullRequestFile = Awaited<ReturnType<Octokit['rest']['pulls']['listFiles']>>['data'][number];
+
+/** The pull request's changed files. GitHub lists at most 3,000 (30 pages): the cap is a bound, not a limit in practice. */
+export async function listPullRequestFiles(
+  octokit: Octokit,
+  repo: Repo,
+  pullNumber: number,
+): Promise<PullRequestFile[]> {
+  return (await boundedPages(octokit, octokit.rest.pulls.listFiles, { ...repo, pull_number: pullNumber }, {}))
+    .items;
+}
+
+/**
+ * The pull request as the checker's subject: title, body, changed files and the unified diff.
+ * `listed`: the files when the caller has listed them already (the judge stage needs them too).
+ */
 export async function pullRequestSubject(
   octokit: Octokit,
   repo: Repo,
   pullNumber: number,
   title: string,
   body: string,
+  listed?: PullRequestFile[],
 ): Promise<Subject> {
-  // GitHub lists at most 3,000 files (30 pages); the cap is a bound, not a limit in practice.
-  const files = (
-    await boundedPages(octokit, octokit.rest.pulls.listFiles, { ...repo, pull_number: pullNumber }, {})
-  ).items;
+  const files = listed ?? (await listPullRequestFiles(octokit, repo, pullNumber));
   let diff: string;
   try {
     const r = await octokit.rest.pulls.get({
