@@ -1,6 +1,7 @@
 import { finishedCase } from '../../src/pipeline/execute-case.js';
 import { type CaseAggregate } from '../../src/evaluators/case-scoring.js';
-import { type AnswerCut, type EvaluatorResult, type Usage } from '../../src/core/results.js';
+import { type AnswerCut, type EvaluatorResult } from '../../src/core/results.js';
+import { type Usage } from '../../src/core/usage.js';
 
 const base = { id: 'c1', definition_hash: '0123456789abcdef', line: 3, target: 'default' };
 const evaluators: EvaluatorResult[] = [

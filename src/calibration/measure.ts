@@ -1,4 +1,5 @@
-import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
+import { addUsage, emptyUsage, type EvaluatorResult } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { type Redactor } from '../exec/redact.js';
 import { runEvaluators } from '../evaluators/evaluate.js';

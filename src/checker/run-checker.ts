@@ -7,8 +7,8 @@ import {
   emptyUsage,
   type GateResult,
   type HistoryEntry,
-  type Usage,
 } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { checkerWireSchema, validateCheckerAnswer } from './answer.js';
 import { type MarkdownRubric } from './markdown-rubric.js';
 import { checkerPrompt, type GateContext, type PriorIteration } from './prompt.js';

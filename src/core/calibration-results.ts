@@ -1,6 +1,6 @@
 /** The results file's `calibration`: the judge measured against people's labels (README "Judge calibration"). */
 
-import { type Usage } from './results.js';
+import { type Usage } from './usage.js';
 
 /** A check whose κ is below `min-judge-agreement`: advisory, or a failure under `fail-on: calibration`. */
 export interface BelowFloor extends CheckOf {

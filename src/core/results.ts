@@ -1,6 +1,7 @@
 /** The results model: what a run produces, in the shape of the results file (README "Results file"). */
 
 import { type CalibrationResults } from './calibration-results.js';
+import { type Usage } from './usage.js';
 
 export type Verdict = 'pass' | 'borderline' | 'fail';
 /** `skipped`: never started (the spend cap was reached, or no judge credential on a fork); never a pass. */
@@ -41,15 +42,6 @@ export interface CheckResult {
   unstable?: true;
   /** Judge calibration: this check does not gate (its judge agrees with people below the floor); why. */
   advisory?: string;
-}
-
-export interface Usage {
-  judge_calls: number;
-  cached_calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Estimated from a price table; null when the model's price is unknown. */
-  cost_usd: number | null;
 }
 
 export interface EvaluatorResult {

@@ -3,7 +3,7 @@ import { type EvaluatorResult } from '../core/results.js';
 import { clamp01, verdictForScore } from '../rubric/scoring.js';
 import { filesOf, messageAsWritten, renderReferenceAnswer, renderUserQuestion } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
-import { type CandidateAnswer } from './context.js';
+import { type CandidateAnswer } from './candidate-answer.js';
 import { type ExecDeps } from '../exec/deps.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

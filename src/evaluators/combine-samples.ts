@@ -1,7 +1,8 @@
 import { type JudgeAnswer } from '../judge/judge.js';
 import { type ChecklistAnswer, type FreeformAnswer, type ScoreRangeAnswer } from '../judge/schemas.js';
 import { formatVotes, lowerMedian, majority } from '../judge/sampling.js';
-import { addUsage, emptyUsage, type Usage } from '../core/results.js';
+import { addUsage, emptyUsage } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { type ScoredChecks, scoreChecklist, scoreRanges } from '../rubric/scoring.js';
 import { type ChecklistItem, type RangeCriterion } from '../rubric/types.js';
 

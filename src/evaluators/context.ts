@@ -1,19 +1,8 @@
 import { type CaseContext } from '../judge/prompts.js';
+import { type CandidateAnswer } from './candidate-answer.js';
 import { messageAsWritten, renderQuestion, renderReferenceAnswer } from '../suite/messages.js';
 import { type EvalCase, type Message } from '../suite/types.js';
 import { type TargetAnswer } from '../targets/providers.js';
-import { type TokenUsage } from './trace.js';
-
-/** The candidate's answer as a target produced it. */
-export interface CandidateAnswer {
-  text: string;
-  /** Full output messages when the target gave them (CLI targets may). */
-  outputMessages: unknown[] | null;
-  /** The target call's metrics, when known: `duration_ms` as reported, else as measured. */
-  durationMs: number | null;
-  tokenUsage: TokenUsage | null;
-  costUsd: number | null;
-}
 
 /** What the evaluators see of a target's answer. */
 export function candidateFromTarget(a: TargetAnswer): CandidateAnswer {

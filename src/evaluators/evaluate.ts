@@ -1,6 +1,7 @@
 import { fence } from '../judge/fence.js';
 import { type Judge } from '../judge/judge.js';
-import { addUsage, emptyUsage, type EvaluatorResult, type Usage } from '../core/results.js';
+import { addUsage, emptyUsage, type EvaluatorResult } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { combineChildren, compositeVerdict, counts } from './case-scoring.js';
 import {
   type CompositeConfig,
@@ -11,7 +12,8 @@ import {
   type TextAssertionConfig,
 } from '../suite/types.js';
 import { runCodeJudge, runScoringScript } from './code-judge.js';
-import { type CandidateAnswer, caseContext } from './context.js';
+import { type CandidateAnswer } from './candidate-answer.js';
+import { caseContext } from './context.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { scoreCost } from './cost.js';
 import { scoreExecutionMetrics } from './execution-metrics.js';

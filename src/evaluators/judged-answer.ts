@@ -1,4 +1,4 @@
-import { type CandidateAnswer } from './context.js';
+import { type CandidateAnswer } from './candidate-answer.js';
 import { type Redactor } from '../exec/redact.js';
 import { type AnswerCut } from '../core/results.js';
 import { tooDeepPath } from '../core/nesting.js';

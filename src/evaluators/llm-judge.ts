@@ -15,7 +15,8 @@ import {
   validateScoreRange,
 } from '../judge/schemas.js';
 import { sampleOrder } from '../judge/sampling.js';
-import { type EvaluatorResult, type Usage } from '../core/results.js';
+import { type EvaluatorResult } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { type ScoredChecks, verdictForScore } from '../rubric/scoring.js';
 import { type LlmJudgeConfig, type PromptTemplate } from '../suite/types.js';
 import { combineChecklist, combineFreeform, combineScoreRanges, combineUsage } from './combine-samples.js';

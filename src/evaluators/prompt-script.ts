@@ -3,7 +3,7 @@ import { fence } from '../judge/fence.js';
 import { type EvalCase, type PromptScript } from '../suite/types.js';
 import { codeJudgeInput } from './code-judge.js';
 import { messageAsWritten } from '../suite/messages.js';
-import { type CandidateAnswer } from './context.js';
+import { type CandidateAnswer } from './candidate-answer.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { traceOf } from './trace.js';
 import { RubricEvalError } from '../core/errors.js';

@@ -1,6 +1,7 @@
 import { type JudgeAnswer, JudgeError, type JudgeRequest } from '../judge/judge.js';
 import { maxSamples, type SamplesSetting } from '../judge/sampling.js';
-import { addUsage, emptyUsage, type Usage } from '../core/results.js';
+import { addUsage, emptyUsage } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { sha256Hex } from '../core/sha256.js';
 
 /** Where one judged evaluator sits in a case's evaluator tree, and the book that samples it. */

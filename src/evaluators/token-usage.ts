@@ -1,6 +1,6 @@
 import { type TokenUsageConfig } from '../suite/types.js';
 import { type Score, scored, unavailable } from './score.js';
-import { type TokenUsage } from './trace.js';
+import { type TokenUsage } from './candidate-answer.js';
 
 /**
  * AgentV's `token_usage`: each limit given (`max_input`, `max_output`, `max_total`, where the

@@ -1,11 +1,4 @@
-import { type CandidateAnswer } from './context.js';
-
-/** Tokens a target reported for one call (AgentV's `token_usage`). */
-export interface TokenUsage {
-  input: number;
-  output: number;
-  cached?: number;
-}
+import { type CandidateAnswer, type TokenUsage } from './candidate-answer.js';
 
 /** One tool call of a target's answer, from `output_messages[].tool_calls[]`. */
 export interface ToolCall {

@@ -1,5 +1,6 @@
 import { type z } from 'zod';
-import { emptyUsage, type Usage } from '../core/results.js';
+import { emptyUsage } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { ACTION_SETTINGS, judgeFix, type SettingNames } from '../core/setting-names.js';
 import { parseJsonAnswer } from './answer-json.js';
 import { cacheSecret, JudgeCache } from './cache.js';

@@ -1,4 +1,5 @@
-import { type CandidateAnswer, candidateFromTarget } from '../evaluators/context.js';
+import { type CandidateAnswer } from '../evaluators/candidate-answer.js';
+import { candidateFromTarget } from '../evaluators/context.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type SampleTopUp } from '../evaluators/case-samples.js';
@@ -10,8 +11,8 @@ import {
   type CaseResult,
   emptyUsage,
   type EvaluatorResult,
-  type Usage,
 } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
 import { judgedAnswer } from '../evaluators/judged-answer.js';
 import { type CaseAggregate, scoreCase } from '../evaluators/case-scoring.js';
 import { type SpendMeter } from './budget.js';
