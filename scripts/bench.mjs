@@ -19,6 +19,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { seededRandom, startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
 import { noisyChecklist } from '../__fixtures__/servers/noisy-judge.mjs';
+import { startGitHubServer } from '../__fixtures__/servers/github-server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const quick = process.argv.includes('--quick');
@@ -155,7 +156,73 @@ async function runCli(server, dir, { concurrency, cache, extra = [], cli = CLI }
   return { ...r, calls: server.state.served - served0, results, ...phasesOf(r, server.state) };
 }
 
-async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
+/**
+ * Runs dist/index.js as the runner runs it on a pull request: inputs as INPUT_* variables, the
+ * event file, the step files, RUNNER_TEMP (the judge cache's default place, empty), a GitHub (the
+ * fake REST server) with no comment on the pull request and no baseline artifact, so the run
+ * looks both up, posts its comment and writes its results file, summary and outputs.
+ */
+async function runActionEngine(server, dir, { concurrency }) {
+  const github = await startGitHubServer({
+    pullRequest: { number: 7, title: 'Bench', body: 'Bench.', diff: '', files: [] },
+  });
+  const runner = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-runner-'));
+  const file = (name, text) => (writeFileSync(path.join(runner, name), text), path.join(runner, name));
+  const event = {
+    action: 'synchronize',
+    number: 7,
+    pull_request: {
+      number: 7,
+      title: 'Bench',
+      body: 'Bench.',
+      head: { sha: 'feedfacefeedfacefeedfacefeedfacefeedface' },
+      base: { sha: 'b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0', ref: 'main' },
+    },
+  };
+  const inputs = {
+    suites: 'suite.yaml',
+    'judge-base-url': server.url,
+    'judge-api-key': 'bench-key-000000',
+    'github-token': 'ghs_bench_token_000000',
+    concurrency: String(concurrency),
+    'fail-on': 'never',
+  };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: runner,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: file('event.json', JSON.stringify(event)),
+    GITHUB_OUTPUT: file('output.txt', ''),
+    GITHUB_STEP_SUMMARY: file('summary.md', ''),
+    GITHUB_WORKSPACE: dir,
+    GITHUB_REPOSITORY: 'octo/repo',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_SHA: 'feedfacefeedfacefeedfacefeedfacefeedface',
+    GITHUB_API_URL: github.url,
+    RUNNER_TEMP: runner,
+  };
+  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  const served0 = server.state.served;
+  const r = await measure(NODE, [...ACTION_NODE_FLAGS, ACTION], { cwd: dir, env });
+  const comments = github.state.comments.length;
+  await github.close();
+  rmSync(runner, { recursive: true, force: true });
+  if (r.code !== 0 || comments !== 1)
+    throw new Error(`action exited ${r.code}, ${comments} comment(s): ${r.stderr.slice(-2000)}`);
+  const results = JSON.parse(readFileSync(path.join(dir, 'rubric-eval-results.json'), 'utf8'));
+  return { ...r, calls: server.state.served - served0, results, ...phasesOf(r, server.state) };
+}
+// Extra flags for the action's Node, to profile it (`--action-flags=--cpu-prof,--cpu-prof-dir=DIR`).
+const ACTION_NODE_FLAGS =
+  process.argv
+    .find((a) => a.startsWith('--action-flags='))
+    ?.slice('--action-flags='.length)
+    .split(',')
+    .filter(Boolean) ?? [];
+
+async function scenarioFloor({ n, latency, concurrency, label, bare = false, engine = 'cli' }) {
   const rows = [];
   const bareRows = [];
   const sdkRows = [];
@@ -166,8 +233,11 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
     makeSuite(dir, n);
     // Engine B (--ab) goes first on odd runs: neither bundle always meets the machine first.
-    if (CLI_B && i % 2 === 1) bRows.push(await runEngineB(dir, { n, latency, concurrency }));
-    const r = await runCli(server, dir, { concurrency, cache: false });
+    if (CLI_B && engine === 'cli' && i % 2 === 1) bRows.push(await runEngineB(dir, { n, latency, concurrency }));
+    const r =
+      engine === 'action'
+        ? await runActionEngine(server, dir, { concurrency })
+        : await runCli(server, dir, { concurrency, cache: false });
     const promptTokens = server.state.promptTokens;
     if (bare && i === 0)
       writeFileSync(
@@ -175,7 +245,7 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false }) {
         server.state.requests.map((q) => JSON.stringify(q.body)).join('\n') + '\n',
       );
     await server.close();
-    if (CLI_B && i % 2 === 0) bRows.push(await runEngineB(dir, { n, latency, concurrency }));
+    if (CLI_B && engine === 'cli' && i % 2 === 0) bRows.push(await runEngineB(dir, { n, latency, concurrency }));
     if (bare) bareRows.push(await runBare({ n, latency, concurrency }));
     // The SDK alone over our transport and over undici's request(), alternately first.
     if (bare) {
@@ -754,20 +824,34 @@ const engineB = (f, ref) =>
 const undiciRef = (f) =>
   `SDK alone over undici request() ${fmt(f.undiciWall / 1000)} s (RSS ${fmt(f.undiciRss, 0)} MB, CPU ${fmt(f.undiciCpu / 1000)} s) vs over ours ${fmt(f.sdkWall / 1000)} s (RSS ${fmt(f.sdkRss, 0)} MB, CPU ${fmt(f.sdkCpu / 1000)} s)`;
 const transportRows = [];
-if (want('floor')) {
+/** The floor row of `floor` (the CLI) or `floor-action` (dist/index.js), against the SDK alone's ratio. */
+function floorRow(f, name) {
   // Issue 37: the goal is relative to the SDK alone, measured in the same runs.
-  const sdkRatio = floor.sdkWall / floor.floorMs;
+  const sdkRatio = f.sdkWall / f.floorMs;
   const goal = sdkRatio + 0.03;
   rows.push([
-    'floor',
-    `N=${floor.n} L=100ms C=16`,
-    `wall ${fmt(floor.wall / 1000)} s · floor ${fmt(floor.floorMs / 1000)} s · ratio ${fmt(floor.ratio, 3)} · ${fmt(floor.callsPerCase, 2)} calls/case · peak in-flight ${floor.peak} · peak RSS ${fmt(floor.rss, 0)} MB · bare client ${fmt(floor.bareWall / floor.floorMs, 3)} × floor · SDK alone ${fmt(sdkRatio, 3)} × floor · over the floor, ms before the first call + in the calls beyond ${floor.floorMs / 100} × 100 ms + after the last answer: ${overFloor(floor)}${engineB(floor, floor.floorMs)}`,
-    `ratio <= SDK alone + 0.03 = ${fmt(sdkRatio, 3)} + 0.03 = ${fmt(goal, 3)}: ${met(floor.ratio <= goal)}; 1 call/case: ${met(floor.callsPerCase === 1)}; peak = 16: ${met(floor.peak === 16)}`,
+    name,
+    `N=${f.n} L=100ms C=16`,
+    `wall ${fmt(f.wall / 1000)} s · floor ${fmt(f.floorMs / 1000)} s · ratio ${fmt(f.ratio, 3)} · ${fmt(f.callsPerCase, 2)} calls/case · peak in-flight ${f.peak} · peak RSS ${fmt(f.rss, 0)} MB · CPU ${fmt(f.cpu / 1000)} s (SDK alone ${fmt(f.sdkCpu / 1000)} s) · bare client ${fmt(f.bareWall / f.floorMs, 3)} × floor · SDK alone ${fmt(sdkRatio, 3)} × floor · over the floor, ms before the first call + in the calls beyond ${f.floorMs / 100} × 100 ms + after the last answer: ${overFloor(f)}${engineB(f, f.floorMs)}`,
+    `ratio <= SDK alone + 0.03 = ${fmt(sdkRatio, 3)} + 0.03 = ${fmt(goal, 3)}: ${met(f.ratio <= goal)}; 1 call/case: ${met(f.callsPerCase === 1)}; peak = 16: ${met(f.peak === 16)}`,
   ]);
   transportRows.push(
-    `floor N=${floor.n}: ${undiciRef(floor)}; ratio ${fmt(floor.undiciWall / floor.floorMs, 3)} vs ${fmt(sdkRatio, 3)} × floor`,
+    `${name} N=${f.n}: ${undiciRef(f)}; ratio ${fmt(f.undiciWall / f.floorMs, 3)} vs ${fmt(sdkRatio, 3)} × floor`,
   );
 }
+if (want('floor')) floorRow(floor, 'floor');
+if (want('floor-action'))
+  floorRow(
+    await scenarioFloor({
+      n: sizes.floor,
+      latency: 100,
+      concurrency: 16,
+      label: 'floor-action',
+      bare: true,
+      engine: 'action',
+    }),
+    'floor-action',
+  );
 let perCase1000 = null;
 for (const n of want('scale') ? sizes.scale : []) {
   const s = await scenarioFloor({ n, latency: 20, concurrency: 64, label: 'scale', bare: true });
