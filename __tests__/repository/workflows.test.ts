@@ -51,6 +51,8 @@ test('ci runs on push and pull_request, on Node 20 and 24, with the README test 
   const runs = steps(ci).map((s) => s.run);
   expect(runs).toContain(readmeTestCommand());
   expect(readmeTestCommand()).toBe('npm ci && npm test');
+  // npm test is the fast set (jest.config.js): CI runs the slow one too.
+  expect(runs).toContain('npm run test:slow');
   for (const needed of ['npm run lint', 'npm run format:check', 'npx tsc --noEmit -p tsconfig.json'])
     expect(runs).toContain(needed);
   expect(runs.some((r) => r?.includes('bench.mjs --quick'))).toBe(true);
