@@ -186,7 +186,8 @@ function realOrSelf(p: string): string {
 
 function lstatOrNull(p: string): Stats | null {
   try {
-    return lstatSync(p);
+    // No error built for the usual answer, nothing there yet (a new cache entry per judge call).
+    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
@@ -131,8 +131,13 @@ export function cacheSecret(endpoint: { baseURL: string; apiKey: string }): Buff
     .digest();
 }
 
+/** Each secret's key object, made once: `createHmac` prepares a raw key anew on every call. */
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+
 function mac(secret: Buffer, key: string, e: CachedAnswer): string {
-  return createHmac('sha256', secret)
+  let keyObject = keyObjects.get(secret);
+  if (!keyObject) keyObjects.set(secret, (keyObject = createSecretKey(secret)));
+  return createHmac('sha256', keyObject)
     .update(JSON.stringify([key, e.answer, e.model, e.prompt_tokens, e.completion_tokens]))
     .digest('hex');
 }
