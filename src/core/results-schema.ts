@@ -60,6 +60,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
       'tool_trajectory',
       'execution_metrics',
       'text_assertion',
+      'code_assertion',
     ]),
     weight: z.number(),
     score: Unit,
@@ -81,6 +82,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
     negated: z.literal(true).optional(),
     required: z.literal(true).optional(),
     details: z.record(z.string(), z.unknown()).optional(),
+    transformed_output: Text.optional(),
   }),
 ) as unknown as z.ZodType<EvaluatorResult>;
 

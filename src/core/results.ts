@@ -19,7 +19,8 @@ type EvaluatorType =
   | 'token_usage'
   | 'tool_trajectory'
   | 'execution_metrics'
-  | 'text_assertion';
+  | 'text_assertion'
+  | 'code_assertion';
 
 export interface CheckResult {
   id: string;
@@ -87,6 +88,8 @@ export interface EvaluatorResult {
   advisory?: string;
   /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
   required?: true;
+  /** promptfoo transforms: the output this evaluator graded (the case's `answer` is the original). */
+  transformed_output?: string;
   /** A code judge's own `details` object, as its script printed it (AgentV). */
   details?: Record<string, unknown>;
 }

@@ -13,6 +13,8 @@ export interface CandidateAnswer {
   durationMs: number | null;
   tokenUsage: TokenUsage | null;
   costUsd: number | null;
+  /** What a promptfoo transform made of the text, when not text (code is given this as `output`). */
+  value?: unknown;
 }
 
 /** What the evaluators see of a target's answer. */

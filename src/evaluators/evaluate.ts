@@ -30,6 +30,8 @@ import { PatternRefusedError } from '../core/bounded-pattern.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
+import { runCodeAssertion } from './code-assertion.js';
+import { withTransforms } from './transform-output.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -74,6 +76,7 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     ),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+  code_assertion: (config, env) => runCodeAssertion(config, env.evalCase, env.answer, env.exec),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
     try {
@@ -88,7 +91,11 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
 function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0'): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
-  const result = run(config, env, path);
+  const result = config.transforms?.length
+    ? withTransforms(config, env.evalCase, env.answer, env.exec, (answer) =>
+        run(config, { ...env, answer }, path),
+      )
+    : run(config, env, path);
   return config.negate ? result.then(negateResult) : result;
 }
 

@@ -178,7 +178,7 @@ prompts: ["{{ q }}"]
 tests:
   - vars: { q: hi }
     provider: openai:gpt-4.1
-    options: { transform: output.trim() }
+    options: { postprocess: output.trim() }
     assert:
       - { type: llm-rubric, value: ok, provider: openai:gpt-4.1 }
       - { type: script, command: [node, s.js], provider: { max_calls: 3 } }
@@ -186,7 +186,7 @@ tests:
   expect(x.errors.map((d) => `${d.line} ${/'([^']+)'/.exec(d.message)?.[1]}`)).toEqual([
     '1 derivedMetrics',
     '5 provider',
-    '6 options.transform',
+    '6 options.postprocess',
     '8 provider',
   ]);
 });

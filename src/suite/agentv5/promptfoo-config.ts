@@ -26,7 +26,6 @@ const REFUSED_TEST_KEYS: Record<string, string> = {
   providerOutput: 'a recorded answer (use answers-file)',
 };
 const REFUSED_TEST_OPTIONS: Record<string, string> = {
-  transform: 'a transform of the answer before grading',
   postprocess: 'a transform of the answer before grading',
   provider: 'a per-test grader provider (the judge is the action’s)',
   rubricPrompt: 'a custom grader prompt for model-graded assertions',
@@ -36,7 +35,6 @@ const REFUSED_TEST_OPTIONS: Record<string, string> = {
   runSerially: 'serial execution',
 };
 const REFUSED_ASSERTION_KEYS: Record<string, string> = {
-  transform: 'a transform of the answer before this assertion',
   contextTransform: 'a context transform',
 };
 /** On model-graded assertions only (a `script`'s `provider` is AgentV's budget for its own calls). */
