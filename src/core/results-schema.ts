@@ -61,6 +61,8 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
       'execution_metrics',
       'text_assertion',
       'code_assertion',
+      'similarity',
+      'model_graded',
     ]),
     weight: z.number(),
     score: Unit,

@@ -20,7 +20,9 @@ type EvaluatorType =
   | 'tool_trajectory'
   | 'execution_metrics'
   | 'text_assertion'
-  | 'code_assertion';
+  | 'code_assertion'
+  | 'similarity'
+  | 'model_graded';
 
 export interface CheckResult {
   id: string;

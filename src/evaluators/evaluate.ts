@@ -32,6 +32,8 @@ import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
 import { runCodeAssertion } from './code-assertion.js';
 import { withTransforms } from './transform-output.js';
+import { runSimilarity } from './similarity.js';
+import { runModelGraded } from './model-graded.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -77,6 +79,8 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
   code_assertion: (config, env) => runCodeAssertion(config, env.evalCase, env.answer, env.exec),
+  similarity: (config, env) => runSimilarity(config, env.answer.text, env.judge),
+  model_graded: (config, env) => runModelGraded(config, env.evalCase, env.answer.text, env.judge),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
     try {

@@ -200,6 +200,45 @@ export interface CodeAssertionConfig extends EvaluatorBase {
   codeContext: CodeContext;
 }
 
+/** promptfoo `similar` (and `not-similar`): the answer's embedding against each value's. */
+export interface SimilarityConfig extends EvaluatorBase {
+  type: 'similarity';
+  values: string[];
+  /** Default 0.75 (promptfoo). */
+  threshold: number;
+  inverse: boolean;
+}
+
+/** promptfoo's model-graded assertions, each graded by promptfoo's rule (src/evaluators/model-graded.ts). */
+export const MODEL_GRADED_KINDS = [
+  'factuality',
+  'model-graded-closedqa',
+  'g-eval',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-relevance',
+  'context-recall',
+  'conversation-relevance',
+] as const;
+
+export interface ModelGradedConfig extends EvaluatorBase {
+  type: 'model_graded';
+  kind: (typeof MODEL_GRADED_KINDS)[number];
+  /** The assertion's value, rendered: the reference (factuality, context-recall) or the criteria. */
+  values: string[];
+  threshold: number;
+  /**
+   * The suite's own grader prompt (`rubricPrompt`): one text, a list (one per step:
+   * context-faithfulness) or by step name (g-eval's `steps`, `evaluate`). Replaces our prompt
+   * text for that step, never the answer schema.
+   */
+  rubricPrompt: string | string[] | Record<string, string> | null;
+  /** factuality's score per category (promptfoo `options.factuality`): A, B, C, E 1 and D 0 by default. */
+  factuality: Record<'A' | 'B' | 'C' | 'D' | 'E', number>;
+  /** conversation-relevance's window, in turns (default 5). */
+  windowSize: number;
+}
+
 export type AggregatorConfig =
   | { type: 'weighted_average'; weights: Record<string, number> }
   /** AgentV 5's binary checks made of parts (a list of tools): 1 only when every child scores 1. */
@@ -251,7 +290,9 @@ export type EvaluatorConfig =
   | CompositeConfig
   | DeterministicConfig
   | TextAssertionConfig
-  | CodeAssertionConfig;
+  | CodeAssertionConfig
+  | SimilarityConfig
+  | ModelGradedConfig;
 
 /**
  * Name of the evaluator that a case's inline `rubrics` become. Its gating violations are shown

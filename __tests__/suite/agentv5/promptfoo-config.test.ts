@@ -143,7 +143,7 @@ scenarios:
   ]);
 });
 
-test('`$ref` to an assertion template is resolved; an unknown one, and `_conversation`, are named', () => {
+test('`$ref` to an assertion template is resolved; an unknown one is named', () => {
   const x = load(`assertionTemplates:
   polite: { type: llm-rubric, value: Is polite, metric: polite }
 prompts: ["{{ q }}"]
@@ -165,8 +165,8 @@ tests:
     assert:
       - $ref: "#/assertionTemplates/missing"
 `);
+  // `_conversation` is data for conversation-relevance (promptfoo-model-graded.test.ts).
   expect(errorsOf(bad)).toEqual([
-    "3 unsupported-key promptfoo key '_conversation' (the history of a multi-turn conversation) is not run by rubric-eval",
     "5 ref assertion template 'missing' is not defined in `assertionTemplates`",
     '5 type an assertion is a string criterion or an object with `type`',
   ]);

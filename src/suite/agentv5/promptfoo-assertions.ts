@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment } from '../../core/yaml-source.js';
-import { type CodeSource, type EvaluatorConfig } from '../types.js';
+import {
+  type CodeSource,
+  type EvaluatorConfig,
+  MODEL_GRADED_KINDS,
+  type ModelGradedConfig,
+} from '../types.js';
 import { type Base } from './assertion-checks.js';
 import { type AssertionContext } from './tests-assertions.js';
 
@@ -20,13 +25,21 @@ export interface PromptfooTest {
   test: Record<string, unknown>;
   /** The test's `options.transform`, else `defaultTest`'s: applied before every assertion. */
   transform: CodeSource | null;
+  /** The test's `options` over `defaultTest`'s (rubricPrompt, factuality scores). */
+  options: Record<string, unknown>;
 }
 
 /** The types this file maps (with `not-` in front where promptfoo allows it). */
 const CODE_TYPES = new Set(['javascript', 'python']);
+const SIMILAR_TYPES = new Set(['similar', 'similar:cosine']);
+/** promptfoo's name for each model-graded kind (`model-graded-factuality` is factuality's other name). */
+const GRADED_TYPES: Record<string, ModelGradedConfig['kind']> = {
+  ...Object.fromEntries(MODEL_GRADED_KINDS.map((k) => [k, k])),
+  'model-graded-factuality': 'factuality',
+};
 
 export function isPromptfooType(type: string): boolean {
-  return CODE_TYPES.has(type);
+  return CODE_TYPES.has(type) || SIMILAR_TYPES.has(type) || GRADED_TYPES[type] !== undefined;
 }
 
 /**
@@ -50,7 +63,11 @@ export function promptfooTest(
       : inherited !== undefined
         ? transformSource(inherited, [...defaultsAt, 'options', 'transform'], suiteCtx)
         : undefined;
-  return { vars, test: { ...t, vars }, transform: transform ?? null };
+  const options = {
+    ...(isRecord(defaults.options) ? defaults.options : {}),
+    ...(isRecord(t.options) ? t.options : {}),
+  };
+  return { vars, test: { ...t, vars }, transform: transform ?? null, options };
 }
 
 /** Every assertion's transforms and code context, spread with its base (see `assertionBase`). */
@@ -143,7 +160,59 @@ export function promptfooAssertion(
   // `not-` is each type's own rule here (promptfoo keeps the code's score), never the generic negation.
   const { negate, ...own } = base;
   const flip = inverse || negate === true;
+  if (SIMILAR_TYPES.has(type)) return similar(flip, item, at, own, ctx);
+  const kind = GRADED_TYPES[type];
+  if (kind) {
+    if (flip) {
+      ctx.sink.error(
+        ctx.doc.locateKey([...at, 'type']),
+        'unsupported-assertion',
+        `'not-${type}' is not run (promptfoo ignores \`not-\` on ${type}); grade with ${type} and a lower threshold, or an llm-rubric`,
+        ctx.subject,
+      );
+      return undefined;
+    }
+    return modelGraded(kind, item, at, own, ctx);
+  }
   return codeAssertion(type as 'javascript' | 'python', flip, item, at, own, ctx);
+}
+
+/** A `threshold` as written, else the type's default; undefined after a reported error. */
+function thresholdOf(
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  ctx: AssertionContext,
+  fallback: number,
+): number | undefined {
+  const t = item.threshold;
+  if (t === undefined) return fallback;
+  if (typeof t === 'number' && Number.isFinite(t)) return t;
+  ctx.sink.error(ctx.doc.locate([...at, 'threshold']), 'threshold', '`threshold` is a number', ctx.subject);
+  return undefined;
+}
+
+/** `similar`: a value or a list of them, each rendered with the test's vars. */
+function similar(
+  inverse: boolean,
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const v = item.value;
+  const values = Array.isArray(v) ? v : [v];
+  if (values.length === 0 || values.some((x) => typeof x !== 'string' || x.trim() === '')) {
+    ctx.sink.error(
+      ctx.doc.locate([...at, 'value']),
+      'value',
+      '`similar` needs `value`: the expected text, or a list of texts (it passes when any is close enough)',
+      ctx.subject,
+    );
+    return undefined;
+  }
+  const threshold = thresholdOf(item, at, ctx, 0.75);
+  if (threshold === undefined) return undefined;
+  return { ...base, type: 'similarity', values: (values as string[]).map(ctx.render), threshold, inverse };
 }
 
 function codeAssertion(
@@ -183,4 +252,142 @@ function codeAssertion(
     config: isRecord(item.config) ? item.config : null,
     codeContext: base.codeContext ?? { vars: {}, test: {}, cwd: ctx.dir },
   };
+}
+
+/** promptfoo's default threshold per kind (g-eval treats 0 as unset, as promptfoo's `||` does). */
+const DEFAULT_THRESHOLD: Record<ModelGradedConfig['kind'], number> = {
+  factuality: 0,
+  'model-graded-closedqa': 0,
+  'g-eval': 0.7,
+  'answer-relevance': 0.7,
+  'context-faithfulness': 0,
+  'context-relevance': 0,
+  'context-recall': 0,
+  'conversation-relevance': 0,
+};
+
+/** Kinds whose value is required (the reference or the criteria), and the vars each reads. */
+const NEEDS_VALUE = new Set(['factuality', 'model-graded-closedqa', 'g-eval', 'context-recall']);
+const NEEDS_QUERY = new Set(['context-faithfulness', 'context-relevance']);
+
+const FACTUALITY_KEYS = {
+  A: 'subset',
+  B: 'superset',
+  C: 'agree',
+  D: 'disagree',
+  E: 'differButFactual',
+} as const;
+
+function modelGraded(
+  kind: ModelGradedConfig['kind'],
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  base: Base,
+  ctx: AssertionContext,
+): EvaluatorConfig | undefined {
+  const { doc, sink, subject } = ctx;
+  const fail = (where: PathSegment[], rule: string, message: string) => {
+    sink.error(doc.locate([...at, ...where]), rule, message, subject);
+    return undefined;
+  };
+  const v = item.value;
+  const values = (Array.isArray(v) && kind === 'g-eval' ? v : v === undefined ? [] : [v]) as unknown[];
+  if (values.some((x) => typeof x !== 'string') || (NEEDS_VALUE.has(kind) && values.length === 0))
+    return fail(
+      ['value'],
+      'value',
+      `\`${kind}\` needs \`value\`: ${kind === 'g-eval' ? 'the criteria (a text or a list)' : kind.startsWith('context') || kind === 'factuality' ? 'the reference answer' : 'the criterion'}`,
+    );
+  const vars = ctx.promptfoo?.vars ?? {};
+  if (NEEDS_QUERY.has(kind) && typeof vars.query !== 'string')
+    return fail([], 'missing-var', `\`${kind}\` needs a \`query\` variable in the test (the user question)`);
+  const context = vars.context;
+  const hasContext =
+    (typeof context === 'string' && context !== '') ||
+    (Array.isArray(context) && context.length > 0 && context.every((x) => typeof x === 'string'));
+  if (NEEDS_QUERY.has(kind) && !hasContext)
+    return fail(
+      [],
+      'missing-var',
+      `\`${kind}\` needs a \`context\` variable in the test (a text, or a list of texts)`,
+    );
+  const threshold = thresholdOf(item, at, ctx, DEFAULT_THRESHOLD[kind]);
+  if (threshold === undefined) return undefined;
+  const options = ctx.promptfoo?.options ?? {};
+  const rubricPrompt = promptOf(item.rubricPrompt ?? options.rubricPrompt, kind, at, ctx);
+  if (rubricPrompt === undefined) return undefined;
+  const scores = isRecord(options.factuality) ? options.factuality : {};
+  const factuality = Object.fromEntries(
+    Object.entries(FACTUALITY_KEYS).map(([cat, key]) => [
+      cat,
+      typeof scores[key] === 'number' ? scores[key] : cat === 'D' ? 0 : 1,
+    ]),
+  ) as ModelGradedConfig['factuality'];
+  const config = isRecord(item.config) ? item.config : {};
+  const windowSize =
+    typeof config.windowSize === 'number' && config.windowSize >= 1 ? Math.floor(config.windowSize) : 5;
+  return {
+    ...base,
+    type: 'model_graded',
+    kind,
+    values: (values as string[]).map(ctx.render),
+    threshold: kind === 'g-eval' && threshold === 0 ? 0.7 : threshold,
+    rubricPrompt,
+    factuality,
+    windowSize,
+  };
+}
+
+/**
+ * A suite's `rubricPrompt`: a text (or file:// to one), a chat as a list of messages, a list of
+ * prompts one per step (context-faithfulness), or g-eval's `{steps, evaluate}`. Null when unset.
+ */
+function promptOf(
+  value: unknown,
+  kind: ModelGradedConfig['kind'],
+  at: PathSegment[],
+  ctx: AssertionContext,
+): ModelGradedConfig['rubricPrompt'] | undefined {
+  if (value === undefined || value === null) return null;
+  const text = (v: unknown): string | undefined => {
+    if (typeof v === 'string') {
+      if (!v.startsWith('file://')) return v;
+      const file = readReferencedFile(
+        ctx.ws,
+        v.slice('file://'.length),
+        ctx.dir,
+        (rule, message) =>
+          ctx.sink.error(ctx.doc.locate([...at, 'rubricPrompt']), rule, message, ctx.subject),
+        v,
+      );
+      return file?.text;
+    }
+    if (isRecord(v) && typeof v.content === 'string') return v.content;
+    return undefined;
+  };
+  if (kind === 'g-eval' && isRecord(value)) {
+    const out: Record<string, string> = {};
+    for (const k of ['steps', 'evaluate']) {
+      if (value[k] === undefined) continue;
+      const t = text(value[k]);
+      if (t === undefined) return undefined;
+      out[k] = t;
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    // A chat for one step (messages with a role), else one prompt per step.
+    if (value.every((m) => isRecord(m) && typeof m.role === 'string')) return JSON.stringify(value);
+    const list = value.map(text);
+    return list.every((t) => t !== undefined) ? (list as string[]) : undefined;
+  }
+  const t = text(value);
+  if (t === undefined)
+    ctx.sink.error(
+      ctx.doc.locate([...at, 'rubricPrompt']),
+      'type',
+      '`rubricPrompt` is a prompt text, file://, or a list of chat messages',
+      ctx.subject,
+    );
+  return kind === 'g-eval' && t !== undefined ? { evaluate: t } : t;
 }

@@ -28,7 +28,6 @@ const REFUSED_TEST_KEYS: Record<string, string> = {
 const REFUSED_TEST_OPTIONS: Record<string, string> = {
   postprocess: 'a transform of the answer before grading',
   provider: 'a per-test grader provider (the judge is the action’s)',
-  rubricPrompt: 'a custom grader prompt for model-graded assertions',
   prefix: 'a prompt prefix',
   suffix: 'a prompt suffix',
   storeOutputAs: 'output chaining between tests',
@@ -89,13 +88,12 @@ export function refuseTestKeys(
   if (isRecord(t.options))
     for (const [k, why] of Object.entries(REFUSED_TEST_OPTIONS))
       if (t.options[k] !== undefined) refuse([...at, 'options', k], `options.${k}`, why);
-  if (isRecord(t.vars) && t.vars._conversation !== undefined)
-    refuse([...at, 'vars', '_conversation'], '_conversation', 'the history of a multi-turn conversation');
   const walk = (list: unknown, base: PathSegment[]) => {
     if (!Array.isArray(list)) return;
     list.forEach((a, i) => {
       if (!isRecord(a)) return;
       const judged = a.type === 'llm-rubric' || a.type === 'not-llm-rubric';
+      // The model-graded family reads its own `rubricPrompt` (promptfoo-assertions.ts).
       for (const [k, why] of Object.entries({
         ...REFUSED_ASSERTION_KEYS,
         ...(judged ? REFUSED_JUDGE_KEYS : {}),

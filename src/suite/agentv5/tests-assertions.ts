@@ -30,7 +30,8 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'trajectory:step-count': 'not mapped yet',
   'trajectory:goal-success': 'not mapped yet',
   webhook: 'posts the answer to a web hook',
-  similar: 'needs an embedding model',
+  'similar:dot': 'dot-product similarity (use `similar`, cosine)',
+  'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
 };
 
@@ -216,6 +217,15 @@ function rubricJudge(
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
   const { doc, sink, subject } = ctx;
+  if (ctx.promptfoo?.options.rubricPrompt !== undefined) {
+    sink.error(
+      doc.locate(at),
+      'unsupported-key',
+      "the test's `options.rubricPrompt` is not applied to `llm-rubric` by rubric-eval (it is to factuality, g-eval, context-* and the rest of the model-graded family); move the grading instructions into the rubric",
+      subject,
+    );
+    return undefined;
+  }
   if (isRecord(item.prompt)) return promptScriptJudge(item.prompt, [...at, 'prompt'], base, ctx);
   if (typeof item.prompt === 'string') {
     const file = readFileRef(item.prompt, [...at, 'prompt'], ctx);
