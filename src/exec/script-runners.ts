@@ -34,6 +34,8 @@ const MARK = '\u0000RUBRIC_EVAL_RESULTS\u0000';
  */
 const JS_RUNNER = `
 const url = require('node:url');
+// Inline code may require modules (promptfoo gives it a require through its process shim).
+globalThis.require = require;
 const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', async () => {

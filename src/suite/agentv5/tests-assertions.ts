@@ -30,6 +30,14 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'trajectory:step-count': 'not mapped yet',
   'trajectory:goal-success': 'not mapped yet',
   webhook: 'posts the answer to a web hook',
+  'is-valid-openai-tools-call':
+    "checks the target's tool calls against its `tools`; rubric-eval's openai target neither sends tools nor returns tool calls yet",
+  'is-valid-openai-function-call':
+    "checks the target's function call against its `functions`; rubric-eval's openai target neither sends functions nor returns calls yet",
+  'select-best':
+    "compares the answers of a test's providers with each other; each (prompt, provider, test) case is graded on its own answer",
+  'max-score':
+    "picks the best of a test's providers' answers by their scores; each (prompt, provider, test) case is graded on its own answer",
   'similar:dot': 'dot-product similarity (use `similar`, cosine)',
   'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
