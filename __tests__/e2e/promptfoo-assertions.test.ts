@@ -72,7 +72,11 @@ test('code.yaml through dist/cli.js: javascript, python and transforms graded by
     ],
     { cwd: ws },
   );
-  expect(r.stderr).toBe('');
+  // The answers file is shared with graded.yaml: its two answers match no case here.
+  expect(r.stderr.trim().split('\n')).toEqual([
+    "warning: assertions/answers.jsonl:4:1 unknown-case: answer for 'capital' matches no case",
+    "warning: assertions/answers.jsonl:5:1 unknown-case: answer for 'wrong-capital' matches no case",
+  ]);
   expect(r.code).toBe(1);
   const results = JSON.parse(readFileSync(path.join(ws, 'results.json'), 'utf8')) as RunResults;
   expect(results.errors).toEqual([]);
@@ -142,6 +146,10 @@ test('both examples through dist/index.js: the comment and the results file, jud
   expect(embeddings.every((q) => q.headers.authorization === 'Bearer sk-e2e-judge-key-000111')).toBe(true);
   const comment = github.state.comments[0]!.body;
   expect(comment).toContain('assertions/code.yaml');
-  expect(comment).toMatch(/`wrong-capital`[^\n]*factuality-1: compared/);
-  expect(comment).toMatch(/`status-rambling`[^\n]*javascript-2: order 77 not named/);
+  expect(comment).toMatch(
+    /\*\*`wrong-capital`\*\*\n- factuality-1: compared\n- g-eval-2: names the wrong city/,
+  );
+  expect(comment).toMatch(
+    /\*\*`status-rambling`\*\*[^*]*- javascript-2: order 77 not named\n- javascript-2: graded after its transform: .Well, let me/,
+  );
 });

@@ -10,7 +10,7 @@ import {
 import { type EvalCase, type ModelGradedConfig } from '../suite/types.js';
 import { promptText } from './code-assertion.js';
 import { judgeErrorResult } from './llm-judge.js';
-import { cosine } from './similarity.js';
+import { cosine, outcomeResult, type SimilarityOutcome } from './similarity.js';
 
 /**
  * promptfoo's model-graded assertions, graded by promptfoo's rules with our prompts: what passes,
@@ -18,11 +18,7 @@ import { cosine } from './similarity.js';
  * one judge; a suite's `rubricPrompt` replaces a step's prompt text, never its answer schema.
  */
 
-interface Outcome {
-  pass: boolean;
-  score: number;
-  reason: string;
-}
+type Outcome = SimilarityOutcome;
 
 const FACTUALITY_TEXT: Record<string, string> = {
   A: 'The submitted answer is a subset of the expert answer and fully consistent with it.',
@@ -254,18 +250,7 @@ export async function runModelGraded(
   const asker = new Asker(judge, config);
   try {
     const o = await GRADERS[config.kind](config, c, answer, asker);
-    const score = Math.min(1, Math.max(0, o.score));
-    return {
-      ...base,
-      score,
-      verdict: o.pass ? 'pass' : 'fail',
-      threshold: config.threshold,
-      reasoning: o.reason,
-      hits: o.pass ? [o.reason] : [],
-      misses: o.pass ? [] : [o.reason],
-      gating_violations: [],
-      usage: asker.usage,
-    };
+    return outcomeResult(base, o, config.threshold, asker.usage);
   } catch (err) {
     if (err instanceof JudgeError) {
       const r = judgeErrorResult(base, err);

@@ -54,6 +54,26 @@ export function similarityOutcome(
   return { pass: true, score: 1 - nearest, reason: below(nearest) };
 }
 
+/** A pass/fail check's result from its outcome: the score kept in 0..1, the reason as its hit or miss. */
+export function outcomeResult(
+  base: Pick<EvaluatorResult, 'name' | 'type' | 'weight'>,
+  o: SimilarityOutcome,
+  threshold: number,
+  usage: EvaluatorResult['usage'],
+): EvaluatorResult {
+  return {
+    ...base,
+    score: Math.min(1, Math.max(0, o.score)),
+    verdict: o.pass ? 'pass' : 'fail',
+    threshold,
+    reasoning: o.reason,
+    hits: o.pass ? [o.reason] : [],
+    misses: o.pass ? [] : [o.reason],
+    gating_violations: [],
+    usage,
+  };
+}
+
 export async function runSimilarity(
   config: SimilarityConfig,
   answer: string,
@@ -64,19 +84,12 @@ export async function runSimilarity(
     const { vectors, usage } = await judge.embed([answer, ...config.values]);
     const [out, ...expected] = vectors;
     const sims = expected.map((v) => cosine(out!, v));
-    const o = similarityOutcome(sims, config.threshold, config.inverse);
-    const score = Math.min(1, Math.max(0, o.score));
-    return {
-      ...base,
-      score,
-      verdict: o.pass ? 'pass' : 'fail',
-      threshold: config.threshold,
-      reasoning: o.reason,
-      hits: o.pass ? [o.reason] : [],
-      misses: o.pass ? [] : [o.reason],
-      gating_violations: [],
+    return outcomeResult(
+      base,
+      similarityOutcome(sims, config.threshold, config.inverse),
+      config.threshold,
       usage,
-    };
+    );
   } catch (err) {
     return judgeErrorResult(base, err);
   }

@@ -1,10 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { type CaseResult } from '../../../src/core/results.js';
-import { runEvaluation } from '../../../src/pipeline/run.js';
 import { scriptProcesses } from '../../../src/evaluators/script-batch.js';
-import { engineConfig } from '../../helpers/engine.js';
-import { tmpDir } from '../../helpers/judge.js';
+import { gradeAnswers } from '../../helpers/answers-suite.js';
 
 /**
  * promptfoo `javascript` / `python` assertions and transforms, graded through the real pipeline
@@ -15,30 +11,12 @@ async function grade(
   answers: Record<string, string>,
   files: Record<string, string> = {},
 ): Promise<{ cases: Record<string, CaseResult>; errors: string[] }> {
-  const root = tmpDir('re-pf-code-');
-  mkdirSync(path.join(root, 'evals'));
-  writeFileSync(path.join(root, 'evals/suite.yaml'), suite);
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(root, 'evals', name), text);
-  writeFileSync(
-    path.join(root, 'answers.jsonl'),
-    Object.entries(answers)
-      .map(([id, a]) => JSON.stringify({ eval_id: id, candidate_answer: a }))
-      .join('\n'),
-  );
-  const { results } = await runEvaluation(
-    engineConfig(root, 'http://127.0.0.1:9/v1', {
-      suites: ['evals/suite.yaml'],
-      answersFile: 'answers.jsonl',
-    }),
-    {
-      env: {
-        PATH: process.env.PATH,
-        GITHUB_TOKEN: 'ghs_do_not_leak',
-        INPUT_JUDGE_API_KEY: 'sk-test-judge-0000',
-        JUDGE_KEY_COPY: 'sk-test-judge-0000',
-      },
-    },
-  );
+  const results = await gradeAnswers(suite, answers, 'http://127.0.0.1:9/v1', files, {
+    PATH: process.env.PATH,
+    GITHUB_TOKEN: 'ghs_do_not_leak',
+    INPUT_JUDGE_API_KEY: 'sk-test-judge-0000',
+    JUDGE_KEY_COPY: 'sk-test-judge-0000',
+  });
   return {
     cases: Object.fromEntries((results.suites[0]?.cases ?? []).map((c) => [c.id, c])),
     errors: results.errors,

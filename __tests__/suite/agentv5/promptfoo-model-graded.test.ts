@@ -4,6 +4,7 @@ import { startOpenAIServer, type FakeOpenAI } from '../../../__fixtures__/server
 import { type CaseResult } from '../../../src/core/results.js';
 import { runEvaluation } from '../../../src/pipeline/run.js';
 import { engineConfig } from '../../helpers/engine.js';
+import { gradeAnswers } from '../../helpers/answers-suite.js';
 import { tmpDir } from '../../helpers/judge.js';
 
 /**
@@ -27,19 +28,7 @@ beforeAll(async () => {
 afterAll(() => judge.close());
 
 async function grade(suite: string, answers: Record<string, string>): Promise<Record<string, CaseResult>> {
-  const root = tmpDir('re-pf-graded-');
-  mkdirSync(path.join(root, 'evals'));
-  writeFileSync(path.join(root, 'evals/suite.yaml'), suite);
-  writeFileSync(
-    path.join(root, 'answers.jsonl'),
-    Object.entries(answers)
-      .map(([id, a]) => JSON.stringify({ eval_id: id, candidate_answer: a }))
-      .join('\n'),
-  );
-  const { results } = await runEvaluation(
-    engineConfig(root, judge.url, { suites: ['evals/suite.yaml'], answersFile: 'answers.jsonl' }),
-    { env: { PATH: process.env.PATH } },
-  );
+  const results = await gradeAnswers(suite, answers, judge.url);
   expect(results.errors).toEqual([]);
   return Object.fromEntries(results.suites[0]!.cases.map((c) => [c.id, c]));
 }
