@@ -79,6 +79,21 @@ export function defaultAnswer(desc) {
 const estimateTokens = (s) => Math.ceil(s.length / 4);
 
 /**
+ * The fake `/v1/embeddings`: each lower-cased word hashed into one of 64 dimensions, so texts
+ * sharing words are close (cosine) and texts sharing none are orthogonal. Tests can pass `embed`.
+ */
+export function bagOfWords(text) {
+  const v = new Array(64).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 0;
+    for (const ch of w) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
+    v[h % 64] += 1;
+  }
+  if (v.every((x) => x === 0)) v[0] = 1;
+  return v;
+}
+
+/**
  * @param {object} [options]
  * @param {number} [options.latencyMs] delay before every answer
  * @param {(req: {body: any, desc: any, index: number, headers: any}) => any} [options.respond]
@@ -88,6 +103,7 @@ const estimateTokens = (s) => Math.ceil(s.length / 4);
  * @param {{seed: number, hangMs?: number}} [options.chaos]
  * @param {{perSecond: number, retryAfterSeconds?: number}} [options.rateLimit]
  * @param {(body: any) => any} [options.reject] return an error directive to refuse a request (e.g. unsupported params)
+ * @param {(text: string) => number[]} [options.embed] the `/v1/embeddings` vector of a text (default: bagOfWords)
  */
 export async function startOpenAIServer(options = {}) {
   const state = {
@@ -129,6 +145,27 @@ export async function startOpenAIServer(options = {}) {
         const record = { index, body, headers: req.headers, url: req.url, at: Date.now() };
         if (options.keepRequests !== false) state.requests.push(record);
         else state.requests.push({ index });
+        if (/\/embeddings$/.test(req.url.split('?')[0])) {
+          const inputs = Array.isArray(body.input) ? body.input : [body.input];
+          const data = inputs.map((text, i) => ({
+            object: 'embedding',
+            index: i,
+            embedding: (options.embed ?? bagOfWords)(String(text)),
+          }));
+          const tokens = inputs.reduce((n, t) => n + estimateTokens(String(t)), 0);
+          return send(
+            res,
+            200,
+            {
+              object: 'list',
+              model: body.model,
+              data,
+              usage: { prompt_tokens: tokens, total_tokens: tokens },
+            },
+            {},
+            done,
+          );
+        }
         if (!/\/chat\/completions$/.test(req.url.split('?')[0]))
           return send(res, 404, { error: { message: 'not found' } }, {}, done);
 

@@ -114,5 +114,5 @@ test('a promptfoo feature rubric-eval does not run is refused at validate, by na
   expect(r.code).not.toBe(0);
   const out = r.stdout + r.stderr;
   expect(out).toMatch(/responses\.yaml:4:.*provider 'openai:responses:gpt-4\.1' is OpenAI's Responses API/);
-  expect(out).toMatch(/responses\.yaml:8:.*promptfoo key 'options\.transform'/);
+  expect(out).toMatch(/responses\.yaml:8:.*promptfoo key 'options\.postprocess'/);
 });

@@ -701,3 +701,68 @@ test("a model-only target is answered by the judge stage from the head's case, r
   expect(github.state.trusted.statuses.at(-1)!.state).toBe('success');
   expect(run.code).toBe(0);
 }, 180_000);
+
+test("promptfoo code in the judge stage is the base's: the head's javascript assertion and transform never run", async () => {
+  judge = await startOpenAIServer({
+    respond: ({ desc }) => (desc.mode === 'chat' ? 'Paris' : undefined),
+  });
+  const root = tmpDir('re-trusted-pf-code-');
+  const markers = path.join(root, 'markers');
+  mkdirSync(markers);
+  const base = path.join(root, 'base');
+  mkdirSync(path.join(base, 'evals'), { recursive: true });
+  const mark = (name: string) => JSON.stringify(path.join(markers, name));
+  writeFileSync(
+    path.join(base, 'evals/check.js'),
+    `module.exports = (output) => { require('node:fs').writeFileSync(${mark('base-check')}, 'ran'); return output === 'Paris'; };\n`,
+  );
+  const suite = (assertion: string) =>
+    `prompts: ['{{ q }}']\ntests:\n  - id: capital\n    vars: { q: 'What is the capital of France?' }\n    assert:\n      - ${assertion}\n`;
+  writeFileSync(path.join(base, 'evals/model.yaml'), suite('{ type: javascript, value: file://check.js }'));
+  writeFileSync(
+    path.join(base, 'targets.yaml'),
+    `targets:\n  - name: default\n    provider: openai\n    endpoint: ${judge.url}\n    api_key: \${{ APP_KEY }}\n    model: app-model\n`,
+  );
+  const head = suite(
+    `{ type: javascript, value: 'require("node:fs").writeFileSync(${mark('head-js').replace(/'/g, "''")}, "ran") || true', transform: 'require("node:fs").writeFileSync(${mark('head-transform').replace(/'/g, "''")}, "ran") || output' }`,
+  );
+  const recorded = bundle({
+    answers: [
+      {
+        suite: 'evals/model.yaml',
+        id: 'capital',
+        answer: 'Paris',
+        target: 'default',
+        duration_ms: 1,
+        usage: null,
+        error: null,
+      },
+    ],
+    gates: [],
+  });
+  github = await startGitHubServer({
+    artifacts: recordArtifact(zipOf(JSON.stringify(recorded))),
+    pulls: [PR],
+    files: { [`octo/repo@${HEAD}:evals/model.yaml`]: head },
+  });
+  const run = await runAction({
+    workspace: base,
+    eventName: 'workflow_run',
+    event: workflowRunEvent(),
+    inputs: { ...judgeInputs(), suites: 'evals/*.yaml', rubric: '' },
+    env: { APP_KEY: 'app-key-123456' },
+    apiUrl: github.url,
+  });
+  const results = JSON.parse(readFileSync(path.join(base, 'rubric-eval-results.json'), 'utf8')) as RunResults;
+  expect(results.errors).toEqual([]);
+  const c = results.suites[0]!.cases[0]!;
+  expect([c.verdict, c.evaluators[0]!.type, c.evaluators[0]!.verdict]).toEqual([
+    'pass',
+    'code_assertion',
+    'pass',
+  ]);
+  expect(existsSync(path.join(markers, 'base-check'))).toBe(true);
+  expect(existsSync(path.join(markers, 'head-js'))).toBe(false);
+  expect(existsSync(path.join(markers, 'head-transform'))).toBe(false);
+  expect(run.code).toBe(0);
+}, 180_000);

@@ -22,8 +22,10 @@ const REFUSALS = new Set([
   'unknown-provider',
   'unsupported-assertion',
   'unknown-assertion',
-  // A promptfoo feature not run (here: a transform of the answer before grading).
+  // A promptfoo feature not run.
   'unsupported-key',
+  // A TypeScript transform (file-transforms): compiled JavaScript is run, TypeScript is not.
+  'unsupported-file',
   'tests-directory',
   // A file the suite references that the example does not ship.
   'missing-file',
@@ -41,7 +43,7 @@ const EXPECTED_REFUSALS = {
   'unsupported-assertion skill-used': 2,
   'unknown-assertion min-words': 1,
   'tests-directory ./cases/': 1,
-  'unsupported-key options.transform': 1,
+  'unsupported-file file://../scripts/transforms/xlsx-to-csv.ts': 1,
   'missing-file ../prompts/custom-grader.ts': 1,
 };
 

@@ -29,6 +29,8 @@ Options:
   --judge-model <id>         judge model (default gpt-4.1-mini; openai/gpt-4.1-mini on GitHub Models)
   --judge-base-url <url>     any OpenAI-compatible endpoint (key: RUBRIC_EVAL_JUDGE_API_KEY or OPENAI_API_KEY;
                              with neither, GITHUB_TOKEN against GitHub Models)
+  --embedding-model <id>     embeddings for promptfoo similar / answer-relevance, at the judge's endpoint
+                             (default text-embedding-3-small; openai/text-embedding-3-small on GitHub Models)
   --judge-replay <dir>       answer the judge only from a recorded cache directory; no calls, no key
   --judge-timeout <s>        seconds per judge call (default 120)
   --concurrency <n>          model calls in flight (default 8)

@@ -92,6 +92,7 @@ const InputsSchema = z
     targets: text(),
     target: text(),
     'judge-model': text(),
+    'embedding-model': text(),
     'judge-base-url': z.preprocess(
       unset,
       z.url({ error: 'judge-base-url: must be an http(s) URL' }).optional(),
@@ -223,6 +224,8 @@ export interface Config {
   answersFile: string | null;
   judge: {
     model: string | null;
+    /** promptfoo `similar`: the embeddings model at the judge's endpoint (default per endpoint). */
+    embeddingModel?: string | null;
     baseURL: string | null;
     apiKey: string | null;
     githubToken: string | null;
@@ -324,6 +327,7 @@ export function configFromInputs(
     answersFile: i['answers-file'] ?? null,
     judge: {
       model: i['judge-model'] ?? null,
+      embeddingModel: i['embedding-model'] ?? null,
       baseURL: i['judge-base-url'] ?? null,
       apiKey: i['judge-api-key'] ?? null,
       githubToken: i['github-token'] ?? null,

@@ -60,6 +60,9 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
       'tool_trajectory',
       'execution_metrics',
       'text_assertion',
+      'code_assertion',
+      'similarity',
+      'model_graded',
     ]),
     weight: z.number(),
     score: Unit,
@@ -81,6 +84,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
     negated: z.literal(true).optional(),
     required: z.literal(true).optional(),
     details: z.record(z.string(), z.unknown()).optional(),
+    transformed_output: Text.optional(),
   }),
 ) as unknown as z.ZodType<EvaluatorResult>;
 

@@ -20,7 +20,10 @@ type EvaluatorType =
   | 'token_usage'
   | 'tool_trajectory'
   | 'execution_metrics'
-  | 'text_assertion';
+  | 'text_assertion'
+  | 'code_assertion'
+  | 'similarity'
+  | 'model_graded';
 
 export interface CheckResult {
   id: string;
@@ -79,6 +82,8 @@ export interface EvaluatorResult {
   advisory?: string;
   /** AgentV 5 `required`: this evaluator had to reach `min_score` (else the case threshold). */
   required?: true;
+  /** promptfoo transforms: the output this evaluator graded (the case's `answer` is the original). */
+  transformed_output?: string;
   /** A code judge's own `details` object, as its script printed it (AgentV). */
   details?: Record<string, unknown>;
 }

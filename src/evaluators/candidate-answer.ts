@@ -14,4 +14,6 @@ export interface CandidateAnswer {
   durationMs: number | null;
   tokenUsage: TokenUsage | null;
   costUsd: number | null;
+  /** What a promptfoo transform made of the text, when not text (code is given this as `output`). */
+  value?: unknown;
 }

@@ -32,6 +32,10 @@ import { PatternRefusedError } from '../core/bounded-pattern.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
+import { runCodeAssertion } from './code-assertion.js';
+import { withTransforms } from './transform-output.js';
+import { runSimilarity } from './similarity.js';
+import { runModelGraded } from './model-graded.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -76,6 +80,9 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     ),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
+  code_assertion: (config, env) => runCodeAssertion(config, env.evalCase, env.answer, env.exec),
+  similarity: (config, env) => runSimilarity(config, env.answer.text, env.judge),
+  model_graded: (config, env) => runModelGraded(config, env.evalCase, env.answer.text, env.judge),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
     try {
@@ -90,7 +97,11 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
 /** Runs one evaluator of a case (recursively for composites). Never throws for a bad verdict. */
 function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0'): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
-  const result = run(config, env, path);
+  const result = config.transforms?.length
+    ? withTransforms(config, env.evalCase, env.answer, env.exec, (answer) =>
+        run(config, { ...env, answer }, path),
+      )
+    : run(config, env, path);
   return config.negate ? result.then(negateResult) : result;
 }
 

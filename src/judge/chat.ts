@@ -10,6 +10,8 @@ export interface EndpointConfig {
   baseURL: string;
   apiKey: string;
   model: string;
+  /** promptfoo `similar`: the model `/v1/embeddings` is asked with (the judge's endpoint and key). */
+  embeddingModel?: string;
   /** Azure OpenAI: the package's Azure client with endpoint, deployment and api-version. */
   azure: { endpoint: string; deployment: string; apiVersion: string } | null;
   timeoutMs: number;
@@ -242,6 +244,60 @@ export class ChatCaller {
       this.stats.retries++;
       await sleep(backoffDelay(attempt, this.retry, failure), this.signal);
       attempt++;
+    }
+  }
+
+  /**
+   * `/v1/embeddings` on the same endpoint, key, limiter, spend cap and retry budget as the
+   * judge's chat calls (promptfoo `similar`): one vector per input, in order.
+   */
+  async embed(model: string, input: string[]): Promise<{ vectors: number[][]; promptTokens: number }> {
+    if (this.unreachable) throw this.unreachable;
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter.acquire(this.signal);
+      if (this.meter && !this.meter.allow()) {
+        this.limiter.release();
+        throw new SpendRefused();
+      }
+      const attemptAbort = new AbortController();
+      const timer = setTimeout(() => attemptAbort.abort(), this.endpoint.timeoutMs);
+      this.track(attemptAbort);
+      let failure;
+      try {
+        this.stats.calls++;
+        this.client ??= createClient(this.endpoint, this.limiter.max);
+        const res = await (
+          await this.client
+        ).embeddings.create(
+          { model, input },
+          { signal: attemptAbort.signal, timeout: this.endpoint.timeoutMs + 5000 },
+        );
+        this.limiter.onSuccess();
+        const promptTokens = tokenCount(res.usage?.prompt_tokens);
+        const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+        if (vectors.length !== input.length || vectors.some((v) => !Array.isArray(v) || v.length === 0))
+          throw new ModelCallError(
+            `${model}: the endpoint answered ${vectors.length} embeddings for ${input.length} texts`,
+            null,
+          );
+        return { vectors, promptTokens };
+      } catch (err) {
+        if (this.signal?.aborted || err instanceof ModelCallError) throw err;
+        failure = classifyFailure(err);
+        if (failure.unreachable || !failure.retryable || attempt + 1 >= this.retry.maxAttempts)
+          throw new ModelCallError(
+            `${model} embeddings at ${this.endpoint.baseURL}: ${failure.description} (after ${attempt + 1} attempt${attempt ? 's' : ''})`,
+            err,
+            failure.unreachable,
+          );
+        if (failure.rateLimited) this.limiter.onRateLimited();
+      } finally {
+        clearTimeout(timer);
+        this.untrack(attemptAbort);
+        this.limiter.release();
+      }
+      this.stats.retries++;
+      await sleep(backoffDelay(attempt, this.retry, failure), this.signal);
     }
   }
 

@@ -222,6 +222,66 @@ export class Judge {
     );
   }
 
+  /**
+   * Embedding vectors of `texts` (promptfoo `similar`), from the judge's endpoint with its key,
+   * each text cached like a judge answer (and authenticated the same way); one call for the rest.
+   */
+  async embed(texts: readonly string[]): Promise<{ vectors: number[][]; usage: Usage }> {
+    const usage = emptyUsage();
+    const model = this.endpoint.embeddingModel ?? 'text-embedding-3-small';
+    if (this.endpoint.azure)
+      throw new JudgeError(
+        'embeddings are asked of an OpenAI-compatible judge endpoint; an Azure judge has none configured',
+        usage,
+      );
+    const baseURL = this.endpoint.baseURL;
+    const keys = texts.map((t) =>
+      this.options.cache.mode === 'off'
+        ? ''
+        : JudgeCache.key({
+            baseURL,
+            model,
+            messages: [{ role: 'user', content: t }],
+            schema: 'embedding',
+            temperature: null,
+            seed: null,
+          }),
+    );
+    const vectors: (number[] | null)[] = keys.map((k) => {
+      const v = this.options.cache.get(k, this.cacheKey)?.answer;
+      return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number') ? v : null;
+    });
+    usage.cached_calls = vectors.filter((v) => v !== null).length > 0 ? 1 : 0;
+    const missing = vectors.flatMap((v, i) => (v === null ? [i] : []));
+    if (missing.length > 0) {
+      if (this.options.cache.mode === 'replay')
+        throw new JudgeError('no recorded embedding for this text (replay mode makes no calls)', usage);
+      const r = await this.chat
+        .embed(
+          model,
+          missing.map((i) => texts[i]!),
+        )
+        .catch((err: Error) => {
+          if (err instanceof SpendRefused) throw new JudgeError(err.message, usage);
+          this.tellFirstFailure(err);
+          throw new JudgeError(`embedding call failed: ${err.message}`, usage, { cause: err });
+        });
+      usage.judge_calls = 1;
+      usage.prompt_tokens = r.promptTokens;
+      usage.cost_usd = estimateCost(model, r.promptTokens, 0, this.options.prices);
+      this.options.spend?.add(usage.cost_usd);
+      missing.forEach((i, k) => {
+        vectors[i] = r.vectors[k]!;
+        this.options.cache.set(
+          keys[i]!,
+          { answer: r.vectors[k]!, model, prompt_tokens: 0, completion_tokens: 0 },
+          this.cacheKey,
+        );
+      });
+    } else usage.cost_usd = 0;
+    return { vectors: vectors as number[][], usage };
+  }
+
   private finish(usage: Usage): Usage {
     usage.cost_usd = estimateCost(
       this.model,

@@ -15,6 +15,10 @@ export const DEFAULT_PRICES: PriceTable = {
   'gpt-5-nano': { input: 0.05, output: 0.4 },
   'o3-mini': { input: 1.1, output: 4.4 },
   'o4-mini': { input: 1.1, output: 4.4 },
+  // promptfoo `similar`'s embeddings (input only).
+  'text-embedding-3-small': { input: 0.02, output: 0 },
+  'text-embedding-3-large': { input: 0.13, output: 0 },
+  'text-embedding-ada-002': { input: 0.1, output: 0 },
 };
 
 /** `openai/gpt-4.1-mini` (GitHub Models) and dated ids price as their family. */

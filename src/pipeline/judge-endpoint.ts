@@ -21,7 +21,9 @@ export function judgeEndpoint(
     };
   }
   const model = j.model ?? (isGitHubModels ? 'openai/gpt-4.1-mini' : 'gpt-4.1-mini');
-  return { endpoint: { baseURL, apiKey, model, azure: null, timeoutMs: j.timeoutMs } };
+  const embeddingModel =
+    j.embeddingModel ?? (isGitHubModels ? 'openai/text-embedding-3-small' : 'text-embedding-3-small');
+  return { endpoint: { baseURL, apiKey, model, embeddingModel, azure: null, timeoutMs: j.timeoutMs } };
 }
 
 /** GitHub Models with the workflow's token is the one judge a fork's run may still reach. */
@@ -38,6 +40,8 @@ export const judgeInfo = (e: EndpointConfig | null): { model: string; base_url: 
 export function usesLlm(e: EvaluatorConfig): boolean {
   return (
     e.type === 'llm_judge' ||
+    e.type === 'similarity' ||
+    e.type === 'model_graded' ||
     (e.type === 'composite' && (e.aggregator.type === 'llm_judge' || e.children.some(usesLlm)))
   );
 }

@@ -124,6 +124,8 @@ export function checkLabel(k: Pick<CheckResult, 'id' | 'text' | 'required'>): st
   return `${k.id}${text ? ` "${text}"` : ''}${k.required ? ' (required)' : ''}`;
 }
 
+const shorten = (t: string, n: number) => (t.length > n ? `${t.slice(0, n)}…` : t);
+
 /**
  * The reasons one evaluator (and its children, named `parent › child`) gives for not passing. An
  * error is told once, where it happened; every other kind that did not pass says at least its score.
@@ -147,6 +149,9 @@ function evaluatorReasons(e: EvaluatorResult, prefix: string): string[] {
   lines.push(...fromChildren);
   if (e.verdict !== 'pass' && lines.length === 0)
     lines.push(`${name}: score ${score2(e.score)}${e.reasoning ? `: ${e.reasoning}` : ''}`);
+  // promptfoo transforms: what this check graded, beside the case's answer (its original).
+  if (e.verdict !== 'pass' && e.transformed_output !== undefined)
+    lines.push(`${name}: graded after its transform: ${JSON.stringify(shorten(e.transformed_output, 160))}`);
   return lines;
 }
 

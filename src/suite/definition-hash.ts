@@ -4,7 +4,13 @@ import path from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
 import { scriptFileArgs } from './script-files.js';
 import { type RubricSet } from '../rubric/types.js';
-import { type AggregatorConfig, type EvalCase, type EvaluatorConfig, type Message } from './types.js';
+import {
+  type AggregatorConfig,
+  type CodeSource,
+  type EvalCase,
+  type EvaluatorConfig,
+  type Message,
+} from './types.js';
 
 /**
  * JSON with every object's keys sorted, so equal values always give equal text whatever order
@@ -210,12 +216,23 @@ function rubricsDefinition(r: RubricSet | null): unknown {
   };
 }
 
+/** Suite code as hashed: inline text, or a file by its workspace path and content (never its absolute path). */
+const codeDefinition = (c: CodeSource) => ({
+  code: c.code,
+  file: c.file && { fn: c.file.fn, path: c.file.path, text: sha256Hex(c.file.text, 16) },
+  language: c.language,
+});
+
+/** An evaluator's promptfoo transforms; undefined (left out) without any, so other hashes stay. */
+const transformsDefinition = (e: EvaluatorConfig) => e.transforms?.map(codeDefinition);
+
 /** What every evaluator has, in sorted key order (they sort after the keys of the kinds that spread them). */
 const knobs = (e: EvaluatorConfig) => ({
   min_score: e.minScore,
   name: e.name,
   negate: e.negate,
   required: e.required,
+  transforms: transformsDefinition(e),
   type: e.type,
   weight: e.weight,
 });
@@ -242,6 +259,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
         required: e.required,
         rubric_score: e.rubricScore,
         rubrics: rubricsDefinition(e.rubrics),
+        transforms: transformsDefinition(e),
         type: e.type,
         weight: e.weight,
       };
@@ -255,8 +273,18 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
         negate: e.negate,
         required: e.required,
         scripts: scripts.of(e.command, e.cwd),
+        transforms: transformsDefinition(e),
         type: e.type,
         weight: e.weight,
+      };
+    case 'code_assertion':
+      return {
+        config: e.config,
+        context: { test: e.codeContext.test, vars: e.codeContext.vars },
+        inverse: e.inverse,
+        source: codeDefinition(e.source),
+        threshold: e.threshold,
+        ...knobs(e),
       };
     case 'composite':
       return {
@@ -267,8 +295,8 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
       };
     default: {
       // Deterministic evaluators: their typed config is all that decides the grade.
-      const { pos: _pos, minScore: _m, ...config } = e;
-      return config;
+      const { pos: _pos, minScore: _m, transforms: _t, codeContext: _c, ...config } = e;
+      return { ...config, transforms: transformsDefinition(e) };
     }
   }
 }

@@ -45,6 +45,24 @@ export interface PromptTemplate {
   template: string;
 }
 
+/** Code from the suite (promptfoo `javascript` / `python` values and transforms): inline or a file. */
+export interface CodeSource {
+  language: 'javascript' | 'python';
+  /** Inline code as written (vars rendered), else null. */
+  code: string | null;
+  /** A `file://` script, read at load (its text is what the definition hash covers). */
+  file: { path: string; absPath: string; text: string; fn: string | null } | null;
+}
+
+/** What a transform or code assertion is told about its test (promptfoo's `context`). */
+export interface CodeContext {
+  vars: Record<string, unknown>;
+  /** The test as written, its vars merged (promptfoo's `context.test`). */
+  test: Record<string, unknown>;
+  /** Where the code runs: the suite file's folder. */
+  cwd: string;
+}
+
 interface EvaluatorBase {
   name: string;
   /** Weight of this evaluator in the case score (composite children: see the aggregator). */
@@ -55,6 +73,13 @@ interface EvaluatorBase {
   /** AgentV 5 `required`: scoring below `minScore` (else the case threshold) zeroes the case. */
   required?: boolean;
   minScore?: number | null;
+  /**
+   * promptfoo transforms, applied in order to the answer before this evaluator grades it: the
+   * test's `options.transform`, then the assertion's own `transform`.
+   */
+  transforms?: CodeSource[];
+  /** The vars and test the transforms (and code assertions) are given as `context`. */
+  codeContext?: CodeContext;
 }
 
 export interface LlmJudgeConfig extends EvaluatorBase {
@@ -162,6 +187,58 @@ interface CodeJudgeConfig extends EvaluatorBase {
   config: Record<string, unknown>;
 }
 
+/** promptfoo `javascript` / `python` (and `not-`): the suite's code grades the answer. */
+export interface CodeAssertionConfig extends EvaluatorBase {
+  type: 'code_assertion';
+  source: CodeSource;
+  /** `not-javascript` / `not-python`: pass and fail swap (the score stays the code's). */
+  inverse: boolean;
+  /** A numeric result passes at or above it (else above 0); a Python result object below it fails. */
+  threshold: number | null;
+  /** The assertion's `config`, given to the code as `context.config`. */
+  config: Record<string, unknown> | null;
+  codeContext: CodeContext;
+}
+
+/** promptfoo `similar` (and `not-similar`): the answer's embedding against each value's. */
+export interface SimilarityConfig extends EvaluatorBase {
+  type: 'similarity';
+  values: string[];
+  /** Default 0.75 (promptfoo). */
+  threshold: number;
+  inverse: boolean;
+}
+
+/** promptfoo's model-graded assertions, each graded by promptfoo's rule (src/evaluators/model-graded.ts). */
+export const MODEL_GRADED_KINDS = [
+  'factuality',
+  'model-graded-closedqa',
+  'g-eval',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-relevance',
+  'context-recall',
+  'conversation-relevance',
+] as const;
+
+export interface ModelGradedConfig extends EvaluatorBase {
+  type: 'model_graded';
+  kind: (typeof MODEL_GRADED_KINDS)[number];
+  /** The assertion's value, rendered: the reference (factuality, context-recall) or the criteria. */
+  values: string[];
+  threshold: number;
+  /**
+   * The suite's own grader prompt (`rubricPrompt`): one text, a list (one per step:
+   * context-faithfulness) or by step name (g-eval's `steps`, `evaluate`). Replaces our prompt
+   * text for that step, never the answer schema.
+   */
+  rubricPrompt: string | string[] | Record<string, string> | null;
+  /** factuality's score per category (promptfoo `options.factuality`): A, B, C, E 1 and D 0 by default. */
+  factuality: Record<'A' | 'B' | 'C' | 'D' | 'E', number>;
+  /** conversation-relevance's window, in turns (default 5). */
+  windowSize: number;
+}
+
 export type AggregatorConfig =
   | { type: 'weighted_average'; weights: Record<string, number> }
   /** AgentV 5's binary checks made of parts (a list of tools): 1 only when every child scores 1. */
@@ -208,7 +285,14 @@ export interface TextAssertionConfig extends EvaluatorBase {
 }
 
 export type EvaluatorConfig =
-  LlmJudgeConfig | CodeJudgeConfig | CompositeConfig | DeterministicConfig | TextAssertionConfig;
+  | LlmJudgeConfig
+  | CodeJudgeConfig
+  | CompositeConfig
+  | DeterministicConfig
+  | TextAssertionConfig
+  | CodeAssertionConfig
+  | SimilarityConfig
+  | ModelGradedConfig;
 
 /**
  * Name of the evaluator that a case's inline `rubrics` become. Its gating violations are shown

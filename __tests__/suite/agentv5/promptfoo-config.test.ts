@@ -143,7 +143,7 @@ scenarios:
   ]);
 });
 
-test('`$ref` to an assertion template is resolved; an unknown one, and `_conversation`, are named', () => {
+test('`$ref` to an assertion template is resolved; an unknown one is named', () => {
   const x = load(`assertionTemplates:
   polite: { type: llm-rubric, value: Is polite, metric: polite }
 prompts: ["{{ q }}"]
@@ -165,8 +165,8 @@ tests:
     assert:
       - $ref: "#/assertionTemplates/missing"
 `);
+  // `_conversation` is data for conversation-relevance (promptfoo-model-graded.test.ts).
   expect(errorsOf(bad)).toEqual([
-    "3 unsupported-key promptfoo key '_conversation' (the history of a multi-turn conversation) is not run by rubric-eval",
     "5 ref assertion template 'missing' is not defined in `assertionTemplates`",
     '5 type an assertion is a string criterion or an object with `type`',
   ]);
@@ -178,7 +178,7 @@ prompts: ["{{ q }}"]
 tests:
   - vars: { q: hi }
     provider: openai:gpt-4.1
-    options: { transform: output.trim() }
+    options: { postprocess: output.trim() }
     assert:
       - { type: llm-rubric, value: ok, provider: openai:gpt-4.1 }
       - { type: script, command: [node, s.js], provider: { max_calls: 3 } }
@@ -186,7 +186,7 @@ tests:
   expect(x.errors.map((d) => `${d.line} ${/'([^']+)'/.exec(d.message)?.[1]}`)).toEqual([
     '1 derivedMetrics',
     '5 provider',
-    '6 options.transform',
+    '6 options.postprocess',
     '8 provider',
   ]);
 });

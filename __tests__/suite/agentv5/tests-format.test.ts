@@ -73,14 +73,14 @@ describe('AgentV 5 / promptfoo suites', () => {
 
   test('an assertion type we do not run, and a bad regex, are named at file:line:col', () => {
     const r = load(
-      'prompts: ["{{ input }}"]\ntests:\n  - id: x\n    vars: { input: hi }\n    assert:\n      - type: similar\n        value: hi\n      - type: regex\n        value: "("\n',
+      'prompts: ["{{ input }}"]\ntests:\n  - id: x\n    vars: { input: hi }\n    assert:\n      - type: similar:dot\n        value: hi\n      - type: regex\n        value: "("\n',
     );
     const errors = r.diagnostics.filter((d) => d.severity === 'error');
     expect(errors.map((e) => `${e.line}:${e.column} ${e.rule}`)).toEqual([
       '6:9 unsupported-assertion',
       '9:16 regex',
     ]);
-    expect(errors[0]!.message).toContain("'similar'");
+    expect(errors[0]!.message).toContain("'similar:dot'");
   });
 
   test('a provider kind that cannot run here is refused by name', () => {

@@ -11,7 +11,10 @@ import { schemaPatternProblem } from '../schema-patterns.js';
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export type Base = Pick<EvaluatorConfig, 'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore'>;
+export type Base = Pick<
+  EvaluatorConfig,
+  'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore' | 'transforms' | 'codeContext'
+>;
 
 /** The measured checks (latency, cost, fields, trace metrics, tokens): v2's deterministic evaluators. */
 export function measuredAssertion(

@@ -26,17 +26,14 @@ const REFUSED_TEST_KEYS: Record<string, string> = {
   providerOutput: 'a recorded answer (use answers-file)',
 };
 const REFUSED_TEST_OPTIONS: Record<string, string> = {
-  transform: 'a transform of the answer before grading',
   postprocess: 'a transform of the answer before grading',
   provider: 'a per-test grader provider (the judge is the action’s)',
-  rubricPrompt: 'a custom grader prompt for model-graded assertions',
   prefix: 'a prompt prefix',
   suffix: 'a prompt suffix',
   storeOutputAs: 'output chaining between tests',
   runSerially: 'serial execution',
 };
 const REFUSED_ASSERTION_KEYS: Record<string, string> = {
-  transform: 'a transform of the answer before this assertion',
   contextTransform: 'a context transform',
 };
 /** On model-graded assertions only (a `script`'s `provider` is AgentV's budget for its own calls). */
@@ -91,13 +88,12 @@ export function refuseTestKeys(
   if (isRecord(t.options))
     for (const [k, why] of Object.entries(REFUSED_TEST_OPTIONS))
       if (t.options[k] !== undefined) refuse([...at, 'options', k], `options.${k}`, why);
-  if (isRecord(t.vars) && t.vars._conversation !== undefined)
-    refuse([...at, 'vars', '_conversation'], '_conversation', 'the history of a multi-turn conversation');
   const walk = (list: unknown, base: PathSegment[]) => {
     if (!Array.isArray(list)) return;
     list.forEach((a, i) => {
       if (!isRecord(a)) return;
       const judged = a.type === 'llm-rubric' || a.type === 'not-llm-rubric';
+      // The model-graded family reads its own `rubricPrompt` (promptfoo-assertions.ts).
       for (const [k, why] of Object.entries({
         ...REFUSED_ASSERTION_KEYS,
         ...(judged ? REFUSED_JUDGE_KEYS : {}),

@@ -6,6 +6,12 @@ import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck 
 import { type Workspace } from '../../core/workspace.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
+import {
+  codeFields,
+  isPromptfooType,
+  promptfooAssertion,
+  type PromptfooTest,
+} from './promptfoo-assertions.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -23,10 +29,17 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'not-skill-used': 'needs agent skill traces',
   'trajectory:step-count': 'not mapped yet',
   'trajectory:goal-success': 'not mapped yet',
-  javascript: 'runs inline JavaScript from the suite',
-  python: 'runs inline Python from the suite',
   webhook: 'posts the answer to a web hook',
-  similar: 'needs an embedding model',
+  'is-valid-openai-tools-call':
+    "checks the target's tool calls against its `tools`; rubric-eval's openai target neither sends tools nor returns tool calls yet",
+  'is-valid-openai-function-call':
+    "checks the target's function call against its `functions`; rubric-eval's openai target neither sends functions nor returns calls yet",
+  'select-best':
+    "compares the answers of a test's providers with each other; each (prompt, provider, test) case is graded on its own answer",
+  'max-score':
+    "picks the best of a test's providers' answers by their scores; each (prompt, provider, test) case is graded on its own answer",
+  'similar:dot': 'dot-product similarity (use `similar`, cosine)',
+  'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
 };
 
@@ -39,6 +52,8 @@ export interface AssertionContext {
   subject: string;
   /** Renders `{{ var }}` in assertion values with the test's vars. */
   render(text: string): string;
+  /** promptfoo: the test's vars, the test, its transform (see promptfoo-assertions.ts). */
+  promptfoo?: PromptfooTest;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -132,6 +147,7 @@ function mapAssertion(
     );
     return undefined;
   }
+  if (isPromptfooType(type)) return promptfooAssertion(type, notPrefixed, item, at, base, ctx);
   if ((TEXT_CHECKS as readonly string[]).includes(type))
     return textAssertion(type as TextCheck, item, at, base, ctx);
   switch (type) {
@@ -198,6 +214,7 @@ function assertionBase(
     pos: doc.position(at),
     ...(item.negate === true || notPrefixed ? { negate: true } : {}),
     ...(item.required === true ? { required: true, minScore } : {}),
+    ...codeFields(item, at, ctx),
   };
 }
 
@@ -208,6 +225,15 @@ function rubricJudge(
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
   const { doc, sink, subject } = ctx;
+  if (ctx.promptfoo?.options.rubricPrompt !== undefined) {
+    sink.error(
+      doc.locate(at),
+      'unsupported-key',
+      "the test's `options.rubricPrompt` is not applied to `llm-rubric` by rubric-eval (it is to factuality, g-eval, context-* and the rest of the model-graded family); move the grading instructions into the rubric",
+      subject,
+    );
+    return undefined;
+  }
   if (isRecord(item.prompt)) return promptScriptJudge(item.prompt, [...at, 'prompt'], base, ctx);
   if (typeof item.prompt === 'string') {
     const file = readFileRef(item.prompt, [...at, 'prompt'], ctx);
@@ -373,8 +399,10 @@ function assertSet(
   }
   const children = mapAssertions(item.assert, [...at, 'assert'], ctx);
   const weights = Object.fromEntries(children.map((c) => [c.name, c.weight]));
+  // Its children are given the transformed answer each; the set itself transforms nothing.
+  const { transforms: _t, ...own } = base;
   return {
-    ...base,
+    ...own,
     type: 'composite',
     children,
     aggregator: { type: 'weighted_average', weights },

@@ -4,6 +4,7 @@ import { readReferencedFile } from '../../core/user-file.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import { findProviderCatalog } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
+import { promptfooTest } from './promptfoo-assertions.js';
 import { resolveProviders } from './suite-providers.js';
 import {
   expandVars,
@@ -231,7 +232,18 @@ function loadOne(
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => renderVars(s, vars);
-  const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  const plain = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  const defaultsAt = [
+    env.suite.doc.value && isRecord(env.suite.doc.value) && env.suite.doc.value.default_test !== undefined
+      ? 'default_test'
+      : 'defaultTest',
+  ];
+  const promptfoo = promptfooTest(t, at, env.defaults, defaultsAt, vars, plain, {
+    ...plain,
+    doc: env.suite.doc,
+    sink: env.suite.sink,
+  });
+  const ctx = { ...plain, promptfoo };
   // A test opts out of the suite's assertions: AgentV 5's `execution.skip_defaults`, promptfoo's
   // `options.disableDefaultAsserts`.
   const execution = isRecord(t.execution) ? t.execution : {};
