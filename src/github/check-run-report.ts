@@ -29,7 +29,11 @@ export async function reportCheckRun(
   if (o.signal.aborted) return o.warn('cancelled: no check run is made');
   const { results, redactor } = outcome;
   const redact = (t: string) => redactor.redact(t);
-  const { annotations, unannotated } = checkRunAnnotations(results, redact, placement(config, ctx.workspace));
+  const { annotations, unannotated } = checkRunAnnotations(
+    results,
+    redact,
+    checkRunPlacement(config, ctx.workspace),
+  );
   const failed = checkFailure(results, config) !== null;
   const [{ createOctokit }, { publishCheckRun }] = await Promise.all([
     import(/* webpackMode: "eager" */ './client.js'),
@@ -68,7 +72,7 @@ export async function reportCheckRun(
  * Paths from the repository root (the workspace), not `working-directory`; a YAML case's line
  * moved to its `id:` key, its suite read once through the checkout's one reader.
  */
-function placement(config: Config, workspace: string): Placement {
+export function checkRunPlacement(config: Pick<Config, 'workingDirectory'>, workspace: string): Placement {
   const ws = new Workspace(config.workingDirectory);
   const texts = new Map<string, string | undefined>();
   const textOf = (suite: string) => {

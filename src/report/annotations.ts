@@ -26,7 +26,8 @@ export function caseAnnotations(results: RunResults, limit = ANNOTATION_LIMIT): 
   const shown = failing.length > limit ? failing.slice(0, limit - 1) : failing;
   const out: Annotation[] = shown.map(({ suite, c }) => ({
     message: annotationText(c),
-    file: suite,
+    // A case from a tests file the suite names (CSV, JSONL) has its line in that file.
+    file: c.file ?? suite,
     line: c.line,
     title: `rubric-eval: case ${c.verdict === 'error' ? 'errored' : 'failed'}`,
   }));

@@ -54,9 +54,11 @@ export function checkRunAnnotations(
     for (const g of rubric.gates)
       if (g.verdict === 'fail') all.push(gateAnnotation(g, place.repoPath(rubric.path), redact));
   for (const { suite, c } of failingCases(results)) {
-    const line = c.line && c.line > 0 ? (place.idLine?.(suite, c.line) ?? c.line) : 1;
+    // A case from a tests file the suite names (CSV, JSONL, YAML) has its line in that file.
+    const file = c.file ?? suite;
+    const line = c.line && c.line > 0 ? (place.idLine?.(file, c.line) ?? c.line) : 1;
     all.push({
-      path: place.repoPath(suite),
+      path: place.repoPath(file),
       start_line: line,
       end_line: line,
       annotation_level: 'failure',
