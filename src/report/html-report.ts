@@ -6,7 +6,6 @@ import {
   type EvaluatorResult,
   type RunResults,
 } from '../core/results.js';
-import { byReviewOrder } from './baseline.js';
 import { whyNot } from './comment-body.js';
 import { showControls } from './inert.js';
 import { SCRIPT, STYLE, TEMPLATE } from './html/assets.js';
@@ -36,6 +35,9 @@ interface EffectRow {
   readonly verdict: string;
   readonly method: string;
 }
+
+/** The page lists the cases that need a look first: errors, failures, the undecided, then the rest. */
+const RANK = { error: 0, fail: 1, inconclusive: 2, borderline: 3, skipped: 4, pass: 5 } as const;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 
@@ -97,7 +99,7 @@ function pageData(r: RunResults, runUrl: string | null) {
   const index = new Map(r.suites.map((s, i) => [s.path, i]));
   const cases = r.suites
     .flatMap((s) => s.cases.map((c) => ({ s: index.get(s.path)!, c })))
-    .sort((a, b) => byReviewOrder(a.c, b.c) || a.s - b.s)
+    .sort((a, b) => RANK[a.c.verdict] - RANK[b.c.verdict] || a.c.score - b.c.score || a.s - b.s)
     .map(({ s, c }) => caseData(s, c));
   const b = r.baseline;
   return {

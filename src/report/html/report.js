@@ -349,7 +349,10 @@
   }
 
   function keys(ev) {
-    var typing = ev.target && (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA');
+    // Keys are letters only outside a text field (a focused checkbox still takes them).
+    var typing =
+      ev.target &&
+      (ev.target.type === 'search' || ev.target.type === 'text' || ev.target.tagName === 'TEXTAREA');
     var text = document.getElementById('f-text');
     if (ev.key === 'Escape' && ev.target === text) {
       text.value = '';
