@@ -8,7 +8,7 @@ export const CHROMIUM = process.env.RUBRIC_EVAL_CHROMIUM || '/usr/bin/chromium';
 export const HAS_BROWSER = existsSync(CHROMIUM);
 
 /** Flags for a quiet headless run: nothing of the browser's own goes to the network. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -42,7 +42,7 @@ const RANK = { error: 0, fail: 1, inconclusive: 2, borderline: 3, skipped: 4, pa
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 
 /** The policy: the page's own style and script by hash, nothing else from anywhere. */
-export function reportPolicy(): string {
+function reportPolicy(): string {
   return [
     "default-src 'none'",
     `script-src 'sha256-${sha256(SCRIPT)}'`,
