@@ -2,25 +2,14 @@
 // judge that fails 30% of them with reasons of a realistic length and writes `--html`; the file's
 // size, then the time from opening it in headless Chromium to the first failing case on screen.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
+import { HAS_BROWSER, openChromium } from '../__fixtures__/servers/chromium.mjs';
 
-const CHROMIUM = process.env.RUBRIC_EVAL_CHROMIUM || '/usr/bin/chromium';
-/** As the test launches it (__tests__/helpers/browser.ts). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const REASON =
   'The answer explains where to request the refund, but it never says how long the refund takes to arrive, which the rubric item requires; a customer would have to ask again.';
 
@@ -90,22 +79,16 @@ export async function scenarioHtml({ n, runs, node, cli, makeSuite }) {
     await server.close();
   }
   const mb = statSync(file).size / 1024 / 1024;
-  const openMs = existsSync(CHROMIUM) ? await timeToFirstFailing(file, runs) : null;
+  const openMs = HAS_BROWSER ? await timeToFirstFailing(file, runs) : null;
   rmSync(dir, { recursive: true, force: true });
   return { mb, openMs };
 }
 
 /** Wall time from navigation start to the first failing case in the list, in a fresh profile each run. */
 async function timeToFirstFailing(file, runs) {
-  const { chromium } = await import('playwright-core');
   const times = [];
   for (let i = 0; i < runs; i++) {
-    const profile = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const context = await openChromium();
     try {
       const page = await context.newPage();
       const started = performance.now();
@@ -114,7 +97,6 @@ async function timeToFirstFailing(file, runs) {
       times.push(performance.now() - started);
     } finally {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
     }
   }
   return times;

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { openChromium } from '../__fixtures__/servers/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-report-shot-'));
@@ -32,13 +32,7 @@ execFileSync(
   ],
   { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
 );
-const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-  executablePath: process.env.RUBRIC_EVAL_CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  viewport: { width: 1200, height: 900 },
-  colorScheme: 'light',
-});
+const context = await openChromium({ viewport: { width: 1200, height: 900 }, colorScheme: 'light' });
 const page = await context.newPage();
 await page.goto(pathToFileURL(html).href);
 await page.waitForSelector('body[data-ready="true"]');

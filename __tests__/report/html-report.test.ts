@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type RunResults } from '../../src/core/results.js';
 import { renderHtmlReport } from '../../src/report/html-report.js';
-import { HAS_BROWSER, CHROMIUM, openBrowser } from '../helpers/browser.js';
+import { CHROMIUM, HAS_BROWSER, openChromium } from '../../__fixtures__/servers/chromium.mjs';
 import { tmpDir } from '../helpers/judge.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { resultsOf } from '../helpers/results.js';
@@ -150,7 +150,7 @@ browserTest(
       file,
       renderHtmlReport(hostileRun(), { redact: (t) => t, runUrl: 'https://github.com/o/r/actions/runs/1' }),
     );
-    const context = await openBrowser();
+    const context = await openChromium();
     try {
       const page = await context.newPage();
       const url = pathToFileURL(file).href;

@@ -1,13 +1,14 @@
+// The system's Chromium for the HTML report's browser test, the bench and the screenshot script:
+// one place for its path and the flags of a quiet headless run (nothing of the browser's own
+// goes to the network), each launch with a fresh profile.
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext } from 'playwright-core';
 
-/** The system's Chromium (Debian's `chromium` package; CI installs it in .ci/run). */
+/** Debian's `chromium` package (CI installs it in .ci/run), or RUBRIC_EVAL_CHROMIUM. */
 export const CHROMIUM = process.env.RUBRIC_EVAL_CHROMIUM || '/usr/bin/chromium';
 export const HAS_BROWSER = existsSync(CHROMIUM);
 
-/** Flags for a quiet headless run: nothing of the browser's own goes to the network. */
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -19,8 +20,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** A headless Chromium with a fresh profile of its own. */
-export async function openBrowser(): Promise<BrowserContext> {
+/** A headless Chromium context with a fresh profile of its own. */
+export async function openChromium(options = {}) {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(path.join(os.tmpdir(), 're-chromium-'));
   return chromium.launchPersistentContext(profile, {
@@ -28,5 +29,6 @@ export async function openBrowser(): Promise<BrowserContext> {
     headless: true,
     args: CHROMIUM_ARGS,
     timeout: 60_000,
+    ...options,
   });
 }
