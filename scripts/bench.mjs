@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { seededRandom, startOpenAIServer } from '../__fixtures__/servers/openai-server.mjs';
 import { noisyChecklist } from '../__fixtures__/servers/noisy-judge.mjs';
 import { startGitHubServer } from '../__fixtures__/servers/github-server.mjs';
+import { scenarioHtml } from './bench-html.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const quick = process.argv.includes('--quick');
@@ -961,6 +962,18 @@ if (compared)
     `wall ${fmt(compared.wall / 1000)} s · peak RSS ${fmt(compared.rss, 0)} MB`,
     '< 2 s, RSS <= 200 MB',
   ]);
+const html = want('html')
+  ? await scenarioHtml({ n: quick ? 500 : 10_000, runs: RUNS, node: NODE, cli: CLI, makeSuite })
+  : null;
+if (html) {
+  const open = html.openMs ? median(html.openMs) : null;
+  rows.push([
+    'html',
+    `N=${quick ? 500 : 10_000}, 30% failing, --html`,
+    `${fmt(html.mb, 1)} MB · first failing case shown ${open === null ? 'n/a (no browser)' : `${fmt(open / 1000)} s`} after opening in headless Chromium`,
+    `< 25 MB: ${met(html.mb < 25)}; < 3 s: ${open === null ? 'n/a' : met(open < 3000)}`,
+  ]);
+}
 const bare = bareMinimumTokens();
 if (floor && want('tokens'))
   rows.push([

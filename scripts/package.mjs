@@ -5,6 +5,7 @@ import ncc from '@vercel/ncc';
 import { mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { asciiOnly } from './ascii-only.mjs';
+import { writeHtmlAssets } from './html-assets.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const dist = path.join(root, 'dist');
@@ -14,6 +15,8 @@ const entries = [
   { src: 'src/cli.ts', out: 'cli.js', banner: '#!/usr/bin/env node\n' },
 ];
 
+// The HTML report's files become strings in src/ before the bundle is built.
+writeHtmlAssets();
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const licenses = new Set();

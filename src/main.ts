@@ -31,6 +31,8 @@ import { shardLabel } from './pipeline/shard.js';
 import { judgeStageAction, recordStageAction } from './stage-actions.js';
 import { stepAnnotations } from './report/annotations.js';
 import { writeJunitFile } from './report/junit.js';
+import { writeHtmlReport } from './report/html-report.js';
+import { reportCheckRun } from './github/check-run-report.js';
 import { skippedLines } from './report/gate-lines.js';
 import { invalidInputOutputs, runOutputs } from './report/outputs.js';
 import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
@@ -118,7 +120,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
     return judgeStageAction(i, config, ctx, payload, {
       signal,
       report: (outcome, prCtx, surface) =>
-        reportRun(outcome, config, prCtx, { surface, mode: i.comment, signal }),
+        reportRun(outcome, config, prCtx, { surface, mode: i.comment, signal, inputs: i }),
     });
   const github = await connectGitHub(ctx, i, config, { warn, signal });
   const outcome = await evaluateOrExplain(
@@ -145,7 +147,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
   // still be there to write between them (the end of the run reaps again, exec/reaper.ts).
   const early = reapStragglers();
   if (early > 0) warn(`${early} process(es) started by the run were still running after it: killed`);
-  await reportRun(outcome, config, ctx, { surface: github.surface, mode: i.comment, signal });
+  await reportRun(outcome, config, ctx, { surface: github.surface, mode: i.comment, signal, inputs: i });
 }
 
 const warn = (m: string) => core.warning(m);
@@ -159,7 +161,12 @@ async function reportRun(
   outcome: ReportedRun,
   config: Config,
   ctx: ActionRunContext,
-  comment: { surface: PullRequestSurface | null; mode: Inputs['comment']; signal: AbortSignal },
+  comment: {
+    surface: PullRequestSurface | null;
+    mode: Inputs['comment'];
+    signal: AbortSignal;
+    inputs: Inputs;
+  },
 ): Promise<void> {
   const { results, redactor } = outcome;
   const { resultsFile, workingDirectory } = config;
@@ -176,6 +183,7 @@ async function reportRun(
       core.setFailed(`could not write the JUnit file ${junit}: ${describeError(err)}`);
     }
   }
+  const reportFile = writeReportHtml(outcome, config, ctx.runUrl);
   // 2. Annotations: validation problems, and every failed or errored case at its line.
   const where = { workspace: ctx.workspace, workingDirectory, shard: config.shard ?? null };
   for (const a of stepAnnotations({ ...outcome, redact }, where))
@@ -183,7 +191,7 @@ async function reportRun(
   // 3. The job summary: where people look on push and on fork PRs.
   try {
     // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
-    await core.writeJobSummary(jobSummary(results, redact, ctx.runUrl));
+    await core.writeJobSummary(jobSummary(results, redact, ctx.runUrl, reportFile));
   } catch (err) {
     core.warning(`could not write the job summary: ${describeError(err)}`);
   }
@@ -193,9 +201,11 @@ async function reportRun(
   else if (ctx.pr && comment.mode !== 'off')
     commentUrl = await commentReport(
       comment.surface,
-      { results, redactor, runUrl: ctx.runUrl, run: ctx.run },
+      { results, redactor, runUrl: ctx.runUrl, run: ctx.run, reportFile },
       { info, warn, signal: comment.signal },
     );
+  // 4b. The check run (`check-run: true`), on the commit judged.
+  await reportCheckRun(outcome, config, ctx, comment.inputs, { info, warn, signal: comment.signal });
   // 5. Outputs, the verdict in the log, and the check.
   for (const [name, value] of Object.entries(runOutputs(results, resultsFile, commentUrl)))
     core.setOutput(name, value);
@@ -204,6 +214,20 @@ async function reportRun(
   for (const line of skippedLines(results)) core.warning(line);
   const failure = checkFailure(results, config);
   if (failure) core.setFailed(failure);
+}
+
+/** `report-html`: the HTML report; returns its file name for the comment's line, null when none. */
+function writeReportHtml(outcome: ReportedRun, config: Config, runUrl: string | null): string | null {
+  if (!config.reportHtml) return null;
+  const file = path.resolve(config.workingDirectory, config.reportHtml);
+  try {
+    writeHtmlReport(file, outcome.results, { redact: (t) => outcome.redactor.redact(t), runUrl });
+    core.info(`HTML report written to ${file}`);
+    return path.basename(file);
+  } catch (err) {
+    core.setFailed(`could not write the HTML report ${file}: ${describeError(err)}`);
+    return null;
+  }
 }
 
 /** Invalid inputs: even now the results file says why the check failed, for steps that read it. */

@@ -23,6 +23,8 @@ export interface FakeGitHub {
     pages: 'normal' | 'loop' | 'endless';
     /** The trusted stage's part (github-trusted.mjs): pull requests served and every status set. */
     trusted: { pulls: FakePull[]; statuses: FakeStatus[] };
+    /** The Checks API's part (github-checks.mjs): every check run, its annotations and batch sizes. */
+    checks: { checkRuns: FakeCheckRun[] };
   };
   close(): Promise<void>;
 }
@@ -91,4 +93,23 @@ export interface SurfaceStep {
   /** Hold the request until this holds, then `delayMs`. */
   until?: () => boolean;
   delayMs?: number;
+}
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status?: string;
+  conclusion?: string;
+  details_url?: string;
+  output?: { title: string; summary: string; text?: string };
+  /** Every annotation sent, in order, and how many each request carried. */
+  annotations: {
+    path: string;
+    start_line: number;
+    end_line: number;
+    annotation_level: string;
+    title?: string;
+    message: string;
+  }[];
+  batches: number[];
 }

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { startArtifacts } from './github-artifacts.mjs';
 import { startTrusted } from './github-trusted.mjs';
+import { startChecks } from './github-checks.mjs';
 
 export async function startGitHubServer(options = {}) {
   const state = {
@@ -31,6 +32,9 @@ export async function startGitHubServer(options = {}) {
   // ---- trusted stage: pull requests by commit and head, commit statuses (github-trusted.mjs) ----
   const trusted = startTrusted(options.pulls ?? []);
   state.trusted = trusted.state;
+  // ---- check runs (github-checks.mjs) ----
+  const checks = startChecks();
+  state.checks = checks.state;
 
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -59,6 +63,7 @@ export async function startGitHubServer(options = {}) {
         return json(res, failure.status, { message: failure.message ?? `scripted ${failure.status}` });
       }
       if (trusted.handle(req, url, res, json, record.body)) return;
+      if (checks.handle(req, url, res, json, record.body)) return;
       let m;
       if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname))) {
         const issue = Number(m[3]);

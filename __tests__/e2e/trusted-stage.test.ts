@@ -766,3 +766,22 @@ test("promptfoo code in the judge stage is the base's: the head's javascript ass
   expect(existsSync(path.join(markers, 'head-transform'))).toBe(false);
   expect(run.code).toBe(0);
 }, 180_000);
+
+test("check-run: true in stage judge: the check run is on the pull request's head commit, like the status", async () => {
+  judge = await strictJudge();
+  const { base } = checkouts();
+  const answers = [
+    { suite: 'evals/support.yaml', id: 'refund', answer: 'GOOD: within 30 days' },
+    { suite: 'evals/support.yaml', id: 'reset', answer: 'Click the link.' },
+  ].map((a) => ({ ...a, target: 'default', duration_ms: 5, usage: null, error: null }));
+  const { run, github: gh } = await judgeStage(base, zipOf(JSON.stringify(bundle({ answers }))), 'success', {
+    'check-run': 'true',
+  });
+  const status = gh.state.trusted.statuses.at(-1)!;
+  const [checkRun] = gh.state.checks.checkRuns;
+  expect(gh.state.checks.checkRuns).toHaveLength(1);
+  expect(checkRun).toMatchObject({ name: 'rubric-eval', head_sha: HEAD, status: 'completed' });
+  expect([status.sha, status.state, checkRun!.conclusion]).toEqual([HEAD, 'failure', 'failure']);
+  expect(checkRun!.annotations.map((a) => [a.title, a.path])).toEqual([['reset', 'evals/support.yaml']]);
+  expect(run.code).toBe(1);
+}, 180_000);

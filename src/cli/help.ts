@@ -54,6 +54,7 @@ Options:
   --format <table|markdown|json>   (default table)
   --verbose                  list every case in the table (default: failures first, passes folded)
   --junit <file>             also write a JUnit XML report here
+  --html <file>              also write a self-contained HTML report here (every case, answers, reasons)
   --min-pass-rate <x>        pass when at least this share of cases pass (0-1 or 95%), per suite
                              and overall; a single failing case no longer fails the run by itself
   --budget-usd <x>           estimated spend cap (judge and targets); cases not started once it is
@@ -83,6 +84,7 @@ Options:
   --format <table|markdown|json>   (default table)
   --verbose                  list every case in the table
   --junit <file>             also write a JUnit XML report here
+  --html <file>              also write a self-contained HTML report here (every case, answers, reasons)
   --min-pass-rate <x>        pass when at least this share of cases pass, per suite and overall
   --cwd <dir>                where the globs resolve (default: current)
   -h, --help

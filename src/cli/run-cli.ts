@@ -8,6 +8,7 @@ import { writeResultsOrFallback, writeResultsStream, WrittenText } from '../repo
 import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { writeJunitFile } from '../report/junit.js';
+import { writeHtmlReport } from '../report/html-report.js';
 import { readRecordingMeta } from '../judge/cache.js';
 import { defaultCacheDir } from '../judge/cache-place.js';
 import { type RunResults } from '../core/results.js';
@@ -53,6 +54,7 @@ const runOptions = {
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
   junit: { type: 'string' },
+  html: { type: 'string' },
   verbose: { type: 'boolean' },
   'min-pass-rate': { type: 'string' },
   'budget-usd': { type: 'string' },
@@ -66,6 +68,7 @@ const mergeOptions = {
   ...common,
   'fail-on': { type: 'string' },
   junit: { type: 'string' },
+  html: { type: 'string' },
   verbose: { type: 'boolean' },
   'min-pass-rate': { type: 'string' },
   out: { type: 'string' },
@@ -174,6 +177,7 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     shard: v.shard,
     'regression-margin': v['regression-margin'],
     'junit-file': v.junit,
+    'report-html': v.html,
     'min-pass-rate': v['min-pass-rate'],
     'budget-usd': v['budget-usd'],
     calibration: v.calibration,
@@ -258,6 +262,15 @@ async function report(
       return EXIT_USAGE;
     }
   }
+  if (config.reportHtml) {
+    const file = path.resolve(io.cwd, config.reportHtml);
+    try {
+      writeHtmlReport(file, results, { redact: (s) => s });
+    } catch (err) {
+      io.stderr.write(`rubric-eval: could not write the HTML report ${file}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, results, written);
   else if (format === 'markdown') io.stdout.write(renderReport(results));
   else io.stdout.write(renderTerminal(results, styleFor(io.stdout, io.env), { verbose }));
@@ -285,6 +298,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     merge: positionals.join('\n'),
     'fail-on': v['fail-on'],
     'junit-file': v.junit,
+    'report-html': v.html,
     'min-pass-rate': v['min-pass-rate'],
   });
   if ('errors' in parsed) throw new UsageError(parsed.errors.join('\n'));

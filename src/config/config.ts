@@ -42,6 +42,21 @@ const number = (name: string, fallback: number, opts: { int?: boolean; min: numb
       .default(fallback),
   );
 
+/** `true` / `false` as a workflow writes them (YAML 1.2's core schema spellings); unset is false. */
+const flag = (name: string) =>
+  z.preprocess(
+    (v) => {
+      const s = unset(v);
+      return typeof s === 'string' ? s.toLowerCase() : s;
+    },
+    z
+      .enum(['true', 'false'], {
+        error: (iss) => `${name}: must be true or false (got '${excerpt(String(iss.input))}')`,
+      })
+      .default('false')
+      .transform((s) => s === 'true'),
+  );
+
 /** A number that may be left unset (then null): `min-pass-rate`, `budget-usd`. */
 const optionalNumber = (name: string, opts: { min: number; max: number; exclusiveMin?: boolean }) =>
   z.preprocess(
@@ -188,6 +203,8 @@ const InputsSchema = z
     stage: choice('stage', STAGES, 'all'),
     'record-file': z.preprocess(unset, z.string().default('rubric-eval-record.json')),
     'status-context': z.preprocess(unset, z.string().max(100).default('rubric-eval')),
+    'check-run': flag('check-run'),
+    'report-html': text(),
   })
   .refine((i) => i.suites !== undefined || i.rubric !== undefined || i.merge !== undefined, {
     error:
@@ -272,6 +289,8 @@ export interface Config {
   stage?: (typeof STAGES)[number];
   /** Where `record` writes its bundle (`record-file`). */
   recordFile?: string;
+  /** `report-html`: where the self-contained HTML report goes (relative to the working directory); null: none. */
+  reportHtml?: string | null;
 }
 
 /** `auto`: the adapter finds the base branch's artifact; `file`: a results file; `off`. */
@@ -355,5 +374,6 @@ export function configFromInputs(
     minCasePassRate: i['min-case-pass-rate'],
     stage: i.stage,
     recordFile: path.resolve(extra.workingDirectory, i['record-file']),
+    reportHtml: i['report-html'] ?? null,
   };
 }

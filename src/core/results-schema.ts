@@ -89,6 +89,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
 ) as unknown as z.ZodType<EvaluatorResult>;
 
 const CaseSchema = z.looseObject({
+  file: Text.optional(),
   id: Text,
   definition_hash: z.string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
   line: Count.optional(),

@@ -92,8 +92,10 @@ export interface CaseResult {
   id: string;
   /** What decided the grade, hashed: equal hashes graded the same definition. */
   definition_hash?: string;
-  /** Line of the case in its suite file (for annotations). */
+  /** Line of the case in its suite file (for annotations), or in `file` when that is set. */
   line?: number;
+  /** The file holding the case when it is not its suite file (a tests file the suite names: CSV, JSONL, YAML). */
+  file?: string;
   verdict: CaseOutcome;
   score: number;
   gating_violations: string[];

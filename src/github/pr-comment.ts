@@ -56,7 +56,14 @@ export async function commentHistory(surface: PullRequestSurface | null): Promis
  */
 export async function commentReport(
   surface: PullRequestSurface | null,
-  report: { results: RunResults; redactor: Redactor; runUrl: string | null; run: RunKey | null },
+  report: {
+    results: RunResults;
+    redactor: Redactor;
+    runUrl: string | null;
+    run: RunKey | null;
+    /** The HTML report's file name (`report-html`): the comment says where it is. */
+    reportFile?: string | null;
+  },
   log: { info: (m: string) => void; warn: (m: string) => void; signal: AbortSignal },
 ): Promise<string> {
   if (!surface) {
@@ -67,6 +74,7 @@ export async function commentReport(
   const body = redactor.redact(
     renderReport(results, {
       runUrl,
+      reportFile: report.reportFile ?? null,
       sticky: true,
       hiddenLines: run ? [runLine(run)] : [],
       fullReportHint: runUrl ? `The full report is in the [job summary](${runUrl}).` : undefined,

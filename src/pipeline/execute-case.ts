@@ -41,6 +41,7 @@ export async function executeCase(
     id: c.id,
     definition_hash: planned.definitionHash,
     line: c.pos.line,
+    ...(c.sourcePath ? { file: c.sourcePath } : {}),
     target: target.runner.name,
     gating_violations: [] as string[],
   };

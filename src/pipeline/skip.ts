@@ -9,6 +9,7 @@ export function skippedCase(planned: PlannedCase, reason: SkipReason): CaseResul
     id: planned.evalCase.id,
     definition_hash: planned.definitionHash,
     line: planned.evalCase.pos.line,
+    ...(planned.evalCase.sourcePath ? { file: planned.evalCase.sourcePath } : {}),
     verdict: 'skipped',
     skipped: reason,
     score: 0,

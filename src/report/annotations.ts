@@ -21,15 +21,13 @@ const RANK = { error: 0, fail: 1, inconclusive: 2, borderline: 2, pass: 3, skipp
  * scores), within `limit`; when there are more, the last slot says how many were left out.
  */
 export function caseAnnotations(results: RunResults, limit = ANNOTATION_LIMIT): Annotation[] {
-  const failing = results.suites
-    .flatMap((s) => s.cases.map((c) => ({ suite: s.path, c })))
-    .filter(({ c }) => c.verdict === 'fail' || c.verdict === 'error')
-    .sort((a, b) => RANK[a.c.verdict] - RANK[b.c.verdict] || a.c.score - b.c.score);
+  const failing = failingCases(results);
   if (limit <= 0) return [];
   const shown = failing.length > limit ? failing.slice(0, limit - 1) : failing;
   const out: Annotation[] = shown.map(({ suite, c }) => ({
     message: annotationText(c),
-    file: suite,
+    // A case from a tests file the suite names (CSV, JSONL) has its line in that file.
+    file: c.file ?? suite,
     line: c.line,
     title: `rubric-eval: case ${c.verdict === 'error' ? 'errored' : 'failed'}`,
   }));
@@ -40,6 +38,14 @@ export function caseAnnotations(results: RunResults, limit = ANNOTATION_LIMIT): 
       title: 'rubric-eval: more cases',
     });
   return out;
+}
+
+/** Every failed or errored case with its suite's path, worst first (errors, then the lowest scores). */
+export function failingCases(results: RunResults): { suite: string; c: CaseResult }[] {
+  return results.suites
+    .flatMap((s) => s.cases.map((c) => ({ suite: s.path, c })))
+    .filter(({ c }) => c.verdict === 'fail' || c.verdict === 'error')
+    .sort((a, b) => RANK[a.c.verdict] - RANK[b.c.verdict] || a.c.score - b.c.score);
 }
 
 /**

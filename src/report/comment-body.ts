@@ -47,6 +47,10 @@ export interface RenderOptions {
   measure?: Measure;
   /** Hidden lines the comment carries before its history block (which run wrote it). */
   hiddenLines?: readonly string[];
+  /** Leave the headline out (the check run shows it as its title and summary). */
+  omitHeadline?: boolean;
+  /** The HTML report's file name (`report-html`): a line says it is in the run's artifacts. */
+  reportFile?: string | null;
 }
 
 const ICON: Record<string, string> = {
@@ -308,6 +312,12 @@ function historySection(results: RunResults): string {
   return `### Run history\n\n| # | commit | verdict | score | counts | rubric |\n|---|---|---|---|---|---|\n${rows.join('\n')}${hashes.size > 1 ? '\n\n_The rubric changed between runs._' : ''}`;
 }
 
+/** Where the full HTML report is: the workflow uploads it with the run's artifacts. */
+export function reportFileLine(file: string, runUrl: string | null | undefined): string {
+  const where = runUrl ? `[this run's artifacts](${runUrl})` : "this run's artifacts";
+  return `📄 Every case, its answer and the judge's reasons: ${code(file)} in ${where}.`;
+}
+
 function usageLine(results: RunResults, runUrl: string | null | undefined): string {
   const u = results.usage;
   const bits: string[] = [];
@@ -329,7 +339,7 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
   return `<sub>${bits.join(' · ')}</sub>`;
 }
 
-function headline(results: RunResults): string {
+export function headline(results: RunResults): string {
   const c = results.counts;
   const total = c.pass + c.borderline + c.fail + c.error + (c.skipped ?? 0) + (c.inconclusive ?? 0);
   const bits: string[] = [];
@@ -358,7 +368,7 @@ function gateNotes(results: RunResults): string {
 function render(results: RunResults, opts: RenderOptions, detail: number): string {
   const parts: string[] = [];
   if (opts.sticky) parts.push(COMMENT_MARKER);
-  parts.push(headline(results));
+  if (!opts.omitHeadline) parts.push(headline(results));
   const trusted = trustedNote(results);
   if (trusted) parts.push(trusted);
   if (results.partial)
@@ -377,6 +387,7 @@ function render(results: RunResults, opts: RenderOptions, detail: number): strin
   if (removed) parts.push(removed);
   const history = historySection(results);
   if (history) parts.push(history);
+  if (opts.reportFile) parts.push(reportFileLine(opts.reportFile, opts.runUrl));
   parts.push(usageLine(results, opts.runUrl));
   if (opts.sticky) parts.push(hiddenTail(results, opts));
   return parts.join('\n\n') + '\n';
@@ -400,6 +411,7 @@ export function renderReport(results: RunResults, opts: RenderOptions = {}): str
     if (measure(text) <= limit) return text;
   }
   const tailParts = [
+    ...(opts.reportFile ? [reportFileLine(opts.reportFile, opts.runUrl)] : []),
     usageLine(results, opts.runUrl),
     ...(opts.sticky ? [hiddenTail(results, opts)] : []),
   ].join('\n\n');

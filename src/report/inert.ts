@@ -46,19 +46,33 @@ const ESCAPES: Record<string, string> = {
  * and e-mail addresses.
  */
 export function inert(text: string): string {
-  const escaped = text.replace(/[\\`[\]|<>&$]/g, (c) => ESCAPES[c]!);
-  const unlinked = escaped
-    // mentions, team mentions and e-mail addresses all hinge on the `@`
-    .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWJ}`)
-    // #12, owner/repo#12 and GH-12
-    .replace(/#(?=\p{N})/gu, `#${ZWJ}`)
-    .replace(/\bGH-(?=\p{N})/giu, (m) => `${m.slice(0, 2)}${ZWJ}-`)
-    // bare URLs (http://, https://, ftp://, any scheme://) and www. hosts
-    .replace(/:(?=\/\/)/g, `:${ZWJ}`)
-    .replace(/\b(www)\./gi, `$1${ZWJ}.`)
-    // mailto: and xmpp: autolinks
-    .replace(/\b(mailto|xmpp):/gi, `$1${ZWJ}:`);
-  return showControls(unlinked);
+  return showControls(unlinked(text.replace(/[\\`[\]|<>&$]/g, (c) => ESCAPES[c]!)));
+}
+
+/**
+ * Quoted text for a surface GitHub shows as plain text (a check run annotation's title and
+ * message): no markup renders there, so nothing is escaped, but mentions and references are
+ * still broken and controls shown, as in `inert`.
+ */
+export function inertPlain(text: string): string {
+  return showControls(unlinked(text));
+}
+
+/** Breaks with an invisible joiner what GitHub links without markup. */
+function unlinked(text: string): string {
+  return (
+    text
+      // mentions, team mentions and e-mail addresses all hinge on the `@`
+      .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZWJ}`)
+      // #12, owner/repo#12 and GH-12
+      .replace(/#(?=\p{N})/gu, `#${ZWJ}`)
+      .replace(/\bGH-(?=\p{N})/giu, (m) => `${m.slice(0, 2)}${ZWJ}-`)
+      // bare URLs (http://, https://, ftp://, any scheme://) and www. hosts
+      .replace(/:(?=\/\/)/g, `:${ZWJ}`)
+      .replace(/\b(www)\./gi, `$1${ZWJ}.`)
+      // mailto: and xmpp: autolinks
+      .replace(/\b(mailto|xmpp):/gi, `$1${ZWJ}:`)
+  );
 }
 
 /** The longest run of backticks in the text. */

@@ -9,8 +9,9 @@ export function jobSummary(
   results: RunResults,
   redact: (text: string) => string,
   runUrl: string | null,
+  reportFile: string | null = null,
 ): string {
-  return shardNote(results) + redact(renderReport(results, { runUrl }));
+  return shardNote(results) + redact(renderReport(results, { runUrl, reportFile }));
 }
 
 /** A shard's summary shows a part of a run: say so before anyone reads its verdict as the run's. */

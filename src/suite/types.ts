@@ -312,6 +312,8 @@ export interface EvalCase {
   /** Display path of the suite file this case came from. */
   suitePath: string;
   pos: Position;
+  /** Display path of the file holding the case when it is not the suite file (a tests file); `pos` is in it. */
+  sourcePath?: string;
   expectedOutcome: string;
   inputMessages: Message[];
   expectedMessages: Message[];

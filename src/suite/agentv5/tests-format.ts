@@ -292,6 +292,7 @@ function loadOne(
     id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
     suitePath: env.suite.display,
     pos: f.doc.position(at),
+    ...(f.display !== env.suite.display ? { sourcePath: f.display } : {}),
     expectedOutcome:
       typeof t.criteria === 'string' ? t.criteria : typeof t.description === 'string' ? t.description : '',
     inputMessages: messages,
