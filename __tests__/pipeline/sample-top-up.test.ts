@@ -18,6 +18,7 @@ function offer(f: Fake, log: string[], name: string): CaseTopUp {
   let made = 0;
   return {
     calls: () => ({ first: f.first, extra: f.extra + made }),
+    votes: () => [],
     doubt: () => f.doubts[taken] ?? 0,
     maxCost: () => f.maxCost ?? 1,
     more: () => {
