@@ -20,9 +20,17 @@ import {
  */
 
 const ROUNDS = 30;
+/**
+ * The prior counts as this many items (met share, slip rate) and evaluators (levels), so a run
+ * of a few cases moves it little: four cases whose items were all met must not teach that five
+ * misses are likely slips.
+ */
+const PRIOR_ITEMS = 20;
+const PRIOR_EVALUATORS = 4;
+const PRIOR_SLIP = 0.1;
 /** Bounds that keep every level and class possible whatever one run's votes say. */
 const SLIP = { low: 0.02, high: 0.35 };
-const SHARE = { low: 0.02, high: 0.98 };
+const SHARE = { low: 0.05, high: 0.95 };
 const LEVEL_FLOOR = 0.02;
 
 const clamp = (x: number, b: { low: number; high: number }) => Math.min(b.high, Math.max(b.low, x));
@@ -70,12 +78,14 @@ export function fitRunNoise(evaluators: readonly (readonly ItemVotes[])[]): Nois
   for (let round = 0; round < ROUNDS; round++) {
     const t: Tally = { level: NOISY_SHARES.map(() => 0), met: 0, items: 0, slips: 0, noisyVotes: 0 };
     for (const items of sets) tallyEvaluator(items, m, slip, t);
-    const levels = t.level.reduce((a, b) => a + b, 0);
-    slip = clamp(t.noisyVotes > 0 ? t.slips / t.noisyVotes : slip, SLIP);
+    const levels = t.level.reduce((a, b) => a + b, 0) + PRIOR_EVALUATORS;
+    slip = clamp((t.slips + PRIOR_ITEMS * PRIOR_SLIP) / (t.noisyVotes + PRIOR_ITEMS), SLIP);
     m = {
-      metShare: clamp(t.items > 0 ? t.met / t.items : m.metShare, SHARE),
+      metShare: clamp((t.met + PRIOR_ITEMS * PRIOR_NOISE.metShare) / (t.items + PRIOR_ITEMS), SHARE),
       noisyRight: [1 - slip],
-      levelPrior: t.level.map((x) => Math.max(LEVEL_FLOOR, x / levels)),
+      levelPrior: t.level.map((x, l) =>
+        Math.max(LEVEL_FLOOR, (x + PRIOR_EVALUATORS * PRIOR_NOISE.levelPrior[l]!) / levels),
+      ),
     };
   }
   return m;
