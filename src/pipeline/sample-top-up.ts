@@ -2,7 +2,6 @@ import { type CaseResult, emptyUsage } from '../core/results.js';
 import { type SpendMeter } from './budget.js';
 import { type CaseTopUp } from './execute-case.js';
 import { fitRunNoise } from '../evaluators/run-noise.js';
-import { type NoiseModel } from '../evaluators/verdict-posterior.js';
 
 /**
  * Below this chance of a wrong verdict a case takes no sample from the leftover budget: the
@@ -52,10 +51,10 @@ export class SampleTopUps {
   }
 
   /**
-   * The run's noise model, fitted to every offered case's votes (in plan order, so the fit does
-   * not depend on which case finished first), and the open cases ranked under it.
+   * Fits the run's noise model to every offered case's votes (in plan order, so the fit does not
+   * depend on which case finished first) and ranks the open cases under it.
    */
-  private rank(): NoiseModel {
+  private rank(): void {
     const offered = this.offered.sort((a, b) => a.at - b.at);
     this.offered = [];
     const model = fitRunNoise(offered.flatMap((o) => o.topUp.votes()));
@@ -63,7 +62,6 @@ export class SampleTopUps {
       const doubt = o.topUp.doubt(model);
       if (doubt >= TOP_UP_FLOOR) this.push({ ...o, doubt });
     }
-    return model;
   }
 
   /**
