@@ -605,6 +605,82 @@ function mixedStabilityCases(seed = 35, n = 40) {
   });
 }
 
+/** `n` cases from `make(i, random)`, seeded: the same suite every run. */
+function seededCases(seed, n, make) {
+  const random = seededRandom(seed);
+  return Array.from({ length: n }, (_, i) => make(i, random));
+}
+
+/** A judge that slips `slip` of the time on an item, truly met or not (`p` 1 - slip or slip). */
+const slipping = (met, slip) => (met ? 1 - slip : slip);
+
+/**
+ * Mixes the `auto` rule was not designed on (issue 44), each 40 cases. They stress what the
+ * per-case doubt assumes: that most items are certain, that one sample of a case says how noisy
+ * its judge is, and that a verdict rests on few items.
+ */
+const STRESS_MIXES = [
+  {
+    // The suite the issue measured: half the cases rest on five required items the judge slips
+    // on 10% of the time, the other half are the bench's certain cases (four copies each).
+    name: 'slip-5',
+    what: 'half the cases: 5 required items, each slipping 10% (truly met); half certain',
+    cases: () => [
+      ...Array.from({ length: 20 }, () => Array.from({ length: 5 }, () => S(0.9))),
+      ...Array.from({ length: 20 }, (_, i) => STABILITY_CASES[i % 10]),
+    ],
+  },
+  {
+    name: 'all-noisy',
+    what: 'every item of every case slips 10-20%; 2-8 items, half required, 80% truly met',
+    cases: () =>
+      seededCases(441, 40, (_, random) =>
+        Array.from({ length: 2 + Math.floor(random() * 7) }, () => ({
+          p: slipping(random() < 0.8, [0.1, 0.15, 0.2][Math.floor(random() * 3)]),
+          required: random() < 0.5,
+        })),
+      ),
+  },
+  {
+    // Where a case's verdict rests on an item the judge is nearly blind on, no count of samples
+    // within 7 can settle it: the measure of what the rule leaves, not of what it could reach.
+    name: 'edge',
+    what: 'one item at the edge (p 0.55-0.6 or 0.4-0.45) in each case, the rest certain; 2-6 items',
+    cases: () =>
+      seededCases(442, 40, (_, random) => {
+        const k = 2 + Math.floor(random() * 5);
+        const at = Math.floor(random() * k);
+        return Array.from({ length: k }, (_, j) => ({
+          p: j === at ? [0.55, 0.6, 0.4, 0.45][Math.floor(random() * 4)] : random() < 0.8 ? 1 : 0,
+          required: random() < 0.5,
+        }));
+      }),
+  },
+  {
+    // Five optional items of which four are met: the score sits on the pass threshold (0.8),
+    // so one slip either way moves the verdict; the judge slips 10% on every item.
+    name: 'threshold',
+    what: 'one item from the threshold: 5 optional items, 4 met, each slipping 10%',
+    cases: () =>
+      seededCases(443, 40, (i) => Array.from({ length: 5 }, (_, j) => O(slipping(j !== i % 5, 0.1)))),
+  },
+  {
+    name: 'long',
+    what: 'long checklists: 10-16 items, a third required, 85% met, a share of 0-100% slipping 10-15%',
+    cases: () =>
+      seededCases(444, 40, (_, random) => {
+        const noisyShare = random();
+        return Array.from({ length: 10 + Math.floor(random() * 7) }, () => {
+          const met = random() < 0.85;
+          return {
+            p: random() < noisyShare ? slipping(met, random() < 0.5 ? 0.1 : 0.15) : met ? 1 : 0,
+            required: random() < 1 / 3,
+          };
+        });
+      }),
+  },
+];
+
 /** `copies` of every case (their own tickets, so the judge draws afresh for each). */
 function makeStabilitySuite(dir, cases, copies) {
   mkdirSync(dir, { recursive: true });
@@ -666,7 +742,7 @@ function ratioInterval(wrongOne, wrongAuto) {
  * judge's draws seeded per run (the same seeds for every setting). Every case is there `copies`
  * times so one run holds enough wrong verdicts for the ratio to mean something.
  */
-async function scenarioStability({ runs, cases, copies }) {
+async function scenarioStability({ runs, cases, copies, settings = ['1', 'auto', '3'] }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
   makeStabilitySuite(dir, cases, copies);
   const truthServer = await startOpenAIServer({
@@ -682,7 +758,7 @@ async function scenarioStability({ runs, cases, copies }) {
   const truthVerdict = new Map(truth.results.suites[0].cases.map((c) => [c.id, c.verdict]));
   const out = {};
   // `3` is a reference: what a fixed count buys for its calls.
-  for (const setting of ['1', 'auto', '3']) {
+  for (const setting of settings) {
     const wrongPerRun = [];
     let calls = 0;
     let unstable = 0;
@@ -937,21 +1013,43 @@ const stabilityRow = (label, what, st) => {
     what,
     `samples 1: error ${fmt(one.error, 3)} (${one.wrong}/${one.total}) · ${fmt(one.callsPerCase, 2)} calls/case; ` +
       `auto: error ${fmt(auto.error, 3)} (${auto.wrong}/${auto.total}) · ${fmt(auto.callsPerCase, 2)} calls/case · ${auto.unstable} unstable; ` +
-      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} (90% ${fmt(st.interval.low, 2)}..${fmt(st.interval.high, 2)}, runs resampled) · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}; ` +
-      `(samples 3: error ${fmt(three.error, 3)} (${three.wrong}/${three.total}) · ${fmt(three.callsPerCase, 2)} calls/case)`,
+      `error ratio ${fmt(one.error > 0 ? auto.error / one.error : Number.NaN, 2)} (90% ${fmt(st.interval.low, 2)}..${fmt(st.interval.high, 2)}, runs resampled) · calls ratio ${fmt(auto.callsPerCase / one.callsPerCase, 2)}` +
+      (three
+        ? `; (samples 3: error ${fmt(three.error, 3)} (${three.wrong}/${three.total}) · ${fmt(three.callsPerCase, 2)} calls/case)`
+        : ''),
     'auto error <= 0.4 × samples-1 error at <= 2 × its calls; samples 1: 1 call/case',
   ]);
 };
 if (want('stability')) {
-  const runs = quick ? 3 : 20;
-  const noise = await scenarioStability({ runs, cases: STABILITY_CASES, copies: quick ? 2 : 10 });
-  stabilityRow('stability', `20 cases × ${quick ? 2 : 10} copies × ${runs} runs, fresh cache`, noise);
-  const mixed = await scenarioStability({ runs, cases: mixedStabilityCases(), copies: quick ? 1 : 5 });
-  stabilityRow(
-    'stability (mixed)',
-    `40 mixed-difficulty cases × ${quick ? 1 : 5} copies × ${runs} runs, fresh cache`,
-    mixed,
-  );
+  const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const runs = Number(arg('stability-runs') ?? (quick ? 3 : 20));
+  // `--stability-settings=1,auto` leaves out the fixed-3 reference.
+  const settings = arg('stability-settings')?.split(',');
+  // `--mix=slip-5,edge` runs just those (`bench`, `mixed` and the stress mixes by name).
+  const mixArg = arg('mix');
+  const mixes = mixArg ? new Set(mixArg.split(',')) : null;
+  const mix = (name) => !mixes || mixes.has(name);
+  if (mix('bench')) {
+    const noise = await scenarioStability({ runs, cases: STABILITY_CASES, copies: quick ? 2 : 10, settings });
+    stabilityRow('stability', `20 cases × ${quick ? 2 : 10} copies × ${runs} runs, fresh cache`, noise);
+  }
+  if (mix('mixed')) {
+    const mixed = await scenarioStability({
+      runs,
+      cases: mixedStabilityCases(),
+      copies: quick ? 1 : 5,
+      settings,
+    });
+    stabilityRow(
+      'stability (mixed)',
+      `40 mixed-difficulty cases × ${quick ? 1 : 5} copies × ${runs} runs, fresh cache`,
+      mixed,
+    );
+  }
+  for (const m of STRESS_MIXES.filter((x) => mix(x.name))) {
+    const st = await scenarioStability({ runs, cases: m.cases(), copies: quick ? 1 : 5, settings });
+    stabilityRow(`stability (${m.name})`, `${m.what} × ${quick ? 1 : 5} copies × ${runs} runs`, st);
+  }
 }
 const compareN = quick ? 500 : 10_000;
 const compared = want('compare') ? await scenarioCompare(compareN) : null;

@@ -33,8 +33,9 @@ test('CLI --judge-samples auto: samples where in doubt, votes in the report and 
   ];
   const table = await runCli(base, { cwd: repo, env });
   expect(table.code).toBe(1);
-  // Failing on one required item is in doubt (flipping it would pass): a second sample agrees;
-  // the run's one leftover call (2 first calls, 1 after) goes to it again, the likeliest wrong.
+  // Failing on one required item is in doubt (flipping it would pass): a second sample agrees (a
+  // checklist judge takes at most 2 by its case's doubt); the run's one leftover call (2 first
+  // calls, 1 after) goes to it again, the likeliest wrong under the run's fit of the judge.
   expect(table.stdout).toContain(
     'rubric › names-paris "Says Paris" (required) [votes 0/3]: does not name Paris',
   );

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { type CheckResult, type EvaluatorResult } from '../../src/core/results.js';
 import {
   autoWanted,
+  checklistVoteSets,
   collectKnobs,
   markUnstable,
   openRange,
@@ -97,6 +98,23 @@ describe('the auto stopping rule', () => {
     // A tie at four is open; at the cap there is no more.
     expect(wanted(checklist([{ votes: '2/4' }, { votes: '4/4' }]))).toEqual(['e/0']);
     expect(autoWanted(configs, [checklist([{ votes: '2/4' }, { votes: '4/4' }])], 4)).toEqual([]);
+  });
+
+  test('where the run tops up, a checklist judge stops at the cap its case is given; others do not', () => {
+    const split = checklist([{ votes: '1/2' }, { votes: '2/2' }]);
+    expect(autoWanted(configs, [split], 7, undefined, 2)).toEqual([]);
+    expect(autoWanted(configs, [checklist([{ votes: '0/1' }, { votes: '1/1' }])], 7, undefined, 2)).toEqual([
+      'e/0',
+    ]);
+  });
+
+  test('the votes a run fits its noise to: every checklist judge, with its votes', () => {
+    const two: EvaluatorConfig[] = [judgeConfig('a'), judgeConfig('b')];
+    const results = [checklist([{ votes: '1/2' }], 'a'), checklist([{ votes: '2/3', required: false }], 'b')];
+    expect(checklistVoteSets(two, results)).toEqual([
+      [{ key: 'e/0#rubric-1', yes: 1, total: 2, weight: 1, required: true }],
+      [{ key: 'e/1#rubric-1', yes: 2, total: 3, weight: 1, required: false }],
+    ]);
   });
 
   test('a split that cannot change the verdict takes no more samples', () => {

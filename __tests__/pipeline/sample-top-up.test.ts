@@ -1,6 +1,8 @@
 import { type CaseResult } from '../../src/core/results.js';
 import { type CaseTopUp } from '../../src/pipeline/execute-case.js';
 import { SampleTopUps } from '../../src/pipeline/sample-top-up.js';
+import { fitRunNoise } from '../../src/evaluators/run-noise.js';
+import { PRIOR_NOISE } from '../../src/evaluators/verdict-posterior.js';
 
 interface Fake {
   first: number;
@@ -18,6 +20,7 @@ function offer(f: Fake, log: string[], name: string): CaseTopUp {
   let made = 0;
   return {
     calls: () => ({ first: f.first, extra: f.extra + made }),
+    votes: () => [],
     doubt: () => f.doubts[taken] ?? 0,
     maxCost: () => f.maxCost ?? 1,
     more: () => {
@@ -116,4 +119,29 @@ test('a leftover sample that throws (cancelled mid-call) leaves its case as deci
   pool.offer(1, 'b', offer({ first: 1, extra: 0, doubts: [0.5] }, log, 'b'));
   const out = await pool.run(decided('pass'), deps(2).deps);
   expect([...out.keys()]).toEqual([1]);
+});
+
+test('the run fits its noise to the votes of every offered case and ranks the cases under that fit', async () => {
+  const log: string[] = [];
+  const seen: unknown[] = [];
+  const pool = new SampleTopUps();
+  const split = [{ key: 'k', yes: 1, total: 2, weight: 1, required: true }];
+  // Under the prior b looks likelier wrong; under the run's fit a. The pool must ask with the fit.
+  const withModel = (name: string, prior: number, fitted: number): CaseTopUp => {
+    const base = offer({ first: 1, extra: 1, doubts: [prior] }, log, name);
+    return {
+      ...base,
+      votes: () => [split],
+      doubt: (model) => {
+        seen.push(model);
+        return model && model !== PRIOR_NOISE ? fitted : prior;
+      },
+    };
+  };
+  pool.offer(1, 'b', withModel('b', 0.4, 0.2));
+  pool.offer(0, 'a', withModel('a', 0.3, 0.6));
+  pool.offer(2, 'c', offer({ first: 2, extra: 0, doubts: [0] }, log, 'c'));
+  await pool.run(decided('pass'), deps().deps);
+  expect(log[0]).toBe('a');
+  expect(seen[0]).toEqual(fitRunNoise([split, split]));
 });

@@ -3,7 +3,7 @@ import { type CaseVerdict, type CheckResult, type EvaluatorResult } from '../cor
 import { evaluatorVerdict, scoreChecklist, scoreRanges, verdictForScore } from '../rubric/scoring.js';
 import { combineChildren, scoreCase } from './case-scoring.js';
 import { type CaseScoring, type EvaluatorConfig } from '../suite/types.js';
-import { DOUBT_THRESHOLD, type ItemVotes, verdictDoubt } from './verdict-posterior.js';
+import { DOUBT_THRESHOLD, type ItemVotes, type NoiseModel, verdictDoubt } from './verdict-posterior.js';
 
 /**
  * Where judge samples can move a case's verdict. Every sampled number of a case is a "knob": a
@@ -254,47 +254,67 @@ function evaluatorInDoubt(
  * step would change the case verdict; with more, when its open checks (samples disagreeing, no
  * majority of three yet) span a change of the case verdict. When no evaluator alone is in doubt
  * but their open checks together are, all of those take one more. Empty: stop.
+ *
+ * `checklistMax`: the most samples a checklist judge takes by its case's doubt alone, when the
+ * run spends the rest where its fit of the judge's noise says (`pipeline/sample-top-up.ts`).
  */
 export function autoWanted(
   configs: readonly EvaluatorConfig[],
   results: readonly EvaluatorResult[],
   max: number,
   scoring?: CaseScoring,
+  checklistMax = max,
 ): string[] {
   const knobs = collectKnobs(configs, results);
   const base = verdictWith(configs, results, new Map(), scoring);
-  const byPath = new Map<string, Knob[]>();
-  for (const k of knobs) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
+  const byPath = knobsByPath(configs, results);
+  const room = (list: readonly Knob[]) =>
+    list[0]!.values.length < (checklistVotes(list) ? Math.min(max, checklistMax) : max);
   const wanted: string[] = [];
   for (const [path, list] of byPath) {
-    if (list[0]!.values.length >= max) continue;
+    if (!room(list)) continue;
     if (evaluatorInDoubt(configs, results, list, base, scoring)) wanted.push(path);
   }
   if (wanted.length > 0 || !openSpanDecides(configs, results, knobs, scoring)) return wanted;
-  return [...byPath]
-    .filter(([, list]) => list[0]!.values.length < max && list.some((k) => openRange(k)))
-    .map(([p]) => p);
+  return [...byPath].filter(([, list]) => room(list) && list.some((k) => openRange(k))).map(([p]) => p);
+}
+
+/** The knobs of a case's sampled evaluators, by evaluator path. */
+function knobsByPath(configs: readonly EvaluatorConfig[], results: readonly EvaluatorResult[]) {
+  const byPath = new Map<string, Knob[]>();
+  for (const k of collectKnobs(configs, results)) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
+  return byPath;
+}
+
+/** Every checklist judge's votes of a case: what a run fits its judge's noise to (`run-noise.ts`). */
+export function checklistVoteSets(
+  configs: readonly EvaluatorConfig[],
+  results: readonly EvaluatorResult[],
+): ItemVotes[][] {
+  return [...knobsByPath(configs, results).values()]
+    .map(checklistVotes)
+    .filter((v): v is ItemVotes[] => v !== null);
 }
 
 /**
  * The checklist judge of a case whose votes are likeliest to give the wrong case verdict, and
- * that chance (`verdict-posterior.ts`); null when no checklist judge can take another sample.
- * What a run's leftover samples are spent on, most doubtful first (`pipeline/sample-top-up.ts`).
+ * that chance (`verdict-posterior.ts`, under `model`: the prior, or the run's fit of it); null
+ * when no checklist judge can take another sample. What a run's leftover samples are spent on,
+ * most doubtful first (`pipeline/sample-top-up.ts`).
  */
 export function mostDoubtful(
   configs: readonly EvaluatorConfig[],
   results: readonly EvaluatorResult[],
   max: number,
   scoring?: CaseScoring,
+  model?: NoiseModel,
 ): { path: string; doubt: number } | null {
   const base = verdictWith(configs, results, new Map(), scoring);
-  const byPath = new Map<string, Knob[]>();
-  for (const k of collectKnobs(configs, results)) byPath.set(k.path, [...(byPath.get(k.path) ?? []), k]);
   let best: { path: string; doubt: number } | null = null;
-  for (const [path, list] of byPath) {
+  for (const [path, list] of knobsByPath(configs, results)) {
     const votes = list[0]!.values.length < max ? checklistVotes(list) : null;
     if (!votes) continue;
-    const doubt = verdictDoubt(votes, base, (o) => verdictWith(configs, results, o, scoring));
+    const doubt = verdictDoubt(votes, base, (o) => verdictWith(configs, results, o, scoring), model);
     if (!best || doubt > best.doubt) best = { path, doubt };
   }
   return best;

@@ -11,6 +11,11 @@
  * hard to judge. Each level gives every item a probability of being truly met; the true verdict's
  * distribution follows by summing over the evaluator's items, states merged by what the verdict
  * depends on (a required item unmet, the weight met, the count met).
+ *
+ * Those figures are a prior. A run sees many cases judged by one judge, so once every case has
+ * taken its own samples the run fits them to all of its votes (`run-noise.ts`) and ranks its
+ * leftover samples by the fitted model: a judge that slips on every item of half the cases is
+ * then known to, where one case's votes could not tell.
  */
 
 /** One checklist item's samples. */
@@ -22,10 +27,25 @@ export interface ItemVotes {
   required: boolean;
 }
 
-const MET_SHARE = 0.75;
-const CERTAIN = 0.995;
-const NOISY_MET = [0.8, 0.85, 0.9, 0.95];
-const NOISY_SHARES = [0.1, 0.4, 0.9];
+/** What the doubt assumes of the judge and the items: the prior, or a run's fit of it. */
+export interface NoiseModel {
+  /** The share of items truly met. */
+  metShare: number;
+  /** How often a noisy item is judged right, each figure weighed alike. */
+  noisyRight: readonly number[];
+  /** The weight of each level of NOISY_SHARES before a case's votes are seen. */
+  levelPrior: readonly number[];
+}
+
+/** A certain item is judged right this often. */
+export const CERTAIN = 0.995;
+/** The shares of a case's items that are noisy, weighed by the case's own votes. */
+export const NOISY_SHARES = [0.1, 0.4, 0.9] as const;
+export const PRIOR_NOISE: NoiseModel = {
+  metShare: 0.75,
+  noisyRight: [0.8, 0.85, 0.9, 0.95],
+  levelPrior: [1 / 3, 1 / 3, 1 / 3],
+};
 /** More states than this (items of many distinct weights): the least likely are dropped. */
 const MAX_STATES = 512;
 
@@ -39,25 +59,29 @@ interface State {
   probs: number[];
 }
 
-const binomial = (p: number, yes: number, total: number): number => p ** yes * (1 - p) ** (total - yes);
+export const binomial = (p: number, yes: number, total: number): number =>
+  p ** yes * (1 - p) ** (total - yes);
 
 /** P(votes | truly met) and P(votes | truly unmet) for a share `noisy` of noisy items. */
-function likelihoods(v: ItemVotes, noisy: number): [number, number] {
-  const noisyMet = NOISY_MET.reduce((s, p) => s + binomial(p, v.yes, v.total), 0) / NOISY_MET.length;
-  const noisyUnmet = NOISY_MET.reduce((s, p) => s + binomial(1 - p, v.yes, v.total), 0) / NOISY_MET.length;
+function likelihoods(v: ItemVotes, noisy: number, m: NoiseModel): [number, number] {
+  const right = m.noisyRight;
+  const noisyMet = right.reduce((s, p) => s + binomial(p, v.yes, v.total), 0) / right.length;
+  const noisyUnmet = right.reduce((s, p) => s + binomial(1 - p, v.yes, v.total), 0) / right.length;
   return [
     (1 - noisy) * binomial(CERTAIN, v.yes, v.total) + noisy * noisyMet,
     (1 - noisy) * binomial(1 - CERTAIN, v.yes, v.total) + noisy * noisyUnmet,
   ];
 }
 
-/** The weight of each noise level given the votes (equal before them), normalised. */
-function levelWeights(items: readonly ItemVotes[]): number[] {
-  const logs = NOISY_SHARES.map((s) =>
-    items.reduce((sum, v) => {
-      const [met, unmet] = likelihoods(v, s);
-      return sum + Math.log(MET_SHARE * met + (1 - MET_SHARE) * unmet);
-    }, 0),
+/** The weight of each noise level given one evaluator's votes and the model's prior, normalised. */
+export function levelWeights(items: readonly ItemVotes[], m: NoiseModel = PRIOR_NOISE): number[] {
+  const logs = NOISY_SHARES.map(
+    (s, l) =>
+      Math.log(m.levelPrior[l]!) +
+      items.reduce((sum, v) => {
+        const [met, unmet] = likelihoods(v, s, m);
+        return sum + Math.log(m.metShare * met + (1 - m.metShare) * unmet);
+      }, 0),
   );
   const top = Math.max(...logs);
   const w = logs.map((l) => Math.exp(l - top));
@@ -66,10 +90,10 @@ function levelWeights(items: readonly ItemVotes[]): number[] {
 }
 
 /** P(truly met | votes) of one item under each noise level. */
-function metProbabilities(v: ItemVotes): number[] {
+function metProbabilities(v: ItemVotes, m: NoiseModel): number[] {
   return NOISY_SHARES.map((s) => {
-    const [met, unmet] = likelihoods(v, s);
-    return (MET_SHARE * met) / (MET_SHARE * met + (1 - MET_SHARE) * unmet);
+    const [met, unmet] = likelihoods(v, s, m);
+    return (m.metShare * met) / (m.metShare * met + (1 - m.metShare) * unmet);
   });
 }
 
@@ -78,12 +102,12 @@ function stateKey(s: State): string {
 }
 
 /** Every reachable verdict-relevant state of the items' truth, with its probability per level. */
-function truthStates(items: readonly ItemVotes[]): State[] {
+function truthStates(items: readonly ItemVotes[], m: NoiseModel): State[] {
   let states: State[] = [
     { requiredUnmet: false, weightMet: 0, countMet: 0, witness: [], probs: NOISY_SHARES.map(() => 1) },
   ];
   for (const item of items) {
-    const q = metProbabilities(item);
+    const q = metProbabilities(item, m);
     const next = new Map<string, State>();
     for (const s of states)
       for (const met of [1, 0]) {
@@ -113,17 +137,18 @@ function truthStates(items: readonly ItemVotes[]): State[] {
  * The probability that the items' true values give a case verdict other than `base`.
  * `verdictOf` replays the case's verdict with the items set to the values given (1 met, 0 not);
  * it must read them only as a checklist's score does (a required item unmet, the weight met, the
- * count met), since it is asked once per merged state.
+ * count met), since it is asked once per merged state. `model`: the prior, or a run's fit.
  */
 export function verdictDoubt<V>(
   items: readonly ItemVotes[],
   base: V,
   verdictOf: (values: ReadonlyMap<string, number>) => V,
+  model: NoiseModel = PRIOR_NOISE,
 ): number {
   if (items.length === 0) return 0;
-  const weights = levelWeights(items);
+  const weights = levelWeights(items, model);
   let same = 0;
-  for (const s of truthStates(items)) {
+  for (const s of truthStates(items, model)) {
     const values = new Map(items.map((it, i) => [it.key, s.witness[i]!]));
     if (verdictOf(values) === base) same += s.probs.reduce((sum, p, l) => sum + p * weights[l]!, 0);
   }

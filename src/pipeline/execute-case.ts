@@ -3,6 +3,7 @@ import { candidateFromTarget } from '../evaluators/context.js';
 import { type ExecDeps } from '../exec/deps.js';
 import { runEvaluators } from '../evaluators/evaluate.js';
 import { type SampleTopUp } from '../evaluators/case-samples.js';
+import { type ItemVotes, type NoiseModel } from '../evaluators/verdict-posterior.js';
 import { type Judge } from '../judge/judge.js';
 import { CancelledError } from '../exec/limiter.js';
 import {
@@ -94,7 +95,8 @@ export async function executeCase(
 /** A finished case open to more judge samples: the case's result built again after each. */
 export interface CaseTopUp {
   calls(): { first: number; extra: number };
-  doubt(): number;
+  votes(): ItemVotes[][];
+  doubt(model?: NoiseModel): number;
   maxCost(): number;
   more(): Promise<CaseResult>;
 }
@@ -107,7 +109,8 @@ function caseTopUp(
   let ms = durationMs;
   return {
     calls: () => sampled.calls(),
-    doubt: () => sampled.doubt(),
+    votes: () => sampled.votes(),
+    doubt: (model) => sampled.doubt(model),
     maxCost: () => sampled.maxCost(),
     more: async () => {
       const started = Date.now();

@@ -1,6 +1,7 @@
 import { type CaseResult, emptyUsage } from '../core/results.js';
 import { type SpendMeter } from './budget.js';
 import { type CaseTopUp } from './execute-case.js';
+import { fitRunNoise } from '../evaluators/run-noise.js';
 
 /**
  * Below this chance of a wrong verdict a case takes no sample from the leftover budget: the
@@ -27,8 +28,10 @@ const before = (a: Open, b: Open) => a.doubt > b.doubt || (a.doubt === b.doubt &
 
 /**
  * `judge-samples: auto`, the run's part (README "Judge samples"). Each case first samples as its
- * own doubt asks, then offers itself here; what is left of twice the first samples' calls is spent
- * on the cases whose verdict is still likeliest wrong, one sample at a time, most doubtful first
+ * own doubt asks, then offers itself here. The run fits its judge's noise to every offered case's
+ * checklist votes (`evaluators/run-noise.ts`) and ranks the cases by how likely their verdict is
+ * wrong under that fit; what is left of twice the first samples' calls is spent on the cases
+ * whose verdict is still likeliest wrong, one sample at a time, most doubtful first
  * (ties in plan order), `concurrency` at a time, and never past that budget: a batch takes a case
  * only while the most its sample can cost (it, and the judge aggregators above it asked again)
  * fits what is left, and what it did cost is counted. Deterministic: which case is sampled
@@ -37,14 +40,28 @@ const before = (a: Open, b: Open) => a.doubt > b.doubt || (a.doubt === b.doubt &
 export class SampleTopUps {
   private first = 0;
   private extra = 0;
+  private offered: Omit<Open, 'doubt'>[] = [];
   private readonly heap: Open[] = [];
 
   offer(at: number, label: string, topUp: CaseTopUp): void {
     const { first, extra } = topUp.calls();
     this.first += first;
     this.extra += extra;
-    const doubt = topUp.doubt();
-    if (doubt >= TOP_UP_FLOOR) this.push({ at, label, topUp, doubt });
+    this.offered.push({ at, label, topUp });
+  }
+
+  /**
+   * Fits the run's noise model to every offered case's votes (in plan order, so the fit does not
+   * depend on which case finished first) and ranks the open cases under it.
+   */
+  private rank(): void {
+    const offered = this.offered.sort((a, b) => a.at - b.at);
+    this.offered = [];
+    const model = fitRunNoise(offered.flatMap((o) => o.topUp.votes()));
+    for (const o of offered) {
+      const doubt = o.topUp.doubt(model);
+      if (doubt >= TOP_UP_FLOOR) this.push({ ...o, doubt });
+    }
   }
 
   /**
@@ -59,6 +76,7 @@ export class SampleTopUps {
     const out = new Map<number, CaseResult>();
     let left = this.first - this.extra;
     let spent = 0;
+    if (left > 0) this.rank();
     while (left > 0 && this.heap.length > 0 && !deps.signal?.aborted && (!deps.spend || deps.spend.allow())) {
       const batch = this.batch(left, Math.max(1, deps.concurrency));
       if (batch.length === 0) break;
