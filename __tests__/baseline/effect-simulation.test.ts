@@ -1,9 +1,4 @@
-import {
-  detectableDrop,
-  effectVerdict,
-  interval,
-  pairedSpread,
-} from '../../src/baseline/effect-stats.js';
+import { detectableDrop, effectVerdict, interval, pairedSpread } from '../../src/baseline/effect-stats.js';
 import { mulberry32 } from '../../src/core/seeded-random.js';
 
 /**
@@ -108,9 +103,9 @@ function simulate(s: Setting, runs: number, seed: number): Tally {
 
 const p75 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(0.75 * (values.length - 1))]!;
 
-/** Runs per setting: fewer where each costs more; the coverage asserted is pooled per n. */
-const runsFor = (n: number, clustered: boolean) =>
-  Math.round(SCALE * (clustered ? 2 : 1) * (n <= 30 ? 300 : n <= 100 ? 200 : n <= 500 ? 80 : 30));
+/** Runs per setting: fewer where each costs more (a run of 2,000 cases costs 200 of 10). */
+const runsFor = (n: number, settings: number) =>
+  Math.round((SCALE * (n <= 30 ? 1200 : n <= 100 ? 800 : n <= 500 ? 400 : 200)) / settings);
 
 const NS = [10, 30, 100, 500, 2000];
 const figures: string[] = [];
@@ -118,26 +113,76 @@ afterAll(() => {
   if (process.env.EFFECT_SIM_PRINT) console.log(figures.join('\n'));
 });
 
-describe('effect interval: coverage of the true mean difference', () => {
+/** Every setting at one n: both metrics, both populations (or 5 and 20 clusters), no change and a drop. */
+function settingsAt(n: number, clustered: boolean): Setting[] {
+  const out: Setting[] = [];
   for (const metric of ['pass', 'score'] as const)
-    for (const clusters of [0, 5, 20])
-      it(`is at least 93% for ${metric}, ${clusters ? `${clusters} clusters` : 'no clusters'}, at every n from 10 to 2,000`, () => {
-        let seed = 1 + clusters * 7 + (metric === 'score' ? 1000 : 0);
-        const low: { n: number; coverage: number }[] = [];
-        for (const n of NS) {
-          if (clusters > n / 2) continue;
-          let covered = 0;
-          let runs = 0;
-          for (const population of clusters ? (['spread'] as const) : (['stable', 'spread'] as const))
-            for (const drop of [0, 0.1]) {
-              const t = simulate({ n, clusters, metric, population, drop }, runsFor(n, clusters > 0), seed++);
-              covered += t.covered;
-              runs += t.runs;
-            }
-          const coverage = covered / runs;
-          figures.push(`coverage\t${metric}\t${clusters}\t${n}\t${coverage.toFixed(3)}\t${runs} runs`);
-          if (coverage < 0.93) low.push({ n, coverage });
-        }
-        expect(low).toEqual([]);
-      });
+    for (const drop of [0, 0.1])
+      if (!clustered)
+        for (const population of ['stable', 'spread'] as const)
+          out.push({ n, clusters: 0, metric, population, drop });
+      else
+        for (const clusters of n >= 40 ? [5, 20] : [5])
+          out.push({ n, clusters, metric, population: 'spread', drop });
+  return out;
+}
+
+describe('effect interval: coverage of the true mean difference', () => {
+  for (const clustered of [false, true])
+    it.each(NS)(
+      `is at least 93% at n %i, ${clustered ? 'with 5 or 20 clusters' : 'without clusters'}`,
+      (n) => {
+        const settings = settingsAt(n, clustered);
+        let covered = 0;
+        let runs = 0;
+        settings.forEach((s, k) => {
+          const t = simulate(s, runsFor(n, settings.length), 1000 * n + 100 * Number(clustered) + k);
+          covered += t.covered;
+          runs += t.runs;
+        });
+        const coverage = covered / runs;
+        figures.push(
+          `coverage\t${clustered ? 'clusters' : 'none'}\t${n}\t${coverage.toFixed(3)}\t${runs} runs`,
+        );
+        expect(coverage).toBeGreaterThanOrEqual(0.93);
+      },
+    );
+});
+
+describe('effect verdict: no true change reads regressed in at most 5% of runs', () => {
+  it.each([
+    { n: 10, clusters: 0, metric: 'pass' as Metric },
+    { n: 100, clusters: 0, metric: 'pass' as Metric },
+    { n: 100, clusters: 5, metric: 'score' as Metric },
+    { n: 500, clusters: 0, metric: 'score' as Metric },
+    { n: 2000, clusters: 20, metric: 'pass' as Metric },
+  ])('n $n, clusters $clusters, $metric', ({ n, clusters, metric }) => {
+    const t = simulate({ n, clusters, metric, population: 'spread', drop: 0 }, runsFor(n, 2), 77 + n);
+    const rate = t.regressed / t.runs;
+    figures.push(`false regressed\t${metric}\t${clusters}\t${n}\t${rate.toFixed(3)}\t${t.runs} runs`);
+    expect(rate).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe('effect mde: a true drop at the 75th percentile of the stated mde reads regressed in at least 75% of runs', () => {
+  it.each([
+    { n: 30, clusters: 0, metric: 'pass' as Metric, population: 'spread' as const },
+    { n: 100, clusters: 0, metric: 'pass' as Metric, population: 'stable' as const },
+    { n: 200, clusters: 0, metric: 'score' as Metric, population: 'spread' as const },
+    { n: 500, clusters: 20, metric: 'pass' as Metric, population: 'spread' as const },
+    { n: 1000, clusters: 0, metric: 'pass' as Metric, population: 'spread' as const },
+  ])('n $n, clusters $clusters, $metric, $population', ({ n, clusters, metric, population }) => {
+    const runs = runsFor(n, 3);
+    // The mde stated under a drop depends on the drop: iterate to the drop whose own p75 mde it is.
+    let drop = p75(simulate({ n, clusters, metric, population, drop: 0 }, runs, 5).mdes);
+    for (let k = 0; k < 2; k++)
+      drop = p75(simulate({ n, clusters, metric, population, drop }, runs, 6 + k).mdes);
+    expect(drop).toBeLessThan(Infinity);
+    const t = simulate({ n, clusters, metric, population, drop }, runs, 9);
+    const power = t.regressed / t.runs;
+    figures.push(
+      `power at p75 mde\t${metric}\t${clusters}\t${n}\tmde ${drop.toFixed(3)}\t${power.toFixed(3)}\t${t.runs} runs`,
+    );
+    expect(power).toBeGreaterThanOrEqual(0.75);
+  });
 });
