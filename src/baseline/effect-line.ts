@@ -47,5 +47,10 @@ export function effectLines(effect: RunEffect): string[] {
     return [
       `effect: not stated, ${effect.paired} case${effect.paired === 1 ? '' : 's'} judged on both sides (10 needed)`,
     ];
-  return [...effect.overall].sort((a) => (a.metric === 'pass' ? -1 : 1)).map(effectLine);
+  return overallRows(effect).map(effectLine);
+}
+
+/** The overall rows in the order a reviewer reads them: the pass rate, then the score. */
+export function overallRows(effect: RunEffect): EffectRow[] {
+  return (['pass', 'score'] as const).flatMap((m) => effect.overall.filter((r) => r.metric === m));
 }

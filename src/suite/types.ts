@@ -239,6 +239,8 @@ export interface EvalCase {
   evaluators: EvaluatorConfig[];
   /** Set by the loader of a format whose verdicts differ from v2's (AgentV 5). */
   scoring?: CaseScoring;
+  /** Cases that move together (README "The pull request's effect"); a name is per suite file. */
+  cluster?: string;
 }
 
 export interface EvalSuite {
