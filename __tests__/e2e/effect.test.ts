@@ -157,7 +157,7 @@ test('a pull request clearly worse than its base reads regressed with its interv
   expect(run.stdout).toContain('effect: pass rate 100% → 60%');
   expect(run.code).toBe(1);
   expect(run.stdout).toMatch(
-    /::error::rubric-eval: .* against the baseline: the pass rate regressed \(−40 points, 95% CI/,
+    /::error::rubric-eval: .* against the baseline: the pass rate regressed \(−40 points, 95%25 CI −77 to −3\), the score regressed/,
   );
 }, 120_000);
 

@@ -2,7 +2,7 @@ import { type Config, type FAIL_ON } from './config.js';
 import { shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
 import { unmetPassRates } from './pass-rate-line.js';
-import { effectNumbers } from '../baseline/effect-line.js';
+import { effectNumbers, overallRows } from '../baseline/effect-line.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
 
@@ -28,7 +28,8 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (results.errors.length > 0)
     return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
   if (failOn === 'regression' && results.baseline) return regressions(results);
-  if (failOn === 'effect' && results.effect && results.effect.overall.length > 0) return effectFailures(results);
+  if (failOn === 'effect' && results.effect && results.effect.overall.length > 0)
+    return effectFailures(results);
   if (results.pass_rates) return passRateFailures(results, failOn);
   // Every other case is the absolute rule; `regression` without a baseline is `fail`.
   const c = results.counts;
@@ -95,7 +96,7 @@ function regressions(results: RunResults): string[] {
  * request's effect"); an errored or skipped case is no evidence that nothing got worse.
  */
 function effectFailures(results: RunResults): string[] {
-  const bits = (results.effect?.overall ?? [])
+  const bits = (results.effect ? overallRows(results.effect) : [])
     .filter((r) => r.verdict === 'regressed')
     .map((r) => `the ${r.metric === 'pass' ? 'pass rate' : 'score'} regressed (${effectNumbers(r)})`);
   if (results.counts.error) bits.push(`${results.counts.error} errored`);
