@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type RunResults } from '../../src/core/results.js';
+import { DEFINITION_VERSION } from '../../src/suite/definition-hash.js';
 import { runCli } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/judge.js';
 
@@ -18,6 +19,7 @@ function resultsFile(dir: string, name: string, cases: Case[]): string {
     file,
     JSON.stringify({
       version: 1,
+      definition_version: DEFINITION_VERSION,
       verdict: 'pass',
       score: 1,
       suites: [
