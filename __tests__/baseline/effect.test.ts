@@ -3,44 +3,17 @@ import { effectLine, effectLines } from '../../src/baseline/effect-line.js';
 import { compareWithBaseline } from '../../src/baseline/compare.js';
 import { type BaselineResults } from '../../src/baseline/read-results.js';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
+import { resultsOf } from '../helpers/results.js';
 import { DEFINITION_VERSION } from '../../src/suite/definition-hash.js';
 
 type Side = { id: string; verdict: CaseResult['verdict']; score: number; hash?: string; cluster?: string };
 
 function head(cases: Side[], suite = 'evals/qa.yaml'): RunResults {
-  return {
-    version: 1,
-    verdict: 'pass',
-    score: 1,
-    counts: { pass: 0, borderline: 0, fail: 0, error: 0 },
-    suites: [
-      {
-        path: suite,
-        description: null,
-        cases: cases.map((c) => ({
-          id: c.id,
-          definition_hash: c.hash ?? 'aaaaaaaaaaaaaaaa',
-          verdict: c.verdict,
-          score: c.score,
-          gating_violations: [],
-          evaluators: [],
-          target: null,
-          answer: null,
-          duration_ms: 0,
-          ...(c.cluster ? { cluster: c.cluster } : {}),
-        })),
-      },
-    ],
-    rubric: null,
-    usage: { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null },
-    partial: false,
-    errors: [],
-    warnings: [],
-    history: [],
-    judge: null,
-    started_at: '2026-11-28T00:00:00.000Z',
-    duration_ms: 0,
-  };
+  const r = resultsOf(cases.map((c) => [suite, c.id, c.verdict, c.score, c.hash ?? 'aaaaaaaaaaaaaaaa']));
+  r.suites[0]!.cases.forEach((c, i) => {
+    if (cases[i]!.cluster) c.cluster = cases[i]!.cluster;
+  });
+  return r;
 }
 
 function base(cases: Side[], suite = 'evals/qa.yaml'): BaselineResults {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type RunResults } from '../../src/core/results.js';
-import { DEFINITION_VERSION } from '../../src/suite/definition-hash.js';
+import { resultsOf } from '../helpers/results.js';
 import { runCli } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/judge.js';
 
@@ -15,54 +15,23 @@ interface Case {
 
 function resultsFile(dir: string, name: string, cases: Case[]): string {
   const file = path.join(dir, name);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      version: 1,
-      definition_version: DEFINITION_VERSION,
-      verdict: 'pass',
-      score: 1,
-      suites: [
-        {
-          path: 'evals/qa.yaml',
-          description: null,
-          cases: cases.map((c, i) => ({
-            id: `c${i}`,
-            definition_hash: '0123456789abcdef',
-            verdict: c.verdict,
-            score: c.score,
-            gating_violations: [],
-            evaluators: [],
-            target: null,
-            answer: null,
-            duration_ms: 0,
-            ...(c.answers
-              ? {
-                  repeats: c.answers.length,
-                  pass_rate: c.answers.filter((a) => a.verdict === 'pass').length / c.answers.length,
-                  answers: c.answers.map((a, k) => ({
-                    repeat: k + 1,
-                    ...a,
-                    gating_violations: [],
-                    evaluators: [],
-                    answer: null,
-                  })),
-                }
-              : {}),
-          })),
-        },
-      ],
-      rubric: null,
-      usage: { judge_calls: 0, cached_calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: null },
-      partial: false,
-      errors: [],
-      warnings: [],
-      history: [],
-      judge: null,
-      started_at: '2026-11-28T00:00:00.000Z',
-      duration_ms: 0,
-    }),
+  const r = resultsOf(
+    cases.map((c, i) => ['evals/qa.yaml', `c${i}`, c.verdict, c.score, '0123456789abcdef']),
   );
+  r.suites[0]!.cases.forEach((c, i) => {
+    const answers = cases[i]!.answers;
+    if (!answers) return;
+    c.repeats = answers.length;
+    c.pass_rate = answers.filter((a) => a.verdict === 'pass').length / answers.length;
+    c.answers = answers.map((a, k) => ({
+      repeat: k + 1,
+      ...a,
+      gating_violations: [],
+      evaluators: [],
+      answer: null,
+    }));
+  });
+  writeFileSync(file, JSON.stringify(r));
   return file;
 }
 

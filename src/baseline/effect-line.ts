@@ -25,7 +25,7 @@ export function effectNumbers(r: EffectRow): string {
 }
 
 /** What the suite could have seen: the mde, or that no drop is detectable at this size. */
-export function detectsLine(r: EffectRow): string {
+function detectsLine(r: EffectRow): string {
   const s = scaleOf(r);
   if (r.mde === null)
     return `with ${r.n} cases${r.clusters < r.n ? ` in ${r.clusters} clusters` : ''} this suite cannot detect a drop`;

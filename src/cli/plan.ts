@@ -7,7 +7,7 @@ import { excerpt } from '../core/diagnostics.js';
 import { type CliIO, EXIT_PASS, UsageError } from './io.js';
 import { parseFlags } from './parse-flags.js';
 
-export const PLAN_HELP = `Usage: rubric-eval plan --baseline <results.json> [options]
+const PLAN_HELP = `Usage: rubric-eval plan --baseline <results.json> [options]
 
 How many cases (or, when the baseline repeats its cases, answers per case) a suite needs for a
 true drop of --drop to read "regressed" in 80% of runs (README "The pull request's effect"). The
