@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Workspace } from '../../src/core/workspace.js';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 
-/** The `cluster` case key (README "The pull request's effect"): v2's case key, promptfoo's `metadata.cluster`. */
+/** The `cluster` case key (docs/effect.md): v2's case key, promptfoo's `metadata.cluster`. */
 function load(yaml: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-key-'));
   const file = path.join(dir, 'suite.yaml');

@@ -1,5 +1,5 @@
 /**
- * The statistics of the pull request's effect (README "The pull request's effect"): a
+ * The statistics of the pull request's effect (docs/effect.md): a
  * cluster-robust t interval for the mean paired difference, with a variance floor of one
  * pseudo-flip so that it keeps its coverage where an interval from the observed spread alone
  * collapses (0/1 outcomes where nothing flipped), and the drop it could detect.

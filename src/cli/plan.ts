@@ -10,7 +10,7 @@ import { parseFlags } from './parse-flags.js';
 const PLAN_HELP = `Usage: rubric-eval plan --baseline <results.json> [options]
 
 How many cases (or, when the baseline repeats its cases, answers per case) a suite needs for a
-true drop of --drop to read "regressed" in 80% of runs (README "The pull request's effect"). The
+true drop of --drop to read "regressed" in 80% of runs (docs/effect.md). The
 spread is the baseline's: var(d) = 2 × its per-case variance (with repeats, the variance between a
 case's answers). Cases are taken as independent; clusters make a suite need more. No model is called.
 

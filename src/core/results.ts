@@ -327,7 +327,7 @@ export interface RunResults {
   trusted?: TrustedInfo;
   /** What the cases' `definition_hash` covers (see DEFINITION_VERSION); absent in older files. */
   definition_version?: number;
-  /** The pull request's effect against the baseline (README "The pull request's effect"); null without a baseline. */
+  /** The pull request's effect against the baseline (docs/effect.md); null without a baseline. */
   effect?: RunEffect | null;
 }
 

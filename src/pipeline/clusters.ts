@@ -2,7 +2,7 @@ import { type SuiteResult } from '../core/results.js';
 import { type EvalSuite } from '../suite/types.js';
 
 /**
- * Every case result carries its suite's `cluster` for it (README "The pull request's effect"), so
+ * Every case result carries its suite's `cluster` for it (docs/effect.md), so
  * that a later comparison, from this results file alone, resamples the cases that move together
  * as one. Set in place, after execution, as one step for every way a case result is made.
  */

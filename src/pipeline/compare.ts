@@ -39,8 +39,8 @@ export async function compareStage(
 }
 
 function note(reason: string, warned: boolean, failOn: Config['failOn']): string | null {
-  return failOn === 'regression'
-    ? `No baseline (${reason}): fail-on regression judges this run as fail.`
+  return failOn === 'regression' || failOn === 'effect'
+    ? `No baseline (${reason}): fail-on ${failOn} judges this run as fail.`
     : warned
       ? `No baseline (${reason}).`
       : null;
