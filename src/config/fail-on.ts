@@ -31,7 +31,7 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (failOn === 'effect' && results.effect && results.effect.overall.length > 0)
     return effectFailures(results);
   if (results.pass_rates) return passRateFailures(results, failOn);
-  // Every other case is the absolute rule; `regression` without a baseline is `fail`.
+  // Every other case is the absolute rule; `regression` or `effect` without a baseline is `fail`.
   const c = results.counts;
   const inconclusive = c.inconclusive ?? 0;
   const tripped =
@@ -92,8 +92,8 @@ function regressions(results: RunResults): string[] {
 }
 
 /**
- * `fail-on: effect`: the overall effect of either metric reads `regressed` (README "The pull
- * request's effect"); an errored or skipped case is no evidence that nothing got worse.
+ * `fail-on: effect`: the overall effect of either metric reads `regressed` (docs/effect.md);
+ * an errored or skipped case is no evidence that nothing got worse.
  */
 function effectFailures(results: RunResults): string[] {
   const bits = (results.effect ? overallRows(results.effect) : [])
