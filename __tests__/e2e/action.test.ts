@@ -217,7 +217,7 @@ test('invalid inputs name the input and the accepted values', async () => {
   });
   expect(run.code).toBe(1);
   expect(run.stdout).toContain(
-    "fail-on: must be one of fail, borderline, inconclusive, regression, never, calibration (got 'sometimes')",
+    "fail-on: must be one of fail, borderline, inconclusive, regression, never, calibration, effect (got 'sometimes')",
   );
   expect(run.stdout).toContain('concurrency: must be an integer from 1 to 256');
   // The results file still says why.
@@ -225,7 +225,7 @@ test('invalid inputs name the input and the accepted values', async () => {
   expect(r.verdict).toBe('fail');
   expect([...r.errors].sort()).toEqual([
     'inputs: concurrency: must be an integer from 1 to 256',
-    "inputs: fail-on: must be one of fail, borderline, inconclusive, regression, never, calibration (got 'sometimes')",
+    "inputs: fail-on: must be one of fail, borderline, inconclusive, regression, never, calibration, effect (got 'sometimes')",
   ]);
   expect(run.outputs.verdict).toBe('fail');
 });

@@ -103,7 +103,7 @@ test('compare: unreadable or foreign files and bad flags exit 2 with the reason'
   expect(missing.stderr).toMatch(/nope\.json: ENOENT/);
   expect((await runCli(['compare', 'v2.json'], { cwd: repo })).code).toBe(2);
   expect((await runCli(['compare', 'a', 'b', '--fail-on', 'sometimes'], { cwd: repo })).stderr).toContain(
-    '--fail-on must be one of fail, borderline, inconclusive, regression, never, calibration',
+    '--fail-on must be one of fail, borderline, inconclusive, regression, never, calibration, effect',
   );
   const help = await runCli(['compare', '--help']);
   expect(help.code).toBe(0);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { excerpt } from '../core/diagnostics.js';
 import { compareWithBaseline } from '../baseline/compare.js';
+import { DEFAULT_EFFECT_MARGIN, measureEffect } from '../baseline/effect.js';
 import { fileOrigin } from '../baseline/load.js';
 import { checkBaselineResults, parseBaselineResults } from '../baseline/read-results.js';
 import { FAIL_ON } from '../config/config.js';
@@ -12,17 +12,20 @@ import { writeResultsStream } from '../report/results-file.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
 import { countCases, emptyUsage, type RunResults } from '../core/results.js';
 import { type CliIO, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, UsageError } from './io.js';
+import { parseFlags } from './parse-flags.js';
 
 const COMPARE_HELP = `Usage: rubric-eval compare <base.json> <head.json> [options]
 
 Compares two results files case by case (on suite path and case id) and reports what changed:
-broken, regressed, fixed, improved, new, redefined, removed, and what was failing on both sides.
-No model is called.
+broken, regressed, fixed, improved, new, redefined, removed, and what was failing on both sides;
+and the pull request's effect: the mean score and pass rate, head minus base, with a 95% interval
+and a verdict (improved, non-inferior, regressed, inconclusive). No model is called.
 
 Options:
   --format <table|markdown|json>   (default table; json is the head results with the comparison)
-  --fail-on <regression|fail|borderline|never>   (default regression)
+  --fail-on <regression|effect|fail|borderline|never>   (default regression)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
+  --effect-margin <x>        the suite's effect: a drop up to this is non-inferior (default 0.05)
   -h, --help
 
 Exit codes: 0 pass, 1 the comparison fails --fail-on, 2 unreadable files or usage.
@@ -32,23 +35,13 @@ Example:
 
 /** `rubric-eval compare BASE HEAD`: the compare stage on two files, rendered like `run`. */
 export async function compareCommand(args: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string' },
-        'fail-on': { type: 'string' },
-        'regression-margin': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message, { cause: err });
-  }
-  const { values: v, positionals } = parsed;
+  const { values: v, positionals } = parseFlags(args, {
+    format: { type: 'string' },
+    'fail-on': { type: 'string' },
+    'regression-margin': { type: 'string' },
+    'effect-margin': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (v.help) {
     io.stdout.write(`${COMPARE_HELP}\n`);
     return EXIT_PASS;
@@ -64,15 +57,16 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   const margin = Number(v['regression-margin'] ?? 0.1);
   if (!Number.isFinite(margin) || margin < 0 || margin > 1)
     throw new UsageError('--regression-margin must be a number from 0 to 1');
+  const effectMargin = Number(v['effect-margin'] ?? DEFAULT_EFFECT_MARGIN);
+  if (!Number.isFinite(effectMargin) || effectMargin < 0 || effectMargin > 1)
+    throw new UsageError('--effect-margin must be a number from 0 to 1');
 
   const [baseFile, headFile] = positionals as [string, string];
   const base = parseBaselineResults(readText(baseFile, io.cwd), baseFile);
   if ('error' in base) throw new UsageError(base.error);
   const head = readHead(headFile, io.cwd);
-  const compared = withRegressionCheck(
-    compareWithBaseline(head, base.results, fileOrigin(baseFile), margin),
-    failOn,
-  );
+  const cases = compareWithBaseline(head, base.results, fileOrigin(baseFile), margin);
+  const compared = withRegressionCheck({ ...cases, effect: measureEffect(cases, effectMargin) }, failOn);
   if (format === 'json') await writeResultsStream(io.stdout as NodeJS.WritableStream, compared);
   else if (format === 'markdown') io.stdout.write(renderReport(compared));
   else io.stdout.write(renderTerminal(compared, styleFor(io.stdout, io.env)));

@@ -12,6 +12,7 @@ Usage:
   rubric-eval generate rubrics <suite> [options]  write checklist rubrics for cases that have none
   rubric-eval compare <base.json> <head.json>     what changed between two results files
   rubric-eval calibrate <suite-globs...> --labels <file>  how far the judge agrees with people, per check
+  rubric-eval plan --baseline <results.json>      how many cases a suite needs to see a drop
   rubric-eval <command> --help                    options and examples of a command
 
 Exit codes: 0 pass, 1 the verdict fails --fail-on, 2 invalid input or usage.`;
@@ -39,9 +40,11 @@ Options:
   --repeat <n|auto>          answers per case from the target (1-20, default 1, or the suite's
                              repeat), or auto: more (up to 20) only while they cannot decide the case
   --min-case-pass-rate <x>   the pass rate a repeated case must be shown to reach (default 0.8)
-  --fail-on <fail|borderline|inconclusive|regression|never|calibration>   (default fail; regression needs --baseline)
+  --fail-on <fail|borderline|inconclusive|regression|effect|never|calibration>   (default fail;
+                             regression and effect need --baseline)
   --baseline <file>          compare every case with this results file (the base branch's run)
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
+  --effect-margin <x>        the suite's effect: a mean drop up to this is non-inferior (default 0.05)
   --calibration <file>       labels (JSONL): measure the judge per check; with --min-judge-agreement <κ>
                              a check below it is advisory (--fail-on calibration: fails instead)
   --cache-dir <dir>          judge cache (default .rubric-eval-cache; on a runner

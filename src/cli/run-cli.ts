@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig } from 'node:util';
 import { type Config, configFromInputs, parseInputs } from '../config/config.js';
 import { excerpt, formatDiagnostic } from '../core/diagnostics.js';
-import { didYouMean } from '../core/did-you-mean.js';
+import { parseFlags as parse } from './parse-flags.js';
 import { writeResultsOrFallback, writeResultsStream, WrittenText } from '../report/results-file.js';
 import { renderReport } from '../report/comment-body.js';
 import { renderTerminal, styleFor } from '../report/terminal.js';
@@ -22,6 +22,7 @@ import { shardLabel } from '../pipeline/shard.js';
 import { gitDiffSubject, lastCommitSubject, type Subject, subjectFromDiff } from '../checker/subject.js';
 import { compareCommand } from './compare.js';
 import { calibrateCommand } from './calibrate.js';
+import { planCommand } from './plan.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { GENERATE_HELP, mainHelp, MERGE_HELP, RUN_HELP, VALIDATE_HELP } from './help.js';
 import { inertIO } from './inert-io.js';
@@ -53,6 +54,7 @@ const runOptions = {
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'regression-margin': { type: 'string' },
+  'effect-margin': { type: 'string' },
   junit: { type: 'string' },
   html: { type: 'string' },
   verbose: { type: 'boolean' },
@@ -74,20 +76,6 @@ const mergeOptions = {
   out: { type: 'string' },
   format: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
-
-function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((err as Error).message)?.[1];
-    if (unknown) {
-      const flags = Object.keys(options).map((o) => `--${o}`);
-      const near = didYouMean(unknown.split('=')[0]!, flags);
-      throw new UsageError(`unknown option '${excerpt(unknown)}'${near ? `: did you mean ${near}?` : ''}`);
-    }
-    throw new UsageError((err as Error).message, { cause: err });
-  }
-}
 
 export async function runCli(given: CliIO): Promise<number> {
   const io = inertIO(given);
@@ -118,6 +106,8 @@ export async function runCli(given: CliIO): Promise<number> {
         return await compareCommand(rest, io);
       case 'calibrate':
         return await calibrateCommand(rest, io);
+      case 'plan':
+        return planCommand(rest, io);
       default:
         throw new UsageError(`unknown command '${excerpt(command)}'`);
     }
@@ -176,6 +166,7 @@ function runConfig(v: RunValues, positionals: string[], io: CliIO): Config {
     'gate-timeout': v['gate-timeout'],
     shard: v.shard,
     'regression-margin': v['regression-margin'],
+    'effect-margin': v['effect-margin'],
     'junit-file': v.junit,
     'report-html': v.html,
     'min-pass-rate': v['min-pass-rate'],

@@ -7,6 +7,7 @@ import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
 import { repeatInput } from './repeat-input.js';
 import { type RepeatSetting } from '../core/repeat-setting.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
+import { DEFAULT_EFFECT_MARGIN } from '../baseline/effect.js';
 
 /**
  * Every input of the action (action.yml, README "Inputs"), validated by this one schema. The CLI maps its flags
@@ -79,7 +80,15 @@ const optionalNumber = (name: string, opts: { min: number; max: number; exclusiv
       .default(null),
   );
 
-export const FAIL_ON = ['fail', 'borderline', 'inconclusive', 'regression', 'never', 'calibration'] as const;
+export const FAIL_ON = [
+  'fail',
+  'borderline',
+  'inconclusive',
+  'regression',
+  'never',
+  'calibration',
+  'effect',
+] as const;
 const COMMENT_MODES = ['update', 'new', 'off'] as const;
 /** `all`: one job; `record` and `judge`: the trusted stage's two workflows (README "The trusted stage"). */
 const STAGES = ['all', 'record', 'judge'] as const;
@@ -180,6 +189,7 @@ const InputsSchema = z
     baseline: z.preprocess(unset, z.string().default('auto')),
     'baseline-artifact': z.preprocess(unset, z.string().default('rubric-eval-results')),
     'regression-margin': number('regression-margin', 0.1, { min: 0, max: 1 }),
+    'effect-margin': number('effect-margin', DEFAULT_EFFECT_MARGIN, { min: 0, max: 1 }),
     'junit-file': text(),
     'min-pass-rate': optionalNumber('min-pass-rate', { min: 0, max: 1 }),
     'budget-usd': optionalNumber('budget-usd', { min: 0, max: 1_000_000, exclusiveMin: true }),
@@ -268,6 +278,8 @@ export interface Config {
   merge?: string[];
   /** What each case is compared with: the base branch's results (`auto`), a file, or nothing. */
   baseline: BaselineConfig;
+  /** `effect-margin`: the drop in the suite's mean the effect accepts as non-inferior (default 0.05). */
+  effectMargin?: number;
   /** `junit-file`: where the JUnit XML report goes (relative to the working directory); null: none. */
   junitFile?: string | null;
   /** `min-pass-rate`: the share of cases that must pass, per suite and overall; null: every case must. */
@@ -366,6 +378,7 @@ export function configFromInputs(
     shard: i.shard ?? null,
     merge: splitList(i.merge),
     baseline: extra.baseline ?? baselineConfig(i.baseline, i['baseline-artifact'], i['regression-margin']),
+    effectMargin: i['effect-margin'],
     junitFile: i['junit-file'] ?? null,
     minPassRate: i['min-pass-rate'],
     budgetUsd: i['budget-usd'],

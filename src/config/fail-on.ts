@@ -2,6 +2,7 @@ import { type Config, type FAIL_ON } from './config.js';
 import { shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
 import { unmetPassRates } from './pass-rate-line.js';
+import { effectNumbers, overallRows } from '../baseline/effect-line.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
 
@@ -27,12 +28,14 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
   if (results.errors.length > 0)
     return [`invalid input (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'})`];
   if (failOn === 'regression' && results.baseline) return regressions(results);
+  if (failOn === 'effect' && results.effect && results.effect.overall.length > 0)
+    return effectFailures(results);
   if (results.pass_rates) return passRateFailures(results, failOn);
-  // Every other case is the absolute rule; `regression` without a baseline is `fail`.
+  // Every other case is the absolute rule; `regression` or `effect` without a baseline is `fail`.
   const c = results.counts;
   const inconclusive = c.inconclusive ?? 0;
   const tripped =
-    tripsFailOn(results.verdict, failOn === 'regression' || failOn === 'inconclusive' ? 'fail' : failOn) ||
+    tripsFailOn(results.verdict, failOn === 'borderline' ? failOn : 'fail') ||
     (failOn === 'inconclusive' && inconclusive > 0);
   if (!tripped) return [];
   const bits: string[] = [];
@@ -49,7 +52,7 @@ export function checkFailures(results: RunResults, failOn: FailOn): string[] {
 
 /** With a pass-rate gate the cases fail the check only through the rates (and what no rate forgives). */
 function passRateFailures(results: RunResults, failOn: FailOn): string[] {
-  if (!tripsFailOn(results.verdict, failOn === 'regression' ? 'fail' : failOn)) return [];
+  if (!tripsFailOn(results.verdict, failOn === 'borderline' ? failOn : 'fail')) return [];
   const bits = unmetPassRates(results);
   const c = results.counts;
   if (c.skipped) bits.push(`${c.skipped} skipped, not judged`);
@@ -89,6 +92,19 @@ function regressions(results: RunResults): string[] {
 }
 
 /**
+ * `fail-on: effect`: the overall effect of either metric reads `regressed` (docs/effect.md);
+ * an errored or skipped case is no evidence that nothing got worse.
+ */
+function effectFailures(results: RunResults): string[] {
+  const bits = (results.effect ? overallRows(results.effect) : [])
+    .filter((r) => r.verdict === 'regressed')
+    .map((r) => `the ${r.metric === 'pass' ? 'pass rate' : 'score'} regressed (${effectNumbers(r)})`);
+  if (results.counts.error) bits.push(`${results.counts.error} errored`);
+  if (results.counts.skipped) bits.push(`${results.counts.skipped} skipped, not judged`);
+  return bits;
+}
+
+/**
  * Under `fail-on: regression` the run's verdict and the check can differ (a case failing on both
  * sides fails the verdict, not the check): the comparison records which, for the report.
  */
@@ -117,6 +133,9 @@ export function failureMessage(results: RunResults, failOn: FailOn): string {
     return `rubric-eval: ${results.shards ? 'a shard was' : 'the run was'} cancelled; the partial results fail the check`;
   if (results.errors.length > 0)
     return `rubric-eval: ${results.shards ? 'the shards do not make one valid run' : 'invalid input'} (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'}): ${results.errors[0]}`;
-  const mode = failOn === 'regression' && results.baseline ? ' against the baseline' : '';
+  const mode =
+    (failOn === 'regression' && results.baseline) || (failOn === 'effect' && results.effect?.overall.length)
+      ? ' against the baseline'
+      : '';
   return `rubric-eval: ${results.verdict} (score ${results.score.toFixed(2)})${mode}: ${reasons.join(', ') || 'nothing was evaluated'}`;
 }

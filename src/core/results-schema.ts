@@ -113,6 +113,7 @@ const CaseSchema = z.looseObject({
   advisory_only: z.literal(true).optional(),
   skipped: z.enum(['budget', 'no-judge-credential']).optional(),
   answered_by: z.enum(['record', 'judge']).optional(),
+  cluster: Text.optional(),
   // Repeats (README "Repeats"): what the reports read of them.
   repeats: z.number().int().min(1).max(MAX_REPEATS).optional(),
   pass_rate: Unit.optional(),

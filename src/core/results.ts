@@ -128,6 +128,8 @@ export interface CaseResult {
   pass_rate_high?: number;
   /** Repeats: every answer with its own verdict and score, in the order asked. */
   answers?: RepeatAnswer[];
+  /** The case's `cluster` (suite key; promptfoo `metadata.cluster`), when its suite sets one. */
+  cluster?: string;
 }
 
 /** One of a repeated case's answers, judged on its own (judge samples apply to each). */
@@ -324,6 +326,37 @@ export interface RunResults {
   trusted?: TrustedInfo;
   /** What the cases' `definition_hash` covers (see DEFINITION_VERSION); absent in older files. */
   definition_version?: number;
+  /** The pull request's effect against the baseline (docs/effect.md); null without a baseline. */
+  effect?: RunEffect | null;
+}
+
+// --- The pull request's effect (CONTRACTS §15) ---
+
+/** One metric's paired effect, head − base, over the cases judged on both sides. */
+export interface EffectRow {
+  metric: 'score' | 'pass';
+  n: number;
+  clusters: number;
+  base_mean: number;
+  head_mean: number;
+  delta: number;
+  delta_low: number;
+  delta_high: number;
+  /** The smallest true drop that reads `regressed` in 80% of runs; null when none is detectable. */
+  mde: number | null;
+  margin: number;
+  verdict: 'improved' | 'non-inferior' | 'regressed' | 'inconclusive';
+  method: string;
+}
+
+export interface RunEffect {
+  margin: number;
+  /** Cases judged on both sides, of the same definition (fewer than 10: no rows). */
+  paired: number;
+  /** Score, then pass; empty when fewer than 10 cases pair. */
+  overall: EffectRow[];
+  /** Per suite with at least 10 paired cases, in the run's order. */
+  suites: { path: string; rows: EffectRow[] }[];
 }
 
 /** The judge stage's account of a recorded run (README "The trusted stage"). */

@@ -1,4 +1,5 @@
 import { compareWithBaseline } from '../baseline/compare.js';
+import { DEFAULT_EFFECT_MARGIN, measureEffect } from '../baseline/effect.js';
 import { type BaselineFinder, loadBaseline } from '../baseline/load.js';
 import { type Config } from '../config/config.js';
 import { withRegressionCheck } from '../config/fail-on.js';
@@ -13,7 +14,7 @@ import { type Workspace } from '../core/workspace.js';
  */
 export async function compareStage(
   results: RunResults,
-  config: Pick<Config, 'baseline' | 'failOn'>,
+  config: Pick<Config, 'baseline' | 'failOn' | 'effectMargin'>,
   deps: { ws: Workspace; finder?: BaselineFinder; warn?: (m: string) => void; signal?: AbortSignal },
 ): Promise<RunResults> {
   // A shard is a part of a run: the merge compares the whole run, once.
@@ -25,7 +26,8 @@ export async function compareStage(
   const loaded = await untilAborted(loadBaseline(config.baseline, deps.ws, deps.finder), deps.signal);
   if (loaded === ABORTED) return withoutBaseline(results, null);
   if (loaded && 'results' in loaded) {
-    const compared = compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
+    const cases = compareWithBaseline(results, loaded.results, loaded.origin, config.baseline.margin);
+    const compared = { ...cases, effect: measureEffect(cases, config.effectMargin ?? DEFAULT_EFFECT_MARGIN) };
     // Once for the run, not once per case.
     if (compared.baseline?.notice) deps.warn?.(compared.baseline.notice);
     return withRegressionCheck(compared, config.failOn);
@@ -37,8 +39,8 @@ export async function compareStage(
 }
 
 function note(reason: string, warned: boolean, failOn: Config['failOn']): string | null {
-  return failOn === 'regression'
-    ? `No baseline (${reason}): fail-on regression judges this run as fail.`
+  return failOn === 'regression' || failOn === 'effect'
+    ? `No baseline (${reason}): fail-on ${failOn} judges this run as fail.`
     : warned
       ? `No baseline (${reason}).`
       : null;

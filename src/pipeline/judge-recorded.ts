@@ -5,6 +5,7 @@ import { addUsage, type GateResult, type TrustedInfo } from '../core/results.js'
 import { type MarkdownRubric } from '../checker/markdown-rubric.js';
 import { type TargetAnswer, TargetError, type TargetRunner } from '../targets/providers.js';
 import { aggregateResults } from './aggregate.js';
+import { stampClusters } from './clusters.js';
 import { calibrationStep } from './calibrate.js';
 import { type LabelsReader, workingTreeLabels } from '../calibration/stage.js';
 import { withSpend } from './budget.js';
@@ -82,6 +83,7 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
             }),
           ),
         );
+  stampClusters(executed.suites, plan.suites);
   for (const s of executed.suites)
     for (const c of s.cases) c.answered_by = head.has(caseKey(s.path, c.id)) ? 'judge' : 'record';
   // The same gates as a single-job run: pass rates (the base's suites, so their keys are the

@@ -7,6 +7,7 @@ import { errorLine } from '../report/comment-body.js';
 import { invalidInputResults } from '../report/results-file.js';
 import { aggregateResults } from './aggregate.js';
 import { compareStage } from './compare.js';
+import { stampClusters } from './clusters.js';
 import { createRunContext, type RunContext } from './context.js';
 import { executePlan, type Progress } from './execute.js';
 import { judgeInfo } from './judge-endpoint.js';
@@ -94,6 +95,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             }),
           ),
         );
+  stampClusters(executed.suites, plan.suites);
   const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
   if (cacheNotice) {
     warnings.push(cacheNotice);

@@ -20,6 +20,7 @@ import { COMMENT_MARKER, historyBlock } from './history.js';
 import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { bounded, cell, code, codeBlock, codeCell, codeHtml, inert } from './inert.js';
+import { effectMarkdown } from './effect.js';
 import { trustedNote } from './trusted.js';
 import { checkSamples, judgeSplit, samplesNote } from './samples.js';
 import { calibrationSection } from './calibration.js';
@@ -351,7 +352,7 @@ export function headline(results: RunResults): string {
     bits.push(
       `**rubric:** ${results.rubric.verdict}${formatCheckerCounts(results.rubric.counts) ? ` (${formatCheckerCounts(results.rubric.counts)})` : ''}`,
     );
-  const base = baselineLine(results);
+  const base = [baselineLine(results), effectMarkdown(results)].filter(Boolean).join('\n\n');
   const gates = gateNotes(results);
   return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}${gates ? `\n\n${gates}` : ''}`;
 }

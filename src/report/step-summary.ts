@@ -1,5 +1,6 @@
 import { type RunResults } from '../core/results.js';
 import { changeCounts } from './baseline.js';
+import { effectText } from './effect.js';
 import { renderReport } from './comment-body.js';
 import { samplesNote } from './samples.js';
 import { inconclusiveCount, repeatsNote } from './repeats.js';
@@ -33,5 +34,6 @@ export function verdictLines(results: RunResults): string[] {
     lines.push(
       `vs ${results.baseline.in_checkout ? `file in this PR ${results.baseline.file}` : `base ${results.baseline.commit?.slice(0, 7) ?? results.baseline.file}`}: ${changeCounts(results)}`,
     );
+  lines.push(...effectText(results));
   return lines;
 }

@@ -8,6 +8,7 @@ import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { belowFloorLines, calibrationLine, PLAIN } from './calibration.js';
 import { bounded } from './inert.js';
+import { effectText } from './effect.js';
 import { notACommand, terminalSafe } from './terminal-text.js';
 import { judgeSplit, samplesNote } from './samples.js';
 import { inconclusiveCount, passRateText, repeatsNote } from './repeats.js';
@@ -154,6 +155,7 @@ export function renderTerminal(input: RunResults, style: Style = plain, opts: Te
     );
     for (const k of b.removed.slice(0, 20)) out.push(style.dim(`  removed  ${k}`));
     if (b.removed.length > 20) out.push(style.dim(`  … and ${b.removed.length - 20} more removed`));
+    for (const line of effectText(results)) out.push(style.bold(line));
   } else if (results.baseline_note) out.push(style.dim(results.baseline_note));
   if (results.calibration) {
     out.push(style.bold(calibrationLine(results.calibration, PLAIN)));

@@ -325,6 +325,8 @@ export interface EvalCase {
   evaluators: EvaluatorConfig[];
   /** Set by the loader of a format whose verdicts differ from v2's (AgentV 5). */
   scoring?: CaseScoring;
+  /** Cases that move together (docs/effect.md); a name is per suite file. */
+  cluster?: string;
 }
 
 export interface EvalSuite {

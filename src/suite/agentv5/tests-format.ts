@@ -302,7 +302,17 @@ function loadOne(
     target: null,
     evaluators,
     scoring: { kind: 'threshold' as const, threshold: th },
+    ...clusterOf(t.metadata),
   }));
+}
+
+/** promptfoo `metadata.cluster`: the cases that move together (a number names one too). */
+function clusterOf(metadata: unknown): { cluster?: string } {
+  const c =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { cluster?: unknown }).cluster
+      : undefined;
+  return typeof c === 'string' || typeof c === 'number' ? { cluster: String(c) } : {};
 }
 
 /** A prompt with the test's vars; without prompts, the test's `vars.input` is its input. */

@@ -160,6 +160,7 @@ export class SuiteLoader extends V2EvaluatorReader {
       referenceAnswer: raw.reference_answer ?? null,
       target: raw.execution?.target ?? null,
       evaluators,
+      ...(raw.cluster ? { cluster: raw.cluster } : {}),
     };
   }
 

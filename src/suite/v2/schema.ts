@@ -413,6 +413,10 @@ export const EvalCaseSchema = z
         'Alias of expected_messages: a string or object is one assistant message; expected_messages wins when both are given.',
     }),
     conversation_id: z.string().optional(),
+    cluster: z.string().optional().meta({
+      description:
+        "Cases that move together (same topic or template): the pull request's effect resamples them as one.",
+    }),
     description: z.string().optional(),
     reference_answer: z.string().optional().meta({
       description: 'The reference answer judges see; default: the last expected assistant message.',
