@@ -86,24 +86,21 @@ function hostileRun(): RunResults {
     feedback: null,
     counts: { gates_passed: 0, gates_total: 1, must_passed: 1, must_total: 1, nice_passed: 0, nice_total: 0 },
   };
-  Object.assign(r, {
-    effect: [
-      {
-        metric: 'pass',
-        n: 5,
-        clusters: 5,
-        base_mean: 1,
-        head_mean: 0.4,
-        delta: -0.6,
-        delta_low: -0.9,
-        delta_high: -0.2,
-        mde: null,
-        margin: 0.05,
-        verdict: 'regressed',
-        method: 'test method',
-      },
-    ],
-  });
+  const row = {
+    metric: 'pass' as const,
+    n: 5,
+    clusters: 5,
+    base_mean: 1,
+    head_mean: 0.4,
+    delta: -0.6,
+    delta_low: -0.9,
+    delta_high: -0.2,
+    mde: null,
+    margin: 0.05,
+    verdict: 'regressed' as const,
+    method: 'test method',
+  };
+  r.effect = { margin: 0.05, paired: 5, overall: [row], suites: [{ path: 'evals/a.yaml', rows: [row] }] };
   return r;
 }
 

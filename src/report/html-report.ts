@@ -3,9 +3,11 @@ import { writeFileNoFollow } from '../core/safe-write.js';
 import {
   type CaseResult,
   type CheckerResult,
+  type EffectRow as EffectRowResult,
   type EvaluatorResult,
   type RunResults,
 } from '../core/results.js';
+import { overallRows } from '../baseline/effect-line.js';
 import { whyNot } from './comment-body.js';
 import { showControls } from './inert.js';
 import { SCRIPT, STYLE, TEMPLATE } from './html/assets.js';
@@ -19,22 +21,8 @@ import { SCRIPT, STYLE, TEMPLATE } from './html/assets.js';
  * nothing from an answer, a judge or the pull request is ever read as markup.
  */
 
-/** One row of the effect (§15), read only as far as the page shows it; the results may lack it. */
-interface EffectRow {
-  readonly suite?: string | null;
-  readonly metric: 'score' | 'pass';
-  readonly n: number;
-  readonly clusters: number;
-  readonly base_mean: number;
-  readonly head_mean: number;
-  readonly delta: number;
-  readonly delta_low: number;
-  readonly delta_high: number;
-  readonly mde: number | null;
-  readonly margin: number;
-  readonly verdict: string;
-  readonly method: string;
-}
+/** One row of the effect (§15) as the page shows it: the overall rows, then each suite's. */
+type EffectRow = EffectRowResult & { readonly suite: string | null };
 
 /** The page lists the cases that need a look first: errors, failures, the undecided, then the rest. */
 const RANK = { error: 0, fail: 1, inconclusive: 2, borderline: 3, skipped: 4, pass: 5 } as const;
@@ -219,28 +207,12 @@ function rubricData(r: CheckerResult) {
   };
 }
 
-const NUMBERS = [
-  'n',
-  'clusters',
-  'base_mean',
-  'head_mean',
-  'delta',
-  'delta_low',
-  'delta_high',
-  'margin',
-] as const;
-
-/** The effect (§15) when the results carry one: rows of the expected shape only, read-only. */
+/** The effect (§15) when the run was compared with a baseline: overall first, then per suite. */
 function effectRows(r: RunResults): EffectRow[] | null {
-  const raw = (r as { effect?: unknown }).effect;
-  if (!Array.isArray(raw)) return null;
-  const rows = raw.filter(
-    (x): x is EffectRow =>
-      typeof x === 'object' &&
-      x !== null &&
-      ((x as EffectRow).metric === 'score' || (x as EffectRow).metric === 'pass') &&
-      NUMBERS.every((k) => typeof (x as EffectRow)[k] === 'number') &&
-      typeof (x as EffectRow).verdict === 'string',
-  );
+  if (!r.effect) return null;
+  const rows: EffectRow[] = [
+    ...overallRows(r.effect).map((row) => ({ ...row, suite: null })),
+    ...r.effect.suites.flatMap((s) => s.rows.map((row) => ({ ...row, suite: s.path }))),
+  ];
   return rows.length > 0 ? rows : null;
 }
