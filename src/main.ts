@@ -171,7 +171,7 @@ async function reportRun(
   if (config.junitFile) {
     const junit = path.resolve(workingDirectory, config.junitFile);
     try {
-      writeJunitFile(junit, results, redact);
+      writeJunitFile(junit, results, redact, config.failOn);
     } catch (err) {
       core.setFailed(`could not write the JUnit file ${junit}: ${describeError(err)}`);
     }
