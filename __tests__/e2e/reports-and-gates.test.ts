@@ -166,8 +166,9 @@ test('budget-usd: once the estimated spend reaches the cap no call starts; the r
   );
 
   // Cached judgements cost nothing: a fresh checkout, so the cap stops the run again.
+  const fresh = makeFixtureRepo();
   const never = await runAction({
-    workspace: makeFixtureRepo(),
+    workspace: fresh,
     inputs: inputs({ 'budget-usd': '0.00001', 'fail-on': 'never', 'junit-file': 'junit.xml' }),
     event: PR_EVENT,
     apiUrl: github.url,
@@ -175,7 +176,7 @@ test('budget-usd: once the estimated spend reaches the cap no call starts; the r
   expect(never.code).toBe(0);
   expect(never.outputs.verdict).toBe('fail');
   // Under `fail-on: never` the skip fails nothing: then, and only then, it is `<skipped>`.
-  expect(validateJunit(readFileSync(path.join(workspace, 'junit.xml'), 'utf8')).totals).toMatchObject({
+  expect(validateJunit(readFileSync(path.join(fresh, 'junit.xml'), 'utf8')).totals).toMatchObject({
     failures: 0,
     skipped: 1,
   });
