@@ -74,6 +74,16 @@ export class JudgeCache {
     return path.join(this.dir!, key.slice(0, 2), `${key}.json`);
   }
 
+  /**
+   * Why a judge with `apiKey` is served nothing of earlier runs from this cache, or null: only a
+   * verified cache (in the checkout) read and written with a guessable key.
+   */
+  guessableKeyWarning(apiKey: string): string | null {
+    if (!this.dir || this.mode !== 'readwrite' || !this.verify || !guessableKey(apiKey)) return null;
+    const key = apiKey ? `is shorter than ${MIN_CACHE_KEY_CHARS} characters` : 'is empty';
+    return `judge cache ${this.dir} is in the checkout and the judge key ${key}: a pull request could guess it and sign entries, so nothing cached by an earlier run is served from it (the judge is asked). Give a judge-api-key of ${MIN_CACHE_KEY_CHARS} characters or more, or keep the cache outside the checkout.`;
+  }
+
   /** One notice for the run when entries were refused, else null. */
   rejectedNotice(display: string): string | null {
     if (this.rejected === 0) return null;
@@ -120,12 +130,24 @@ export class JudgeCache {
 const processSecret = randomBytes(32);
 
 /**
+ * Below this length a key is one a pull request can guess (`ollama`, `x`, `none`, a local
+ * model's placeholder): it signs nothing the checkout could not forge, so it signs only for this
+ * process, like no key.
+ */
+export const MIN_CACHE_KEY_CHARS = 20;
+
+/** Whether `apiKey` is too short to authenticate cache entries across runs. */
+export const guessableKey = (apiKey: string) => apiKey.length < MIN_CACHE_KEY_CHARS;
+
+/**
  * The key that authenticates a judge's cache entries: derived from the judge's credential and
  * endpoint, so it lasts as long as the credential (a `judge-api-key` across runs; the workflow
- * token of one job for GitHub Models) and is unknown to whoever can only write files.
+ * token of one job for GitHub Models) and is unknown to whoever can only write files. A guessable
+ * key (none, or under MIN_CACHE_KEY_CHARS) gets this process's random secret: a cache in the
+ * checkout then serves nothing from an earlier run.
  */
 export function cacheSecret(endpoint: { baseURL: string; apiKey: string }): Buffer {
-  if (!endpoint.apiKey || endpoint.apiKey === 'none') return processSecret;
+  if (guessableKey(endpoint.apiKey)) return processSecret;
   return createHmac('sha256', endpoint.apiKey)
     .update(`rubric-eval judge cache v2\0${endpoint.baseURL}`)
     .digest();
