@@ -197,8 +197,13 @@ async function reportRun(
       { info, warn, signal: comment.signal },
     );
   // 5. Outputs, the verdict in the log, and the check.
+  // One output refused does not cost the rest (the verdict above all).
   for (const [name, value] of Object.entries(runOutputs(results, resultsFile, commentUrl)))
-    core.setOutput(name, value);
+    try {
+      core.setOutput(name, value);
+    } catch (err) {
+      core.warning(`could not write the output ${name}: ${describeError(err)}`);
+    }
   for (const line of verdictLines(results)) core.info(line);
   // Skipped cases are told once per reason (a fork's run: where they get judged), never one by one.
   for (const line of skippedLines(results)) core.warning(line);
