@@ -105,7 +105,7 @@ test('a judge cache the pull request wrote is never served: re-judged, one notic
   expect(cached.outputs.verdict).toBe('fail');
   expect(warningsAbout(cached.stdout, 'judge cache')).toEqual([]);
   expect(readResults(workspace).usage).toMatchObject({ judge_calls: 0, cached_calls: 2 });
-});
+}, 180_000);
 
 test.each(['ollama', ''])(
   'a guessable judge key (%j) signs nothing a pull request could not forge: a cache in the checkout serves no earlier entry, with a warning',
@@ -154,4 +154,5 @@ test.each(['ollama', ''])(
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain(key ? 'is shorter than 20 characters' : 'is empty');
   },
+  120_000,
 );
