@@ -1,8 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../core/checkout-read.js';
 import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
+
+/**
+ * The most a cache entry may hold: a judge's answer is a few kilobytes. The folder may be in the
+ * checkout, so an entry is read as any file there is: a regular file, no link, bounded.
+ */
+const MAX_ENTRY_BYTES = 10 * 1024 * 1024;
 
 export type CacheMode = 'readwrite' | 'replay' | 'off';
 
@@ -20,7 +26,7 @@ export interface CachedAnswer {
  */
 export function readRecordingMeta(dir: string): { base_url: string; model: string } | null {
   try {
-    const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as {
+    const meta = JSON.parse(readRegularFile(path.join(dir, 'meta.json'), MAX_ENTRY_BYTES)) as {
       base_url?: unknown;
       model?: unknown;
     };
@@ -96,7 +102,7 @@ export class JudgeCache {
     if (!this.dir || this.mode === 'off') return undefined;
     let data: Partial<CachedAnswer> & { key?: string; mac?: unknown };
     try {
-      data = JSON.parse(readFileSync(this.file(key), 'utf8')) as typeof data;
+      data = JSON.parse(readRegularFile(this.file(key), MAX_ENTRY_BYTES)) as typeof data;
       if (data.key !== key || data.answer === undefined) throw new Error('corrupt');
     } catch {
       return undefined;
