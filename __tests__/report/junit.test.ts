@@ -215,11 +215,14 @@ test.each([
   ['borderline', 'failure'],
   ['inconclusive', 'failure'],
   ['never', 'skipped'],
-] as const)('an inconclusive case under fail-on: %s is <%s> (a failure wherever it fails the check)', (failOn, element) => {
-  const undecided = judged('undecided', 'inconclusive');
-  const { cases } = validateJunit(renderJunit(run([undecided]), (s) => s, failOn));
-  expect(cases[0]!.children.map((c) => c.name)).toEqual([element]);
-});
+] as const)(
+  'an inconclusive case under fail-on: %s is <%s> (a failure wherever it fails the check)',
+  (failOn, element) => {
+    const undecided = judged('undecided', 'inconclusive');
+    const { cases } = validateJunit(renderJunit(run([undecided]), (s) => s, failOn));
+    expect(cases[0]!.children.map((c) => c.name)).toEqual([element]);
+  },
+);
 
 test('invalid input is one errored test, so no reader shows the run green', () => {
   const { totals, cases } = validateJunit(

@@ -37,7 +37,9 @@ export class SpendMeter {
     if (a.costUsd !== null) return this.add(a.costUsd);
     if (!a.model) return;
     const tokens = [a.model, a.promptTokens ?? 0, a.completionTokens ?? 0] as const;
-    this.add(estimateCost(...tokens, this.prices) ?? estimateCost(...tokens, { [a.model]: dearest(this.prices) }));
+    this.add(
+      estimateCost(...tokens, this.prices) ?? estimateCost(...tokens, { [a.model]: dearest(this.prices) }),
+    );
   }
 
   get spent(): number {
