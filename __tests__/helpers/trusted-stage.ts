@@ -12,9 +12,9 @@ import { startOpenAIServer } from '../../__fixtures__/servers/openai-server.mjs'
 
 export const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 export const BASE = 'ffeeddccbbaa00998877665544332211ffeeddcc';
-export const RUN_ID = 555;
+const RUN_ID = 555;
 export const JUDGE_KEY = 'sk-trusted-judge-key-1234';
-export const TOKEN = 'ghs_trusted_token_5678';
+const TOKEN = 'ghs_trusted_token_5678';
 
 /** The judge meets a base criterion only for answers saying GOOD; the PR's weakened one always. */
 export const strictJudge = () =>

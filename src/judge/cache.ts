@@ -140,10 +140,10 @@ const processSecret = randomBytes(32);
  * model's placeholder): it signs nothing the checkout could not forge, so it signs only for this
  * process, like no key.
  */
-export const MIN_CACHE_KEY_CHARS = 20;
+const MIN_CACHE_KEY_CHARS = 20;
 
 /** Whether `apiKey` is too short to authenticate cache entries across runs. */
-export const guessableKey = (apiKey: string) => apiKey.length < MIN_CACHE_KEY_CHARS;
+const guessableKey = (apiKey: string) => apiKey.length < MIN_CACHE_KEY_CHARS;
 
 /**
  * The key that authenticates a judge's cache entries: derived from the judge's credential and

@@ -30,7 +30,7 @@ export const answersItself = (runner: TargetRunner) =>
  * sends it to the model with the workflow's credentials, so the pull request must not choose
  * how much that costs.
  */
-export const MAX_HEAD_CASE_CHARS = 200_000;
+const MAX_HEAD_CASE_CHARS = 200_000;
 
 /**
  * Why the judge stage does not answer a head case, or null: its input is past
