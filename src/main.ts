@@ -178,7 +178,7 @@ async function reportRun(
   if (config.junitFile) {
     const junit = path.resolve(workingDirectory, config.junitFile);
     try {
-      writeJunitFile(junit, results, redact);
+      writeJunitFile(junit, results, redact, config.failOn);
     } catch (err) {
       core.setFailed(`could not write the JUnit file ${junit}: ${describeError(err)}`);
     }
@@ -207,8 +207,13 @@ async function reportRun(
   // 4b. The check run (`check-run: true`), on the commit judged.
   await reportCheckRun(outcome, config, ctx, comment.inputs, { info, warn, signal: comment.signal });
   // 5. Outputs, the verdict in the log, and the check.
+  // One output refused does not cost the rest (the verdict above all).
   for (const [name, value] of Object.entries(runOutputs(results, resultsFile, commentUrl)))
-    core.setOutput(name, value);
+    try {
+      core.setOutput(name, value);
+    } catch (err) {
+      core.warning(`could not write the output ${name}: ${describeError(err)}`);
+    }
   for (const line of verdictLines(results)) core.info(line);
   // Skipped cases are told once per reason (a fork's run: where they get judged), never one by one.
   for (const line of skippedLines(results)) core.warning(line);

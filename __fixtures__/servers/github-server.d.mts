@@ -49,7 +49,7 @@ export interface FakePull {
   title: string;
   body: string | null;
   state?: 'open' | 'closed';
-  head: { sha: string; ref: string; label: string };
+  head: { sha: string; ref: string; label: string; repo?: { full_name: string } };
   base: { sha: string; ref: string };
   diff?: string;
   files?: { filename: string; status: string; additions: number; deletions: number; patch?: string }[];

@@ -1,11 +1,11 @@
 // The trusted stage's part of the fake GitHub (kept apart from github-server.mjs): pull requests
-// by number, by commit (`commits/{sha}/pulls`) and by head (`pulls?head=owner:branch`), and
-// commit statuses. A pull request with `linked: false` is not returned for its commit, as
-// GitHub does not always link a fork's commit.
+// by number, by commit (`commits/{sha}/pulls`, open and closed alike, as GitHub answers) and by
+// head (`pulls?head=owner:branch`), and commit statuses. A pull request with `linked: false` is
+// not returned for its commit, as GitHub does not always link a fork's commit.
 
 export function startTrusted(pulls = []) {
   const state = { pulls: [...pulls], statuses: [] };
-  const view = ({ diff: _d, files: _f, linked: _l, ...p }) => p;
+  const view = ({ diff: _d, files: _f, linked: _l, ...p }) => ({ state: 'open', ...p });
 
   /** Answers a trusted-stage route; false when the request is not one. */
   function handle(req, url, res, json, body) {

@@ -1,5 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { resultsFromZip } from '../../src/baseline/artifact-zip.js';
+import { zipWithRepeats } from '../helpers/zip-entries.js';
 
 const zip = (files: Record<string, string>) =>
   zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
@@ -35,5 +36,27 @@ test('no .json, a corrupt zip, a truncated entry: each a reason, never a throw',
   for (let i = 40; i < 60; i++) bad[i] = 0xff;
   expect(resultsFromZip(bad, 'r.json')).toEqual({
     error: expect.stringMatching(/^r\.json in the artifact is corrupt \(/),
+  });
+});
+
+test('two entries of one name refuse the archive before anything is inflated', () => {
+  const small = '{"version":1}';
+  const z = zipWithRepeats([
+    ['r.json', small],
+    ['r.json', new Uint8Array(5_000_000)],
+  ]);
+  expect(resultsFromZip(z, 'r.json', 1000)).toEqual({
+    error: 'the artifact holds two entries named r.json: refused',
+  });
+  // `./r.json` and `r.json` are one file to an unzipper.
+  expect(resultsFromZip(zip({ 'r.json': small, './r.json': small }), 'r.json')).toEqual({
+    error: 'the artifact holds two entries named r.json: refused',
+  });
+});
+
+test("the declared sizes of every entry together are bounded, not only the results file's", () => {
+  const z = zip({ 'r.json': '{"version":1}', 'padding.txt': 'x'.repeat(2000) });
+  expect(resultsFromZip(z, 'r.json', 1000)).toEqual({
+    error: "the artifact's 2 files declare 2013 bytes in all, over the 1000 limit",
   });
 });

@@ -158,17 +158,28 @@ test('budget-usd: once the estimated spend reaches the cap no call starts; the r
     /- ⏭️ 1 case skipped, not judged: the spend cap budget-usd \\\$0\.00001 was reached \(spent ≈ \\\$0\.000\d\)/,
   );
   expect(run.stdout).toMatch(/::error::rubric-eval: fail \(score [\d.]+\): 1 skipped, not judged/);
-  expect(validateJunit(readFileSync(path.join(workspace, 'junit.xml'), 'utf8')).totals.skipped).toBe(1);
+  // The skipped case fails the check, so JUnit shows it failed, never a green `<skipped>`.
+  const junit = validateJunit(readFileSync(path.join(workspace, 'junit.xml'), 'utf8'));
+  expect(junit.totals).toMatchObject({ passed: 1, failures: 1, skipped: 0 });
+  expect(junit.cases.find((c) => c.children[0]?.name === 'failure')!.children[0]!.attributes.message).toMatch(
+    /^skipped, not judged \(budget\): the spend cap/,
+  );
 
   // Cached judgements cost nothing: a fresh checkout, so the cap stops the run again.
+  const fresh = makeFixtureRepo();
   const never = await runAction({
-    workspace: makeFixtureRepo(),
-    inputs: inputs({ 'budget-usd': '0.00001', 'fail-on': 'never' }),
+    workspace: fresh,
+    inputs: inputs({ 'budget-usd': '0.00001', 'fail-on': 'never', 'junit-file': 'junit.xml' }),
     event: PR_EVENT,
     apiUrl: github.url,
   });
   expect(never.code).toBe(0);
   expect(never.outputs.verdict).toBe('fail');
+  // Under `fail-on: never` the skip fails nothing: then, and only then, it is `<skipped>`.
+  expect(validateJunit(readFileSync(path.join(fresh, 'junit.xml'), 'utf8')).totals).toMatchObject({
+    failures: 0,
+    skipped: 1,
+  });
 
   // A cap that cannot be estimated is an input error before any call.
   const calls = judge.state.requests.length;
@@ -214,9 +225,10 @@ test('a fork without a judge key: cases skipped with one line naming the trusted
     '::error::rubric-eval: fail (score 0.00): 2 skipped, not judged',
   ]);
   expect(resultsOf(workspace).counts).toEqual({ pass: 0, borderline: 0, fail: 0, error: 0, skipped: 2 });
+  // Skipped for the fork fails the check: `<failure>`, never a green `<skipped>`.
   expect(validateJunit(readFileSync(path.join(workspace, 'junit.xml'), 'utf8')).totals).toMatchObject({
-    skipped: 2,
-    failures: 0,
+    skipped: 0,
+    failures: 2,
     errors: 0,
   });
   expect(stable(github.state.comments[0]!.body)).toMatchSnapshot('fork comment');

@@ -43,7 +43,7 @@ const readResults = (file: string): RunResults => JSON.parse(readFileSync(file, 
 async function unshardedVsSharded(workspace: string, inputs: Record<string, string>) {
   const base = {
     'judge-base-url': judge.url,
-    'judge-api-key': 'sk-shards-judge-000',
+    'judge-api-key': 'sk-shards-judge-000-0000',
     'github-token': 'ghs_shards_token_000',
     'cache-dir': '',
     concurrency: '4',
@@ -145,7 +145,7 @@ test('a merge with a shard missing fails, names it, and posts no passing comment
   const inputs = {
     suites: TWELVE_SUITES,
     'judge-base-url': judge.url,
-    'judge-api-key': 'sk-shards-judge-000',
+    'judge-api-key': 'sk-shards-judge-000-0000',
     'cache-dir': '',
   };
   for (const i of [1, 3])

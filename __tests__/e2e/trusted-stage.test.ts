@@ -1,14 +1,28 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8 } from 'fflate';
 import {
   type FakeArtifact,
   type FakeGitHub,
-  type FakePull,
   startGitHubServer,
 } from '../../__fixtures__/servers/github-server.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
+import {
+  BASE,
+  baseCheckout,
+  bundle,
+  DECOY,
+  HEAD,
+  JUDGE_KEY,
+  judgeInputs as trustedInputs,
+  markerScript,
+  PR,
+  recordArtifact,
+  strictJudge,
+  workflowRunEvent,
+  zipOf,
+} from '../helpers/trusted-stage.js';
 import { runAction } from '../helpers/action.js';
 import { tmpDir } from '../helpers/judge.js';
 
@@ -19,29 +33,6 @@ import { tmpDir } from '../helpers/judge.js';
  * run's head commit, the base's suites judging, the comment and the commit status).
  */
 
-const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
-const BASE = 'ffeeddccbbaa00998877665544332211ffeeddcc';
-const RUN_ID = 555;
-const JUDGE_KEY = 'sk-trusted-judge-key-1234';
-const TOKEN = 'ghs_trusted_token_5678';
-
-/** The judge meets a base criterion only for answers saying GOOD; the PR's weakened one always. */
-const strictJudge = () =>
-  startOpenAIServer({
-    respond: ({ desc }) => {
-      if (desc.mode !== 'checklist') return undefined;
-      const weakened = desc.text.includes('Answers politely');
-      return {
-        checks: desc.ids.map((id) => ({
-          id,
-          satisfied: weakened || desc.text.includes('GOOD'),
-          reasoning: 'as judged',
-        })),
-        overall_reasoning: 'judged',
-      };
-    },
-  });
-
 let judge: FakeOpenAI;
 let github: FakeGitHub | undefined;
 afterEach(async () => {
@@ -49,45 +40,6 @@ afterEach(async () => {
   await github?.close();
   github = undefined;
 });
-
-/** A script that leaves a marker file when it runs, then prints `said`. */
-function markerScript(file: string, marker: string, said: string): void {
-  writeFileSync(
-    file,
-    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nconst id = process.argv[2] ?? '';\nconsole.log(${JSON.stringify(said)}.replace('ID', id));\n`,
-  );
-}
-
-/** The base branch's checkout: strict suites, a rubric whose gate would leave a marker if run. */
-function baseCheckout(root: string, markers: string): string {
-  const base = path.join(root, 'base');
-  mkdirSync(path.join(base, 'evals'), { recursive: true });
-  writeFileSync(
-    path.join(base, 'evals/support.yaml'),
-    [
-      'evalcases:',
-      '  - id: refund',
-      '    input: How do I get a refund?',
-      '    rubrics: [Cites the 30-day refund policy]',
-      '  - id: reset',
-      '    input: How do I reset my password?',
-      '    rubrics: [Says the reset link expires after 15 minutes]',
-      '',
-    ].join('\n'),
-  );
-  // The base's own target: never called by the judge stage (the answers are the bundle's).
-  markerScript(path.join(base, 'answer.mjs'), path.join(markers, 'base-target'), 'base answer');
-  writeFileSync(
-    path.join(base, 'targets.yaml'),
-    'targets:\n  - name: default\n    provider: cli\n    command_template: node answer.mjs {EVAL_ID}\n',
-  );
-  markerScript(path.join(base, 'gate.mjs'), path.join(markers, 'base-gate'), 'base gate');
-  writeFileSync(
-    path.join(base, 'RUBRIC.md'),
-    '# Support\n\n## Gates\n- `node gate.mjs`\n\n## Criteria\n- The change keeps the refund flow documented\n',
-  );
-  return base;
-}
 
 /** The fork's checkout: a weakened rubric, a new case, its own target and gate. */
 function prCheckout(root: string, markers: string, answers: Record<string, string>): string {
@@ -126,76 +78,13 @@ function prCheckout(root: string, markers: string, answers: Record<string, strin
   return pr;
 }
 
-const PR: FakePull = {
-  number: 12,
-  title: 'Better answers',
-  body: 'Improves the answers',
-  head: { sha: HEAD, ref: 'feature', label: 'forker:feature' },
-  base: { sha: BASE, ref: 'main' },
-  diff: 'diff --git a/evals/support.yaml b/evals/support.yaml\n',
-  files: [{ filename: 'evals/support.yaml', status: 'modified', additions: 3, deletions: 2 }],
-  // A fork's commit: GitHub does not list it under commits/{sha}/pulls; found by head instead.
-  linked: false,
-};
-/** Another fork's pull request from a branch of the same name, at another commit. */
-const DECOY: FakePull = {
-  number: 11,
-  title: 'Decoy',
-  body: null,
-  head: { sha: '0'.repeat(40), ref: 'feature', label: 'forker:feature' },
-  base: { sha: BASE, ref: 'main' },
-};
-
 const recordEvent = {
   action: 'synchronize',
   number: 12,
   pull_request: { number: 12, title: PR.title, body: PR.body, head: PR.head, base: PR.base },
 };
 
-const workflowRunEvent = (conclusion = 'success') => ({
-  action: 'completed',
-  workflow_run: {
-    id: RUN_ID,
-    head_sha: HEAD,
-    head_branch: 'feature',
-    head_repository: { full_name: 'forker/repo', owner: { login: 'forker' } },
-    conclusion,
-    event: 'pull_request',
-    pull_requests: [],
-  },
-});
-
-const zipOf = (text: string | Uint8Array) =>
-  zipSync({ 'rubric-eval-record.json': typeof text === 'string' ? strToU8(text) : text }, { level: 1 });
-
-function recordArtifact(zip: Uint8Array | undefined, name = 'rubric-eval-record', id = 901): FakeArtifact[] {
-  if (!zip) return [];
-  return [
-    {
-      id,
-      name,
-      expired: false,
-      created_at: new Date().toISOString(),
-      workflow_run: {
-        id: RUN_ID,
-        repository_id: 1,
-        head_repository_id: 2,
-        head_branch: 'feature',
-        head_sha: HEAD,
-      },
-      zip,
-    },
-  ];
-}
-
-const judgeInputs = () => ({
-  stage: 'judge',
-  suites: 'evals/*.yaml',
-  rubric: 'RUBRIC.md',
-  'judge-base-url': judge.url,
-  'judge-api-key': JUDGE_KEY,
-  'github-token': TOKEN,
-});
+const judgeInputs = () => trustedInputs(judge.url);
 
 async function judgeStage(
   base: string,
@@ -214,30 +103,6 @@ async function judgeStage(
   });
   const results = JSON.parse(readFileSync(path.join(base, 'rubric-eval-results.json'), 'utf8')) as RunResults;
   return { run, results, github };
-}
-
-/** A valid bundle for the base's two cases, written by hand (a hostile run can write anything). */
-function bundle(over: Record<string, unknown> = {}): Record<string, unknown> {
-  const answer = (id: string, text: string) => ({
-    suite: 'evals/support.yaml',
-    id,
-    answer: text,
-    target: 'default',
-    duration_ms: 5,
-    usage: null,
-    error: null,
-  });
-  return {
-    record: 1,
-    repository: 'octo/repo',
-    pr_number: 12,
-    head_sha: HEAD,
-    base_sha: BASE,
-    plan_hash: 'x',
-    answers: [answer('refund', 'GOOD: within 30 days'), answer('reset', 'GOOD: 15 minutes')],
-    gates: [{ command: 'node gate.mjs', exit_code: 0, output: 'ok' }],
-    ...over,
-  };
 }
 
 /** The fork's checkout (GOOD only for refund) and the base's, side by side, with a markers folder. */

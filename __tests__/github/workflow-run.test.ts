@@ -6,7 +6,7 @@ import {
 } from '../../__fixtures__/servers/github-server.mjs';
 import { type Octokit } from '../../src/github/client.js';
 import { statusFromResults } from '../../src/github/commit-status.js';
-import { recordRunOf } from '../../src/github/workflow-run.js';
+import { isRunPullRequest, recordRunOf } from '../../src/github/workflow-run.js';
 import { invalidInputResults } from '../../src/report/results-file.js';
 
 const SHA = 'A1B2C3D4E5F60718293A4B5C6D7E8F9012345678';
@@ -19,7 +19,7 @@ test('the record run is read from the workflow_run event: id, head commit, the f
         id: 9,
         head_sha: SHA,
         head_branch: 'feature',
-        head_repository: { owner: { login: 'forker' } },
+        head_repository: { full_name: 'forker/repo', owner: { login: 'forker' } },
         conclusion: 'success',
         pull_requests: [],
       },
@@ -32,9 +32,41 @@ test('the record run is read from the workflow_run event: id, head commit, the f
     headSha: SHA.toLowerCase(),
     headBranch: 'feature',
     headOwner: 'forker',
+    headRepository: 'forker/repo',
     conclusion: 'success',
     url: 'https://github.com/octo/repo/actions/runs/9',
   });
+});
+
+test("the run's pull request is open, from the run's head repository and branch, at its commit", () => {
+  const run = recordRunOf(
+    {
+      workflow_run: {
+        id: 9,
+        head_sha: SHA,
+        head_branch: 'feature',
+        head_repository: { full_name: 'forker/repo', owner: { login: 'forker' } },
+      },
+    },
+    null,
+    repo,
+  );
+  if ('error' in run) throw new Error(run.error);
+  const pr = (over: Record<string, unknown> = {}, head: Record<string, unknown> = {}) => ({
+    number: 1,
+    title: 't',
+    body: null,
+    state: 'open',
+    head: { sha: SHA.toLowerCase(), ref: 'feature', repo: { full_name: 'Forker/Repo' }, ...head },
+    ...over,
+  });
+  expect(isRunPullRequest(pr(), run)).toBe(true);
+  expect(isRunPullRequest(pr({ state: 'closed' }), run)).toBe(false);
+  expect(isRunPullRequest(pr({}, { repo: { full_name: 'other/repo' } }), run)).toBe(false);
+  expect(isRunPullRequest(pr({}, { repo: null }), run)).toBe(false);
+  expect(isRunPullRequest(pr({}, { ref: 'main' }), run)).toBe(false);
+  expect(isRunPullRequest(pr({}, { sha: 'b'.repeat(40) }), run)).toBe(false);
+  expect(isRunPullRequest(pr(), { ...run, headRepository: null })).toBe(false);
 });
 
 test.each([
@@ -80,6 +112,7 @@ describe("the record run's bundles through the Actions API", () => {
     headSha: SHA.toLowerCase(),
     headBranch: 'f',
     headOwner: 'forker',
+    headRepository: 'forker/repo',
     conclusion: 'success',
     url: null,
   };

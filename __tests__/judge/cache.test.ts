@@ -5,7 +5,7 @@ import { tmpDir } from '../helpers/judge.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 const entry = { answer: { score: 0.2 }, model: 'm', prompt_tokens: 10, completion_tokens: 5 };
-const ours = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-ours' });
+const ours = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-ours-0000000000000000' });
 
 function fileOf(dir: string): string {
   const sub = readdirSync(dir)[0]!;
@@ -17,9 +17,9 @@ test('an entry is served only under the key that wrote it; others are refused an
   new JudgeCache(dir).set('k1', entry, ours);
   const cache = new JudgeCache(dir);
   expect(cache.get('k1', ours)).toEqual(entry);
-  const theirs = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-theirs' });
+  const theirs = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-theirs-000000000000000' });
   expect(cache.get('k1', theirs)).toBeUndefined();
-  const elsewhere = cacheSecret({ baseURL: 'https://other.example/v1', apiKey: 'sk-ours' });
+  const elsewhere = cacheSecret({ baseURL: 'https://other.example/v1', apiKey: 'sk-ours-0000000000000000' });
   expect(cache.get('k1', elsewhere)).toBeUndefined();
   expect(cache.rejected).toBe(2);
   expect(cache.rejectedNotice('.rubric-eval-cache')).toMatch(/ignored 2 entries not authenticated/);
@@ -55,7 +55,12 @@ test('a keyless endpoint gets a per-process secret, never one derivable from pub
   const a = cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: '' });
   const b = cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'none' });
   expect(a.equals(b)).toBe(true);
-  expect(a.equals(cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-x' }))).toBe(false);
+  // A key shorter than 20 characters is guessable (`ollama`, `x`): it gets the same per-process secret.
+  for (const guessable of ['ollama', 'x', 'sk-1234567890123456'])
+    expect(a.equals(cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: guessable }))).toBe(true);
+  expect(
+    a.equals(cacheSecret({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-x-00000000000000000000' })),
+  ).toBe(false);
 });
 
 test('a recorded judge names its endpoint and model in meta.json; anything else is no recording', () => {
@@ -77,8 +82,14 @@ test('a recorded judge names its endpoint and model in meta.json; anything else 
 
 test('outside the checkout (verify off), an entry written under another key is served: the key may change every job', () => {
   const dir = tmpDir('re-cache-');
-  const job1 = cacheSecret({ baseURL: 'https://models.github.ai/inference', apiKey: 'ghs_job_one_token' });
-  const job2 = cacheSecret({ baseURL: 'https://models.github.ai/inference', apiKey: 'ghs_job_two_token' });
+  const job1 = cacheSecret({
+    baseURL: 'https://models.github.ai/inference',
+    apiKey: 'ghs_job_one_token_0000',
+  });
+  const job2 = cacheSecret({
+    baseURL: 'https://models.github.ai/inference',
+    apiKey: 'ghs_job_two_token_0000',
+  });
   new JudgeCache(dir, 'readwrite', false).set('k1', entry, job1);
   const outside = new JudgeCache(dir, 'readwrite', false);
   expect(outside.get('k1', job2)).toEqual(entry);

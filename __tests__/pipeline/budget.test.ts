@@ -27,6 +27,12 @@ test('the meter counts judge tokens at the table’s price and a target’s own 
   expect(m.allow()).toBe(false);
 });
 
+test("a target's model with no known price counts at the table's dearest price, never as free", () => {
+  const m = new SpendMeter(1, { cheap: { input: 0.1, output: 0.2 }, dear: { input: 3, output: 12 } });
+  m.addTarget({ costUsd: null, promptTokens: 1000, completionTokens: 1000, model: 'my-own-app-model' });
+  expect(m.spent).toBeCloseTo((1000 * 3 + 1000 * 12) / 1e6, 9);
+});
+
 test('under the cap every case is judged; at it the cases left are skipped and the run fails', async () => {
   const repo = makeFixtureRepo();
   const base = { suites: ['evals/*.yaml'], concurrency: 1 };

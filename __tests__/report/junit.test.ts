@@ -158,16 +158,17 @@ test('the report is well-formed JUnit whose declared counts are what a reader co
   const xml = renderJunit(results, (s) => redactor.redact(s));
   const { root, totals, cases } = validateJunit(xml);
   // dorny/test-reporter-style totals from the testcases: the cases, then the rubric's gates and criteria.
-  expect(totals).toEqual({ tests: 10, passed: 5, failures: 3, errors: 1, skipped: 1 });
-  expect(root.attributes).toMatchObject({ tests: '10', failures: '3', errors: '1', skipped: '1' });
+  // The budget-skipped case fails the check, so it is a failure, never a green `<skipped>`.
+  expect(totals).toEqual({ tests: 10, passed: 5, failures: 4, errors: 1, skipped: 0 });
+  expect(root.attributes).toMatchObject({ tests: '10', failures: '4', errors: '1', skipped: '0' });
   // One testsuite per suite file and one for the markdown rubric.
   expect(root.children.map((s) => s.attributes.name)).toEqual(['evals/reset.yaml', 'RUBRIC.md']);
   const suite = root.children[0]!;
   expect(suite.attributes).toMatchObject({
     tests: '5',
-    failures: '1',
+    failures: '2',
     errors: '1',
-    skipped: '1',
+    skipped: '0',
     time: '4.936',
   });
   expect(suite.attributes.timestamp).toBe('2026-11-26T22:51:07');
@@ -189,8 +190,13 @@ test('the report is well-formed JUnit whose declared counts are what a reader co
     attributes: { message: 'target crashed: exit 3' },
   });
   const skipped = byName['evals/reset.yaml#never-ran']!.children[0]!;
-  expect(skipped.name).toBe('skipped');
-  expect(skipped.attributes.message).toMatch(/^budget: the spend cap budget-usd \$0\.5 was reached/);
+  expect(skipped.name).toBe('failure');
+  expect(skipped.attributes.message).toMatch(
+    /^skipped, not judged \(budget\): the spend cap budget-usd \$0\.5 was reached/,
+  );
+  // Under `fail-on: never` nothing fails the check: the same case is `<skipped>`.
+  const never = validateJunit(renderJunit(results, (s) => s, 'never'));
+  expect(never.totals).toMatchObject({ failures: 3, skipped: 1 });
   // Borderline passes, with why in its output.
   const border = byName['evals/reset.yaml#borders']!;
   expect(border.children.map((c) => c.name)).toEqual(['system-out']);
@@ -203,6 +209,20 @@ test('the report is well-formed JUnit whose declared counts are what a reader co
   );
   expect(byName['RUBRIC.md#nice: nice-1']!.children.map((c) => c.name)).toEqual(['system-out']);
 });
+
+test.each([
+  ['fail', 'skipped'],
+  ['borderline', 'failure'],
+  ['inconclusive', 'failure'],
+  ['never', 'skipped'],
+] as const)(
+  'an inconclusive case under fail-on: %s is <%s> (a failure wherever it fails the check)',
+  (failOn, element) => {
+    const undecided = judged('undecided', 'inconclusive');
+    const { cases } = validateJunit(renderJunit(run([undecided]), (s) => s, failOn));
+    expect(cases[0]!.children.map((c) => c.name)).toEqual([element]);
+  },
+);
 
 test('invalid input is one errored test, so no reader shows the run green', () => {
   const { totals, cases } = validateJunit(
@@ -230,6 +250,6 @@ test('the report is written through no link: a symlink at its name is refused, t
   const victim = path.join(dir, 'victim.js');
   writeFileSync(victim, 'untouched');
   symlinkSync(victim, path.join(dir, 'junit.xml'));
-  expect(() => writeJunitFile(path.join(dir, 'junit.xml'), run([]), (s) => s)).toThrow(/symlink/);
+  expect(() => writeJunitFile(path.join(dir, 'junit.xml'), run([]), (s) => s, 'fail')).toThrow(/symlink/);
   expect(readFileSync(victim, 'utf8')).toBe('untouched');
 });

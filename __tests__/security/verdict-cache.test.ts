@@ -71,14 +71,14 @@ test('a judge cache the pull request wrote is never served: re-judged, one notic
 
   // 1. The author fills the cache with their own key (a valid MAC, under a key CI does not use)
   //    and commits it.
-  const authored = await run('sk-pr-author-0000');
+  const authored = await run('sk-pr-author-0000-0000-0000');
   expect(authored.code).toBe(0);
   expect(entries(cacheDir)).toHaveLength(2);
 
   // 2. CI, with its own key: nothing of the committed cache is served.
   honest = true;
   const before = judge.state.requests.length;
-  const ci = await run('sk-ci-judge-1111');
+  const ci = await run('sk-ci-judge-1111-1111-1111');
   expect(judge.state.requests.length - before).toBe(2);
   expect(ci.code).toBe(1);
   expect(ci.outputs.verdict).toBe('fail');
@@ -92,7 +92,7 @@ test('a judge cache the pull request wrote is never served: re-judged, one notic
   for (const keepMac of [true, false]) {
     forgePasses(cacheDir, keepMac);
     const n = judge.state.requests.length;
-    const again = await run('sk-ci-judge-1111');
+    const again = await run('sk-ci-judge-1111-1111-1111');
     expect(judge.state.requests.length - n).toBe(2);
     expect(again.outputs.verdict).toBe('fail');
     expect(warningsAbout(again.stdout, 'judge cache')).toHaveLength(1);
@@ -100,9 +100,59 @@ test('a judge cache the pull request wrote is never served: re-judged, one notic
 
   // 4. The happy path: CI's own entries, untouched, are served with no call and no notice.
   const n = judge.state.requests.length;
-  const cached = await run('sk-ci-judge-1111');
+  const cached = await run('sk-ci-judge-1111-1111-1111');
   expect(judge.state.requests.length).toBe(n);
   expect(cached.outputs.verdict).toBe('fail');
   expect(warningsAbout(cached.stdout, 'judge cache')).toEqual([]);
   expect(readResults(workspace).usage).toMatchObject({ judge_calls: 0, cached_calls: 2 });
-});
+}, 180_000);
+
+test.each(['ollama', ''])(
+  'a guessable judge key (%j) signs nothing a pull request could not forge: a cache in the checkout serves no earlier entry, with a warning',
+  async (key) => {
+    // The author's judge passes everything; CI's fails everything.
+    let honest = false;
+    judge = await startOpenAIServer({
+      respond: ({ desc }) =>
+        honest
+          ? {
+              checks: desc.ids.map((id) =>
+                desc.mode === 'checklist'
+                  ? { id, reasoning: 'missing', satisfied: false }
+                  : { id, reasoning: 'poor', score: 1 },
+              ),
+              overall_reasoning: 'fails',
+            }
+          : undefined,
+    });
+    github = await startGitHubServer();
+    const workspace = makeFixtureRepo();
+    const run = () =>
+      runAction({
+        workspace,
+        inputs: {
+          suites: 'evals/*.yaml',
+          'judge-base-url': judge.url,
+          'judge-api-key': key,
+          'github-token': 'ghs_workflow_token_0',
+          'cache-dir': '.rubric-eval-cache',
+        },
+        event: PR_EVENT,
+        apiUrl: github.url,
+      });
+    // The author signs passing entries with the same public key CI's local judge uses.
+    const authored = await run();
+    expect(authored.code).toBe(0);
+    expect(entries(path.join(workspace, '.rubric-eval-cache'))).toHaveLength(2);
+    honest = true;
+    const before = judge.state.requests.length;
+    const ci = await run();
+    expect(judge.state.requests.length - before).toBe(2);
+    expect(ci.outputs.verdict).toBe('fail');
+    expect(readResults(workspace).usage).toMatchObject({ judge_calls: 2, cached_calls: 0 });
+    const warned = warningsAbout(ci.stdout, 'is in the checkout and the judge key');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain(key ? 'is shorter than 20 characters' : 'is empty');
+  },
+  120_000,
+);

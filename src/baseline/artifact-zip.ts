@@ -3,10 +3,34 @@ import { MAX_RESULTS_BYTES } from './read-results.js';
 
 const base = (name: string) => name.split('/').pop() ?? name;
 
+/** A name as an unzipper would write it: `./a`, `a` and `a\\` name one file. */
+const fileName = (name: string) => name.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+
+/**
+ * Why the archive is refused before anything is inflated, or null: two entries of one name (an
+ * unzipper inflates every one of them, whatever the directory said about the first), or entries
+ * whose declared sizes together pass `maxBytes` (the most a reader would inflate).
+ */
+function refuseEntries(entries: readonly { name: string; size: number }[], maxBytes: number): string | null {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const e of entries) {
+    const name = fileName(e.name);
+    if (seen.has(name)) return `the artifact holds two entries named ${name}: refused`;
+    seen.add(name);
+    total += e.size;
+  }
+  if (total > maxBytes)
+    return `the artifact's ${entries.length} files declare ${total} bytes in all, over the ${maxBytes} limit`;
+  return null;
+}
+
 /**
  * The results file inside an artifact's zip: the one `.json`, or the one named like
  * `results-file` when there are several. Entries are inflated into buffers of their declared
- * size, so a hostile archive cannot expand past the cap. Never throws: a reason instead.
+ * size, so a hostile archive cannot expand past the cap: one entry per name, and the declared
+ * sizes of all entries within `maxBytes` (checked before any inflating). Never throws: a reason
+ * instead.
  */
 export function resultsFromZip(
   zip: Uint8Array,
@@ -25,6 +49,8 @@ export function resultsFromZip(
   } catch (err) {
     return { error: `the artifact is not a readable zip (${(err as Error).message})` };
   }
+  const refused = refuseEntries(entries, maxBytes);
+  if (refused) return { error: refused };
   const json = entries.filter((e) => e.name.toLowerCase().endsWith('.json'));
   const wanted = base(resultsFileName);
   const pick = json.length === 1 ? json[0] : json.find((e) => base(e.name) === wanted);

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type BaselineConfig } from '../config/config.js';
+import { FileReadRefused, readRegularFile } from '../core/checkout-read.js';
 import { type Workspace } from '../core/workspace.js';
 import { type BaselineOrigin } from './compare.js';
 import { type BaselineResults, MAX_RESULTS_BYTES, parseBaselineResults } from './read-results.js';
@@ -51,25 +51,26 @@ export async function loadBaseline(
 
 /** `baseline: <path>`: a results file inside the workspace, like every file a pull request can name. */
 function readBaselineFile(file: string, ws: Workspace): FoundBaseline {
-  if (!ws.contains(path.resolve(ws.root, file)))
-    return { warning: `baseline file ${file} resolves outside the workspace` };
-  return readUserBaseline(file, ws.root);
+  return baselineText(file, () => ws.readText(path.resolve(ws.root, file), MAX_RESULTS_BYTES));
 }
 
 /** A results file the CLI's user names: read as given (their own machine), relative to `cwd`. */
 export function readUserBaseline(file: string, cwd: string): FoundBaseline {
+  return baselineText(file, () => readRegularFile(path.resolve(cwd, file), MAX_RESULTS_BYTES, file));
+}
+
+function baselineText(file: string, read: () => string): FoundBaseline {
   try {
-    const abs = path.resolve(cwd, file);
-    const size = statSync(abs).size;
-    if (size > MAX_RESULTS_BYTES)
-      return { warning: `baseline file ${file} is ${size} bytes, over the ${MAX_RESULTS_BYTES} limit` };
-    return { text: readFileSync(abs, 'utf8'), origin: fileOrigin(file) };
+    return { text: read(), origin: fileOrigin(file) };
   } catch (err) {
+    const rule = err instanceof FileReadRefused ? err.rule : null;
     return {
       warning:
-        (err as NodeJS.ErrnoException).code === 'ENOENT'
+        rule === 'missing-file'
           ? `baseline file ${file} not found`
-          : `baseline file ${file} could not be read (${(err as Error).message})`,
+          : rule === 'escapes-workspace'
+            ? `baseline file ${file} resolves outside the workspace`
+            : `baseline file ${file} could not be read (${(err as Error).message})`,
     };
   }
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, stringify, type YAMLMap } from 'yaml';
@@ -65,7 +64,8 @@ export async function generateRubrics(o: GenerateOptions): Promise<number> {
     for (const d of errors) io.stderr.write(`${formatDiagnostic(d)}\n`);
     return EXIT_USAGE;
   }
-  const text = readFileSync(abs, 'utf8');
+  // Through the workspace's reader, as the loader read it (already checked, and cached).
+  const text = ws.readText(abs);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   const root = doc.contents;

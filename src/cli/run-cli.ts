@@ -247,7 +247,7 @@ async function report(
     // As written on the command line, like --out: relative to where the CLI runs.
     const file = path.resolve(io.cwd, config.junitFile);
     try {
-      writeJunitFile(file, results, (s) => s);
+      writeJunitFile(file, results, (s) => s, config.failOn);
     } catch (err) {
       io.stderr.write(`rubric-eval: could not write the JUnit file ${file}: ${(err as Error).message}\n`);
       return EXIT_USAGE;

@@ -13,6 +13,18 @@ export function tripsFailOn(verdict: RunResults['verdict'], failOn: FailOn): boo
   return failOn === 'borderline' && verdict === 'borderline';
 }
 
+/**
+ * Whether a case the judge did not decide either way (`skipped`, `inconclusive`) fails the check
+ * under `failOn`, as checkFailures counts it: skipped is never a pass unless `never`; inconclusive
+ * fails under `inconclusive` and the stricter `borderline`.
+ */
+export function failsCheck(verdict: string, failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  if (verdict === 'skipped') return true;
+  if (verdict === 'inconclusive') return failOn === 'inconclusive' || failOn === 'borderline';
+  return verdict === 'fail' || verdict === 'error';
+}
+
 const failing = (v: string | null | undefined) => v === 'fail' || v === 'error';
 
 /**

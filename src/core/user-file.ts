@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
+import { FileReadRefused } from './checkout-read.js';
 import { type DiagnosticSink, excerpt } from './diagnostics.js';
-import { FileTooLargeError, type Workspace } from './workspace.js';
+import { type Workspace } from './workspace.js';
 
 /**
  * Reads a file a user named (a suite, the rubric, the answers file, the targets file) the one
@@ -31,8 +32,7 @@ export function readUserFile(
   try {
     return ws.readText(absPath);
   } catch (err) {
-    if (err instanceof FileTooLargeError) sink.error(top, 'too-large', err.message);
-    else sink.error(top, 'missing-file', `cannot read ${what}: ${(err as Error).message}`);
+    sink.error(top, ruleOf(err), `${what}: ${(err as Error).message}`);
     return undefined;
   }
 }
@@ -62,8 +62,7 @@ export function readReferencedFile(
   try {
     return { absPath: resolved.absPath, text: ws.readText(resolved.absPath) };
   } catch (err) {
-    const rule = err instanceof FileTooLargeError ? 'too-large' : 'missing-file';
-    report(rule, `'${excerpt(shown)}': ${(err as Error).message}`);
+    report(ruleOf(err), `'${excerpt(shown)}': ${(err as Error).message}`);
     return undefined;
   }
 }
@@ -74,4 +73,10 @@ function isFile(absPath: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The rule a refused read is reported under (a folder or a FIFO is `missing-file`: not a file to read). */
+function ruleOf(err: unknown): string {
+  if (!(err instanceof FileReadRefused)) return 'missing-file';
+  return err.rule === 'not-a-file' ? 'missing-file' : err.rule;
 }

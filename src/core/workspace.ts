@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { FileReadRefused, present, readRegularFile } from './checkout-read.js';
 import { excerpt } from './diagnostics.js';
-import { RubricEvalError } from './errors.js';
 
 /** Files larger than this are refused: suites and attachments are text written by people. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -92,27 +92,59 @@ export class Workspace {
     };
   }
 
-  /** Reads a text file as UTF-8 with CRLF folded to LF, once per run; throws if too large. */
-  readText(absPath: string): string {
+  /**
+   * The one reader for the checkout: reads a text file as UTF-8 with CRLF folded to LF, once per
+   * run, only when it is inside the workspace after links are resolved, a regular file and at
+   * most `maxBytes`. Throws FileReadRefused naming the file (`rule`: escapes-workspace,
+   * missing-file, not-a-file, too-large) otherwise.
+   */
+  readText(absPath: string, maxBytes = MAX_FILE_BYTES): string {
     const cached = this.textCache.get(absPath);
     if (cached !== undefined) return cached;
-    const size = statSync(absPath).size;
-    if (size > MAX_FILE_BYTES) {
-      throw new FileTooLargeError(absPath, size);
-    }
-    const text = readFileSync(absPath, 'utf8').replace(/\r\n/g, '\n');
+    const text = readRegularFile(this.realInside(absPath), maxBytes, this.display(absPath)).replace(
+      /\r\n/g,
+      '\n',
+    );
     this.textCache.set(absPath, text);
     return text;
   }
-}
 
-export class FileTooLargeError extends RubricEvalError {
-  override name = 'FileTooLargeError';
-  constructor(
-    readonly absPath: string,
-    readonly size: number,
-  ) {
-    super(`file is ${(size / 1024 / 1024).toFixed(1)} MB; the limit is ${MAX_FILE_BYTES / 1024 / 1024} MB`);
+  /** Whether anything stands at `absPath` inside the workspace (a link too, wherever it points: reading it says). */
+  has(absPath: string): boolean {
+    return lexicallyInside(this.root, absPath) && present(absPath);
+  }
+
+  /** Whether `absPath` is a folder inside the workspace after links are resolved. */
+  isDirectory(absPath: string): boolean {
+    try {
+      return statSync(this.realInside(absPath)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** `absPath` with its links resolved, when that is inside the workspace; else FileReadRefused. */
+  private realInside(absPath: string): string {
+    const shown = this.display(absPath);
+    if (!lexicallyInside(this.root, absPath))
+      throw new FileReadRefused(
+        'escapes-workspace',
+        absPath,
+        `${shown} is outside the workspace (${this.root}): refused`,
+      );
+    let real: string;
+    try {
+      real = realpathSync(absPath);
+    } catch {
+      throw new FileReadRefused('missing-file', absPath, `${shown} not found`);
+    }
+    if (!lexicallyInside(this.realRoot, real))
+      throw new FileReadRefused(
+        'escapes-workspace',
+        absPath,
+        `${shown} is a link to a place outside the workspace: refused`,
+      );
+    return real;
   }
 }
 

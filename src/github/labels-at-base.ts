@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type LabelsAt, type LabelsReader } from '../calibration/stage.js';
 import { RubricEvalError } from '../core/errors.js';
+import { Workspace } from '../core/workspace.js';
 import { type Octokit, type Repo } from './client.js';
 import { untilCancelled } from './call-outcome.js';
 
@@ -93,13 +93,15 @@ export function labelsAtBase(o: {
   repo: Repo | null;
   signal: AbortSignal;
 }): LabelsReader {
+  const checkout = new Workspace(o.workspace);
   return async (file) => {
     const abs = path.resolve(o.workingDirectory, file);
     const rel = path.relative(o.workingDirectory, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || path.isAbsolute(rel))
       throw new RubricEvalError(`${file} is outside the working directory: refused`);
     const proposed: LabelsAt = {
-      text: existsSync(abs) ? readFileSync(abs, 'utf8') : null,
+      // The checkout's one reader: a link out of the workspace is refused, naming the file.
+      text: checkout.has(abs) ? checkout.readText(abs, MAX_LABELS_BYTES) : null,
       from: 'pull request head',
     };
     if (!o.baseSha)

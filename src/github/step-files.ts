@@ -6,6 +6,8 @@ import {
   readFileSync,
   readSync,
   rmSync,
+  type Stats,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { RubricEvalError } from '../core/errors.js';
@@ -51,6 +53,35 @@ export function regularStepFile(file: string): number {
       `refused to write ${file}: ${st.isSymbolicLink() ? 'is a symlink' : 'is not a regular file'}`,
     );
   return st.size;
+}
+
+/**
+ * Puts a regular file holding `text` back at a step file's path when something the run started
+ * replaced the runner's file (by a link, a FIFO, a folder) or removed it: a link or FIFO is
+ * unlinked, never followed nor opened; a folder is removed with what it holds. Returns what stood
+ * there, for a warning, or null when it was the regular file (left as it is).
+ */
+export function reclaimStepFile(file: string, text: string): string | null {
+  let st: Stats | null;
+  try {
+    st = lstatSync(file);
+  } catch {
+    st = null;
+  }
+  if (st?.isFile()) return null;
+  const what = !st
+    ? 'missing'
+    : st.isSymbolicLink()
+      ? 'a symlink'
+      : st.isDirectory()
+        ? 'a folder'
+        : st.isFIFO()
+          ? 'a FIFO'
+          : 'not a regular file';
+  if (st?.isDirectory()) rmSync(file, { recursive: true, force: true });
+  else if (st) unlinkSync(file);
+  writeFileNoFollow(file, text);
+  return what;
 }
 
 /** What was appended to `file` after it was `offset` bytes long (the block core just wrote). */
@@ -101,15 +132,10 @@ export function restoreStepFiles(atStart: StepFilesAtStart): string[] {
     if (unchanged(start.path, want)) continue;
     changed.push(name);
     try {
-      writeStepFile(start.path, want, 'truncate');
+      // Removed, or a link, FIFO or folder put at its name: a new file of the action's own in its place.
+      if (reclaimStepFile(start.path, want) === null) writeStepFile(start.path, want, 'truncate');
     } catch {
-      // Removed, or a link put at its name: a new file of the action's own in its place.
-      try {
-        rmSync(start.path, { force: true });
-        writeFileNoFollow(start.path, want);
-      } catch {
-        /* the log says which file was changed */
-      }
+      /* the log says which file was changed */
     }
   }
   return changed;

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import * as core from '@actions/core';
-import { appendedSince, ownWrites, regularStepFile } from './step-files.js';
+import { appendedSince, ownWrites, reclaimStepFile, regularStepFile } from './step-files.js';
 
 /**
  * The runner's side of a step, as the action uses it: `@actions/core` for inputs, outputs (the
@@ -53,9 +52,22 @@ export const getInput = (name: string): string => core.getInput(name);
 export function setOutput(name: string, value: string): void {
   const file = process.env.GITHUB_OUTPUT;
   if (!file) return core.setOutput(name, value);
+  reclaim('GITHUB_OUTPUT', file, ownWrites.output);
   const before = regularStepFile(file);
   core.setOutput(name, value);
   ownWrites.output += appendedSince(file, before);
+}
+
+/**
+ * The step's own report always lands: a link, FIFO or folder a gate put at a step file's path is
+ * replaced by a regular file holding `text` (what the action wrote there so far), with a warning.
+ */
+function reclaim(name: 'GITHUB_OUTPUT' | 'GITHUB_STEP_SUMMARY', file: string, text: string): void {
+  const was = reclaimStepFile(file, text);
+  if (was)
+    core.warning(
+      `${name} (${file}) was ${was}, put there by code the run executed: replaced by a regular file, where the step's ${name === 'GITHUB_OUTPUT' ? 'outputs' : 'summary'} are written`,
+    );
 }
 
 /** `fn`'s log lines folded under `name` in the log. */
@@ -64,8 +76,10 @@ export const group = <T>(name: string, fn: () => Promise<T>): Promise<T> => core
 /** Replaces the step's job summary (GITHUB_STEP_SUMMARY) with `markdown`. */
 export async function writeJobSummary(markdown: string): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
-  // A missing file is core's to report (its own message); a link or a FIFO at the name is ours.
-  if (file && existsSync(file)) regularStepFile(file);
+  if (file) {
+    reclaim('GITHUB_STEP_SUMMARY', file, '');
+    regularStepFile(file);
+  }
   ownWrites.summary = markdown;
   // Overwrite: a gate may have written a fake report into this step's summary.
   await core.summary.emptyBuffer().addRaw(markdown).write({ overwrite: true });

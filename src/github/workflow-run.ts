@@ -15,6 +15,8 @@ export interface RecordRun {
   headBranch: string | null;
   /** The owner of the repository the pull request comes from (a fork's owner for a fork). */
   headOwner: string | null;
+  /** That repository's full name (`owner/name`): only a pull request from it is the run's. */
+  headRepository: string | null;
   conclusion: string | null;
   /** The record run's page. */
   url: string | null;
@@ -25,8 +27,25 @@ export interface RunPullRequest {
   number: number;
   title: string;
   body: string | null;
-  head: { sha: string };
+  head: { sha: string; ref?: string; repo?: { full_name?: string } | null };
   base?: { sha?: string; ref?: string };
+  state?: string;
+}
+
+/**
+ * Whether `p` is the run's pull request: open, from the run's head repository and branch, at
+ * the run's commit. Anything less would let a pull request someone else opened (then closed) at
+ * the same commit, or another fork's branch of that name, take over or block this one's status.
+ */
+export function isRunPullRequest(p: RunPullRequest, run: RecordRun): boolean {
+  return (
+    p.state === 'open' &&
+    p.head?.sha?.toLowerCase() === run.headSha &&
+    !!run.headRepository &&
+    p.head.repo?.full_name?.toLowerCase() === run.headRepository.toLowerCase() &&
+    !!run.headBranch &&
+    p.head.ref === run.headBranch
+  );
 }
 
 const SHA = /^[0-9a-f]{40}$/i;
@@ -47,13 +66,15 @@ export function recordRunOf(
   const headSha = run.head_sha;
   if (typeof id !== 'number' || !Number.isInteger(id) || typeof headSha !== 'string' || !SHA.test(headSha))
     return { error: 'the workflow_run event has no valid run id or head_sha' };
-  const headRepo = run.head_repository as { owner?: { login?: unknown } } | undefined;
+  const headRepo = run.head_repository as { full_name?: unknown; owner?: { login?: unknown } } | undefined;
   const owner = headRepo?.owner?.login;
+  const fullName = headRepo?.full_name;
   return {
     id,
     headSha: headSha.toLowerCase(),
     headBranch: typeof run.head_branch === 'string' ? run.head_branch : null,
     headOwner: typeof owner === 'string' ? owner : null,
+    headRepository: typeof fullName === 'string' ? fullName : null,
     conclusion: typeof run.conclusion === 'string' ? run.conclusion : null,
     url: repo ? `${serverUrl ?? 'https://github.com'}/${repo.owner}/${repo.repo}/actions/runs/${id}` : null,
   };
@@ -62,7 +83,8 @@ export function recordRunOf(
 /**
  * The pull request whose head is the run's commit, found through the API: the commit's pull
  * requests, else the open ones from the head owner's branch (a fork's commit is not always
- * linked). Only a pull request whose head is exactly that commit counts, and only one may.
+ * linked). Only an open one from the run's head repository and branch whose head is exactly that
+ * commit counts (isRunPullRequest), and only one may.
  */
 export async function findRunPullRequest(
   octokit: Octokit,
@@ -70,7 +92,7 @@ export async function findRunPullRequest(
   run: RecordRun,
   signal: AbortSignal,
 ): Promise<{ pr: RunPullRequest } | { error: string }> {
-  const matching = (list: RunPullRequest[]) => list.filter((p) => p.head?.sha?.toLowerCase() === run.headSha);
+  const matching = (list: RunPullRequest[]) => list.filter((p) => isRunPullRequest(p, run));
   try {
     const byCommit = await untilCancelled(
       octokit.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', {

@@ -1,8 +1,14 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../core/checkout-read.js';
 import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
+
+/**
+ * The most a cache entry may hold: a judge's answer is a few kilobytes. The folder may be in the
+ * checkout, so an entry is read as any file there is: a regular file, no link, bounded.
+ */
+const MAX_ENTRY_BYTES = 10 * 1024 * 1024;
 
 export type CacheMode = 'readwrite' | 'replay' | 'off';
 
@@ -20,7 +26,7 @@ export interface CachedAnswer {
  */
 export function readRecordingMeta(dir: string): { base_url: string; model: string } | null {
   try {
-    const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as {
+    const meta = JSON.parse(readRegularFile(path.join(dir, 'meta.json'), MAX_ENTRY_BYTES)) as {
       base_url?: unknown;
       model?: unknown;
     };
@@ -74,6 +80,16 @@ export class JudgeCache {
     return path.join(this.dir!, key.slice(0, 2), `${key}.json`);
   }
 
+  /**
+   * Why a judge with `apiKey` is served nothing of earlier runs from this cache, or null: only a
+   * verified cache (in the checkout) read and written with a guessable key.
+   */
+  guessableKeyWarning(apiKey: string): string | null {
+    if (!this.dir || this.mode !== 'readwrite' || !this.verify || !guessableKey(apiKey)) return null;
+    const key = apiKey ? `is shorter than ${MIN_CACHE_KEY_CHARS} characters` : 'is empty';
+    return `judge cache ${this.dir} is in the checkout and the judge key ${key}: a pull request could guess it and sign entries, so nothing cached by an earlier run is served from it (the judge is asked). Give a judge-api-key of ${MIN_CACHE_KEY_CHARS} characters or more, or keep the cache outside the checkout.`;
+  }
+
   /** One notice for the run when entries were refused, else null. */
   rejectedNotice(display: string): string | null {
     if (this.rejected === 0) return null;
@@ -86,7 +102,7 @@ export class JudgeCache {
     if (!this.dir || this.mode === 'off') return undefined;
     let data: Partial<CachedAnswer> & { key?: string; mac?: unknown };
     try {
-      data = JSON.parse(readFileSync(this.file(key), 'utf8')) as typeof data;
+      data = JSON.parse(readRegularFile(this.file(key), MAX_ENTRY_BYTES)) as typeof data;
       if (data.key !== key || data.answer === undefined) throw new Error('corrupt');
     } catch {
       return undefined;
@@ -120,12 +136,24 @@ export class JudgeCache {
 const processSecret = randomBytes(32);
 
 /**
+ * Below this length a key is one a pull request can guess (`ollama`, `x`, `none`, a local
+ * model's placeholder): it signs nothing the checkout could not forge, so it signs only for this
+ * process, like no key.
+ */
+const MIN_CACHE_KEY_CHARS = 20;
+
+/** Whether `apiKey` is too short to authenticate cache entries across runs. */
+const guessableKey = (apiKey: string) => apiKey.length < MIN_CACHE_KEY_CHARS;
+
+/**
  * The key that authenticates a judge's cache entries: derived from the judge's credential and
  * endpoint, so it lasts as long as the credential (a `judge-api-key` across runs; the workflow
- * token of one job for GitHub Models) and is unknown to whoever can only write files.
+ * token of one job for GitHub Models) and is unknown to whoever can only write files. A guessable
+ * key (none, or under MIN_CACHE_KEY_CHARS) gets this process's random secret: a cache in the
+ * checkout then serves nothing from an earlier run.
  */
 export function cacheSecret(endpoint: { baseURL: string; apiKey: string }): Buffer {
-  if (!endpoint.apiKey || endpoint.apiKey === 'none') return processSecret;
+  if (guessableKey(endpoint.apiKey)) return processSecret;
   return createHmac('sha256', endpoint.apiKey)
     .update(`rubric-eval judge cache v2\0${endpoint.baseURL}`)
     .digest();

@@ -104,6 +104,8 @@ export class Judge {
       baseURL: endpoint.azure?.endpoint ?? endpoint.baseURL,
       apiKey: endpoint.apiKey,
     });
+    const guessable = options.cache.guessableKeyWarning(endpoint.apiKey);
+    if (guessable) options.warn?.(guessable);
   }
 
   /** The run's first failed judge call is told once, with what to fix when that is known. */

@@ -28,16 +28,32 @@ export class SpendMeter {
     if (usd !== null && Number.isFinite(usd) && usd > 0) this.spentUsd += usd;
   }
 
-  /** A target's answer: its own cost when it reports one, else its tokens at its model's price. */
+  /**
+   * A target's answer: its own cost when it reports one, else its tokens at its model's price, and
+   * a model with no known price at the dearest price known (a target's model is named only by its
+   * answer, too late to refuse the run; counted high, the cap stops early rather than overspend).
+   */
   addTarget(a: Pick<TargetAnswer, 'costUsd' | 'promptTokens' | 'completionTokens' | 'model'>): void {
-    if (a.costUsd !== null) this.add(a.costUsd);
-    else if (a.model)
-      this.add(estimateCost(a.model, a.promptTokens ?? 0, a.completionTokens ?? 0, this.prices));
+    if (a.costUsd !== null) return this.add(a.costUsd);
+    if (!a.model) return;
+    const tokens = [a.model, a.promptTokens ?? 0, a.completionTokens ?? 0] as const;
+    this.add(
+      estimateCost(...tokens, this.prices) ?? estimateCost(...tokens, { [a.model]: dearest(this.prices) }),
+    );
   }
 
   get spent(): number {
     return Math.round(this.spentUsd * 1e6) / 1e6;
   }
+}
+
+/** The highest input and output prices of the table: what an unpriced model's tokens count at. */
+function dearest(prices: PriceTable): { input: number; output: number } {
+  const all = Object.values(prices);
+  return {
+    input: Math.max(0, ...all.map((p) => p.input)),
+    output: Math.max(0, ...all.map((p) => p.output)),
+  };
 }
 
 /**

@@ -26,6 +26,32 @@ export const answersItself = (runner: TargetRunner) =>
   runner.provider === 'openai' || runner.provider === 'azure';
 
 /**
+ * The most a head case's input (its messages' text and attached files) may hold: the judge stage
+ * sends it to the model with the workflow's credentials, so the pull request must not choose
+ * how much that costs.
+ */
+const MAX_HEAD_CASE_CHARS = 200_000;
+
+/**
+ * Why the judge stage does not answer a head case, or null: its input is past
+ * MAX_HEAD_CASE_CHARS, or it attaches a file the stage cannot fetch (a remote file; the head is
+ * read as data, nothing beyond its suite files) and would be sent without it.
+ */
+function headCaseProblem(c: EvalCase): string | null {
+  let chars = 0;
+  for (const m of c.inputMessages)
+    for (const part of m.parts) {
+      if (part.type === 'text') chars += part.text.length;
+      else if (part.file.remote && !part.file.absPath)
+        return `the pull request's case attaches ${part.file.path}, which the judge stage cannot fetch: not answered`;
+      else chars += part.file.text.length;
+    }
+  if (chars > MAX_HEAD_CASE_CHARS)
+    return `the pull request's case input is ${chars} characters, over the judge stage's ${MAX_HEAD_CASE_CHARS}: not answered (it would be sent with the workflow's credentials)`;
+  return null;
+}
+
+/**
  * The head's cases of these suites, parsed by the same loader as any suite (never run), in a
  * folder of their own: keyed by (suite path, id). A suite the head removed or that does not
  * load leaves its cases as errors that say so.
@@ -74,7 +100,8 @@ export async function loadHeadCases(
       continue;
     }
     const c = bySuite.get(k.suite)?.cases.find((x) => x.id === k.id);
-    out.set(key, c ? { evalCase: c } : { error: `the pull request removes case ${k.id}` });
+    const problem = c ? headCaseProblem(c) : `the pull request removes case ${k.id}`;
+    out.set(key, problem ? { error: problem } : { evalCase: c! });
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { aggregateResults } from './aggregate.js';
 import { stampClusters } from './clusters.js';
 import { calibrationStep } from './calibrate.js';
 import { type LabelsReader, workingTreeLabels } from '../calibration/stage.js';
-import { withSpend } from './budget.js';
+import { budgetProblems, withSpend } from './budget.js';
 import { applyPassRates } from './pass-rate.js';
 import { compareStage } from './compare.js';
 import { createRunContext } from './context.js';
@@ -54,6 +54,8 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
     planRun(await loadInputs(base, ctx.ws, ctx), base, ctx, { unsetEnv: 'warning' }),
   );
   const { errors, warnings, warningLines } = planProblems(plan);
+  // The cap holds here as in any run: the judge's price must be known before anything is spent.
+  errors.push(...budgetProblems(config.budgetUsd, plan.defaultEndpoint, ctx.judges.prices));
   if (errors.length === 0) for (const w of warningLines) ctx.warn(w);
   // The labels that gate are this checkout's, the base branch's; the head's are data, shown only.
   const calibration = await calibrationStep(

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
+import { readRegularFile } from '../core/checkout-read.js';
+import { MAX_RESULTS_BYTES } from '../baseline/read-results.js';
 import { tooDeepPath } from '../core/nesting.js';
 import { type RunResults } from '../core/results.js';
 import { RunResultsSchema } from '../core/results-schema.js';
@@ -51,7 +52,7 @@ function readShardFile(abs: string, cwd: string): ShardFile | { error: string } 
   const file = rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(abs, 'utf8'));
+    raw = JSON.parse(readRegularFile(abs, MAX_RESULTS_BYTES, file));
   } catch (err) {
     return { error: `${file}: unreadable shard results file: ${(err as Error).message.split('\n')[0]}` };
   }

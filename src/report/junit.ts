@@ -3,6 +3,7 @@ import { type CaseResult, type CheckerResult, type RunResults, type SuiteResult 
 import { errorLine, whyNot } from './comment-body.js';
 import { passRateText } from './repeats.js';
 import { skipWhy } from './gate-lines.js';
+import { type FailOn, failsCheck } from '../config/fail-on.js';
 
 /**
  * The run as JUnit XML (README "JUnit report"), the report every CI system and test reporter
@@ -53,9 +54,14 @@ interface TestCase {
     | { kind: 'skipped'; message: string };
 }
 
-function caseOf(suite: string, c: CaseResult, results: RunResults): TestCase {
+function caseOf(suite: string, c: CaseResult, results: RunResults, failOn: FailOn): TestCase {
   const base = { classname: suite, name: c.id, ms: c.duration_ms };
   const why = whyNot(c);
+  // A case that fails the check is never `<skipped>`: reporters paint skipped green.
+  const notPassing = (message: string): TestCase['outcome'] =>
+    failsCheck(c.verdict, failOn)
+      ? { kind: 'failure', message, body: message }
+      : { kind: 'skipped', message };
   if (c.verdict === 'error') {
     const message = errorLine(c.error) || why[0] || 'errored';
     return { ...base, outcome: { kind: 'error', message, body: c.error ?? why.join('\n') } };
@@ -74,13 +80,10 @@ function caseOf(suite: string, c: CaseResult, results: RunResults): TestCase {
   }
   if (c.verdict === 'inconclusive')
     // Neither a pass nor a failure (README "Repeats"): shown apart, as the comment shows it first.
-    return {
-      ...base,
-      outcome: { kind: 'skipped', message: `inconclusive: passed ${passRateText(c) ?? '?'}` },
-    };
+    return { ...base, outcome: notPassing(`inconclusive: passed ${passRateText(c) ?? '?'}`) };
   if (c.verdict === 'skipped') {
     const reason = c.skipped ?? 'budget';
-    return { ...base, outcome: { kind: 'skipped', message: `${reason}: ${skipWhy(reason, results)}` } };
+    return { ...base, outcome: notPassing(`skipped, not judged (${reason}): ${skipWhy(reason, results)}`) };
   }
   if (c.verdict === 'borderline')
     return {
@@ -189,13 +192,20 @@ function suiteProperties(s: SuiteResult, results: RunResults): Record<string, st
   return rate ? { pass_rate: rate.rate.toFixed(4), min_pass_rate: String(rate.min) } : {};
 }
 
-/** The whole report; `redact` is applied to every text before it is escaped. */
-export function renderJunit(results: RunResults, redact: (s: string) => string = (s) => s): string {
+/**
+ * The whole report; `redact` is applied to every text before it is escaped. `failOn` decides
+ * which skipped and inconclusive cases fail the check (and so are `<failure>`, not `<skipped>`).
+ */
+export function renderJunit(
+  results: RunResults,
+  redact: (s: string) => string = (s) => s,
+  failOn: FailOn = 'fail',
+): string {
   const when = timestamp(results.started_at);
   const suites = results.suites.map((s) =>
     suiteXml(
       s.path,
-      s.cases.map((c) => caseOf(s.path, c, results)),
+      s.cases.map((c) => caseOf(s.path, c, results, failOn)),
       when,
       suiteProperties(s, results),
       redact,
@@ -248,6 +258,11 @@ export function renderJunit(results: RunResults, redact: (s: string) => string =
  * Writes the report through an exclusive temporary file (core/safe-write.ts), so a reader never
  * sees half of it and no link in the checkout redirects it.
  */
-export function writeJunitFile(file: string, results: RunResults, redact: (s: string) => string): void {
-  writeFileNoFollow(file, renderJunit(results, redact));
+export function writeJunitFile(
+  file: string,
+  results: RunResults,
+  redact: (s: string) => string,
+  failOn: FailOn,
+): void {
+  writeFileNoFollow(file, renderJunit(results, redact, failOn));
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { fileDigest } from '../core/checkout-read.js';
 import { sha256Hex } from '../core/sha256.js';
 import { scriptFileArgs } from './script-files.js';
 import { type RubricSet } from '../rubric/types.js';
@@ -140,7 +139,7 @@ export class ScriptDigests {
     const out: Record<string, string | null> = {};
     for (const file of files) {
       const abs = path.resolve(cwd, file);
-      if (!this.digests.has(abs)) this.digests.set(abs, digestOf(abs));
+      if (!this.digests.has(abs)) this.digests.set(abs, fileDigest(abs, MAX_SCRIPT_BYTES));
       out[relativeDir(this.root, abs)] = this.digests.get(abs)!;
     }
     return out;
@@ -149,32 +148,6 @@ export class ScriptDigests {
 
 /** Scripts are small; a file larger than this is hashed by its first 64 MiB and its size. */
 const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
-
-/** sha256 of a regular file's bytes (`size:hash` past the cap); null when it is not one. */
-function digestOf(abs: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(abs, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const buf = Buffer.alloc(Math.min(st.size, MAX_SCRIPT_BYTES));
-    let read = 0;
-    while (read < buf.length) {
-      const n = readSync(fd, buf, read, buf.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return `${st.size}:${createHash('sha256').update(buf.subarray(0, read)).digest('hex')}`;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function aggregatorDefinition(a: AggregatorConfig, root: string, scripts: ScriptDigests): unknown {
   switch (a.type) {

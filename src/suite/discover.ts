@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { glob, isDynamicPattern } from 'tinyglobby';
+import { present } from '../core/checkout-read.js';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { loadSuiteFile } from './load-suite.js';
 import { type EvalSuite } from './types.js';
@@ -30,7 +30,7 @@ export async function findSuiteFiles(
       // named literally is still found through a link (and must resolve inside the workspace).
       followSymbolicLinks: false,
     });
-    if (!isDynamicPattern(pattern) && existsSync(path.resolve(cwd, pattern)))
+    if (!isDynamicPattern(pattern) && present(path.resolve(cwd, pattern)))
       matches.push(path.resolve(cwd, pattern));
     const suites = matches.filter((m) => SUITE_EXTENSIONS.test(m) && !/\.baseline\.jsonl$/i.test(m)).sort();
     if (suites.length === 0) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../core/checkout-read.js';
 import { writeFileNoFollow } from '../core/safe-write.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,7 +116,8 @@ async function fetchOne(
 
 function readEntry(file: string, url: string): CacheEntry | null {
   try {
-    const e = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
+    // A kept copy is at most a remote file's size in JSON (escapes can double it).
+    const e = JSON.parse(readRegularFile(file, 4 * MAX_REMOTE_BYTES)) as CacheEntry;
     return e.url === url && typeof e.text === 'string' ? e : null;
   } catch {
     return null;

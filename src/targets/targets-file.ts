@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { type Diagnostic, DiagnosticSink, type Position } from '../core/diagnostics.js';
@@ -119,7 +118,8 @@ export function findTargetsFile(fromDir: string, ws: Workspace): string | null {
   let dir = path.resolve(fromDir);
   for (;;) {
     for (const candidate of [path.join(dir, 'targets.yaml'), path.join(dir, '.agentv', 'targets.yaml')]) {
-      if (existsSync(candidate) && statSync(candidate).isFile() && ws.contains(candidate)) return candidate;
+      // A link out of the workspace is found, then refused by the reader, naming it.
+      if (ws.has(candidate) && !ws.isDirectory(candidate)) return candidate;
     }
     if (dir === ws.root) return null;
     const parent = path.dirname(dir);

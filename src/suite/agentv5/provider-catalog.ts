@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { type Workspace } from '../../core/workspace.js';
 import { parseYamlSource } from '../../core/yaml-source.js';
+import { FileReadRefused } from '../../core/checkout-read.js';
 
 /** Provider kinds this project runs: model providers become `openai`/`azure` targets, `cli` a command target. */
 export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli', 'mock'] as const;
@@ -48,15 +48,13 @@ export function providerEntry(
   };
 }
 
+/** How a catalog reader tells that a file was refused (a link out of the workspace, too large, ...). */
+export type Refused = (rule: string, message: string) => void;
+
 /** A providers file: a list, or `{providers: [...]}`; each entry located in it. */
-export function readProviderList(abs: string, ws: Workspace): ProviderEntry[] {
+export function readProviderList(abs: string, ws: Workspace, refused: Refused): ProviderEntry[] {
   const display = ws.display(abs);
-  let doc;
-  try {
-    doc = parseYamlSource(ws.readText(abs), new DiagnosticSink(display));
-  } catch {
-    return [];
-  }
+  const doc = readYamlDoc(abs, ws, refused);
   const v = doc?.value;
   const base = Array.isArray(v) ? [] : ['providers'];
   const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.providers) ? v.providers : [];
@@ -65,9 +63,20 @@ export function readProviderList(abs: string, ws: Workspace): ProviderEntry[] {
   );
 }
 
-function readYaml(abs: string, ws: Workspace): unknown {
+/** A catalog file through the checkout's one reader: a refusal is told, a YAML problem is no catalog. */
+function readYamlDoc(abs: string, ws: Workspace, refused: Refused): ReturnType<typeof parseYamlSource> {
+  let text: string;
   try {
-    return parseYamlSource(ws.readText(abs), new DiagnosticSink(ws.display(abs)))?.value;
+    text = ws.readText(abs);
+  } catch (err) {
+    refused(
+      err instanceof FileReadRefused ? err.rule : 'missing-file',
+      `${ws.display(abs)}: ${(err as Error).message}`,
+    );
+    return undefined;
+  }
+  try {
+    return parseYamlSource(text, new DiagnosticSink(ws.display(abs)));
   } catch {
     return undefined;
   }
@@ -76,16 +85,17 @@ function readYaml(abs: string, ws: Workspace): unknown {
 /**
  * The nearest `.agentv/` catalog walking up from the suite's folder to the workspace root, as
  * AgentV finds it: `config.yaml` (its `providers` inline or `file://`, its `defaults.provider`)
- * and `providers.yaml`.
+ * and `providers.yaml`. A catalog file the checkout's reader refuses (a link out of the
+ * workspace, say) is told to `refused` and read as absent.
  */
-export function findProviderCatalog(fromDir: string, ws: Workspace): ProviderCatalog {
+export function findProviderCatalog(fromDir: string, ws: Workspace, refused: Refused): ProviderCatalog {
   let dir = path.resolve(fromDir);
   for (;;) {
     const agentv = path.join(dir, '.agentv');
     const config = path.join(agentv, 'config.yaml');
     const providers = path.join(agentv, 'providers.yaml');
-    if (ws.contains(agentv) && (existsSync(config) || existsSync(providers)))
-      return readCatalog(agentv, config, providers, ws);
+    if (ws.contains(agentv) && (ws.has(config) || ws.has(providers)))
+      return readCatalog(agentv, config, providers, ws, refused);
     if (dir === ws.root) break;
     const parent = path.dirname(dir);
     if (parent === dir || !ws.contains(parent)) break;
@@ -94,21 +104,27 @@ export function findProviderCatalog(fromDir: string, ws: Workspace): ProviderCat
   return { dir: null, entries: [], defaultLabel: 'default' };
 }
 
-function readCatalog(agentv: string, config: string, providers: string, ws: Workspace): ProviderCatalog {
+function readCatalog(
+  agentv: string,
+  config: string,
+  providers: string,
+  ws: Workspace,
+  refused: Refused,
+): ProviderCatalog {
   const entries: ProviderEntry[] = [];
   let defaultLabel = 'default';
-  const cfg = existsSync(config) ? readYaml(config, ws) : undefined;
+  const cfg = ws.has(config) ? readYamlDoc(config, ws, refused)?.value : undefined;
   if (isRecord(cfg)) {
     if (isRecord(cfg.defaults) && typeof cfg.defaults.provider === 'string')
       defaultLabel = cfg.defaults.provider;
     const p = cfg.providers;
     if (typeof p === 'string' && p.startsWith('file://')) {
       const abs = path.resolve(agentv, p.slice('file://'.length));
-      if (ws.contains(abs) && existsSync(abs)) entries.push(...readProviderList(abs, ws));
+      if (ws.has(abs)) entries.push(...readProviderList(abs, ws, refused));
     } else if (Array.isArray(p))
       entries.push(...p.filter(isRecord).flatMap((r) => providerEntry(r, config, ws.display(config)) ?? []));
   }
-  if (existsSync(providers) && !entries.length) entries.push(...readProviderList(providers, ws));
+  if (ws.has(providers) && !entries.length) entries.push(...readProviderList(providers, ws, refused));
   return { dir: ws.display(agentv), entries, defaultLabel };
 }
 

@@ -81,7 +81,9 @@ export function resolveProviders(
   let entries = catalog.entries;
   if (typeof first === 'string' && first.startsWith('file://')) {
     const abs = path.resolve(path.dirname(f.absPath), first.slice('file://'.length));
-    const fromFile = f.ws.contains(abs) ? readProviderList(abs, f.ws) : [];
+    const fromFile = readProviderList(abs, f.ws, (rule, message) =>
+      f.sink.error(f.doc.locate(at), rule, message, 'suite'),
+    );
     entry = fromFile[0];
     entries = [...fromFile, ...catalog.entries];
   } else if (typeof first === 'string') {

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { type Workspace } from '../../core/workspace.js';
@@ -66,13 +65,8 @@ function readTestsFile(
   const rel = ref.replace(/^file:\/\//, '');
   const abs = path.resolve(dir, rel);
   if (!f.ws.contains(abs)) return fail('escapes-workspace', `'${ref}' is outside the workspace`);
-  let isDir: boolean;
-  try {
-    isDir = statSync(abs).isDirectory();
-  } catch {
-    return fail('missing-file', `tests file '${ref}' not found`);
-  }
-  if (isDir)
+  if (!f.ws.has(abs)) return fail('missing-file', `tests file '${ref}' not found`);
+  if (f.ws.isDirectory(abs))
     return fail(
       'tests-directory',
       `'${ref}' is a folder of test directories (AgentV directory discovery), not read here; list the tests or reference a YAML or JSONL file`,

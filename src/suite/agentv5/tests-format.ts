@@ -95,7 +95,9 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     reportZodIssues(checked.error, head, f.doc, f.sink, [], 'suite');
     return undefined;
   }
-  const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
+  const refused = (rule: string, message: string) =>
+    f.sink.error({ line: 0, column: 0 }, rule, message, 'suite');
+  const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws, refused));
   // Problems found in the files the suite refers to, reported after the suite's own.
   const extra: DiagnosticSink[] = [];
   const reportExtra = () => {

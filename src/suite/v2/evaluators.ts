@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseRubricList } from '../rubric-items.js';
 import {
@@ -195,7 +194,7 @@ export class V2EvaluatorReader extends V2Reader {
   ): void {
     for (const file of scriptFileArgs(command)) {
       const abs = path.resolve(cwd, file);
-      if (existsSync(abs)) continue;
+      if (this.ws.has(abs)) continue;
       this.sink.error(
         this.doc.locate(at),
         'missing-file',
