@@ -38,6 +38,7 @@ export async function executeCase(
   const started = Date.now();
   const base = {
     id: c.id,
+    ...(c.label !== undefined ? { label: c.label } : {}),
     definition_hash: planned.definitionHash,
     line: c.pos.line,
     target: target.runner.name,

@@ -221,10 +221,18 @@ export const INLINE_RUBRIC_EVALUATOR = 'rubric';
  * pass/borderline/fail (README "Scoring"). `threshold`: AgentV 5's weighted score against a
  * threshold, where a failed `required` evaluator zeroes the case.
  */
-export type CaseScoring = { kind: 'threshold'; threshold: number };
+export type CaseScoring =
+  | { kind: 'threshold'; threshold: number }
+  /**
+   * promptfoo's: the test passes when every assertion passes, or, with a test `threshold`, when
+   * the weighted score reaches it; no borderline.
+   */
+  | { kind: 'promptfoo'; threshold: number | null };
 
 export interface EvalCase {
   id: string;
+  /** What the case is shown as, when its id is not its name (a promptfoo test's `description`). */
+  label?: string;
   /** Display path of the suite file this case came from. */
   suitePath: string;
   pos: Position;

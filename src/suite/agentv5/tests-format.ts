@@ -14,6 +14,7 @@ import {
 } from './promptfoo-config.js';
 import { type EvalCase, type EvalSuite, type Message } from '../types.js';
 import { readTests, type TestsFile } from './tests-files.js';
+import { checkSuiteKeys, checkTestKeys } from './known-keys.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
@@ -101,6 +102,7 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     for (const x of extra) f.sink.items.push(...x.items);
   };
   refuseSuiteKeys(raw, f.doc, f.sink);
+  checkSuiteKeys(raw, f.doc, f.sink);
   const defaultKey = raw.default_test !== undefined ? 'default_test' : 'defaultTest';
   if (isRecord(raw[defaultKey])) refuseTestKeys(raw[defaultKey], [defaultKey], f.doc, f.sink, 'suite');
   if (raw.tests === undefined && raw.scenarios === undefined) {
@@ -196,6 +198,7 @@ interface TestEnv {
 function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
   const { f } = env;
   refuseTestKeys(t, at, f.doc, f.sink, subject);
+  checkTestKeys(t, at, 'test', { doc: f.doc, sink: f.sink, subject });
   // Case files in AgentV's older shape keep `input` / `expected_output` on the test: AgentV
   // moves them into the vars, and so do we.
   const vars = {
