@@ -205,6 +205,13 @@ export interface TextAssertionConfig extends EvaluatorBase {
   flags: string | null;
   /** `is-json`: a JSON Schema the parsed answer must satisfy. */
   schema: Record<string, unknown> | null;
+  /**
+   * promptfoo's comparisons (promptfoo-shaped suites): `equals`, `starts-with`, `ends-with` do
+   * not trim the answer (AgentV 5's do).
+   */
+  exact?: true;
+  /** promptfoo's `equals` with a number (loose `==`, as promptfoo) or an object (deep-equal to the parsed answer). */
+  expected?: number | Record<string, unknown> | unknown[];
 }
 
 export type EvaluatorConfig =

@@ -27,6 +27,7 @@ const WARNED_SUITE_KEYS: Record<string, string> = {
   evaluateOptions: 'evaluation options (repeat, delay, cache, concurrency) come from the action’s inputs',
   derivedMetrics:
     'derived metrics are not computed (in promptfoo they are shown beside the results and decide no test’s pass or fail)',
+  defaults: 'AgentV `defaults` are not read by rubric-eval; put shared vars and assertions in `default_test`',
   environment:
     'AgentV workspace environments are not set up by rubric-eval; prepare the workspace in an earlier step',
 };
@@ -111,6 +112,7 @@ const ASSERTION_KEYS = [
   'assert',
   '$ref',
   // AgentV 5
+  'id',
   'name',
   'required',
   'min_score',

@@ -6,6 +6,7 @@ import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck 
 import { type Workspace } from '../../core/workspace.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
+import { type Flavour } from './test-matrix.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -39,6 +40,8 @@ export interface AssertionContext {
   subject: string;
   /** Renders `{{ var }}` in assertion values with the test's vars. */
   render(text: string): string;
+  /** Whose comparison rules the suite's text checks follow (test-matrix.ts); AgentV 5's when absent. */
+  flavour?: Flavour;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -72,7 +75,10 @@ export function mapAssertions(
   }
   const seen = new Set<string>();
   for (const e of out) {
-    if (seen.has(e.name))
+    // promptfoo groups assertions that share a `metric` into one named score: each stays its own
+    // result here, numbered after the first.
+    if (seen.has(e.name) && ctx.flavour === 'promptfoo') e.name = uniqueName(e.name, seen);
+    else if (seen.has(e.name))
       ctx.sink.error(
         e.pos,
         'duplicate-name',
@@ -82,6 +88,10 @@ export function mapAssertions(
     seen.add(e.name);
   }
   return out;
+}
+
+function uniqueName(name: string, seen: ReadonlySet<string>): string {
+  for (let k = 2; ; k++) if (!seen.has(`${name} (${k})`)) return `${name} (${k})`;
 }
 
 function checklistJudge(name: string, outcomes: string[], weight: number, pos: Position): LlmJudgeConfig {

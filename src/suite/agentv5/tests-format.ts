@@ -4,7 +4,8 @@ import { readReferencedFile } from '../../core/user-file.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
 import { findProviderCatalog } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
-import { resolveProviders } from './suite-providers.js';
+import { resolveProviders, type SuiteProvider } from './suite-providers.js';
+import { type Flavour, runsOf, suiteFlavour } from './test-matrix.js';
 import {
   expandVars,
   refuseSuiteKeys,
@@ -95,7 +96,8 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
     reportZodIssues(checked.error, head, f.doc, f.sink, [], 'suite');
     return undefined;
   }
-  const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
+  const { target, targets, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws));
+  const flavour = suiteFlavour(raw, f.absPath);
   // Problems found in the files the suite refers to, reported after the suite's own.
   const extra: DiagnosticSink[] = [];
   const reportExtra = () => {
@@ -151,6 +153,8 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
       prompts,
       suiteThreshold,
       suite: f,
+      providers: targets,
+      flavour,
     });
     for (const c of expanded) {
       if (seen.has(c.id))
@@ -189,6 +193,9 @@ interface TestEnv {
   templates: unknown;
   prompts: PromptDefinition[] | null;
   suiteThreshold: number;
+  /** The suite's providers: each test runs against every one (a case per prompt × provider). */
+  providers: SuiteProvider[];
+  flavour: Flavour;
 }
 
 /**
@@ -234,7 +241,7 @@ function loadOne(
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => renderVars(s, vars);
-  const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render, flavour: env.flavour };
   // A test opts out of the suite's assertions: AgentV 5's `execution.skip_defaults`, promptfoo's
   // `options.disableDefaultAsserts`.
   const execution = isRecord(t.execution) ? t.execution : {};
@@ -264,34 +271,43 @@ function loadOne(
       'this test has no assertions: it passes whenever its target answers (promptfoo output-only test)',
       subject,
     );
-  const inputs = (env.prompts ?? [null]).map((p) => ({ p, messages: inputOf(p, vars, at, subject, env) }));
+  const runs = runsOf(t, at, subject, env);
+  const inputs = new Map(
+    [...new Set(runs.map((r) => r.prompt))].map((p) => [p, inputOf(p, vars, at, subject, env)]),
+  );
   const expected = vars.expected_output;
   const expectedMessages =
     expected === undefined
       ? []
       : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
+  const run = isRecord(t.run) ? t.run : {};
   // AgentV 5's precedence: the test's run override, the test, default_test, the suite, 0.8.
-  const th =
+  const own =
+    threshold(run.threshold) ??
     threshold(execution.threshold) ??
     threshold(t.threshold) ??
-    threshold(env.defaults.threshold) ??
-    env.suiteThreshold;
+    threshold(env.defaults.threshold);
+  const scoring =
+    env.flavour === 'promptfoo'
+      ? { kind: 'promptfoo' as const, threshold: own ?? null }
+      : { kind: 'threshold' as const, threshold: own ?? env.suiteThreshold };
   if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
   const id =
     (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
-  return inputs.map(({ p, messages }) => ({
-    id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
+  const description = typeof t.description === 'string' ? t.description : null;
+  return runs.map(({ prompt: p, provider, idSuffix, labelSuffix }) => ({
+    id: id + idSuffix,
+    ...(description ? { label: description + suffix + labelSuffix } : {}),
     suitePath: env.suite.display,
     pos: f.doc.position(at),
-    expectedOutcome:
-      typeof t.criteria === 'string' ? t.criteria : typeof t.description === 'string' ? t.description : '',
-    inputMessages: messages,
+    expectedOutcome: typeof t.criteria === 'string' ? t.criteria : (description ?? ''),
+    inputMessages: inputs.get(p) ?? [],
     expectedMessages,
     conversationId: typeof t.conversation_id === 'string' ? t.conversation_id : null,
     referenceAnswer: typeof expected === 'string' ? expected : null,
-    target: null,
+    target: provider,
     evaluators,
-    scoring: { kind: 'threshold' as const, threshold: th },
+    scoring,
   }));
 }
 
