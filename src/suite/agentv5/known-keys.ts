@@ -20,11 +20,13 @@ const IGNORED_SUITE_KEYS = [
   'tracing',
   'author',
   'version',
+  'governance',
 ];
 /** Ignored, with a warning: a user could expect them to change the run. */
 const WARNED_SUITE_KEYS: Record<string, string> = {
   env: 'provider environment values are not read from the suite; set them in the workflow',
   evaluateOptions: 'evaluation options (repeat, delay, cache, concurrency) come from the action’s inputs',
+  evaluate_options: 'evaluation options (repeat, delay, cache, concurrency) come from the action’s inputs',
   derivedMetrics:
     'derived metrics are not computed (in promptfoo they are shown beside the results and decide no test’s pass or fail)',
   defaults: 'AgentV `defaults` are not read by rubric-eval; put shared vars and assertions in `default_test`',
@@ -79,6 +81,11 @@ const TEST_KEYS = [
   'expected_output',
   'conversation_id',
   'run',
+  // AgentV 5's live conversations: `turns` is refused by name (promptfoo-config.ts), these with it
+  'turns',
+  'mode',
+  'aggregation',
+  'on_turn_failure',
 ];
 
 const OPTION_KEYS = [
@@ -122,6 +129,10 @@ const ASSERTION_KEYS = [
   'script',
   'cwd',
   'flags',
+  // AgentV 5's grader settings on `llm-rubric` (the judge is the workflow's: read by no one here)
+  'target',
+  'temperature',
+  'max_steps',
 ];
 
 interface Where {
@@ -130,12 +141,22 @@ interface Where {
   subject: string;
 }
 
-/** A known key close to `key`: a typo, else a near word, else one that starts like it (`tresh`). */
+/**
+ * A known key close to `key`: a typo, else one it abbreviates (its letters in order, `tresh` in
+ * `threshold`), else a near word.
+ */
 function suggestion(key: string, known: readonly string[]): string | null {
-  const typo = didYouMean(key, known) ?? nearest(key, known, 3);
+  const words = known.filter((w) => /^[a-z]/i.test(w));
+  const typo = didYouMean(key, words);
   if (typo) return typo;
   const k = key.toLowerCase();
-  return k.length >= 3 ? (known.find((w) => w.toLowerCase().startsWith(k.slice(0, 3))) ?? null) : null;
+  const abbreviates = (w: string) => {
+    let i = 0;
+    for (const ch of w.toLowerCase()) if (ch === k[i]) i++;
+    return i === k.length;
+  };
+  const short = k.length >= 3 ? words.filter(abbreviates).sort((a, b) => a.length - b.length)[0] : undefined;
+  return short ?? nearest(key, words);
 }
 
 function check(

@@ -20,6 +20,8 @@ const REFUSED_SUITE_KEYS: Record<string, string> = {
 const REFUSED_TEST_KEYS: Record<string, string> = {
   provider: 'a per-test provider',
   providerOutput: 'a recorded answer (use answers-file)',
+  turns:
+    'a live multi-turn conversation, each turn answered and graded in turn (AgentV `mode: conversation`)',
 };
 const REFUSED_TEST_OPTIONS: Record<string, string> = {
   transform: 'a transform of the answer before grading',
@@ -111,6 +113,13 @@ export function refuseTestKeys(
         ...(judged ? REFUSED_JUDGE_KEYS : {}),
       }))
         if (a[k] !== undefined) refuse([...base, i, k], k, why);
+      if (judged && a.target !== undefined)
+        sink.warn(
+          doc.locateKey([...base, i, 'target']),
+          'grader-ignored',
+          `the assertion's \`target\` (its grader) ${GRADER_IGNORED}`,
+          subject,
+        );
       if (graded && a.provider !== undefined)
         sink.warn(
           doc.locateKey([...base, i, 'provider']),
