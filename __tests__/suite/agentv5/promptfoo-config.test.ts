@@ -95,12 +95,44 @@ tests:
   ]);
 });
 
-test('Nunjucks in a JSON prompt file is the named refusal, not a JSON syntax error', () => {
-  const x = load('prompts: [file://chat.json]\ntests: [{ vars: { q: a } }]\n', {
-    'chat.json': '[{% for m in msgs %}{"role": "user", "content": "{{ m }}"}{% endfor %}]',
+test('Nunjucks renders prompts as promptfoo does: a JSON chat template with a loop becomes its messages', () => {
+  const x = load(
+    `prompts: [file://chat.json, "{{ q | upper }}{% if extra %} ({{ extra }}){% endif %}"]
+tests:
+  - vars:
+      q: why?
+      turns: [{ role: user, content: hi }, { role: assistant, content: hello }]
+    assert: [{ type: contains, value: "{{ q | upper }}" }]
+`,
+    {
+      'chat.json':
+        '[{"role": "system", "content": "Be brief"}{% for t in turns %}, {"role": "{{ t.role }}", "content": "{{ t.content }}"}{% endfor %}, {"role": "user", "content": "{{ q }}"}]',
+    },
+  );
+  expect(x.errors).toEqual([]);
+  const [chat, text] = x.cases;
+  expect(chat!.inputMessages.map((m) => `${m.role}: ${(m.parts[0] as { text: string }).text}`)).toEqual([
+    'system: Be brief',
+    'user: hi',
+    'assistant: hello',
+    'user: why?',
+  ]);
+  expect(text!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'WHY?' }]);
+  expect(chat!.evaluators[0]).toMatchObject({ values: ['WHY?'] });
+});
+
+test('Nunjucks reaches no file and no environment variable', () => {
+  const x = load('prompts: ["{% include \'secret.txt\' %}"]\ntests: [{ vars: { q: a } }]\n', {
+    'secret.txt': 'do not read',
   });
-  expect(x.errors.map((d) => `${d.line} ${d.rule}`)).toEqual(['1 template']);
-  expect(x.errors[0]!.message).toMatch(/Nunjucks/);
+  expect(x.errors.map((d) => `${d.line} ${d.rule} ${d.message}`)).toEqual([
+    "2 template the prompt 'prompt-1' does not render: template not found: secret.txt",
+  ]);
+  process.env.RUBRIC_EVAL_TEST_SECRET = 'hunter2-secret';
+  const y = load('prompts: ["[{{ env.RUBRIC_EVAL_TEST_SECRET | upper }}]"]\ntests: [{ vars: { q: a } }]\n');
+  delete process.env.RUBRIC_EVAL_TEST_SECRET;
+  expect(y.errors).toEqual([]);
+  expect(y.cases[0]!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: '[]' }]);
 });
 
 test('array vars expand into one test per combination', () => {

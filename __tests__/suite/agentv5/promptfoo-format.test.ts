@@ -192,3 +192,20 @@ tests:
     expect(x.cases[0]!.evaluators.map((e) => e.name)).toEqual(['accuracy', 'accuracy (2)']);
   });
 });
+
+test("a pull request's Nunjucks template is not rendered where templates are data (the judge stage's head cases)", () => {
+  const root = tmpDir('re-pf-format-data-');
+  writeFileSync(
+    path.join(root, 'promptfooconfig.yaml'),
+    'prompts: ["{% for k, v in xs %}{{ k }}{% endfor %}", "Plain {{ q }}"]\ntests:\n  - vars: { q: hi, xs: { a: 1, b: 2 } }\n    assert: [{ type: contains, value: a }]\n',
+  );
+  const asData = loadSuiteFile(path.join(root, 'promptfooconfig.yaml'), new Workspace(root, true));
+  expect(asData.diagnostics.map((d) => `${d.line} ${d.rule} ${d.message}`)).toEqual([
+    "3 template the prompt 'prompt-1' does not render: it is a Nunjucks template, the pull request's code: the judge stage does not render it with the workflow's credentials",
+  ]);
+  const rendered = loadSuiteFile(path.join(root, 'promptfooconfig.yaml'), new Workspace(root));
+  expect(rendered.suite!.cases.map((c) => (c.inputMessages[0]!.parts[0] as { text: string }).text)).toEqual([
+    'ab',
+    'Plain hi',
+  ]);
+});

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DiagnosticSink } from '../../core/diagnostics.js';
 import { readReferencedFile } from '../../core/user-file.js';
-import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
+import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderText } from './prompts.js';
+import { usesNunjucks } from './nunjucks-render.js';
 import { findProviderCatalog } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
 import { resolveProviders, type SuiteProvider } from './suite-providers.js';
@@ -240,7 +241,19 @@ function loadOne(
   const { f } = env;
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-  const render = (s: string) => renderVars(s, vars);
+  const render = (s: string) => {
+    try {
+      return renderText(s, vars, f.ws.templatesAsData);
+    } catch (err) {
+      f.sink.error(
+        f.doc.locate(at),
+        'template',
+        `an assertion value does not render: ${(err as Error).message}`,
+        subject,
+      );
+      return s;
+    }
+  };
   const ctx = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render, flavour: env.flavour };
   // A test opts out of the suite's assertions: AgentV 5's `execution.skip_defaults`, promptfoo's
   // `options.disableDefaultAsserts`.
@@ -324,7 +337,8 @@ function inputOf(
       ? prompt.input
       : JSON.stringify(prompt.input)
     : '{{ input }}';
-  const missing = missingVars(template, vars);
+  // Nunjucks renders a name the test does not define as empty, as promptfoo does; `{{ var }}` alone is checked.
+  const missing = usesNunjucks(template) ? [] : missingVars(template, vars);
   if (missing.length > 0) {
     env.f.sink.error(
       env.f.doc.locate([...at, 'vars']),
@@ -334,7 +348,18 @@ function inputOf(
     );
     return [];
   }
-  const value = prompt ? renderPrompt(prompt, vars) : vars.input;
+  let value: unknown;
+  try {
+    value = prompt ? renderPrompt(prompt, vars, env.f.ws.templatesAsData) : vars.input;
+  } catch (err) {
+    env.f.sink.error(
+      env.f.doc.locate([...at, 'vars']),
+      'template',
+      `the prompt${prompt ? ` '${prompt.id}'` : ''} does not render: ${(err as Error).message}`,
+      subject,
+    );
+    return [];
+  }
   // Where a var handed over a message list, positions point into the test's vars.
   const whole = /^\s*\{\{\s*(\w+)\s*\}\}\s*$/.exec(template);
   return env.reader.loadMessages(value, [...at, 'vars', ...(whole ? [whole[1]!] : [])], 'user', subject);
