@@ -209,3 +209,27 @@ test("a pull request's Nunjucks template is not rendered where templates are dat
     'Plain hi',
   ]);
 });
+
+test('`file://` vars are the file as promptfoo reads it: text trimmed, YAML as JSON; a script is refused by name', () => {
+  const root = tmpDir('re-pf-format-vars-');
+  writeFileSync(path.join(root, 'context.txt'), 'Paris is the capital.\n');
+  writeFileSync(path.join(root, 'facts.yaml'), 'city: Paris\n');
+  writeFileSync(path.join(root, 'make.py'), 'print(1)\n');
+  const file = path.join(root, 'promptfooconfig.yaml');
+  writeFileSync(
+    file,
+    'prompts: ["{{ context }} / {{ facts }}"]\ntests:\n  - vars: { context: file://context.txt, facts: file://facts.yaml }\n    assert: [{ type: contains, value: "{{ context }}" }]\n',
+  );
+  const r = loadSuiteFile(file, new Workspace(root));
+  expect(r.diagnostics).toEqual([]);
+  const c = r.suite!.cases[0]!;
+  expect(c.inputMessages[0]!.parts).toEqual([
+    { type: 'text', text: 'Paris is the capital. / {"city":"Paris"}' },
+  ]);
+  expect(c.evaluators[0]).toMatchObject({ values: ['Paris is the capital.'] });
+  writeFileSync(file, 'prompts: ["{{ x }}"]\ntests:\n  - vars: { x: file://make.py }\n');
+  const refused = loadSuiteFile(file, new Workspace(root)).diagnostics.filter((d) => d.severity === 'error');
+  expect(refused.map((d) => `${d.line} ${d.rule} ${d.message}`)).toEqual([
+    "3 unsupported-var-file var 'x': 'file://make.py' is a script that produces the value; rubric-eval reads files as data only",
+  ]);
+});

@@ -20,6 +20,7 @@ import { checkSuiteKeys, checkTestKeys } from './known-keys.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
+import { parse as parseYaml } from 'yaml';
 import { parseRepeat } from '../../core/repeat-setting.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
@@ -224,7 +225,7 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     suiteAssert: refs(env.suiteAssert, ['assert'], env.suite),
   };
   // Array vars: one test per combination (promptfoo), its id numbered.
-  const combos = expandVars(vars);
+  const combos = expandVars(fileVars(vars, [...at, 'vars'], subject, env));
   return combos.flatMap((v, k) =>
     loadOne(test, v, combos.length > 1 ? `-${k + 1}` : '', at, subject, resolved),
   );
@@ -322,6 +323,45 @@ function loadOne(
     evaluators,
     scoring,
   }));
+}
+
+/**
+ * promptfoo's `file://` vars: the file's text (trimmed), a YAML file as its JSON; read through
+ * the checkout reader. A script (`.js`, `.py`, ...) would run to produce the value: refused by name.
+ */
+function fileVars(
+  vars: Record<string, unknown>,
+  at: PathSegment[],
+  subject: string,
+  env: TestEnv,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...vars };
+  for (const [k, v] of Object.entries(vars)) {
+    if (typeof v !== 'string' || !v.startsWith('file://')) continue;
+    const fail = (rule: string, message: string) =>
+      env.f.sink.error(env.f.doc.locate(at), rule, `var '${k}': ${message}`, subject);
+    const ref = v.slice('file://'.length);
+    const ext = path.extname(ref.split(':')[0]!).toLowerCase();
+    if (/^\.(js|cjs|mjs|ts|py)$/.test(ext)) {
+      fail(
+        'unsupported-var-file',
+        `'${v}' is a script that produces the value; rubric-eval reads files as data only`,
+      );
+      continue;
+    }
+    const read = readReferencedFile(env.f.ws, ref, env.dir, fail, v);
+    if (!read) continue;
+    if (ext !== '.yaml' && ext !== '.yml') {
+      out[k] = read.text.trim();
+      continue;
+    }
+    try {
+      out[k] = JSON.stringify(parseYaml(read.text));
+    } catch (err) {
+      fail('yaml', `'${v}': ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  return out;
 }
 
 /** A prompt with the test's vars; without prompts, the test's `vars.input` is its input. */
