@@ -110,9 +110,9 @@ test('the promptfoo examples run through dist/index.js as promptfoo grades them:
 });
 
 test('a promptfoo feature rubric-eval does not run is refused at validate, by name and line', async () => {
-  const r = await runCli(['validate', 'examples/promptfoo/refused/responses.yaml']);
+  const r = await runCli(['validate', 'examples/promptfoo/refused/transform.yaml']);
   expect(r.code).not.toBe(0);
   const out = r.stdout + r.stderr;
-  expect(out).toMatch(/responses\.yaml:4:.*provider 'openai:responses:gpt-4\.1' is OpenAI's Responses API/);
-  expect(out).toMatch(/responses\.yaml:8:.*promptfoo key 'options\.transform'/);
+  expect(out).toMatch(/transform\.yaml:8:.*promptfoo key 'options\.transform'/);
+  expect(out).toMatch(/transform\.yaml:12:.*unknown assertion key 'treshold': did you mean 'threshold'\?/);
 });
