@@ -195,7 +195,7 @@ export function aggregateByThreshold(
  * that errored makes the case an `error`, and a gating violation (a required rubric item, a
  * `required` assertion that did not pass) fails it.
  */
-export function aggregatePromptfoo(
+function aggregatePromptfoo(
   allConfigs: readonly EvaluatorConfig[],
   all: readonly EvaluatorResult[],
   threshold: number | null,

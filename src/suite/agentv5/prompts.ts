@@ -141,7 +141,7 @@ function fromFile(ref: string, id: string, ctx: PromptContext, at: (string | num
 }
 
 /** A template that is code (Nunjucks) where templates are data (the judge stage's head cases). */
-export class TemplateAsDataError extends Error {
+class TemplateAsDataError extends Error {
   override name = 'TemplateAsDataError';
 }
 
