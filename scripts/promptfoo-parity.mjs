@@ -12,7 +12,7 @@
 // so `\n` is a newline); the fake grader reads the rubric (rubric-eval's `[[ ## rubric ## ]]`
 // section, promptfoo's `<Rubric>`) and answers {reason, pass, score}: `score:<s>` in the rubric
 // sets the score (default 1), the word `fail` makes pass false.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -39,7 +39,10 @@ function requestText(body) {
 
 function grade(text) {
   const rubric =
-    /\[\[ ## rubric ## \]\]\n([\s\S]*)$/.exec(text)?.[1] ?? /<Rubric>([\s\S]*?)<\/Rubric>/.exec(text)?.[1] ?? '';
+    /\[\[ ## rubric ## \]\]\n([\s\S]*)$/.exec(text)?.[1] ??
+    // promptfoo's grader prompt shows example rubrics first: the last <Rubric> is the one asked.
+    [...text.matchAll(/<Rubric>([\s\S]*?)<\/Rubric>/g)].at(-1)?.[1] ??
+    '';
   const score = Number(/score:([0-9.]+)/.exec(rubric)?.[1] ?? '1');
   return { reason: `rubric scored ${score}`, pass: !/\bfail\b/.test(rubric), score };
 }
@@ -102,11 +105,29 @@ function startServer() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/** A child run without blocking this process: the fake endpoint must keep answering meanwhile. */
+function run(cmd, args, opts) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeout);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 function env(url, home) {
   return {
     PATH: process.env.PATH,
     HOME: home,
     OPENAI_API_KEY: 'sk-parity-check-key-0123456789',
+    // rubric-eval's judge has a key of its own: the one in OPENAI_API_KEY is the targets'.
+    RUBRIC_EVAL_JUDGE_API_KEY: 'sk-parity-judge-key-0123456789',
     OPENAI_BASE_URL: url,
     PROMPTFOO_CONFIG_DIR: path.join(home, '.promptfoo'),
     PROMPTFOO_DISABLE_TELEMETRY: '1',
@@ -117,27 +138,27 @@ function env(url, home) {
 }
 
 /** promptfoo's results: per test (its index), prompt (its index) and provider (label, else id). */
-function runPromptfoo(bin, dir, url, home) {
+async function runPromptfoo(bin, dir, url, home) {
   const out = path.join(home, 'promptfoo.json');
-  const r = spawnSync(
+  const r = await run(
     bin,
     ['eval', '-c', 'promptfooconfig.yaml', '--no-cache', '--no-table', '--no-write', '-o', out, '-j', '1'],
-    { cwd: dir, env: env(url, home), encoding: 'utf8', timeout: 180_000 },
+    { cwd: dir, env: env(url, home), timeout: 300_000 },
   );
   if (!existsSync(out)) throw new Error(`promptfoo wrote no results: ${r.stderr || r.stdout}`);
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results;
   return new Map(
     results.map((x) => [
-      `${x.testIdx + 1}|${x.promptIdx + 1}|${x.provider.label ?? x.provider.id}`,
+      `${x.testIdx + 1}|${x.promptIdx + 1}|${x.provider.label || x.provider.id}`,
       { pass: x.success, score: x.score, error: x.error ?? null },
     ]),
   );
 }
 
 /** rubric-eval's results keyed alike: test-N, prompt-M, the provider's target name. */
-function runRubricEval(dir, url, home) {
+async function runRubricEval(dir, url, home) {
   const out = path.join(home, 'rubric-eval.json');
-  spawnSync(
+  await run(
     process.execPath,
     [
       path.join(ROOT, 'dist/cli.js'),
@@ -153,7 +174,7 @@ function runRubricEval(dir, url, home) {
       '--fail-on',
       'never',
     ],
-    { cwd: dir, env: env(url, home), encoding: 'utf8', timeout: 180_000 },
+    { cwd: dir, env: env(url, home), timeout: 300_000 },
   );
   if (!existsSync(out)) throw new Error(`rubric-eval wrote no results in ${dir}`);
   const results = JSON.parse(readFileSync(out, 'utf8'));
@@ -190,11 +211,16 @@ for (const feature of features.sort()) {
   let pf;
   let re;
   try {
-    pf = runPromptfoo(bin, dir, url, home);
-    re = runRubricEval(dir, url, home);
+    [pf, re] = await Promise.all([runPromptfoo(bin, dir, url, home), runRubricEval(dir, url, home)]);
   } catch (err) {
     differences.push(`${feature}: not compared: ${err.message.slice(0, 300)}`);
     continue;
+  }
+  // One provider on each side: compared by test and prompt (promptfoo names a provider by its own id).
+  const single = (m) => new Set([...m.keys()].map((k) => k.split('|')[2])).size === 1;
+  if (single(pf) && single(re)) {
+    const strip = (m) => new Map([...m].map(([k, v]) => [k.split('|').slice(0, 2).join('|'), v]));
+    [pf, re] = [strip(pf), strip(re)];
   }
   for (const key of new Set([...pf.keys(), ...re.keys()])) {
     total++;

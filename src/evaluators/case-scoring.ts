@@ -189,8 +189,8 @@ export function aggregateByThreshold(
 
 /**
  * promptfoo's verdict (its AssertionsResult): the score is the weighted mean of the assertions
- * (all weights 0 score 0); the test passes when every assertion passed, a failing assertion of
- * weight 0 included, or, with a test `threshold` (0 too), when the score reaches it whatever
+ * (all weights 0 score 0); the test passes when every assertion that weighs passed (promptfoo
+ * 0.121 passes a test whose only failure weighs 0), or, with a test `threshold` (0 too), when the score reaches it whatever
  * failed. No assertions: 1, a pass. Stricter than promptfoo as everywhere here: an evaluator
  * that errored makes the case an `error`, and a gating violation (a required rubric item, a
  * `required` assertion that did not pass) fails it.
@@ -217,7 +217,7 @@ function aggregatePromptfoo(
   if (results.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';
   else if (threshold !== null) verdict = score + EPSILON >= threshold ? 'pass' : 'fail';
-  else verdict = results.every((e) => e.verdict === 'pass') ? 'pass' : 'fail';
+  else verdict = results.every((e) => e.weight === 0 || e.verdict === 'pass') ? 'pass' : 'fail';
   const aggregate: CaseAggregate = { score, verdict, gating_violations: gating };
   if (results.some((e) => e.unstable)) aggregate.unstable = true;
   return aggregate;
