@@ -149,7 +149,7 @@ async function runPromptfoo(bin, dir, url, home) {
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results;
   return new Map(
     results.map((x) => [
-      `${x.testIdx + 1}|${x.promptIdx + 1}|${x.provider.label || x.provider.id}`,
+      `${x.testIdx + 1}|${x.prompt.label || x.promptIdx + 1}|${x.provider.label || x.provider.id}`,
       { pass: x.success, score: x.score, error: x.error ?? null },
     ]),
   );
@@ -182,7 +182,7 @@ async function runRubricEval(dir, url, home) {
   const suite = results.suites[0];
   return new Map(
     suite.cases.map((c) => {
-      const m = /^test-(\d+)(?:__prompt_prompt-(\d+))?(?:__provider_(.+))?$/.exec(c.id);
+      const m = /^test-(\d+)(?:__prompt_(.+?))?(?:__provider_(.+))?$/.exec(c.id);
       const key = m ? `${m[1]}|${m[2] ?? 1}|${m[3] ?? c.target}` : c.id;
       return [key, { pass: c.verdict === 'pass', score: c.score, error: c.error ?? null }];
     }),
@@ -216,10 +216,21 @@ for (const feature of features.sort()) {
     differences.push(`${feature}: not compared: ${err.message.slice(0, 300)}`);
     continue;
   }
-  // One provider on each side: compared by test and prompt (promptfoo names a provider by its own id).
-  const single = (m) => new Set([...m.keys()].map((k) => k.split('|')[2])).size === 1;
-  if (single(pf) && single(re)) {
-    const strip = (m) => new Map([...m].map(([k, v]) => [k.split('|').slice(0, 2).join('|'), v]));
+  // One prompt (or provider) on each side: compared without it (promptfoo names a bare prompt by
+  // its text and a provider by its own id; rubric-eval by prompt-N and the label).
+  for (const part of [1, 2]) {
+    const single = (m) => new Set([...m.keys()].map((k) => k.split('|')[part])).size === 1;
+    if (!single(pf) || !single(re)) continue;
+    const strip = (m) =>
+      new Map(
+        [...m].map(([k, v]) => [
+          k
+            .split('|')
+            .map((x, i) => (i === part ? '*' : x))
+            .join('|'),
+          v,
+        ]),
+      );
     [pf, re] = [strip(pf), strip(re)];
   }
   for (const key of new Set([...pf.keys(), ...re.keys()])) {
