@@ -42,7 +42,7 @@ export function suiteFlavour(raw: Record<string, unknown>, absPath: string): Fla
 }
 
 /** One run of a test: the prompt it renders and the provider that answers it. */
-export interface TestRun {
+interface TestRun {
   prompt: PromptDefinition | null;
   /** The target of this run's case; null when the suite has one provider (the suite's target). */
   provider: string | null;
