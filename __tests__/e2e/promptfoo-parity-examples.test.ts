@@ -110,7 +110,13 @@ test('the parity examples through dist/cli.js: every case, its verdict and score
       },
     },
   );
-  expect(r.stderr).toBe('');
+  // Warnings only: the output-only test and the ignored grader, each named where written.
+  expect(
+    r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => /^warning: \S+ test \d+: ([\w-]+):/.exec(l)?.[1]),
+  ).toEqual(['output-only', 'grader-ignored']);
   expect(r.code).toBe(1);
   const results = JSON.parse(readFileSync(out, 'utf8')) as RunResults;
   expect(results.errors).toEqual([]);

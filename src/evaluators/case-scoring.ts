@@ -204,15 +204,26 @@ function aggregatePromptfoo(
     return { score: 1, verdict: 'pass', gating_violations: [] };
   const kept = all.flatMap((r, i) => (counts(r) ? [i] : []));
   const results = kept.map((i) => all[i]!);
+  // AgentV's `required` where a promptfoo config writes it: below its bar the test scores 0.
+  const requiredMisses = kept.flatMap((i) => {
+    const c = allConfigs[i];
+    const r = all[i]!;
+    if (!c?.required || r.verdict === 'error') return [];
+    const min = c.minScore ?? threshold;
+    if (min === null)
+      return r.verdict === 'pass' ? [] : [`${r.name}: required, did not pass (the test scores 0)`];
+    return r.score + EPSILON < min
+      ? [`${r.name}: required, scored ${r.score.toFixed(2)} < ${min} (the test scores 0)`]
+      : [];
+  });
   const gating = [
-    ...kept.flatMap((i) =>
-      allConfigs[i]?.required && all[i]!.verdict === 'fail'
-        ? [`${all[i]!.name}: required, did not pass`]
-        : [],
-    ),
+    ...requiredMisses,
     ...results.flatMap((e) => e.gating_violations.map((v) => `${e.name} › ${v}`)),
   ];
-  const score = weightedMeanOrZero(results.map((e) => ({ value: e.score, weight: e.weight })));
+  const score =
+    requiredMisses.length > 0
+      ? 0
+      : weightedMeanOrZero(results.map((e) => ({ value: e.score, weight: e.weight })));
   let verdict: CaseAggregate['verdict'];
   if (results.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';
