@@ -106,7 +106,8 @@ test('the promptfoo examples run through dist/index.js as promptfoo grades them:
   expect(comment.split('\n')[0]).toBe('<!-- rubric-eval -->');
   expect(comment).toContain('promptfoo/grading.yaml');
   expect(comment).toMatch(/`cancel` \| 0\.00 \|[^\n]*llm-rubric-1: required, scored 0\.30 &lt; 0\.9/);
-  expect(comment).toMatch(/`address` \| 0\.50 \|/);
+  // A test's description is its label (issue 42): shown with its id.
+  expect(comment).toMatch(/our address \(`address`\) \| 0\.50 \|/);
 });
 
 test('a promptfoo feature rubric-eval does not run is refused at validate, by name and line', async () => {
