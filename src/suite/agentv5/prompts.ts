@@ -34,7 +34,7 @@ function lookup(vars: Record<string, unknown>, name: string): unknown {
 }
 
 /** `{{ name }}` and `{{ a.b }}` from the vars; objects as JSON; an unknown name is left as written. */
-export function renderVars(template: string, vars: Record<string, unknown>): string {
+function renderVars(template: string, vars: Record<string, unknown>): string {
   return template.replace(VAR, (whole, name: string) => {
     const v = lookup(vars, name);
     if (v === undefined) return whole;
