@@ -106,13 +106,14 @@ test('the promptfoo examples run through dist/index.js as promptfoo grades them:
   expect(comment.split('\n')[0]).toBe('<!-- rubric-eval -->');
   expect(comment).toContain('promptfoo/grading.yaml');
   expect(comment).toMatch(/`cancel` \| 0\.00 \|[^\n]*llm-rubric-1: required, scored 0\.30 &lt; 0\.9/);
-  expect(comment).toMatch(/`address` \| 0\.50 \|/);
+  // A test's description is its label (issue 42): shown with its id.
+  expect(comment).toMatch(/our address \(`address`\) \| 0\.50 \|/);
 });
 
 test('a promptfoo feature rubric-eval does not run is refused at validate, by name and line', async () => {
-  const r = await runCli(['validate', 'examples/promptfoo/refused/responses.yaml']);
+  const r = await runCli(['validate', 'examples/promptfoo/refused/transform.yaml']);
   expect(r.code).not.toBe(0);
   const out = r.stdout + r.stderr;
-  expect(out).toMatch(/responses\.yaml:4:.*provider 'openai:responses:gpt-4\.1' is OpenAI's Responses API/);
-  expect(out).toMatch(/responses\.yaml:8:.*promptfoo key 'options\.postprocess'/);
+  expect(out).toMatch(/transform\.yaml:8:.*promptfoo key 'options\.postprocess'/);
+  expect(out).toMatch(/transform\.yaml:12:.*unknown assertion key 'treshold': did you mean 'threshold'\?/);
 });

@@ -149,3 +149,46 @@ describe('case aggregation', () => {
     ).toBe('error');
   });
 });
+
+describe("promptfoo's test verdict (promptfoo-shaped suites)", () => {
+  const pf = (threshold: number | null) => ({ kind: 'promptfoo' as const, threshold });
+  const score = (threshold: number | null, results: EvaluatorResult[]) =>
+    scoreCase({ scoring: pf(threshold), evaluators: results.map((r) => cfg(r.name, r.weight)) }, results);
+
+  test('every assertion must pass: 4 of 5 passing fails at 0.8, where the mean rule passes', () => {
+    const r = [res('a', 1), res('b', 1), res('c', 1), res('d', 1), res('e', 0)];
+    expect(score(null, r)).toEqual({ score: 0.8, verdict: 'fail', gating_violations: [] });
+  });
+
+  test('a passing rubric scored 0.5 beside a passing check passes (its verdict, not its score)', () => {
+    const rubric: EvaluatorResult = { ...res('rubric', 0.5), verdict: 'pass' };
+    expect(score(null, [res('a', 1), rubric])).toEqual({
+      score: 0.75,
+      verdict: 'pass',
+      gating_violations: [],
+    });
+  });
+
+  test('a test threshold decides by the weighted score, whatever failed; 0 is a threshold too', () => {
+    expect(score(0.5, [res('a', 1), res('b', 0)]).verdict).toBe('pass');
+    expect(score(0.75, [res('a', 1), res('b', 0)]).verdict).toBe('fail');
+    expect(score(0, [res('a', 0)]).verdict).toBe('pass');
+  });
+
+  test('a failing assertion of weight 0 counts for nothing, in the score or the verdict (promptfoo 0.121)', () => {
+    expect(score(null, [res('a', 1), res('b', 0, 0)])).toEqual({
+      score: 1,
+      verdict: 'pass',
+      gating_violations: [],
+    });
+  });
+
+  test('no assertions: a pass at 1; an errored assertion: an error', () => {
+    expect(scoreCase({ scoring: pf(null), evaluators: [] }, [])).toEqual({
+      score: 1,
+      verdict: 'pass',
+      gating_violations: [],
+    });
+    expect(score(null, [res('a', 1), { ...res('b', 0), verdict: 'error' }]).verdict).toBe('error');
+  });
+});

@@ -209,7 +209,7 @@ test('an unsupported provider used by a case is rejected at load, naming target,
     env: {},
   });
   expect(results.errors).toEqual([
-    "targets.yaml:3:15 target 'default': unsupported-provider: provider 'vscode' is not supported by rubric-eval (supported: mock, cli, openai, azure, azure-openai); produce the answers in an earlier step and pass them with `answers-file`, or use a cli target",
+    "targets.yaml:3:15 target 'default': unsupported-provider: provider 'vscode' is not supported by rubric-eval (supported: mock, echo, cli, openai, azure, azure-openai); produce the answers in an earlier step and pass them with `answers-file`, or use a cli target",
   ]);
   expect(judge.state.requests).toHaveLength(0);
 });

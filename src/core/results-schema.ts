@@ -91,6 +91,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
 const CaseSchema = z.looseObject({
   file: Text.optional(),
   id: Text,
+  label: Text.optional(),
   definition_hash: z.string().regex(/^[0-9a-f]{16}$/, 'a 16-hex definition_hash'),
   line: Count.optional(),
   verdict: CaseOutcome,

@@ -90,6 +90,8 @@ export interface EvaluatorResult {
 
 export interface CaseResult {
   id: string;
+  /** What the case is shown as, when its id is not its name (a promptfoo test's `description`). */
+  label?: string;
   /** What decided the grade, hashed: equal hashes graded the same definition. */
   definition_hash?: string;
   /** Line of the case in its suite file (for annotations), or in `file` when that is set. */

@@ -18,7 +18,14 @@ export class Workspace {
   private readonly realRoot: string;
   private readonly textCache = new Map<string, string>();
 
-  constructor(root: string) {
+  /**
+   * @param templatesAsData the files are a pull request's, read as data where secrets are at hand
+   *   (the judge stage's head cases): a template that is code (Nunjucks) is not rendered.
+   */
+  constructor(
+    root: string,
+    readonly templatesAsData = false,
+  ) {
     this.root = path.resolve(root);
     this.realRoot = existsSync(this.root) ? realpathSync(this.root) : this.root;
   }

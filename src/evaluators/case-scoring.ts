@@ -119,7 +119,11 @@ export function scoreCase(
 ): CaseAggregate {
   const scoring = evalCase.scoring;
   const by = (r: readonly EvaluatorResult[]) =>
-    scoring ? aggregateByThreshold(evalCase.evaluators, r, scoring.threshold) : aggregateCase(r);
+    !scoring
+      ? aggregateCase(r)
+      : scoring.kind === 'promptfoo'
+        ? aggregatePromptfoo(evalCase.evaluators, r, scoring.threshold)
+        : aggregateByThreshold(evalCase.evaluators, r, scoring.threshold);
   if (!decidedByAdvisoryOnly(results)) return by(results);
   return advisoryOnlyCase(
     by(results.map(({ advisory: _, ...e }) => ({ ...e, gating_violations: [] }))),
@@ -178,6 +182,53 @@ export function aggregateByThreshold(
   if (results.some((e) => e.verdict === 'error')) verdict = 'error';
   else if (gating.length > 0) verdict = 'fail';
   else verdict = score + EPSILON >= threshold ? 'pass' : 'fail';
+  const aggregate: CaseAggregate = { score, verdict, gating_violations: gating };
+  if (results.some((e) => e.unstable)) aggregate.unstable = true;
+  return aggregate;
+}
+
+/**
+ * promptfoo's verdict (its AssertionsResult): the score is the weighted mean of the assertions
+ * (all weights 0 score 0); the test passes when every assertion that weighs passed (promptfoo
+ * 0.121 passes a test whose only failure weighs 0), or, with a test `threshold` (0 too), when the score reaches it whatever
+ * failed. No assertions: 1, a pass. Stricter than promptfoo as everywhere here: an evaluator
+ * that errored makes the case an `error`, and a gating violation (a required rubric item, a
+ * `required` assertion that did not pass) fails it.
+ */
+function aggregatePromptfoo(
+  allConfigs: readonly EvaluatorConfig[],
+  all: readonly EvaluatorResult[],
+  threshold: number | null,
+): CaseAggregate {
+  if (allConfigs.length === 0 && all.length === 0)
+    return { score: 1, verdict: 'pass', gating_violations: [] };
+  const kept = all.flatMap((r, i) => (counts(r) ? [i] : []));
+  const results = kept.map((i) => all[i]!);
+  // AgentV's `required` where a promptfoo config writes it: below its bar the test scores 0.
+  const requiredMisses = kept.flatMap((i) => {
+    const c = allConfigs[i];
+    const r = all[i]!;
+    if (!c?.required || r.verdict === 'error') return [];
+    const min = c.minScore ?? threshold;
+    if (min === null)
+      return r.verdict === 'pass' ? [] : [`${r.name}: required, did not pass (the test scores 0)`];
+    return r.score + EPSILON < min
+      ? [`${r.name}: required, scored ${r.score.toFixed(2)} < ${min} (the test scores 0)`]
+      : [];
+  });
+  const gating = [
+    ...requiredMisses,
+    ...results.flatMap((e) => e.gating_violations.map((v) => `${e.name} › ${v}`)),
+  ];
+  const score =
+    requiredMisses.length > 0
+      ? 0
+      : weightedMeanOrZero(results.map((e) => ({ value: e.score, weight: e.weight })));
+  let verdict: CaseAggregate['verdict'];
+  if (results.some((e) => e.verdict === 'error')) verdict = 'error';
+  else if (gating.length > 0) verdict = 'fail';
+  else if (threshold !== null) verdict = score + EPSILON >= threshold ? 'pass' : 'fail';
+  else verdict = results.every((e) => e.weight === 0 || e.verdict === 'pass') ? 'pass' : 'fail';
   const aggregate: CaseAggregate = { score, verdict, gating_violations: gating };
   if (results.some((e) => e.unstable)) aggregate.unstable = true;
   return aggregate;

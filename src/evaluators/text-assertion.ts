@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { boundedRegExpEngine, compileBoundedPattern, PatternRefusedError } from '../core/bounded-pattern.js';
 import { type TextAssertionConfig } from '../suite/types.js';
@@ -95,12 +96,40 @@ function boundUniqueItems(value: unknown): void {
   }
 }
 
+/**
+ * promptfoo's `equals` with a value that is not a string: an object or list is deep-equal to the
+ * answer parsed as JSON; a number compares as JavaScript's `==` does (`" 42\n" == 42`).
+ */
+function equalsValue(output: string, expected: number | Record<string, unknown> | unknown[]): Score {
+  const shown = JSON.stringify(expected);
+  if (typeof expected === 'number')
+    return decide(Number(output) === expected, `output equals ${shown}`, `output does not equal ${shown}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    return decide(false, '', `output is not JSON, so it does not equal ${cutShown(shown)}`);
+  }
+  return decide(
+    isDeepStrictEqual(parsed, expected),
+    `output equals ${cutShown(shown)}`,
+    `output does not equal ${cutShown(shown)}`,
+  );
+}
+
+const cutShown = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
 /** Scores one text assertion against the answer; pure. */
 export function scoreTextAssertion(config: TextAssertionConfig, output: string): Score {
   const v = config.values[0] ?? '';
   switch (config.check) {
     case 'equals':
-      return decide(output.trim() === v.trim(), `output equals ${q(v)}`, `output does not equal ${q(v)}`);
+      if (config.expected !== undefined) return equalsValue(output, config.expected);
+      return decide(
+        config.exact ? output === v : output.trim() === v.trim(),
+        `output equals ${q(v)}`,
+        `output does not equal ${q(v)}`,
+      );
     case 'contains':
       return decide(output.includes(v), `output contains ${q(v)}`, `output does not contain ${q(v)}`);
     case 'icontains':
@@ -119,13 +148,13 @@ export function scoreTextAssertion(config: TextAssertionConfig, output: string):
       return allOf(output, config.values, true);
     case 'starts-with':
       return decide(
-        output.trim().startsWith(v.trim()),
+        config.exact ? output.startsWith(v) : output.trim().startsWith(v.trim()),
         `output starts with ${q(v)}`,
         `output does not start with ${q(v)}`,
       );
     case 'ends-with':
       return decide(
-        output.trim().endsWith(v.trim()),
+        config.exact ? output.endsWith(v) : output.trim().endsWith(v.trim()),
         `output ends with ${q(v)}`,
         `output does not end with ${q(v)}`,
       );

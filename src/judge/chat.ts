@@ -15,6 +15,8 @@ export interface EndpointConfig {
   /** Azure OpenAI: the package's Azure client with endpoint, deployment and api-version. */
   azure: { endpoint: string; deployment: string; apiVersion: string } | null;
   timeoutMs: number;
+  /** OpenAI's Responses API instead of Chat Completions (promptfoo's `openai:responses:<model>` targets). */
+  api?: 'responses';
 }
 
 /** OpenAI's own API: the endpoint of a key given without a base URL (judge or `openai` target). */
@@ -67,6 +69,45 @@ function rejectedParameter(err: unknown): OptionalParam | null {
   if (param === 'seed' || /\bseed\b/.test(msg)) return 'seed';
   if (param === 'max_tokens' || msg.includes('max_tokens')) return 'max_tokens';
   return null;
+}
+
+/**
+ * One call: Chat Completions, or the Responses API with the same messages as its `input` (the
+ * answer is its `output_text`). Usage is counted alike.
+ */
+async function send(
+  client: OpenAI,
+  body: OpenAI.ChatCompletionCreateParamsNonStreaming,
+  responses: boolean,
+  options: { signal: AbortSignal; timeout: number },
+): Promise<ChatResponse> {
+  if (responses) {
+    const { model, messages, temperature, max_tokens, max_completion_tokens } = body;
+    const maxOut = max_completion_tokens ?? max_tokens;
+    const res = await client.responses.create(
+      {
+        model,
+        input: messages as OpenAI.Responses.ResponseInput,
+        ...(typeof temperature === 'number' ? { temperature } : {}),
+        ...(typeof maxOut === 'number' ? { max_output_tokens: maxOut } : {}),
+      },
+      options,
+    );
+    return {
+      content: res.output_text ?? '',
+      promptTokens: tokenCount(res.usage?.input_tokens),
+      completionTokens: tokenCount(res.usage?.output_tokens),
+      finishReason: res.status ?? null,
+    };
+  }
+  const res = await client.chat.completions.create(body, options);
+  const choice = res.choices?.[0];
+  return {
+    content: choice?.message?.content ?? '',
+    promptTokens: tokenCount(res.usage?.prompt_tokens),
+    completionTokens: tokenCount(res.usage?.completion_tokens),
+    finishReason: choice?.finish_reason ?? null,
+  };
 }
 
 /** The SDK's client over our transport; both are evaluated here, on the first call, not at start-up. */
@@ -181,21 +222,11 @@ export class ChatCaller {
       try {
         this.stats.calls++;
         this.client ??= createClient(this.endpoint, this.limiter.max);
-        const res = await (
-          await this.client
-        ).chat.completions.create(body, {
-          signal,
-          timeout: this.endpoint.timeoutMs + 5000,
-        });
+        const options = { signal, timeout: this.endpoint.timeoutMs + 5000 };
+        const got = await send(await this.client, body, this.endpoint.api === 'responses', options);
         this.limiter.onSuccess();
-        this.meter?.charge(tokenCount(res.usage?.prompt_tokens), tokenCount(res.usage?.completion_tokens));
-        const choice = res.choices?.[0];
-        return {
-          content: choice?.message?.content ?? '',
-          promptTokens: tokenCount(res.usage?.prompt_tokens),
-          completionTokens: tokenCount(res.usage?.completion_tokens),
-          finishReason: choice?.finish_reason ?? null,
-        };
+        this.meter?.charge(got.promptTokens, got.completionTokens);
+        return got;
       } catch (err) {
         if (this.signal?.aborted) throw err;
         const param = timedOut ? null : rejectedParameter(err);

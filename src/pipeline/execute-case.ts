@@ -40,6 +40,7 @@ export async function executeCase(
   const started = Date.now();
   const base = {
     id: c.id,
+    ...(c.label !== undefined ? { label: c.label } : {}),
     definition_hash: planned.definitionHash,
     line: c.pos.line,
     ...(c.sourcePath ? { file: c.sourcePath } : {}),
@@ -152,7 +153,7 @@ export async function answerCase(
  * duration_ms, usage}` gave them, as results files are compared as text.
  */
 export function finishedCase(
-  base: Pick<CaseResult, 'id' | 'definition_hash' | 'line' | 'target'>,
+  base: Pick<CaseResult, 'id' | 'label' | 'definition_hash' | 'line' | 'target'>,
   agg: CaseAggregate,
   evaluators: EvaluatorResult[],
   answer: string,
@@ -161,15 +162,14 @@ export function finishedCase(
   usage: Usage,
 ): CaseResult {
   // Built key by key in that order (stores on a fresh literal are fast; a spread is not).
-  const result: Partial<CaseResult> = {
-    id: base.id,
-    definition_hash: base.definition_hash,
-    line: base.line,
-    target: base.target,
-    gating_violations: agg.gating_violations,
-    score: agg.score,
-    verdict: agg.verdict,
-  };
+  const result: Partial<CaseResult> = { id: base.id };
+  if (base.label !== undefined) result.label = base.label;
+  result.definition_hash = base.definition_hash;
+  result.line = base.line;
+  result.target = base.target;
+  result.gating_violations = agg.gating_violations;
+  result.score = agg.score;
+  result.verdict = agg.verdict;
   if (agg.unstable) result.unstable = true;
   result.evaluators = evaluators;
   result.answer = answer;

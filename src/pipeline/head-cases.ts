@@ -80,7 +80,8 @@ export async function loadHeadCases(
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text, { flag: 'wx' });
   }
-  const ws = new Workspace(root);
+  // The head's prompt templates are its code: read, never rendered here (CONTRACTS §11).
+  const ws = new Workspace(root, true);
   const loaded = await loadInputs({ suites: [...texts.keys()], rubric: null, answersFile: null }, ws, {
     fetchRemote: false,
   });

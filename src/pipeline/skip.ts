@@ -7,6 +7,7 @@ import { type PlannedCase } from './plan.js';
 export function skippedCase(planned: PlannedCase, reason: SkipReason): CaseResult {
   return {
     id: planned.evalCase.id,
+    ...(planned.evalCase.label !== undefined ? { label: planned.evalCase.label } : {}),
     definition_hash: planned.definitionHash,
     line: planned.evalCase.pos.line,
     ...(planned.evalCase.sourcePath ? { file: planned.evalCase.sourcePath } : {}),

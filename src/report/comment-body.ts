@@ -172,7 +172,8 @@ function caseRow(c: CaseResult, withBase = false): string {
   const split = judgeSplit(c);
   const rate = passRateCell(c);
   const score = withBase ? `${rate ?? scoreWithDelta(c)} | ${changeWord(c)}` : (rate ?? score2(c.score));
-  return `| ${icon(c.verdict)} | ${codeCell(c.id, 80)}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
+  const name = c.label ? `${cell(c.label, 80)} (${codeCell(c.id, 60)})` : codeCell(c.id, 80);
+  return `| ${icon(c.verdict)} | ${name}${split ? ` · _${split}_` : ''} | ${score} | ${checklistMet(c) ?? ''} | ${cell(rangeScores(c), 120)} | ${cell(caseReason(c), 200)} |`;
 }
 
 const CASE_HEADER = '| | case | score | checklist | ranges | reason |\n|---|---|---|---|---|---|';

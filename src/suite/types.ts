@@ -282,6 +282,13 @@ export interface TextAssertionConfig extends EvaluatorBase {
   flags: string | null;
   /** `is-json`: a JSON Schema the parsed answer must satisfy. */
   schema: Record<string, unknown> | null;
+  /**
+   * promptfoo's comparisons (promptfoo-shaped suites): `equals`, `starts-with`, `ends-with` do
+   * not trim the answer (AgentV 5's do).
+   */
+  exact?: true;
+  /** promptfoo's `equals` with a number (loose `==`, as promptfoo) or an object (deep-equal to the parsed answer). */
+  expected?: number | Record<string, unknown> | unknown[];
 }
 
 export type EvaluatorConfig =
@@ -305,10 +312,18 @@ export const INLINE_RUBRIC_EVALUATOR = 'rubric';
  * pass/borderline/fail (README "Scoring"). `threshold`: AgentV 5's weighted score against a
  * threshold, where a failed `required` evaluator zeroes the case.
  */
-export type CaseScoring = { kind: 'threshold'; threshold: number };
+export type CaseScoring =
+  | { kind: 'threshold'; threshold: number }
+  /**
+   * promptfoo's: the test passes when every assertion passes, or, with a test `threshold`, when
+   * the weighted score reaches it; no borderline.
+   */
+  | { kind: 'promptfoo'; threshold: number | null };
 
 export interface EvalCase {
   id: string;
+  /** What the case is shown as, when its id is not its name (a promptfoo test's `description`). */
+  label?: string;
   /** Display path of the suite file this case came from. */
   suitePath: string;
   pos: Position;

@@ -15,6 +15,7 @@ import {
   cliRunner,
   MockSettings,
   mockRunner,
+  echoRunner,
   modelRunner,
   OpenAISettings,
   type RunnerDeps,
@@ -87,17 +88,24 @@ export function planTargets(
   // By the loaded case itself: a key built from path and id would be built again on every lookup.
   const assignments = new Map<EvalCase, CaseTarget>();
 
-  const fileFor = (suite: EvalSuite): TargetsFile | null => {
-    if (!opts.targetsFile && suite.providers)
-      return providerTargets(suite.providers, suite.path, suite.absPath);
-    const abs = opts.targetsFile ?? findTargetsFile(path.dirname(suite.absPath), opts.ws);
-    if (!abs) return null;
+  const load = (abs: string): TargetsFile | null => {
     if (!files.has(abs)) {
       const r = loadTargetsFile(abs, opts.ws);
       diagnostics.push(...r.diagnostics);
       files.set(abs, r.file ?? null);
     }
     return files.get(abs) ?? null;
+  };
+  const fileFor = (suite: EvalSuite): TargetsFile | null => {
+    const nearest = opts.targetsFile ? null : findTargetsFile(path.dirname(suite.absPath), opts.ws);
+    if (!opts.targetsFile && suite.providers) {
+      // The suite's own providers, and beside them the nearest targets.yaml's (`--target default`).
+      const own = providerTargets(suite.providers, suite.path, suite.absPath);
+      const near = nearest ? load(nearest) : null;
+      return near ? withTargetsOf(own, near) : own;
+    }
+    const abs = opts.targetsFile ?? nearest;
+    return abs ? load(abs) : null;
   };
 
   for (const suite of suites) {
@@ -148,6 +156,13 @@ export function planTargets(
     },
     diagnostics,
   };
+}
+
+/** A suite's provider targets, then the nearest targets file's that the suite does not define. */
+function withTargetsOf(own: TargetsFile, near: TargetsFile): TargetsFile {
+  const targets = new Map(own.targets);
+  for (const [name, def] of near.targets) if (!targets.has(name)) targets.set(name, def);
+  return { ...own, display: `${own.display} or ${near.display}`, targets };
 }
 
 function resolveTarget(
@@ -288,6 +303,8 @@ function createRunner(
       const s = validated(MockSettings, values, def, diagnostics);
       return s ? mockRunner(def.name, s) : null;
     }
+    case 'echo':
+      return echoRunner(def.name);
     case 'cli': {
       const s = validated(CliSettings, values, def, diagnostics);
       if (!s) return null;
@@ -338,12 +355,16 @@ function endpointFromValues(
   if (def.provider === 'openai') {
     const s = validated(OpenAISettings, values, def, diagnostics);
     if (!s) return null;
+    // promptfoo's OPENAI_BASE_URL / OPENAI_API_BASE_URL, from the environment a gate would get.
+    const fromEnv = (s.base_url_env ?? []).map((v) => opts.env[v]).find((v) => v !== undefined && v !== '');
+    if (fromEnv) opts.onSecret?.(fromEnv);
     return {
-      baseURL: s.endpoint ?? s.base_url ?? OPENAI_URL,
+      baseURL: s.endpoint ?? s.base_url ?? fromEnv ?? OPENAI_URL,
       apiKey: s.api_key,
       model: s.model,
       azure: null,
       timeoutMs: opts.deps.modelTimeoutMs,
+      ...(s.api === 'responses' ? { api: 'responses' as const } : {}),
     };
   }
   const s = validated(AzureSettings, values, def, diagnostics);

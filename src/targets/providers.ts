@@ -91,6 +91,13 @@ export const OpenAISettings = z.looseObject({
   model: z.string({ error: 'an openai target needs model' }),
   temperature: z.number().optional(),
   max_output_tokens: z.number().int().positive().optional(),
+  base_url_env: z.array(z.string()).optional().meta({
+    description:
+      'Variables whose first one set (in the environment a gate gets) is the base URL when neither endpoint nor base_url is given (promptfoo reads OPENAI_BASE_URL, OPENAI_API_BASE_URL).',
+  }),
+  api: z.enum(['chat', 'responses'], { error: 'api is chat or responses' }).optional().meta({
+    description: "Chat Completions (default) or OpenAI's Responses API.",
+  }),
 });
 
 export const AzureSettings = z
@@ -110,6 +117,7 @@ export const AzureSettings = z
 /** Keys each supported provider reads, beside the common ones: the typo check of targets.yaml. */
 export const PROVIDER_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
   mock: new Set(Object.keys(MockSettings.shape)),
+  echo: new Set(),
   cli: new Set(Object.keys(CliSettings.shape)),
   openai: new Set(Object.keys(OpenAISettings.shape)),
   azure: new Set(Object.keys(AzureSettings.shape)),
@@ -129,6 +137,23 @@ export function mockRunner(name: string, s: z.infer<typeof MockSettings>): Targe
       if (text === undefined)
         throw new TargetError(`mock target '${name}' has no response for case '${c.id}'`);
       return fixedAnswer(text);
+    },
+  };
+}
+
+/**
+ * promptfoo's `echo` provider: the answer is the rendered prompt, the text of a lone message,
+ * else the messages as JSON (promptfoo echoes its rendered chat prompt, which is JSON).
+ */
+export function echoRunner(name: string): TargetRunner {
+  return {
+    name,
+    provider: 'echo',
+    healthcheck: async () => {},
+    answer: async (c) => {
+      const messages = chatMessages(c);
+      const only = messages.length === 1 ? messages[0] : undefined;
+      return fixedAnswer(only ? only.content : JSON.stringify(messages));
     },
   };
 }

@@ -8,7 +8,7 @@ import { parseYamlSource, type SourceDocument } from '../core/yaml-source.js';
 import { reportZodIssues } from '../core/zod-diagnostics.js';
 import { HEALTHCHECK_KEYS, PROVIDER_KEYS } from './providers.js';
 
-export const SUPPORTED_PROVIDERS = ['mock', 'cli', 'openai', 'azure', 'azure-openai'] as const;
+export const SUPPORTED_PROVIDERS = ['mock', 'echo', 'cli', 'openai', 'azure', 'azure-openai'] as const;
 
 const TargetEntrySchema = z.looseObject({
   name: z.string({ error: 'name must be a string' }).min(1),

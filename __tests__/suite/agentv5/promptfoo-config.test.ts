@@ -52,21 +52,27 @@ tests:
   ]);
 });
 
-test('`openai:responses:<model>` is the Responses API, refused by name, not a chat model named `responses:…`', () => {
+test('`openai:responses:<model>` is the Responses API (an openai target with `api: responses`); a plain id reads OPENAI_BASE_URL', () => {
   for (const given of [
     'providers: [openai:responses:gpt-4.1]',
     'providers: [{ id: "openai:responses:gpt-4.1" }]',
   ]) {
     const x = load(`${given}\ntests:\n  - vars: { input: hi }\n    assert: [{ type: is-json }]\n`);
-    expect(errorsOf(x)).toEqual([
-      expect.stringMatching(
-        /^1 unsupported-provider provider 'openai:responses:gpt-4\.1' is OpenAI's Responses API/,
-      ),
-    ]);
+    expect(errorsOf(x)).toEqual([]);
+    expect(x.r.suite!.providers![0]).toMatchObject({
+      kind: 'openai',
+      raw: { model: 'gpt-4.1', api: 'responses' },
+    });
   }
   expect(
     load('providers: [openai:gpt-4.1-mini]\ntests: [{ vars: { input: hi } }]\n').r.suite!.providers![0],
-  ).toMatchObject({ kind: 'openai', raw: { model: 'gpt-4.1-mini' } });
+  ).toMatchObject({
+    kind: 'openai',
+    raw: { model: 'gpt-4.1-mini', base_url_env: ['OPENAI_BASE_URL', 'OPENAI_API_BASE_URL'] },
+  });
+  expect(errorsOf(load('providers: [openai:embedding:e]\ntests: [{ vars: { input: hi } }]\n'))).toEqual([
+    "1 unsupported-provider provider 'openai:embedding:e' is OpenAI's embedding API (not a chat model), not run by rubric-eval",
+  ]);
 });
 
 test('prompt objects {id: file://…, label}; a text prompts file split on `---` lines', () => {
@@ -89,12 +95,44 @@ tests:
   ]);
 });
 
-test('Nunjucks in a JSON prompt file is the named refusal, not a JSON syntax error', () => {
-  const x = load('prompts: [file://chat.json]\ntests: [{ vars: { q: a } }]\n', {
-    'chat.json': '[{% for m in msgs %}{"role": "user", "content": "{{ m }}"}{% endfor %}]',
+test('Nunjucks renders prompts as promptfoo does: a JSON chat template with a loop becomes its messages', () => {
+  const x = load(
+    `prompts: [file://chat.json, "{{ q | upper }}{% if extra %} ({{ extra }}){% endif %}"]
+tests:
+  - vars:
+      q: why?
+      turns: [{ role: user, content: hi }, { role: assistant, content: hello }]
+    assert: [{ type: contains, value: "{{ q | upper }}" }]
+`,
+    {
+      'chat.json':
+        '[{"role": "system", "content": "Be brief"}{% for t in turns %}, {"role": "{{ t.role }}", "content": "{{ t.content }}"}{% endfor %}, {"role": "user", "content": "{{ q }}"}]',
+    },
+  );
+  expect(x.errors).toEqual([]);
+  const [chat, text] = x.cases;
+  expect(chat!.inputMessages.map((m) => `${m.role}: ${(m.parts[0] as { text: string }).text}`)).toEqual([
+    'system: Be brief',
+    'user: hi',
+    'assistant: hello',
+    'user: why?',
+  ]);
+  expect(text!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'WHY?' }]);
+  expect(chat!.evaluators[0]).toMatchObject({ values: ['WHY?'] });
+});
+
+test('Nunjucks reaches no file and no environment variable', () => {
+  const x = load('prompts: ["{% include \'secret.txt\' %}"]\ntests: [{ vars: { q: a } }]\n', {
+    'secret.txt': 'do not read',
   });
-  expect(x.errors.map((d) => `${d.line} ${d.rule}`)).toEqual(['1 template']);
-  expect(x.errors[0]!.message).toMatch(/Nunjucks/);
+  expect(x.errors.map((d) => `${d.line} ${d.rule} ${d.message}`)).toEqual([
+    "2 template the prompt 'prompt-1' does not render: template not found: secret.txt",
+  ]);
+  process.env.RUBRIC_EVAL_TEST_SECRET = 'hunter2-secret';
+  const y = load('prompts: ["[{{ env.RUBRIC_EVAL_TEST_SECRET | upper }}]"]\ntests: [{ vars: { q: a } }]\n');
+  delete process.env.RUBRIC_EVAL_TEST_SECRET;
+  expect(y.errors).toEqual([]);
+  expect(y.cases[0]!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: '[]' }]);
 });
 
 test('array vars expand into one test per combination', () => {
@@ -172,21 +210,24 @@ tests:
   ]);
 });
 
-test('promptfoo features that change the answer or the grade are refused by name where written', () => {
+test('promptfoo features that change the answer or the grade are refused by name where written; a named grader is ignored with a warning', () => {
   const x = load(`derivedMetrics: [{ name: x, value: a + b }]
 prompts: ["{{ q }}"]
 tests:
   - vars: { q: hi }
     provider: openai:gpt-4.1
-    options: { postprocess: output.trim() }
+    options: { postprocess: output.trim(), provider: openai:gpt-4o }
     assert:
       - { type: llm-rubric, value: ok, provider: openai:gpt-4.1 }
       - { type: script, command: [node, s.js], provider: { max_calls: 3 } }
 `);
   expect(x.errors.map((d) => `${d.line} ${/'([^']+)'/.exec(d.message)?.[1]}`)).toEqual([
-    '1 derivedMetrics',
     '5 provider',
     '6 options.postprocess',
-    '8 provider',
+  ]);
+  expect(x.warnings.map((d) => `${d.line}:${d.column} ${d.rule} ${d.message}`)).toEqual([
+    '1:1 ignored-key `derivedMetrics` is ignored: derived metrics are not computed (in promptfoo they are shown beside the results and decide no test’s pass or fail)',
+    '6:42 grader-ignored `options.provider` (the grader) is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names',
+    "8:40 grader-ignored the assertion's `provider` (its grader) is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names",
   ]);
 });

@@ -260,3 +260,34 @@ test('an output-only test (no assertions) passes once its target has answered', 
   });
   expect(cases.o).toMatchObject({ score: 1, verdict: 'pass', evaluators: [] });
 });
+
+describe('promptfoo-shaped files and the nearest targets.yaml (issue 42)', () => {
+  async function runWithTarget(target: string) {
+    const root = tmpDir('re-pf-targets-');
+    mkdirSync(path.join(root, 'pf'));
+    writeFileSync(
+      path.join(root, 'targets.yaml'),
+      'targets:\n  - name: default\n    provider: mock\n    response: Paris\n',
+    );
+    writeFileSync(
+      path.join(root, 'pf/promptfooconfig.yaml'),
+      'providers: [openai:gpt-4.1-mini]\nprompts: ["{{ q }}"]\ntests:\n  - description: capital\n    vars: { q: France? }\n    assert: [{ type: equals, value: Paris }]\n',
+    );
+    return runEvaluation(engineConfig(root, judge.url, { suites: ['pf/promptfooconfig.yaml'], target }), {
+      env: { PATH: process.env.PATH },
+    });
+  }
+
+  test('`--target default` finds the nearest targets.yaml beside the suite’s providers', async () => {
+    const { results } = await runWithTarget('default');
+    expect(results.errors).toEqual([]);
+    expect(results.suites[0]!.cases[0]).toMatchObject({ id: 'test-1', label: 'capital', verdict: 'pass' });
+  });
+
+  test('a target defined in neither is named with both places', async () => {
+    const { results } = await runWithTarget('defualt');
+    expect(results.errors).toEqual([
+      "pf/promptfooconfig.yaml:4:5 case 'test-1': unknown-target: target 'defualt' is not defined in pf/promptfooconfig.yaml or targets.yaml; did you mean 'default'? (defined: openai:gpt-4.1-mini, default)",
+    ]);
+  });
+});

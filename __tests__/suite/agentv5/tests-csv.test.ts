@@ -69,7 +69,7 @@ test('a CSV dataset: columns are vars, __expected columns assertions, with descr
   const [a, b] = r.suite!.cases;
   expect(a!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Q: France?' }]);
   expect(a!.expectedOutcome).toBe('capital of France');
-  expect(a!.scoring).toEqual({ kind: 'threshold', threshold: 0.6 });
+  expect(a!.scoring).toEqual({ kind: 'promptfoo', threshold: 0.6 });
   expect(a!.evaluators).toMatchObject([
     { name: 'capital-1', type: 'text_assertion', check: 'icontains', values: ['paris'] },
     { name: 'capital-2', type: 'llm_judge', rubricScore: { rubric: 'Names the capital', threshold: 0.7 } },

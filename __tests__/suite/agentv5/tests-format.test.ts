@@ -68,7 +68,8 @@ describe('AgentV 5 / promptfoo suites', () => {
     const bare = load(
       'prompts: ["{{ input }}"]\ntests:\n  - id: x\n    vars: { input: hi }\n    assert: [{ type: is-json }]\n',
     );
-    expect(bare.suite!.cases[0]!.scoring!.threshold).toBe(0.8);
+    // No AgentV spelling and a `prompts:` key: promptfoo's rule, a threshold only where one is written.
+    expect(bare.suite!.cases[0]!.scoring).toEqual({ kind: 'promptfoo', threshold: null });
   });
 
   test('an assertion type we do not run, and a bad regex, are named at file:line:col', () => {
@@ -139,7 +140,8 @@ test('the README examples in both formats load', () => {
     writeFileSync(path.join(dir, `suite-${i}.yaml`), yaml);
     const r = loadSuiteFile(path.join(dir, `suite-${i}.yaml`), new Workspace(dir));
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(r.suite!.cases[0]!.scoring?.kind).toBe('threshold');
+    // The first is AgentV 5's (`default_test`, a catalog label), the second promptfoo's.
+    expect(r.suite!.cases[0]!.scoring?.kind).toBe(i === 0 ? 'threshold' : 'promptfoo');
   }
 });
 

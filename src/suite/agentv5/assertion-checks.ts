@@ -5,6 +5,8 @@ import { type EvaluatorConfig, type TextCheck } from '../types.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { boundedPatternProblem } from '../../core/bounded-pattern.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
+import { readReferencedFile } from '../../core/user-file.js';
+import { parse as parseYaml } from 'yaml';
 
 /** The assertion kinds checked without a judge: text checks, measured checks, trajectories. */
 
@@ -41,23 +43,40 @@ export function textAssertion(
   const { doc, sink, subject } = ctx;
   const raw = item.value;
   const many = check.endsWith('-any') || check.endsWith('-all');
+  const exact = ctx.flavour === 'promptfoo' ? { exact: true as const } : {};
   if (check === 'is-json') {
-    if (raw !== undefined && !isRecord(raw)) {
-      sink.error(
-        doc.locate([...at, 'value']),
-        'value',
-        '`is-json` takes an optional JSON Schema object as `value`',
-        subject,
-      );
-      return undefined;
-    }
-    const refused = raw === undefined ? null : schemaPatternProblem(raw);
+    const schema = jsonSchemaValue(raw, at, ctx);
+    if (schema === undefined) return undefined;
+    const refused = schema === null ? null : schemaPatternProblem(schema);
     if (refused) {
       sink.error(doc.locate([...at, 'value', ...refused.at]), 'regex', refused.message, subject);
       return undefined;
     }
-    return { ...base, type: 'text_assertion', check, values: [], flags: null, schema: raw ?? null };
+    return { ...base, type: 'text_assertion', check, values: [], flags: null, schema };
   }
+  // promptfoo compares a number or an object given to `equals` as a value, not as text.
+  if (check === 'equals' && ctx.flavour === 'promptfoo' && raw !== null && typeof raw === 'object')
+    return {
+      ...base,
+      type: 'text_assertion',
+      check,
+      values: [],
+      flags: null,
+      schema: null,
+      ...exact,
+      expected: raw as Record<string, unknown>,
+    };
+  if (check === 'equals' && ctx.flavour === 'promptfoo' && typeof raw === 'number')
+    return {
+      ...base,
+      type: 'text_assertion',
+      check,
+      values: [String(raw)],
+      flags: null,
+      schema: null,
+      ...exact,
+      expected: raw,
+    };
   const values = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'number' ? String(v) : v));
   if (values.length === 0 || values.some((v) => typeof v !== 'string') || (!many && Array.isArray(raw))) {
     sink.error(
@@ -84,7 +103,39 @@ export function textAssertion(
       return undefined;
     }
   }
-  return { ...base, type: 'text_assertion', check, values: rendered, flags, schema: null };
+  return { ...base, type: 'text_assertion', check, values: rendered, flags, schema: null, ...exact };
+}
+
+/**
+ * `is-json`'s optional schema: an object, or (promptfoo) a string holding it in YAML or JSON, or
+ * `file://` naming a file that does. Null without one; undefined when it is wrong (reported).
+ */
+function jsonSchemaValue(
+  raw: unknown,
+  at: PathSegment[],
+  ctx: AssertionContext,
+): Record<string, unknown> | null | undefined {
+  const bad = (message: string) => {
+    ctx.sink.error(ctx.doc.locate([...at, 'value']), 'value', message, ctx.subject);
+    return undefined;
+  };
+  if (raw === undefined || raw === null) return null;
+  if (isRecord(raw)) return raw;
+  if (typeof raw !== 'string')
+    return bad('`is-json` takes an optional JSON Schema as `value`: an object, YAML text, or file://');
+  let text = raw;
+  if (raw.startsWith('file://')) {
+    const read = readReferencedFile(ctx.ws, raw.slice('file://'.length), ctx.dir, (_r, m) => bad(m), raw);
+    if (!read) return undefined;
+    text = read.text;
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (err) {
+    return bad(`\`is-json\` schema is not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return isRecord(parsed) ? parsed : bad('`is-json` schema must be a mapping (a JSON Schema object)');
 }
 
 export function trajectory(

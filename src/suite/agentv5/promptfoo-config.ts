@@ -13,21 +13,18 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** Suite keys of promptfoo that change what runs or how it is graded: refused, each with why. */
 const REFUSED_SUITE_KEYS: Record<string, string> = {
   nunjucksFilters: 'custom Nunjucks filters (prompts render {{ var }} only)',
-  derivedMetrics: 'metrics computed from other metrics',
   redteam: 'red-team generation',
-  evaluateOptions: 'evaluation options (repeat, delay, cache) — the action’s inputs set these',
 };
 
 /** Test keys (and `options` keys) promptfoo reads that this project does not run. */
 const REFUSED_TEST_KEYS: Record<string, string> = {
   provider: 'a per-test provider',
-  providers: 'per-test providers',
-  prompts: 'per-test prompts',
   providerOutput: 'a recorded answer (use answers-file)',
+  turns:
+    'a live multi-turn conversation, each turn answered and graded in turn (AgentV `mode: conversation`)',
 };
 const REFUSED_TEST_OPTIONS: Record<string, string> = {
   postprocess: 'a transform of the answer before grading',
-  provider: 'a per-test grader provider (the judge is the action’s)',
   prefix: 'a prompt prefix',
   suffix: 'a prompt suffix',
   storeOutputAs: 'output chaining between tests',
@@ -38,9 +35,12 @@ const REFUSED_ASSERTION_KEYS: Record<string, string> = {
 };
 /** On model-graded assertions only (a `script`'s `provider` is AgentV's budget for its own calls). */
 const REFUSED_JUDGE_KEYS: Record<string, string> = {
-  provider: 'a per-assertion grader provider (the judge is the action’s)',
   rubricPrompt: 'a custom grader prompt',
 };
+
+/** One judge per run, the workflow's (CONTRACTS §10): a grader the suite names is ignored, said where. */
+const GRADER_IGNORED =
+  'is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names';
 
 type Report = (at: PathSegment[], rule: string, message: string, subject: string) => void;
 
@@ -85,20 +85,44 @@ export function refuseTestKeys(
     report(path, 'unsupported-key', `promptfoo key '${name}' (${why}) is not run by rubric-eval`, subject);
   for (const [k, why] of Object.entries(REFUSED_TEST_KEYS))
     if (t[k] !== undefined) refuse([...at, k], k, why);
-  if (isRecord(t.options))
+  if (isRecord(t.options)) {
     for (const [k, why] of Object.entries(REFUSED_TEST_OPTIONS))
       if (t.options[k] !== undefined) refuse([...at, 'options', k], `options.${k}`, why);
+    if (t.options.provider !== undefined)
+      sink.warn(
+        doc.locateKey([...at, 'options', 'provider']),
+        'grader-ignored',
+        `\`options.provider\` (the grader) ${GRADER_IGNORED}`,
+        subject,
+      );
+  }
   const walk = (list: unknown, base: PathSegment[]) => {
     if (!Array.isArray(list)) return;
     list.forEach((a, i) => {
       if (!isRecord(a)) return;
       const judged = a.type === 'llm-rubric' || a.type === 'not-llm-rubric';
       // The model-graded family reads its own `rubricPrompt` (promptfoo-assertions.ts).
+      // A `script`'s `provider` is AgentV's budget for its own calls; on any other type, a grader.
+      const graded = typeof a.type === 'string' && !/^(not-)?script$/.test(a.type);
       for (const [k, why] of Object.entries({
         ...REFUSED_ASSERTION_KEYS,
         ...(judged ? REFUSED_JUDGE_KEYS : {}),
       }))
         if (a[k] !== undefined) refuse([...base, i, k], k, why);
+      if (judged && a.target !== undefined)
+        sink.warn(
+          doc.locateKey([...base, i, 'target']),
+          'grader-ignored',
+          `the assertion's \`target\` (its grader) ${GRADER_IGNORED}`,
+          subject,
+        );
+      if (graded && a.provider !== undefined)
+        sink.warn(
+          doc.locateKey([...base, i, 'provider']),
+          'grader-ignored',
+          `the assertion's \`provider\` (its grader) ${GRADER_IGNORED}`,
+          subject,
+        );
       walk(a.assert, [...base, i, 'assert']);
     });
   };
@@ -229,21 +253,22 @@ export function scenarioTests(
   return out;
 }
 
-/** promptfoo OpenAI ids: `openai:<model>` and `openai:chat:<model>` are chat models, the rest are refused. */
-export function openAiModel(id: string): { model: string } | { refused: string } | null {
+/**
+ * promptfoo OpenAI ids: `openai:<model>` and `openai:chat:<model>` are chat models,
+ * `openai:responses:<model>` the Responses API; the other APIs are refused.
+ */
+export function openAiModel(
+  id: string,
+): { model: string; api: 'chat' | 'responses' } | { refused: string } | null {
   if (!id.startsWith('openai:')) return null;
   const rest = id.slice('openai:'.length);
   const kind =
     /^(chat|responses|completion|embedding|embeddings|assistant|image|realtime|moderation|transcription):(.+)$/.exec(
       rest,
     );
-  if (!kind) return { model: rest };
-  if (kind[1] === 'chat') return { model: kind[2]! };
-  const why =
-    kind[1] === 'responses'
-      ? "OpenAI's Responses API (rubric-eval's openai targets call Chat Completions; use openai:chat:<model>, or record the answers and pass answers-file)"
-      : `OpenAI's ${kind[1]} API (not a chat model)`;
-  return { refused: why };
+  if (!kind) return { model: rest, api: 'chat' };
+  if (kind[1] === 'chat' || kind[1] === 'responses') return { model: kind[2]!, api: kind[1] };
+  return { refused: `OpenAI's ${kind[1]} API (not a chat model)` };
 }
 
 /** promptfoo's OpenAI provider `config` keys as the openai target's settings; the others named. */

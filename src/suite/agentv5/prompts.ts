@@ -3,6 +3,7 @@ import { type DiagnosticSink } from '../../core/diagnostics.js';
 import { type Workspace } from '../../core/workspace.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type SourceDocument } from '../../core/yaml-source.js';
+import { renderNunjucks, usesNunjucks } from './nunjucks-render.js';
 
 /**
  * AgentV 5 / promptfoo `prompts`: each test runs once per prompt. A prompt is a template string,
@@ -13,6 +14,8 @@ export interface PromptDefinition {
   id: string;
   /** A template string, or chat messages whose string contents are templates. */
   input: string | Record<string, unknown>[];
+  /** A `.json` prompt file that is JSON only once rendered (Nunjucks loops): parsed after rendering. */
+  chatJson?: true;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -31,7 +34,7 @@ function lookup(vars: Record<string, unknown>, name: string): unknown {
 }
 
 /** `{{ name }}` and `{{ a.b }}` from the vars; objects as JSON; an unknown name is left as written. */
-export function renderVars(template: string, vars: Record<string, unknown>): string {
+function renderVars(template: string, vars: Record<string, unknown>): string {
   return template.replace(VAR, (whole, name: string) => {
     const v = lookup(vars, name);
     if (v === undefined) return whole;
@@ -86,9 +89,9 @@ function parsePrompt(entry: unknown, i: number, ctx: PromptContext): Parsed {
   };
   if (typeof entry === 'string') {
     if (entry.startsWith('file://')) return fromFile(entry.slice('file://'.length), fallback, ctx, at);
-    return checked({ id: fallback, input: entry }, ctx, at);
+    return { id: fallback, input: entry };
   }
-  if (isChat(entry)) return checked({ id: fallback, input: entry }, ctx, at);
+  if (isChat(entry)) return { id: fallback, input: entry };
   if (!isRecord(entry))
     return bad('a prompt is a template string, a chat message list, or {id, prompt|raw|file|messages}');
   // promptfoo: `{id: 'file://…', label}` (the id is the file), `{raw, label}`; the label names it.
@@ -96,33 +99,11 @@ function parsePrompt(entry: unknown, i: number, ctx: PromptContext): Parsed {
   if (typeof entry.id === 'string' && entry.id.startsWith('file://'))
     return fromFile(entry.id.slice('file://'.length), label ?? fallback, ctx, at);
   const id = typeof entry.id === 'string' ? entry.id : (label ?? fallback);
-  if (typeof entry.role === 'string') return checked({ id, input: [entry] }, ctx, at);
+  if (typeof entry.role === 'string') return { id, input: [entry] };
   if (typeof entry.file === 'string') return fromFile(entry.file.replace(/^file:\/\//, ''), id, ctx, at);
   const input = entry.prompt ?? entry.raw ?? entry.messages;
-  if (typeof input === 'string' || isChat(input)) return checked({ id, input }, ctx, at);
+  if (typeof input === 'string' || isChat(input)) return { id, input };
   return bad('a prompt object needs `prompt`, `raw`, `messages` or `file`');
-}
-
-/** Nunjucks control tags or filters: refused by name wherever they are written. */
-const NUNJUCKS = /\{%|\{\{[^}]*\|/;
-
-/** Nunjucks tags are not rendered: refused rather than sent to a model half-rendered. */
-function checked(
-  p: PromptDefinition,
-  ctx: PromptContext,
-  at: (string | number)[],
-): PromptDefinition | undefined {
-  const text = typeof p.input === 'string' ? p.input : JSON.stringify(p.input);
-  if (NUNJUCKS.test(text)) {
-    ctx.sink.error(
-      ctx.doc.locate(at),
-      'template',
-      'Nunjucks tags and filters ({% ... %}, {{ x | f }}) are not rendered; use {{ var }} only',
-      'suite',
-    );
-    return undefined;
-  }
-  return p;
 }
 
 function fromFile(ref: string, id: string, ctx: PromptContext, at: (string | number)[]): Parsed {
@@ -136,8 +117,8 @@ function fromFile(ref: string, id: string, ctx: PromptContext, at: (string | num
     try {
       parsed = JSON.parse(text);
     } catch (err) {
-      // A JSON chat template with Nunjucks in it is not JSON until rendered: name what it is.
-      if (NUNJUCKS.test(text)) return checked({ id, input: text }, ctx, at);
+      // A JSON chat template with Nunjucks in it is JSON once rendered.
+      if (usesNunjucks(text)) return { id, input: text, chatJson: true };
       ctx.sink.error(ctx.doc.locate(at), 'json', `'${ref}': ${(err as Error).message}`, 'suite');
       return undefined;
     }
@@ -150,20 +131,51 @@ function fromFile(ref: string, id: string, ctx: PromptContext, at: (string | num
       );
       return undefined;
     }
-    return checked({ id, input: parsed }, ctx, at);
+    return { id, input: parsed };
   }
   // promptfoo: a text prompts file holds several prompts separated by a line of `---`.
   const parts = path.extname(r.absPath).toLowerCase() === '.txt' ? text.split(/^---[ \t]*$/m) : [text];
   const prompts = parts.map((p) => p.trim()).filter((p) => p !== '');
-  if (prompts.length <= 1) return checked({ id, input: prompts[0] ?? text }, ctx, at);
-  const out = prompts.map((input, k) => checked({ id: `${id}-${k + 1}`, input }, ctx, at));
-  return out.every((p) => p !== undefined) ? out : undefined;
+  if (prompts.length <= 1) return { id, input: prompts[0] ?? text };
+  return prompts.map((input, k) => ({ id: `${id}-${k + 1}`, input }));
+}
+
+/** A template that is code (Nunjucks) where templates are data (the judge stage's head cases). */
+class TemplateAsDataError extends Error {
+  override name = 'TemplateAsDataError';
+}
+
+/**
+ * A string template with the vars: Nunjucks when it uses more than `{{ var }}` (refused where
+ * templates are data), else the plain `{{ var }}` fill. Errors are thrown with their reason.
+ */
+export function renderText(template: string, vars: Record<string, unknown>, asData: boolean): string {
+  if (!usesNunjucks(template)) return renderVars(template, vars);
+  if (asData)
+    throw new TemplateAsDataError(
+      "it is a Nunjucks template, the pull request's code: the judge stage does not render it with the workflow's credentials",
+    );
+  return renderNunjucks(template, vars);
+}
+
+/** promptfoo reads a rendered prompt that is a JSON list of chat messages as those messages. */
+function chatOrText(text: string): unknown {
+  if (!text.trimStart().startsWith('[')) return text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isChat(parsed) ? parsed : text;
+  } catch {
+    return text;
+  }
 }
 
 /** A prompt with a test's vars: message-shaped values as they are, strings rendered. */
-export function renderPrompt(p: PromptDefinition, vars: Record<string, unknown>): unknown {
-  if (typeof p.input === 'string') return renderValue(p.input, vars);
+export function renderPrompt(p: PromptDefinition, vars: Record<string, unknown>, asData = false): unknown {
+  if (typeof p.input === 'string') {
+    if (!usesNunjucks(p.input)) return renderValue(p.input, vars);
+    return chatOrText(renderText(p.input, vars, asData));
+  }
   return p.input.map((m) =>
-    typeof m.content === 'string' ? { ...m, content: renderVars(m.content, vars) } : m,
+    typeof m.content === 'string' ? { ...m, content: renderText(m.content, vars, asData) } : m,
   );
 }

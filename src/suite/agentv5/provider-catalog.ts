@@ -5,7 +5,7 @@ import { parseYamlSource } from '../../core/yaml-source.js';
 import { FileReadRefused } from '../../core/checkout-read.js';
 
 /** Provider kinds this project runs: model providers become `openai`/`azure` targets, `cli` a command target. */
-export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli', 'mock'] as const;
+export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli', 'mock', 'echo'] as const;
 
 export interface ProviderEntry {
   label: string | null;

@@ -17,10 +17,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * promptfoo's `openai:<model>` / `openai:chat:<model>` provider ids, as a string or as the `id`
- * of `{id, label, config}`: an OpenAI chat model read with OPENAI_API_KEY (and OPENAI_BASE_URL
- * when set), as promptfoo reads them. Other OpenAI APIs (`openai:responses:<model>`, ...) are
- * refused by name; `undefined` when the id is not promptfoo's.
+ * promptfoo's provider ids, as a string or as the `id` of `{id, label, config}`: `echo` (the
+ * answer is the rendered prompt), and `openai:<model>`, `openai:chat:<model>` and
+ * `openai:responses:<model>`: an OpenAI model read with OPENAI_API_KEY and, as promptfoo reads
+ * them, OPENAI_BASE_URL / OPENAI_API_BASE_URL from the environment a gate gets. Other OpenAI APIs
+ * are refused by name; `undefined` when the id is not promptfoo's.
  */
 function promptfooModel(
   given: unknown,
@@ -29,6 +30,10 @@ function promptfooModel(
 ): ProviderEntry | 'refused' | undefined {
   const id = typeof given === 'string' ? given : isRecord(given) ? given.id : undefined;
   if (typeof id !== 'string') return undefined;
+  const obj = isRecord(given) ? given : {};
+  const label = typeof obj.label === 'string' ? obj.label : id;
+  if (id === 'echo')
+    return providerEntry({ id: 'echo', label }, f.absPath, f.display, f.doc.position(at)) ?? undefined;
   const m = openAiModel(id);
   if (!m) return undefined;
   if ('refused' in m) {
@@ -40,7 +45,6 @@ function promptfooModel(
     );
     return 'refused';
   }
-  const obj = isRecord(given) ? given : {};
   const { settings, unread } = openAiSettings(obj.config);
   for (const k of unread)
     f.sink.warn(
@@ -49,72 +53,115 @@ function promptfooModel(
       `provider config \`${k}\` is not read by rubric-eval's openai target`,
       'suite',
     );
-  const label = typeof obj.label === 'string' ? obj.label : id;
-  const raw = { api_key: '{{ env.OPENAI_API_KEY }}', ...settings, id: 'openai', label, model: m.model };
+  const raw = {
+    api_key: '{{ env.OPENAI_API_KEY }}',
+    base_url_env: ['OPENAI_BASE_URL', 'OPENAI_API_BASE_URL'],
+    ...(m.api === 'responses' ? { api: 'responses' } : {}),
+    ...settings,
+    id: 'openai',
+    label,
+    model: m.model,
+  };
   return providerEntry(raw, f.absPath, f.display, f.doc.position(at)) ?? undefined;
 }
 
+/** One provider of the suite as the target that answers its cases, with its label and promptfoo id. */
+export interface SuiteProvider {
+  /** The target name its cases use (the provider's label, else its id). */
+  target: string;
+  /** promptfoo's provider id (`openai:gpt-4.1-mini`), for per-test `providers` filters. */
+  id: string;
+}
+
 /**
- * The suite's provider, inline or by label from the `.agentv/` catalog: a model or command
- * provider names the target that answers (resolved like any target, or replaced by
- * `answers-file`); any other kind is refused here, by name.
+ * The suite's providers, inline or by label from the `.agentv/` catalog: each model or command
+ * provider names a target (resolved like any target, or replaced by `answers-file`), and every
+ * test runs against each (promptfoo and AgentV 5 count one result per provider); any other kind
+ * is refused here, by name.
  */
 export function resolveProviders(
   raw: Record<string, unknown>,
   f: TestsFile,
   catalog: ProviderCatalog,
-): { target: string | null; providers?: ProviderEntry[] } {
-  const none = { target: null };
-  const given = raw.providers;
+): { target: string | null; targets: SuiteProvider[]; providers?: ProviderEntry[] } {
+  const none = { target: null, targets: [] };
+  const given = raw.providers ?? raw.targets;
+  const key = raw.providers !== undefined ? 'providers' : 'targets';
   const list = given === undefined ? [catalog.defaultLabel] : Array.isArray(given) ? given : [given];
-  const first = list[0];
-  const at: PathSegment[] =
-    given === undefined ? [] : Array.isArray(given) ? ['providers', 0] : ['providers'];
-  if (list.length > 1)
-    f.sink.warn(
-      f.doc.locate(['providers', 1]),
-      'providers-matrix',
-      `only the first provider answers here; AgentV would run every test against each of the ${list.length}`,
-      'suite',
-    );
-  let entry: ProviderEntry | undefined;
   let entries = catalog.entries;
-  if (typeof first === 'string' && first.startsWith('file://')) {
-    const abs = path.resolve(path.dirname(f.absPath), first.slice('file://'.length));
-    const fromFile = readProviderList(abs, f.ws, (rule, message) =>
+  const targets: SuiteProvider[] = [];
+  let failed = false;
+  list.forEach((item, i) => {
+    const at: PathSegment[] = given === undefined ? [] : Array.isArray(given) ? [key, i] : [key];
+    const r = resolveOne(item, at, given === undefined, f, catalog);
+    if (r === 'none') return;
+    if (r === 'refused') {
+      failed = true;
+      return;
+    }
+    entries = [...r.added, ...entries];
+    const target = r.entry.label ?? r.entry.kind;
+    if (targets.some((t) => t.target === target))
+      f.sink.error(
+        f.doc.locate(at),
+        'duplicate-provider',
+        `provider '${target}' is listed twice; give one a \`label\``,
+        'suite',
+      );
+    const id =
+      typeof item === 'string' ? item : isRecord(item) && typeof item.id === 'string' ? item.id : target;
+    targets.push({ target, id });
+  });
+  if (failed || targets.length === 0) return none;
+  return { target: targets[0]!.target, targets, providers: entries };
+}
+
+type Resolved = { entry: ProviderEntry; added: ProviderEntry[] } | 'refused' | 'none';
+
+function resolveOne(
+  item: unknown,
+  at: PathSegment[],
+  byConvention: boolean,
+  f: TestsFile,
+  catalog: ProviderCatalog,
+): Resolved {
+  let entry: ProviderEntry | undefined;
+  let added: ProviderEntry[] = [];
+  if (typeof item === 'string' && item.startsWith('file://')) {
+    const abs = path.resolve(path.dirname(f.absPath), item.slice('file://'.length));
+    added = readProviderList(abs, f.ws, (rule, message) =>
       f.sink.error(f.doc.locate(at), rule, message, 'suite'),
     );
-    entry = fromFile[0];
-    entries = [...fromFile, ...catalog.entries];
-  } else if (typeof first === 'string') {
+    entry = added[0];
+  } else if (typeof item === 'string') {
     entry =
-      catalog.entries.find((e) => e.label === first) ??
-      catalog.entries.find((e) => e.label === null && e.kind === first);
+      catalog.entries.find((e) => e.label === item) ??
+      catalog.entries.find((e) => e.label === null && e.kind === item);
     if (!entry) {
-      const model = promptfooModel(first, f, at);
-      if (model === 'refused') return none;
+      const model = promptfooModel(item, f, at);
+      if (model === 'refused') return 'refused';
       entry = model;
-      if (entry) entries = [entry, ...entries];
+      if (entry) added = [entry];
     }
     if (!entry) {
-      if (given === undefined) return none; // no provider named and none by convention: targets decide, as for v2
+      if (byConvention) return 'none'; // no provider named and none by convention: targets decide, as for v2
       f.sink.error(
         f.doc.locate(at),
         'unknown-provider',
-        `provider '${first}' is not in ${catalog.dir ? `${catalog.dir}/providers.yaml` : 'any .agentv/ catalog up to the workspace root'}`,
+        `provider '${item}' is not in ${catalog.dir ? `${catalog.dir}/providers.yaml` : 'any .agentv/ catalog up to the workspace root'}`,
         'suite',
       );
-      return none;
+      return 'refused';
     }
-  } else if (isRecord(first)) {
-    const model = promptfooModel(first, f, at);
-    if (model === 'refused') return none;
-    entry = model ?? providerEntry(first, f.absPath, f.display, f.doc.position(at)) ?? undefined;
-    if (entry) entries = [entry, ...catalog.entries];
+  } else if (isRecord(item)) {
+    const model = promptfooModel(item, f, at);
+    if (model === 'refused') return 'refused';
+    entry = model ?? providerEntry(item, f.absPath, f.display, f.doc.position(at)) ?? undefined;
+    if (entry) added = [entry];
   }
   if (!entry) {
     f.sink.error(f.doc.locate(at), 'provider', 'a provider is a label or an object with `id`', 'suite');
-    return none;
+    return 'refused';
   }
   if (!isRunnable(entry.kind)) {
     f.sink.error(
@@ -123,7 +170,7 @@ export function resolveProviders(
       `provider '${entry.kind}'${entry.label ? ` (label '${entry.label}')` : ''} is not run by rubric-eval (runs: ${RUNNABLE_PROVIDERS.join(', ')}); record its answers and pass them with \`answers-file\`, or use a cli provider`,
       'suite',
     );
-    return none;
+    return 'refused';
   }
-  return { target: entry.label ?? entry.kind, providers: entries };
+  return { entry, added };
 }

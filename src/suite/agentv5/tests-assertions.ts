@@ -12,6 +12,7 @@ import {
   promptfooAssertion,
   type PromptfooTest,
 } from './promptfoo-assertions.js';
+import { type Flavour } from './test-matrix.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -54,6 +55,8 @@ export interface AssertionContext {
   render(text: string): string;
   /** promptfoo: the test's vars, the test, its transform (see promptfoo-assertions.ts). */
   promptfoo?: PromptfooTest;
+  /** Whose comparison rules the suite's text checks follow (test-matrix.ts); AgentV 5's when absent. */
+  flavour?: Flavour;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -87,7 +90,10 @@ export function mapAssertions(
   }
   const seen = new Set<string>();
   for (const e of out) {
-    if (seen.has(e.name))
+    // promptfoo groups assertions that share a `metric` into one named score: each stays its own
+    // result here, numbered after the first.
+    if (seen.has(e.name) && ctx.flavour === 'promptfoo') e.name = uniqueName(e.name, seen);
+    else if (seen.has(e.name))
       ctx.sink.error(
         e.pos,
         'duplicate-name',
@@ -97,6 +103,10 @@ export function mapAssertions(
     seen.add(e.name);
   }
   return out;
+}
+
+function uniqueName(name: string, seen: ReadonlySet<string>): string {
+  for (let k = 2; ; k++) if (!seen.has(`${name} (${k})`)) return `${name} (${k})`;
 }
 
 function checklistJudge(name: string, outcomes: string[], weight: number, pos: Position): LlmJudgeConfig {

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { DiagnosticSink } from '../../core/diagnostics.js';
 import { readReferencedFile } from '../../core/user-file.js';
-import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderVars } from './prompts.js';
+import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderText } from './prompts.js';
+import { usesNunjucks } from './nunjucks-render.js';
 import { findProviderCatalog } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
 import { promptfooTest } from './promptfoo-assertions.js';
-import { resolveProviders } from './suite-providers.js';
+import { resolveProviders, type SuiteProvider } from './suite-providers.js';
+import { type Flavour, runsOf, suiteFlavour } from './test-matrix.js';
 import {
   expandVars,
   refuseSuiteKeys,
@@ -15,9 +17,11 @@ import {
 } from './promptfoo-config.js';
 import { type EvalCase, type EvalSuite, type Message } from '../types.js';
 import { readTests, type TestsFile } from './tests-files.js';
+import { checkSuiteKeys, checkTestKeys } from './known-keys.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
+import { parse as parseYaml } from 'yaml';
 import { parseRepeat } from '../../core/repeat-setting.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
@@ -97,13 +101,15 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
   }
   const refused = (rule: string, message: string) =>
     f.sink.error({ line: 0, column: 0 }, rule, message, 'suite');
-  const { target, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws, refused));
+  const { target, targets, providers } = resolveProviders(raw, f, findProviderCatalog(dir, f.ws, refused));
+  const flavour = suiteFlavour(raw, f.absPath);
   // Problems found in the files the suite refers to, reported after the suite's own.
   const extra: DiagnosticSink[] = [];
   const reportExtra = () => {
     for (const x of extra) f.sink.items.push(...x.items);
   };
   refuseSuiteKeys(raw, f.doc, f.sink);
+  checkSuiteKeys(raw, f.doc, f.sink);
   const defaultKey = raw.default_test !== undefined ? 'default_test' : 'defaultTest';
   if (isRecord(raw[defaultKey])) refuseTestKeys(raw[defaultKey], [defaultKey], f.doc, f.sink, 'suite');
   if (raw.tests === undefined && raw.scenarios === undefined) {
@@ -152,6 +158,8 @@ export function loadTestsSuite(reader: MessageReader, f: TestsFile): EvalSuite |
       prompts,
       suiteThreshold,
       suite: f,
+      providers: targets,
+      flavour,
     });
     for (const c of expanded) {
       if (seen.has(c.id))
@@ -190,6 +198,9 @@ interface TestEnv {
   templates: unknown;
   prompts: PromptDefinition[] | null;
   suiteThreshold: number;
+  /** The suite's providers: each test runs against every one (a case per prompt × provider). */
+  providers: SuiteProvider[];
+  flavour: Flavour;
 }
 
 /**
@@ -199,6 +210,7 @@ interface TestEnv {
 function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
   const { f } = env;
   refuseTestKeys(t, at, f.doc, f.sink, subject);
+  checkTestKeys(t, at, 'test', { doc: f.doc, sink: f.sink, subject });
   // Case files in AgentV's older shape keep `input` / `expected_output` on the test: AgentV
   // moves them into the vars, and so do we.
   const vars = {
@@ -216,7 +228,7 @@ function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string
     suiteAssert: refs(env.suiteAssert, ['assert'], env.suite),
   };
   // Array vars: one test per combination (promptfoo), its id numbered.
-  const combos = expandVars(vars);
+  const combos = expandVars(fileVars(vars, [...at, 'vars'], subject, env));
   return combos.flatMap((v, k) =>
     loadOne(test, v, combos.length > 1 ? `-${k + 1}` : '', at, subject, resolved),
   );
@@ -233,8 +245,20 @@ function loadOne(
   const { f } = env;
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-  const render = (s: string) => renderVars(s, vars);
-  const plain = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render };
+  const render = (s: string) => {
+    try {
+      return renderText(s, vars, f.ws.templatesAsData);
+    } catch (err) {
+      f.sink.error(
+        f.doc.locate(at),
+        'template',
+        `an assertion value does not render: ${(err as Error).message}`,
+        subject,
+      );
+      return s;
+    }
+  };
+  const plain = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render, flavour: env.flavour };
   const defaultsAt = [
     env.suite.doc.value && isRecord(env.suite.doc.value) && env.suite.doc.value.default_test !== undefined
       ? 'default_test'
@@ -275,35 +299,44 @@ function loadOne(
       'this test has no assertions: it passes whenever its target answers (promptfoo output-only test)',
       subject,
     );
-  const inputs = (env.prompts ?? [null]).map((p) => ({ p, messages: inputOf(p, vars, at, subject, env) }));
+  const runs = runsOf(t, at, subject, env);
+  const inputs = new Map(
+    [...new Set(runs.map((r) => r.prompt))].map((p) => [p, inputOf(p, vars, at, subject, env)]),
+  );
   const expected = vars.expected_output;
   const expectedMessages =
     expected === undefined
       ? []
       : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
+  const run = isRecord(t.run) ? t.run : {};
   // AgentV 5's precedence: the test's run override, the test, default_test, the suite, 0.8.
-  const th =
+  const own =
+    threshold(run.threshold) ??
     threshold(execution.threshold) ??
     threshold(t.threshold) ??
-    threshold(env.defaults.threshold) ??
-    env.suiteThreshold;
+    threshold(env.defaults.threshold);
+  const scoring =
+    env.flavour === 'promptfoo'
+      ? { kind: 'promptfoo' as const, threshold: own ?? null }
+      : { kind: 'threshold' as const, threshold: own ?? env.suiteThreshold };
   if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
   const id =
     (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
-  return inputs.map(({ p, messages }) => ({
-    id: p && inputs.length > 1 ? `${id}__prompt_${p.id}` : id,
+  const description = typeof t.description === 'string' ? t.description : null;
+  return runs.map(({ prompt: p, provider, idSuffix, labelSuffix }) => ({
+    id: id + idSuffix,
+    ...(description ? { label: description + suffix + labelSuffix } : {}),
     suitePath: env.suite.display,
     pos: f.doc.position(at),
     ...(f.display !== env.suite.display ? { sourcePath: f.display } : {}),
-    expectedOutcome:
-      typeof t.criteria === 'string' ? t.criteria : typeof t.description === 'string' ? t.description : '',
-    inputMessages: messages,
+    expectedOutcome: typeof t.criteria === 'string' ? t.criteria : (description ?? ''),
+    inputMessages: inputs.get(p) ?? [],
     expectedMessages,
     conversationId: typeof t.conversation_id === 'string' ? t.conversation_id : null,
     referenceAnswer: typeof expected === 'string' ? expected : null,
-    target: null,
+    target: provider,
     evaluators,
-    scoring: { kind: 'threshold' as const, threshold: th },
+    scoring,
     ...clusterOf(t.metadata),
   }));
 }
@@ -315,6 +348,45 @@ function clusterOf(metadata: unknown): { cluster?: string } {
       ? (metadata as { cluster?: unknown }).cluster
       : undefined;
   return typeof c === 'string' || typeof c === 'number' ? { cluster: String(c) } : {};
+}
+
+/**
+ * promptfoo's `file://` vars: the file's text (trimmed), a YAML file as its JSON; read through
+ * the checkout reader. A script (`.js`, `.py`, ...) would run to produce the value: refused by name.
+ */
+function fileVars(
+  vars: Record<string, unknown>,
+  at: PathSegment[],
+  subject: string,
+  env: TestEnv,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...vars };
+  for (const [k, v] of Object.entries(vars)) {
+    if (typeof v !== 'string' || !v.startsWith('file://')) continue;
+    const fail = (rule: string, message: string) =>
+      env.f.sink.error(env.f.doc.locate(at), rule, `var '${k}': ${message}`, subject);
+    const ref = v.slice('file://'.length);
+    const ext = path.extname(ref.split(':')[0]!).toLowerCase();
+    if (/^\.(js|cjs|mjs|ts|py)$/.test(ext)) {
+      fail(
+        'unsupported-var-file',
+        `'${v}' is a script that produces the value; rubric-eval reads files as data only`,
+      );
+      continue;
+    }
+    const read = readReferencedFile(env.f.ws, ref, env.dir, fail, v);
+    if (!read) continue;
+    if (ext !== '.yaml' && ext !== '.yml') {
+      out[k] = read.text.trim();
+      continue;
+    }
+    try {
+      out[k] = JSON.stringify(parseYaml(read.text));
+    } catch (err) {
+      fail('yaml', `'${v}': ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  return out;
 }
 
 /** A prompt with the test's vars; without prompts, the test's `vars.input` is its input. */
@@ -330,7 +402,8 @@ function inputOf(
       ? prompt.input
       : JSON.stringify(prompt.input)
     : '{{ input }}';
-  const missing = missingVars(template, vars);
+  // Nunjucks renders a name the test does not define as empty, as promptfoo does; `{{ var }}` alone is checked.
+  const missing = usesNunjucks(template) ? [] : missingVars(template, vars);
   if (missing.length > 0) {
     env.f.sink.error(
       env.f.doc.locate([...at, 'vars']),
@@ -340,7 +413,18 @@ function inputOf(
     );
     return [];
   }
-  const value = prompt ? renderPrompt(prompt, vars) : vars.input;
+  let value: unknown;
+  try {
+    value = prompt ? renderPrompt(prompt, vars, env.f.ws.templatesAsData) : vars.input;
+  } catch (err) {
+    env.f.sink.error(
+      env.f.doc.locate([...at, 'vars']),
+      'template',
+      `the prompt${prompt ? ` '${prompt.id}'` : ''} does not render: ${(err as Error).message}`,
+      subject,
+    );
+    return [];
+  }
   // Where a var handed over a message list, positions point into the test's vars.
   const whole = /^\s*\{\{\s*(\w+)\s*\}\}\s*$/.exec(template);
   return env.reader.loadMessages(value, [...at, 'vars', ...(whole ? [whole[1]!] : [])], 'user', subject);

@@ -1,0 +1,43 @@
+import nunjucks from 'nunjucks';
+
+/**
+ * promptfoo renders prompts and assertion values with Nunjucks; so does this, so the same
+ * template gives the same prompt. Configured as promptfoo configures it (no autoescape, its
+ * `load` filter) but safer: no loader at all (`{% include %}` and `{% import %}` reach no file)
+ * and no `env` global (promptfoo exposes the process environment there; here no template sees a
+ * secret). A template with Nunjucks syntax is the suite's code: the judge stage never renders a
+ * pull request's (see `templatesAsData` in core/workspace.ts).
+ */
+
+/** Nunjucks beyond `{{ var }}`: a tag, a comment, a filter, or an expression. */
+const NUNJUCKS = /\{%|\{#|\{\{(?!\s*[A-Za-z_][\w.]*\s*\}\})/;
+
+export const usesNunjucks = (template: string): boolean => NUNJUCKS.test(template);
+
+let engine: nunjucks.Environment | undefined;
+
+function environment(): nunjucks.Environment {
+  if (engine) return engine;
+  engine = new nunjucks.Environment([], { autoescape: false, throwOnUndefined: false });
+  engine.addFilter('load', (s: string) => JSON.parse(s) as unknown);
+  return engine;
+}
+
+/** The template rendered with the vars; a template error is thrown with Nunjucks' message. */
+export function renderNunjucks(template: string, vars: Record<string, unknown>): string {
+  try {
+    return environment().renderString(template, vars);
+  } catch (err) {
+    // Nunjucks prefixes "(unknown path)" and its stack of template frames: keep the reason.
+    const message = (err as Error).message
+      .replace(/^\(unknown path\)\s*/, '')
+      .split('\n')
+      .filter(Boolean);
+    throw new Error(
+      message
+        .at(-1)
+        ?.trim()
+        .replace(/^Error: /, '') ?? 'the template does not render',
+    );
+  }
+}
