@@ -42,7 +42,7 @@ Options:
   --regression-margin <x>    a score drop larger than this is a regression (default 0.1)
   --calibration <file>       labels (JSONL): measure the judge per check; with --min-judge-agreement <κ>
                              a check below it is advisory (--fail-on calibration: fails instead)
-  --cache-dir <dir>          judge cache (default .rubric-eval-cache; on a runner
+  --cache-dir <dir>          judge cache (default ~/.cache/rubric-eval; on a runner
                              $RUNNER_TEMP/rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)

@@ -94,7 +94,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
             }),
           ),
         );
-  const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+  const cacheNotice = ctx.judges.cacheNotice(ctx.ws, ctx.settings);
   if (cacheNotice) {
     warnings.push(cacheNotice);
     ctx.warn(cacheNotice);
