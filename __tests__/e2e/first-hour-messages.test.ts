@@ -76,6 +76,7 @@ test('a markdown rubric outside a git repository: what is missing and that --dif
       `the markdown rubric judges a change, and ${root} is not in a git repository, so there is no commit to read: give the change as a unified diff with --diff <file> (for example \`git diff main > change.diff\` where the repository is), or run inside a git repository`,
     );
     expect(all).not.toMatch(/^\s*\?\s/m);
+    expect(all).toContain(' --   must-1  The change keeps the refund policy documented (not judged)');
     expect(r.code).not.toBe(0);
   } finally {
     await judge.close();
