@@ -30,8 +30,10 @@ function rescore(evaluators: EvaluatorResult[], configs: EvaluatorConfig[], belo
     duration_ms: 1,
   };
   const loaded = [{ path: 's.yaml', cases: [{ id: 'c', evaluators: configs }] }] as unknown as EvalSuite[];
-  return applyAdvisory([{ path: 's.yaml', description: null, cases: [c] }], loaded, below, () => 0.8)[0]!
-    .cases[0]!;
+  return applyAdvisory([{ path: 's.yaml', description: null, cases: [c] }], loaded, below, () => ({
+    setting: 3,
+    minRate: 0.8,
+  }))[0]!.cases[0]!;
 }
 
 test('a composite whose only weighted child turns advisory holds no evidence: the case is not failed on the advisory check', () => {

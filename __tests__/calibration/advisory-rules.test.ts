@@ -60,12 +60,10 @@ function rescore(
   const loaded = [
     { path: 's.yaml', cases: [{ id: 'c', evaluators: configs, ...(scoring ? { scoring } : {}) }] },
   ] as unknown as EvalSuite[];
-  const [suite] = applyAdvisory(
-    [{ path: 's.yaml', description: null, cases: [c] }],
-    loaded,
-    below,
-    () => 0.8,
-  );
+  const [suite] = applyAdvisory([{ path: 's.yaml', description: null, cases: [c] }], loaded, below, () => ({
+    setting: 1,
+    minRate: 0.8,
+  }));
   return suite!.cases[0]!;
 }
 
@@ -368,7 +366,7 @@ test('repeats: answers judged by advisory checks only make a borderline case, no
     [{ path: 's.yaml', description: null, cases: [c] }],
     loaded,
     [advisory(['facts'])],
-    () => 0.8,
+    () => ({ setting: 3, minRate: 0.8 }),
   );
   const out = suite!.cases[0]!;
   expect(out.verdict).toBe('borderline');

@@ -110,14 +110,14 @@ test('repeats: each answer is scored again without the advisory check, and the c
     const over = { repeat: 3, minCasePassRate: 0.3 } as const;
     const capital = (r: RunResults) => r.suites[0]!.cases.find((c) => c.id === 'capital-of-france')!;
     const off = await run(root, { ...over, calibration: { file: 'evals/labels.jsonl', floor: null } });
-    // 0 of 3: the upper bound 1 - 0.05^(1/3) = 0.632 is not below 0.3, so not yet a fail.
-    expect(capital(off.results)).toMatchObject({ repeats: 3, pass_rate: 0, verdict: 'inconclusive' });
+    // 0 of 3: a fixed repeat reads the observed rate, and no passing answer is a fail (CONTRACTS §14).
+    expect(capital(off.results)).toMatchObject({ repeats: 3, pass_rate: 0, verdict: 'fail' });
     expect(capital(off.results).answers!.every((a) => a.verdict === 'fail')).toBe(true);
 
     const { results } = await run(root, over);
     expect(results.errors).toEqual([]);
     const c = capital(results);
-    // 3 of 3 answers pass: the exact lower bound 0.05^(1/3) = 0.368 reaches 0.3.
+    // 3 of 3 answers pass: the observed rate 1 reaches 0.3 (as would the exact lower bound 0.368).
     expect(c).toMatchObject({ repeats: 3, pass_rate: 1, pass_rate_low: 0.3684, verdict: 'pass' });
     expect(c.answers!.map((a) => [a.repeat, a.verdict, a.gating_violations])).toEqual([
       [1, 'pass', []],

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type RunResults } from '../../src/core/results.js';
@@ -118,6 +118,27 @@ describe('run', () => {
     }
     expect((await runCli(['bogus'])).code).toBe(2);
   });
+});
+
+test("a local judge with no key: the second run is served from the cache in the user's cache folder, outside the checkout", async () => {
+  judge = await startParisJudge();
+  const repo = makeFixtureRepo();
+  const home = tmpDir('re-cli-home-');
+  const run = () =>
+    runCli(['run', 'evals/*.yaml', '--judge-base-url', judge!.url, '--judge-model', 'llama3.1'], {
+      cwd: repo,
+      env: { HOME: home },
+    });
+  const first = await run();
+  expect(first.code).toBe(0);
+  const calls = judge.state.requests.length;
+  expect(calls).toBeGreaterThan(0);
+  const second = await run();
+  expect(second.code).toBe(0);
+  expect(judge.state.requests.length).toBe(calls);
+  expect(second.stderr).not.toContain('judge cache');
+  expect(readdirSync(path.join(home, '.cache/rubric-eval')).length).toBeGreaterThan(0);
+  expect(readdirSync(repo)).not.toContain('.rubric-eval-cache');
 });
 
 describeCorpus('validate', () => {

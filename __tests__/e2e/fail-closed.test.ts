@@ -154,7 +154,7 @@ describe("3. validate is run's pre-flight", () => {
     expect(r.stderr.trim().split('\n')).toEqual([
       "evals/b.yaml:4:9 case 'y': duplicate-id: case id 'y' is already used by case 1",
       "evals/b.yaml:5:12 case 'y': type: input must be a string (one user message) or a list of {role, content} messages",
-      "evals/a.yaml:4:5 case 'x': unknown-target: target 'defualt' is not defined in ci/targets.yaml; did you mean 'default'? (defined: default)",
+      "evals/a.yaml:4:5 execution.target (1 case): unknown-target: target 'defualt' is not defined in ci/targets.yaml; did you mean 'default'? (defined: default)",
     ]);
     expect(r.stdout).toBe('3 errors in 2 file(s)\n');
 

@@ -198,11 +198,53 @@ test('repeat with the cache: every answer judged once; an unchanged re-run makes
   );
 }, 300_000);
 
-test('inconclusive does not fail the check by default; fail-on: inconclusive does; a bad repeat fails the step naming the input', async () => {
+test('a fixed repeat reads the observed rate: 3 answers all passing pass (pass 3/3), with one warning that 3 are few', async () => {
   judge = await startParisJudge();
   const workspace = flakyRepo();
-  // At a required rate of 0.5, three answers can decide nothing: 3/3 has a lower bound of 0.37,
-  // 0/3 an upper bound of 0.63. Every case is inconclusive.
+  const run = await runAction({
+    workspace,
+    inputs: {
+      suites: 'evals/*.yaml',
+      targets: 'targets.yaml',
+      'judge-base-url': judge.url,
+      'judge-api-key': 'sk-e2e-judge-key-000111',
+      'cache-dir': '',
+      baseline: 'off',
+      repeat: '3',
+    },
+    eventName: 'push',
+    timeoutMs: 120_000,
+  });
+  const c = casesOf(readResults(workspace));
+  expect(c.always).toMatchObject({
+    verdict: 'pass',
+    repeats: 3,
+    pass_rate: 1,
+    pass_rate_low: 0.3684,
+    pass_rate_high: 1,
+  });
+  expect(c.never).toMatchObject({ verdict: 'fail', repeats: 3, pass_rate: 0 });
+  // Every case is decided on its observed rate: none is left inconclusive.
+  for (const x of Object.values(c)) {
+    expect(['pass', 'fail']).toContain(x.verdict);
+    expect(x.verdict).toBe(x.pass_rate! >= 0.8 ? 'pass' : 'fail');
+  }
+  expect(readResults(workspace).counts.inconclusive ?? 0).toBe(0);
+  const warning =
+    'repeat: 3 answers per case are too few for the interval to exclude min-case-pass-rate 0.8 (it takes 14): ' +
+    'each verdict is the observed pass rate against 0.8, with the interval beside it; use repeat: auto to decide on the evidence';
+  expect(run.stdout.split(warning).length - 1).toBe(1);
+  // The summary reads pass 3/3, the interval beside it.
+  expect(run.summary).toContain(
+    '| ✅ | `always` | <abbr title="3 of 3 answers passed (rate 1.00); exact 90% interval 0.37–1.00">3/3</abbr> |',
+  );
+  expect(run.code).toBe(1);
+}, 300_000);
+
+test('auto may leave a case inconclusive: that does not fail the check by default; fail-on: inconclusive does; a bad repeat fails the step naming the input', async () => {
+  judge = await startParisJudge();
+  const workspace = flakyRepo();
+  // At a required rate of 0.5, the case right half the time stays undecided after 20 answers.
   const inputs = (over: Record<string, string>) => ({
     suites: 'evals/*.yaml',
     targets: 'targets.yaml',
@@ -210,26 +252,43 @@ test('inconclusive does not fail the check by default; fail-on: inconclusive doe
     'judge-api-key': 'sk-e2e-judge-key-000111',
     'cache-dir': '',
     baseline: 'off',
-    repeat: '3',
+    repeat: 'auto',
     'min-case-pass-rate': '0.5',
     ...over,
   });
-  const run = await runAction({ workspace, inputs: inputs({}), eventName: 'push', timeoutMs: 120_000 });
-  expect(run.code).toBe(0);
+  const run = await runAction({
+    workspace,
+    inputs: inputs({ 'fail-on': 'never' }),
+    eventName: 'push',
+    timeoutMs: 180_000,
+  });
   const r = readResults(workspace);
-  expect(r.counts).toEqual({ pass: 0, borderline: 0, fail: 0, error: 0, inconclusive: 5 });
-  expect(r.verdict).toBe('borderline');
-  expect(run.outputs).toMatchObject({ verdict: 'borderline', inconclusive: '5', failed: '0' });
+  const undecided = r.counts.inconclusive ?? 0;
+  expect(casesOf(r).coin!.verdict).toBe('inconclusive');
+  expect(run.outputs).toMatchObject({ inconclusive: String(undecided) });
+  // The coin case alone: inconclusive is its only verdict.
+  writeFileSync(
+    path.join(workspace, 'evals/coin.yaml'),
+    'execution:\n  target: app\nevalcases:\n  - id: coin\n    input: What is the capital of France?\n' +
+      '    rubrics:\n      - id: names-paris\n        expected_outcome: Says Paris\n        required: true\n',
+  );
+  const lenient = await runAction({
+    workspace,
+    inputs: inputs({ suites: 'evals/coin.yaml' }),
+    eventName: 'push',
+    timeoutMs: 180_000,
+  });
+  expect(lenient.code).toBe(0);
   const strict = await runAction({
     workspace,
-    inputs: inputs({ 'fail-on': 'inconclusive' }),
+    inputs: inputs({ suites: 'evals/coin.yaml', 'fail-on': 'inconclusive' }),
     eventName: 'push',
-    timeoutMs: 120_000,
+    timeoutMs: 180_000,
   });
   expect(strict.code).toBe(1);
-  expect(strict.stdout).toContain('5 inconclusive');
+  expect(strict.stdout).toContain('1 inconclusive');
 
   const bad = await runAction({ workspace, inputs: inputs({ repeat: '21' }), eventName: 'push' });
   expect(bad.code).toBe(1);
   expect(bad.stdout).toContain("repeat: must be an integer from 1 to 20 or auto (got '21')");
-}, 300_000);
+}, 400_000);

@@ -650,3 +650,61 @@ test("check-run: true in stage judge: the check run is on the pull request's hea
   expect(checkRun!.annotations.map((a) => [a.title, a.path])).toEqual([['reset', 'evals/support.yaml']]);
   expect(run.code).toBe(1);
 }, 180_000);
+
+test('a model-only case whose every answer fails is a fail and the status failure, never success (issue 43 item 5)', async () => {
+  // The app's model always answers wrong; the judge meets the criterion only for GOOD answers.
+  judge = await startOpenAIServer({
+    respond: ({ desc }) => {
+      if (desc.mode === 'chat') return 'Paris';
+      if (desc.mode !== 'checklist') return undefined;
+      return {
+        checks: desc.ids.map((id) => ({ id, satisfied: desc.text.includes('GOOD'), reasoning: 'as judged' })),
+        overall_reasoning: 'judged',
+      };
+    },
+  });
+  const base = path.join(tmpDir('re-trusted-allfail-'), 'base');
+  mkdirSync(path.join(base, 'evals'), { recursive: true });
+  const suite =
+    'evalcases:\n  - id: capital\n    input: What is the capital of Italy?\n    rubrics: [Names Rome]\n';
+  writeFileSync(path.join(base, 'evals/model.yaml'), suite);
+  writeFileSync(
+    path.join(base, 'targets.yaml'),
+    `targets:\n  - name: default\n    provider: openai\n    endpoint: ${judge.url}\n    api_key: \${{ APP_KEY }}\n    model: app-model\n`,
+  );
+  const recorded = bundle({
+    answers: [
+      {
+        suite: 'evals/model.yaml',
+        id: 'capital',
+        answer: '',
+        target: 'default',
+        duration_ms: 1,
+        usage: null,
+        error: null,
+      },
+    ],
+    gates: [],
+  });
+  github = await startGitHubServer({
+    artifacts: recordArtifact(zipOf(JSON.stringify(recorded))),
+    pulls: [PR],
+    files: { [`octo/repo@${HEAD}:evals/model.yaml`]: suite },
+  });
+  const run = await runAction({
+    workspace: base,
+    eventName: 'workflow_run',
+    event: workflowRunEvent(),
+    inputs: { ...judgeInputs(), rubric: '', repeat: '3', 'min-case-pass-rate': '0.5' },
+    env: { APP_KEY: 'app-key-123456' },
+    apiUrl: github.url,
+  });
+  const results = JSON.parse(readFileSync(path.join(base, 'rubric-eval-results.json'), 'utf8')) as RunResults;
+  const c = results.suites[0]!.cases[0]!;
+  expect([c.answered_by, c.repeats, c.pass_rate, c.verdict]).toEqual(['judge', 3, 0, 'fail']);
+  expect(results.counts).toMatchObject({ pass: 0, fail: 1 });
+  const status = github.state.trusted.statuses.at(-1)!;
+  expect(status.state).toBe('failure');
+  expect(status.description).toContain('0 pass');
+  expect(run.code).toBe(1);
+}, 180_000);

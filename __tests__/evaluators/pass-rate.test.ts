@@ -1,5 +1,7 @@
 import { MAX_REPEATS } from '../../src/core/repeat-setting.js';
 import {
+  answersToExclude,
+  caseVerdict,
   binomialCdf,
   passRateBounds,
   rateVerdict,
@@ -145,5 +147,49 @@ describe('the auto stopping rule', () => {
   test('the four promised properties hold exactly, not just in simulation', () => {
     expect(exactOutcomes(0.5).pass).toBeLessThanOrEqual(0.05);
     expect(exactOutcomes(0.95).fail).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe('the case verdict: a fixed repeat reads the observed rate, auto the evidence (CONTRACTS §14)', () => {
+  const fixed = (n: number, minRate = 0.8) => ({ setting: n, minRate });
+  const auto = (minRate = 0.8) => ({ setting: 'auto' as const, minRate });
+
+  test('a fixed repeat: pass at or above the rate, else fail; 3/3 passes', () => {
+    expect(caseVerdict(3, 3, fixed(3))).toBe('pass');
+    expect(caseVerdict(4, 5, fixed(5))).toBe('pass');
+    expect(caseVerdict(3, 5, fixed(5))).toBe('fail');
+    expect(caseVerdict(7, 10, fixed(10, 0.7))).toBe('pass');
+    expect(caseVerdict(6, 10, fixed(10, 0.7))).toBe('fail');
+    expect(caseVerdict(2, 3, fixed(3, 0.5))).toBe('pass');
+    expect(caseVerdict(1, 3, fixed(3, 0.5))).toBe('fail');
+  });
+
+  test('auto keeps the evidence rule: 3/3 at 0.8 is inconclusive, 14/14 passes', () => {
+    expect(caseVerdict(3, 3, auto())).toBe('inconclusive');
+    expect(caseVerdict(14, 14, auto())).toBe('pass');
+    expect(caseVerdict(1, 3, auto(0.5))).toBe('inconclusive');
+  });
+
+  test('no passing answer is a fail under either rule, whatever the rate', () => {
+    expect(caseVerdict(0, 3, fixed(3, 0.5))).toBe('fail');
+    expect(caseVerdict(0, 3, auto(0.5))).toBe('fail');
+    expect(caseVerdict(0, 1, auto(0))).toBe('fail');
+    expect(caseVerdict(0, 2, fixed(2, 0))).toBe('fail');
+  });
+
+  test('the fewest answers whose interval can exclude the rate both ways', () => {
+    // 0.8^14 = 0.044 is the first power at or under 0.05; 0.5 needs 5 both ways.
+    expect(answersToExclude(0.8)).toBe(14);
+    expect(answersToExclude(0.5)).toBe(5);
+    expect(answersToExclude(0.2)).toBe(14);
+    expect(answersToExclude(1)).toBe(Infinity);
+    for (const rate of [0.5, 0.8, 0.9]) {
+      const n = answersToExclude(rate);
+      expect(rateVerdict(n, n, rate)).toBe('pass');
+      expect(rateVerdict(0, n, rate)).toBe('fail');
+      expect(rateVerdict(n - 1, n - 1, rate) === 'pass' && rateVerdict(0, n - 1, rate) === 'fail').toBe(
+        false,
+      );
+    }
   });
 });

@@ -28,7 +28,7 @@ async function simulate(rate: number, setting: RepeatSetting, seed: number) {
   const tally = { pass: 0, fail: 0, inconclusive: 0, answers: 0, maxAnswers: 0 };
   for (let run = 0; run < RUNS; run++) {
     const answers = await collectRepeats(setting, 0.8, (_repeat) => Promise.resolve(answer(random() < rate)));
-    const c = combineRepeats(answers!, 0.8);
+    const c = combineRepeats(answers!, { setting, minRate: 0.8 });
     tally[c.verdict as 'pass' | 'fail' | 'inconclusive']++;
     tally.answers += c.repeats!;
     tally.maxAnswers = Math.max(tally.maxAnswers, c.repeats!);
@@ -64,7 +64,7 @@ describe('the promised properties of repeat: auto, simulated (seeded)', () => {
   });
 });
 
-describe('the same properties with a fixed repeat: 20', () => {
+describe('the same properties with a fixed repeat: 20, read as the observed rate', () => {
   test('all passing passes, all failing fails, a coin never passes, 0.95 rarely fails', async () => {
     expect((await simulate(1, 20, 5)).pass).toBe(RUNS);
     expect((await simulate(0, 20, 6)).fail).toBe(RUNS);

@@ -29,7 +29,7 @@ describe('combineRepeats', () => {
       judged('pass', 1),
       judged('borderline', 0.7),
     ];
-    const c = combineRepeats(answers, 0.8);
+    const c = combineRepeats(answers, { setting: 'auto', minRate: 0.8 });
     expect(c).toMatchObject({
       id: 'refund',
       definition_hash: 'abcdabcdabcdabcd',
@@ -59,14 +59,46 @@ describe('combineRepeats', () => {
     expect(
       combineRepeats(
         Array.from({ length: 14 }, () => judged('pass', 1)),
-        0.8,
+        { setting: 'auto', minRate: 0.8 },
       ).verdict,
     ).toBe('pass');
-    expect(combineRepeats([judged('fail', 0), judged('fail', 0)], 0.8).verdict).toBe('fail');
+    expect(
+      combineRepeats([judged('fail', 0), judged('fail', 0)], { setting: 'auto', minRate: 0.8 }).verdict,
+    ).toBe('fail');
+  });
+
+  test('a fixed repeat reads the observed rate: 3/3 passes, 3 of 5 fails at 0.8, the interval kept', () => {
+    const all = combineRepeats([judged('pass', 1), judged('pass', 1), judged('pass', 1)], {
+      setting: 3,
+      minRate: 0.8,
+    });
+    expect(all).toMatchObject({
+      verdict: 'pass',
+      repeats: 3,
+      pass_rate: 1,
+      pass_rate_low: 0.3684,
+      pass_rate_high: 1,
+    });
+    const some = ['pass', 'pass', 'fail', 'pass', 'fail'] as const;
+    expect(
+      combineRepeats(
+        some.map((v) => judged(v, v === 'pass' ? 1 : 0)),
+        { setting: 5, minRate: 0.8 },
+      ).verdict,
+    ).toBe('fail');
+  });
+
+  test('three failing answers at 0.5 fail, fixed or auto (issue 43 item 5)', () => {
+    const failing = [judged('fail', 0), judged('fail', 0), judged('fail', 0)];
+    expect(combineRepeats(failing, { setting: 3, minRate: 0.5 }).verdict).toBe('fail');
+    expect(combineRepeats(failing, { setting: 'auto', minRate: 0.5 }).verdict).toBe('fail');
   });
 
   test('an errored answer makes the case an error that says which answer', () => {
-    const c = combineRepeats([judged('pass', 1), judged('error', 0, { error: 'target exited 1' })], 0.8);
+    const c = combineRepeats([judged('pass', 1), judged('error', 0, { error: 'target exited 1' })], {
+      setting: 2,
+      minRate: 0.8,
+    });
     expect(c.verdict).toBe('error');
     expect(c.error).toBe('answer 2: target exited 1');
   });

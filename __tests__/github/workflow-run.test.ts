@@ -101,6 +101,12 @@ test('the status: error when nothing was judged, failure when the check fails, s
   });
   expect(statusFromResults(judged, true).state).toBe('failure');
   expect(statusFromResults({ ...judged, partial: true }, false).state).toBe('error');
+  // An undecided case is never success, even when fail-on lets the check pass.
+  const undecided = { ...judged, counts: { ...judged.counts, inconclusive: 2 } };
+  expect(statusFromResults(undecided, false)).toEqual({
+    state: 'failure',
+    description: 'borderline · score 0.70 · 1 pass · 1 borderline · 0 fail · 2 inconclusive (base suites)',
+  });
 });
 
 describe("the record run's bundles through the Actions API", () => {

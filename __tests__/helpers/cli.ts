@@ -17,7 +17,9 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(E2E_NODE, [path.join(REPO_ROOT, 'dist/cli.js'), ...args], {
       cwd: opts.cwd ?? REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
+      // No HOME unless a test gives one: the judge cache then falls back to the current folder
+      // (a temp folder per test), so no test reads another's cache or the user's ~/.cache.
+      env: { PATH: process.env.PATH ?? '', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -3,10 +3,19 @@ import path from 'node:path';
 import { cacheInCheckout, defaultCacheDir, LOCAL_CACHE_DIR } from '../../src/judge/cache-place.js';
 import { tmpDir } from '../helpers/judge.js';
 
-test('on a runner the default cache is under RUNNER_TEMP; elsewhere beside the suites', () => {
-  expect(defaultCacheDir({ RUNNER_TEMP: '/home/runner/work/_temp' })).toBe(
+test("the default cache is outside any checkout: RUNNER_TEMP on a runner, else the user's cache folder", () => {
+  expect(defaultCacheDir({ RUNNER_TEMP: '/home/runner/work/_temp', HOME: '/home/runner' })).toBe(
     path.join('/home/runner/work/_temp', 'rubric-eval-cache'),
   );
+  expect(defaultCacheDir({ HOME: '/home/ada' })).toBe(path.join('/home/ada', '.cache', 'rubric-eval'));
+  expect(defaultCacheDir({ HOME: '/home/ada', XDG_CACHE_HOME: '/var/cache/ada' })).toBe(
+    path.join('/var/cache/ada', 'rubric-eval'),
+  );
+  // A relative XDG_CACHE_HOME is invalid by the spec: ignored.
+  expect(defaultCacheDir({ HOME: '/home/ada', XDG_CACHE_HOME: 'cache' })).toBe(
+    path.join('/home/ada', '.cache', 'rubric-eval'),
+  );
+  // No home at all: the current folder, as before.
   expect(defaultCacheDir({})).toBe(LOCAL_CACHE_DIR);
   expect(defaultCacheDir({ RUNNER_TEMP: '  ' })).toBe(LOCAL_CACHE_DIR);
 });

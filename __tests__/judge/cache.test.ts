@@ -1,3 +1,4 @@
+import { ACTION_SETTINGS, CLI_SETTINGS } from '../../src/core/setting-names.js';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cacheSecret, JudgeCache, readRecordingMeta } from '../../src/judge/cache.js';
@@ -22,7 +23,14 @@ test('an entry is served only under the key that wrote it; others are refused an
   const elsewhere = cacheSecret({ baseURL: 'https://other.example/v1', apiKey: 'sk-ours-0000000000000000' });
   expect(cache.get('k1', elsewhere)).toBeUndefined();
   expect(cache.rejected).toBe(2);
-  expect(cache.rejectedNotice('.rubric-eval-cache')).toMatch(/ignored 2 entries not authenticated/);
+  expect(cache.rejectedNotice('.rubric-eval-cache', CLI_SETTINGS)).toBe(
+    'judge cache .rubric-eval-cache: ignored 2 entries not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. ' +
+      'A cache in the checkout lasts across runs only with a stable judge key of 20 characters or more (RUBRIC_EVAL_JUDGE_API_KEY (or OPENAI_API_KEY)); ' +
+      'a cache outside the checkout needs none: leave --cache-dir unset for the default, ~/.cache/rubric-eval ($XDG_CACHE_HOME/rubric-eval when set).',
+  );
+  expect(cache.rejectedNotice('.rubric-eval-cache', ACTION_SETTINGS)).toContain(
+    '(`judge-api-key`); a cache outside the checkout needs none: leave `cache-dir` unset for the default, $RUNNER_TEMP/rubric-eval-cache.',
+  );
 });
 
 test('an edited answer, an entry without a MAC, and a v1 entry are refused', () => {

@@ -22,7 +22,7 @@ const answer = (id: string, pass: boolean): CaseResult => ({
 const repeated = (id: string, marks: string) =>
   combineRepeats(
     [...marks].map((m) => answer(id, m === '✓')),
-    0.8,
+    { setting: 'auto', minRate: 0.8 },
   );
 
 function run(cases: CaseResult[]): RunResults {

@@ -40,7 +40,7 @@ test('wrong types, missing fields, bad weights, duplicate ids and unknown evalua
   expect(messages('types.yaml')).toEqual([
     "invalid/types.yaml:4:12 case 'one': type: input must be a string (one user message) or a list of {role, content} messages",
     "invalid/types.yaml:11:5 case 2: required: missing required field 'id'",
-    "invalid/types.yaml:17:17 case 'three': enum: evaluator type must be one of llm_judge, llm-judge, code_judge, code-judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory, execution_metrics",
+    "invalid/types.yaml:17:17 case 'three': enum: evaluator type must be one of llm_judge, llm-judge, code_judge, code-judge, composite, field_accuracy, latency, cost, token_usage, tool_trajectory, execution_metrics (got 'llm_jduge'); did you mean 'llm_judge'?",
   ]);
 });
 

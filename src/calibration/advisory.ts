@@ -13,6 +13,7 @@ import {
   weighsIn,
 } from '../evaluators/case-scoring.js';
 import { combineRepeats } from '../evaluators/repeated-case.js';
+import { type RepeatRule } from '../core/repeat-setting.js';
 import { fixedAggregate } from '../evaluators/evaluate.js';
 import { negatedOutcome } from '../evaluators/negate.js';
 import { checkViolation, evaluatorVerdict, verdictForScore, weightedMeanOrEqual } from '../rubric/scoring.js';
@@ -60,8 +61,8 @@ export function applyAdvisory(
   suites: readonly SuiteResult[],
   loaded: readonly EvalSuite[],
   advisory: readonly BelowFloor[],
-  /** The pass rate a repeated case must reach (`min-case-pass-rate`, as planned for it). */
-  minCasePassRate: (suite: string, id: string) => number,
+  /** How a repeated case is decided (its `repeat` and `min-case-pass-rate`, as planned for it). */
+  repeatRule: (suite: string, id: string) => RepeatRule,
 ): SuiteResult[] {
   if (advisory.length === 0) return [...suites];
   const byCase = new Map<string, Map<string, BelowFloor>>();
@@ -79,7 +80,7 @@ export function applyAdvisory(
       );
       if (!checks || !evalCase || c.verdict === 'error') return c;
       return c.answers
-        ? rescoredRepeats(c, c.answers, checks, evalCase, minCasePassRate(s.path, c.id))
+        ? rescoredRepeats(c, c.answers, checks, evalCase, repeatRule(s.path, c.id))
         : rescoredCase(c, checks, evalCase);
     }),
   }));
@@ -112,11 +113,11 @@ function rescoredRepeats(
   answers: readonly RepeatAnswer[],
   advisory: Advisory,
   evalCase: Pick<EvalCase, 'scoring' | 'evaluators'>,
-  minRate: number,
+  rule: RepeatRule,
 ): CaseResult {
   const rescored = answers.map((a) => rescoredCase(answerAsCase(c, a), advisory, evalCase));
   if (rescored.every((r, i) => r.evaluators === answers[i]!.evaluators)) return c;
-  const combined = { ...c, ...combineRepeats(rescored, minRate) };
+  const combined = { ...c, ...combineRepeats(rescored, rule) };
   // No answer was judged by a check that gates: the pass rate of borderline answers is no evidence either.
   const noEvidence = rescored.every((r) => r.verdict === 'borderline' && decidedByAdvisoryOnly(r.evaluators));
   return noEvidence ? { ...combined, verdict: 'borderline', advisory_only: true } : combined;

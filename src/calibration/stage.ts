@@ -5,7 +5,7 @@ import { addUsage, type SuiteResult } from '../core/results.js';
 import { readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
 import { type EvalSuite } from '../suite/types.js';
-import { DEFAULT_MIN_CASE_PASS_RATE } from '../core/repeat-setting.js';
+import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatRule, type RepeatSetting } from '../core/repeat-setting.js';
 import { applyAdvisory, belowFloor } from './advisory.js';
 import { type MatchedLabel, matchLabels, parseLabels } from './labels.js';
 import { measureJudge, type MeasureDeps } from './measure.js';
@@ -147,14 +147,23 @@ export function withCalibration(
   suites: readonly SuiteResult[],
   plan: {
     suites: readonly EvalSuite[];
-    cases: readonly { suite: { path: string }; evalCase: { id: string }; minCasePassRate?: number }[];
+    cases: readonly {
+      suite: { path: string };
+      evalCase: { id: string };
+      repeat?: RepeatSetting;
+      minCasePassRate?: number;
+    }[];
   },
   calibration: CalibrationResults | null,
 ): SuiteResult[] {
   if (!calibration || calibration.effect !== 'advisory') return [...suites];
-  // A repeated case is decided again on the pass rate its plan asked of it.
-  const rate = (suite: string, id: string) =>
-    plan.cases.find((p) => p.suite.path === suite && p.evalCase.id === id)?.minCasePassRate ??
-    DEFAULT_MIN_CASE_PASS_RATE;
-  return applyAdvisory(suites, plan.suites, calibration.below_floor, rate);
+  // A repeated case is decided again by the rule its plan asked of it.
+  const rule = (suite: string, id: string): RepeatRule => {
+    const planned = plan.cases.find((p) => p.suite.path === suite && p.evalCase.id === id);
+    return {
+      setting: planned?.repeat ?? 1,
+      minRate: planned?.minCasePassRate ?? DEFAULT_MIN_CASE_PASS_RATE,
+    };
+  };
+  return applyAdvisory(suites, plan.suites, calibration.below_floor, rule);
 }

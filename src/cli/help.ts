@@ -47,7 +47,7 @@ Options:
   --effect-margin <x>        the suite's effect: a mean drop up to this is non-inferior (default 0.05)
   --calibration <file>       labels (JSONL): measure the judge per check; with --min-judge-agreement <κ>
                              a check below it is advisory (--fail-on calibration: fails instead)
-  --cache-dir <dir>          judge cache (default .rubric-eval-cache; on a runner
+  --cache-dir <dir>          judge cache (default ~/.cache/rubric-eval; on a runner
                              $RUNNER_TEMP/rubric-eval-cache); --no-cache to disable
   --gate-timeout <s>         seconds per gate / code judge (default 600)
   --diff <file>              judge this unified diff as the change (markdown rubric)

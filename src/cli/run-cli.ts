@@ -1,3 +1,4 @@
+import { RubricEvalError } from '../core/errors.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig } from 'node:util';
@@ -202,7 +203,13 @@ function cliSubject(config: Config, cwd: string): Promise<Subject> {
     return Promise.resolve(subjectFromDiff('diff', path.basename(config.diffFile), '', diff));
   }
   const dir = config.workingDirectory;
-  return config.baseRef ? gitDiffSubject(dir, config.baseRef) : lastCommitSubject(dir);
+  const read = config.baseRef ? gitDiffSubject(dir, config.baseRef) : lastCommitSubject(dir);
+  return read.catch((err: unknown) => {
+    if (!/not a git repository/i.test(String((err as { stderr?: unknown }).stderr ?? err))) throw err;
+    throw new RubricEvalError(
+      `the markdown rubric judges a change, and ${path.resolve(cwd, dir)} is not in a git repository, so there is no commit to read: give the change as a unified diff with --diff <file> (for example \`git diff main > change.diff\` where the repository is), or run inside a git repository`,
+    );
+  });
 }
 
 /** On a terminal: one line of running counts, rewritten after every case. */

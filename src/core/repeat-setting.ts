@@ -19,3 +19,9 @@ export function parseRepeat(value: unknown): RepeatSetting | null {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_REPEATS ? n : null;
 }
+
+/** How a repeated case is decided: its setting (fixed count or `auto`) and the rate it must reach. */
+export interface RepeatRule {
+  setting: RepeatSetting;
+  minRate: number;
+}

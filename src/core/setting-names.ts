@@ -6,18 +6,23 @@ export interface SettingNames {
   judgeBaseUrl: string;
   judgeApiKey: string;
   githubToken: string;
+  /** Where the judge cache goes when not told, as the user would set it. */
+  cacheDir: string;
 }
 
 export const ACTION_SETTINGS: SettingNames = {
   judgeBaseUrl: '`judge-base-url`',
   judgeApiKey: '`judge-api-key`',
   githubToken: '`github-token` with `permissions: models: read`',
+  cacheDir: 'leave `cache-dir` unset for the default, $RUNNER_TEMP/rubric-eval-cache',
 };
 
 export const CLI_SETTINGS: SettingNames = {
   judgeBaseUrl: '--judge-base-url',
   judgeApiKey: 'RUBRIC_EVAL_JUDGE_API_KEY (or OPENAI_API_KEY)',
   githubToken: 'GITHUB_TOKEN',
+  cacheDir:
+    'leave --cache-dir unset for the default, ~/.cache/rubric-eval ($XDG_CACHE_HOME/rubric-eval when set)',
 };
 
 /** What to do about a judge that failed, when the failure says what it is. */

@@ -4,7 +4,7 @@
  * one-sided exact binomial (Clopper–Pearson) bounds at 95% each, checked after every answer.
  */
 
-import { MAX_REPEATS, type RepeatSetting } from '../core/repeat-setting.js';
+import { MAX_REPEATS, type RepeatRule, type RepeatSetting } from '../core/repeat-setting.js';
 
 /** One-sided error of each bound: the two bounds together are a 90% two-sided exact interval. */
 const RATE_ALPHA = 0.05;
@@ -96,6 +96,31 @@ function tailVerdict(k: number, n: number, minRate: number, alpha: number): Rate
   if (binomialSf(k, n, minRate) <= alpha) return 'pass';
   if (binomialCdf(k, n, minRate) <= alpha) return 'fail';
   return 'inconclusive';
+}
+
+/**
+ * A repeated case's verdict from k passing answers of n (CONTRACTS §14). A fixed count reads the
+ * observed rate against `minRate` (pass at or above it, else fail), as promptfoo's `repeat` does:
+ * a user who asks for 3 answers and gets 3 passes reads `pass 3/3`, the interval beside it saying
+ * how sure that is. `auto` asks the evidence (`rateVerdict`), so it may stay inconclusive. No
+ * passing answer is a fail under either.
+ */
+export function caseVerdict(k: number, n: number, rule: RepeatRule): RateVerdict {
+  if (n > 0 && k === 0) return 'fail';
+  if (rule.setting === 'auto') return rateVerdict(k, n, rule.minRate);
+  // k/n and the rate as written are both correctly rounded: a tolerance keeps 7/10 at 0.7.
+  return n > 0 && k / n >= rule.minRate - 1e-12 ? 'pass' : 'fail';
+}
+
+/**
+ * The fewest answers whose interval can exclude `minRate` both ways (all passing shows the rate at
+ * least `minRate`, all failing shows it below): P(all pass) = minRate^n and P(all fail) =
+ * (1 - minRate)^n at or under alpha. Infinity for a rate of 0 or 1, which no count can exclude.
+ */
+export function answersToExclude(minRate: number, alpha = RATE_ALPHA): number {
+  const need = (p: number) =>
+    p <= 0 ? 1 : p >= 1 ? Infinity : Math.ceil(Math.log(alpha) / Math.log(p) - 1e-9);
+  return Math.max(need(minRate), need(1 - minRate));
 }
 
 /**

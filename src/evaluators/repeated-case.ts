@@ -1,7 +1,7 @@
 import { addUsage, type CaseResult, emptyUsage, type RepeatAnswer } from '../core/results.js';
 import { RubricEvalError } from '../core/errors.js';
-import { MAX_REPEATS, type RepeatSetting } from '../core/repeat-setting.js';
-import { firstAnswers, passRateBounds, rateVerdict, wantsAnotherAnswer } from './pass-rate.js';
+import { MAX_REPEATS, type RepeatRule, type RepeatSetting } from '../core/repeat-setting.js';
+import { caseVerdict, firstAnswers, passRateBounds, wantsAnotherAnswer } from './pass-rate.js';
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -62,12 +62,12 @@ function repeatAnswer(c: CaseResult, repeat: number): RepeatAnswer {
 
 /**
  * A case judged over several answers: `pass_rate` (passing answers / answers) with its exact
- * bounds, and the verdict the evidence supports (`pass`, `fail` or `inconclusive`), or `error` when
- * an answer errored. The score is the answers' mean. The case-level evaluators, violations and
+ * bounds, and its verdict under the rule (`caseVerdict`: a fixed count reads the observed rate,
+ * `auto` the evidence), or `error` when an answer errored. The score is the answers' mean. The case-level evaluators, violations and
  * answer are those of a representative answer, so every report's "why" still reads: the first
  * answer that did not pass, else the first. Usage sums every answer (a budget counts every repeat).
  */
-export function combineRepeats(answers: readonly CaseResult[], minRate: number): CaseResult {
+export function combineRepeats(answers: readonly CaseResult[], rule: RepeatRule): CaseResult {
   const first = answers[0];
   if (!first) throw new RubricEvalError('combineRepeats of no answers');
   const n = answers.length;
@@ -84,7 +84,7 @@ export function combineRepeats(answers: readonly CaseResult[], minRate: number):
     target: first.target,
     gating_violations: shown.gating_violations,
     score: round4(answers.reduce((s, a) => s + a.score, 0) / n),
-    verdict: errored ? 'error' : rateVerdict(passed, n, minRate),
+    verdict: errored ? 'error' : caseVerdict(passed, n, rule),
     repeats: n,
     pass_rate: round4(passed / n),
     pass_rate_low: round4(low),

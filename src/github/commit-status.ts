@@ -15,8 +15,9 @@ const MAX_DESCRIPTION = 140;
 /**
  * The judge stage's status from its results (README "The trusted stage"): `error` when nothing could be
  * judged as recorded (a bad or missing bundle, invalid base suites, a cancelled run), `failure`
- * when the check fails under `fail-on`, else `success`. Only our own words and numbers go in
- * the description: nothing the pull request wrote.
+ * when the check fails under `fail-on` or a case is inconclusive (an undecided case is never
+ * shown as success, CONTRACTS §14), else `success`. Only our own words and numbers go in the
+ * description: nothing the pull request wrote.
  */
 export function statusFromResults(results: RunResults, checkFailed: boolean): CommitStatus {
   const score = results.score.toFixed(2);
@@ -28,9 +29,12 @@ export function statusFromResults(results: RunResults, checkFailed: boolean): Co
         : `rubric-eval: not judged (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'}; see the run)`,
     };
   const counts = results.counts;
-  const detail = `${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail + counts.error} fail`;
+  const undecided = counts.inconclusive ?? 0;
+  const detail =
+    `${counts.pass} pass · ${counts.borderline} borderline · ${counts.fail + counts.error} fail` +
+    (undecided > 0 ? ` · ${undecided} inconclusive` : '');
   return {
-    state: checkFailed ? 'failure' : 'success',
+    state: checkFailed || undecided > 0 ? 'failure' : 'success',
     description: `${results.verdict} · score ${score} · ${detail} (base suites)`.slice(0, MAX_DESCRIPTION),
   };
 }

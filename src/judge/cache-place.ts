@@ -1,18 +1,24 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where the judge cache goes off a runner: beside the suites, as before. */
+/** Where the judge cache goes with no runner and no home folder: the current folder. */
 export const LOCAL_CACHE_DIR = '.rubric-eval-cache';
 
 /**
- * The judge cache's default place. On a runner: `$RUNNER_TEMP/rubric-eval-cache`, outside the
- * checkout, so nothing a pull request commits or its code writes into the workspace is read as a
- * cached verdict, and entries need no signature to be trusted; `actions/cache` restores it there
- * (the runner empties its temp folder after every job). Elsewhere, `.rubric-eval-cache`.
+ * The judge cache's default place, outside any checkout, so nothing a pull request commits or its
+ * code writes into the workspace is read as a cached verdict, and entries need no signature (a
+ * local judge with no key, or a placeholder one, still gets its cache across runs). On a runner:
+ * `$RUNNER_TEMP/rubric-eval-cache`, where `actions/cache` restores it (the runner empties its temp
+ * folder after every job). Elsewhere the user's cache folder: `$XDG_CACHE_HOME/rubric-eval`, else
+ * `~/.cache/rubric-eval`; `.rubric-eval-cache` only when there is no home to put it in.
  */
 export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
   const temp = env.RUNNER_TEMP?.trim();
-  return temp ? path.join(temp, 'rubric-eval-cache') : LOCAL_CACHE_DIR;
+  if (temp) return path.join(temp, 'rubric-eval-cache');
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'rubric-eval');
+  const home = env.HOME?.trim() || env.USERPROFILE?.trim();
+  return home && path.isAbsolute(home) ? path.join(home, '.cache', 'rubric-eval') : LOCAL_CACHE_DIR;
 }
 
 /**

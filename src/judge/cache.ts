@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqu
 import { readRegularFile } from '../core/checkout-read.js';
 import { writeFileNoFollow } from '../core/safe-write.js';
 import path from 'node:path';
+import { type SettingNames } from '../core/setting-names.js';
 import { sha256Hex } from '../core/sha256.js';
 
 /**
@@ -91,10 +92,10 @@ export class JudgeCache {
   }
 
   /** One notice for the run when entries were refused, else null. */
-  rejectedNotice(display: string): string | null {
+  rejectedNotice(display: string, names: Pick<SettingNames, 'judgeApiKey' | 'cacheDir'>): string | null {
     if (this.rejected === 0) return null;
     const n = this.rejected === 1 ? '1 entry' : `${this.rejected} entries`;
-    return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. A cache in the checkout lasts across runs only with a stable judge key (judge-api-key); the default place, outside the checkout, needs none.`;
+    return `judge cache ${display}: ignored ${n} not authenticated for this judge (added to the checkout, or written with other credentials); re-judged. A cache in the checkout lasts across runs only with a stable judge key of 20 characters or more (${names.judgeApiKey}); a cache outside the checkout needs none: ${names.cacheDir}.`;
   }
 
   /** The entry for `key`, if it exists and (where verified) its MAC verifies under `secret`. */

@@ -48,9 +48,9 @@ export class JudgePool {
   }
 
   /** One notice when cache entries failed authentication (not written with this judge's key: judged again), else null. */
-  cacheNotice(ws: Workspace): string | null {
+  cacheNotice(ws: Workspace, names: SettingNames): string | null {
     const cache = this.options.cache;
-    return cache.dir ? cache.rejectedNotice(ws.display(cache.dir)) : null;
+    return cache.dir ? cache.rejectedNotice(ws.display(cache.dir), names) : null;
   }
 
   stats(): RunStats {

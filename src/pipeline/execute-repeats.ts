@@ -1,5 +1,6 @@
 import { type CaseResult } from '../core/results.js';
 import { DEFAULT_MIN_CASE_PASS_RATE } from '../core/repeat-setting.js';
+import { answersToExclude } from '../evaluators/pass-rate.js';
 import { collectRepeats, combineRepeats } from '../evaluators/repeated-case.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type PlannedCase } from './plan.js';
@@ -20,6 +21,19 @@ function answersVary(runner: TargetRunner): boolean {
 }
 
 /**
+ * The run's one warning that a fixed count is too few for the interval to exclude the rate: the
+ * verdicts still read the observed rate (CONTRACTS §14), this says how little that shows.
+ */
+function fewAnswers(n: number, minRate: number): string {
+  const need = answersToExclude(minRate);
+  const enough = Number.isFinite(need) ? `it takes ${need}` : 'no number of answers can';
+  return (
+    `repeat: ${n} answers per case are too few for the interval to exclude min-case-pass-rate ${minRate} (${enough}): ` +
+    `each verdict is the observed pass rate against ${minRate}, with the interval beside it; use repeat: auto to decide on the evidence`
+  );
+}
+
+/**
  * Repeats inside execute (README "Repeats"): the case's answers, each judged as one case is
  * (judge samples apply to each), combined into one case with its pass rate and verdict. A case
  * with `repeat: 1` is exactly today's case. `answerOnce(repeat)` runs one answer; undefined when
@@ -30,6 +44,7 @@ function answersVary(runner: TargetRunner): boolean {
  */
 export function repeatedCases(warn: (message: string) => void) {
   const warned = new Set<TargetRunner>();
+  let warnedFew = false;
   return async (
     planned: PlannedCase,
     /** `repeat` is undefined for a case judged on one answer (nothing repeats, nothing to tell apart). */
@@ -49,7 +64,11 @@ export function repeatedCases(warn: (message: string) => void) {
       return answerOnce();
     }
     const minRate = planned.minCasePassRate ?? DEFAULT_MIN_CASE_PASS_RATE;
+    if (setting !== 'auto' && !warnedFew && setting < answersToExclude(minRate)) {
+      warnedFew = true;
+      warn(fewAnswers(setting, minRate));
+    }
     const answers = await collectRepeats(setting, minRate, answerOnce, signal);
-    return answers && answers.length > 0 ? combineRepeats(answers, minRate) : undefined;
+    return answers && answers.length > 0 ? combineRepeats(answers, { setting, minRate }) : undefined;
   };
 }

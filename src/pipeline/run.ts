@@ -96,7 +96,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
           ),
         );
   stampClusters(executed.suites, plan.suites);
-  const cacheNotice = ctx.judges.cacheNotice(ctx.ws);
+  const cacheNotice = ctx.judges.cacheNotice(ctx.ws, ctx.settings);
   if (cacheNotice) {
     warnings.push(cacheNotice);
     ctx.warn(cacheNotice);

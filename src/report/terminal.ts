@@ -132,9 +132,11 @@ export function renderTerminal(input: RunResults, style: Style = plain, opts: Te
         `  ${paint(style, g.verdict, g.verdict === 'pass' ? 'PASS' : 'FAIL')}  gate  ${g.command}${g.timed_out ? ' (timed out)' : g.verdict === 'fail' ? ` (exit ${g.exit_code})` : ''}`,
       );
     for (const c of r.checks) {
-      const mark = c.satisfied === null ? '  ?  ' : c.satisfied ? 'PASS' : 'FAIL';
+      // A criterion the judge never saw (no subject, an error) says so rather than a bare `?`.
+      const mark = c.satisfied === null ? ' -- ' : c.satisfied ? 'PASS' : 'FAIL';
+      const unjudged = c.satisfied === null ? style.dim(' (not judged)') : '';
       out.push(
-        `  ${c.satisfied ? style.green(mark) : c.kind === 'nice' ? style.yellow(mark) : style.red(mark)}  ${c.id.padEnd(7)} ${c.text}${c.satisfied === false && c.reasoning ? style.dim(` — ${c.reasoning}`) : ''}`,
+        `  ${c.satisfied ? style.green(mark) : c.kind === 'nice' ? style.yellow(mark) : style.red(mark)}  ${c.id.padEnd(7)} ${c.text}${unjudged}${c.satisfied === false && c.reasoning ? style.dim(` — ${c.reasoning}`) : ''}`,
       );
     }
     if (r.error) out.push(style.red(`  error: ${r.error}`));

@@ -108,10 +108,20 @@ export function planTargets(
     return abs ? load(abs) : null;
   };
 
+  // A name the suite or the override gives every case is reported once, not once per case.
+  const unknownShared = new Set<string>();
   for (const suite of suites) {
     const file = fileFor(suite);
     for (const c of suite.cases) {
       const name = opts.targetOverride ?? c.target ?? suite.target ?? 'default';
+      const from =
+        opts.targetOverride !== null
+          ? 'target'
+          : c.target !== null
+            ? null
+            : suite.target !== null
+              ? 'execution.target'
+              : 'the default target';
       const at = { file: suite.path, line: c.pos.line, column: c.pos.column };
       if (!file) {
         diagnostics.push({
@@ -127,11 +137,16 @@ export function planTargets(
       }
       const def = file.targets.get(name);
       if (!def) {
+        const once = `${suite.path}\0${file.file}\0${name}`;
+        if (from && unknownShared.has(once)) continue;
+        if (from) unknownShared.add(once);
         diagnostics.push({
           severity: 'error',
           ...at,
           rule: 'unknown-target',
-          subject: `case '${c.id}'`,
+          subject: from
+            ? `${from} (${suite.cases.length === 1 ? '1 case' : `${suite.cases.length} cases`})`
+            : `case '${c.id}'`,
           message: `target '${name}' is not defined in ${file.display}${hint(name, file.targets.keys())} (defined: ${[...file.targets.keys()].join(', ')})`,
         });
         continue;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { excerpt } from '../../core/diagnostics.js';
+import { didYouMean } from '../../core/did-you-mean.js';
 
 /**
  * The raw shape of an AgentV v2 eval suite as users write it, aliases included. This one schema
@@ -106,15 +108,32 @@ const RubricObjectSchema = z
   })
   .meta(CLOSED);
 
-const RubricItemSchema = z
-  .union([NonEmptyText, RubricObjectSchema], {
-    error:
-      'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges',
-  })
-  .meta({
-    id: 'RubricItem',
-    description: 'A checklist item (a string, or an object) or a score-range criterion (with score_ranges).',
-  });
+/**
+ * An object item that fails says which field is wrong (`required: ture`), not that the item is
+ * neither a string nor an object: the object branch's own messages, with the value given.
+ */
+function rubricItemError(iss: {
+  input?: unknown;
+  errors?: readonly (readonly z.core.$ZodIssue[])[];
+}): string {
+  const input = iss.input;
+  const own = iss.errors?.[1];
+  if (input && typeof input === 'object' && !Array.isArray(input) && own?.length) {
+    return own
+      .map((i) => {
+        const key = i.path[0];
+        const given = typeof key === 'string' ? (input as Record<string, unknown>)[key] : undefined;
+        return given === undefined ? i.message : `${i.message} (got '${excerpt(String(given))}')`;
+      })
+      .join('; ');
+  }
+  return 'a rubric item must be a string or an object with id/expected_outcome/weight/required/score_ranges';
+}
+
+const RubricItemSchema = z.union([NonEmptyText, RubricObjectSchema], { error: rubricItemError }).meta({
+  id: 'RubricItem',
+  description: 'A checklist item (a string, or an object) or a score-range criterion (with score_ranges).',
+});
 
 const RubricListSchema = z.array(RubricItemSchema, { error: 'rubrics must be a list' });
 
@@ -340,6 +359,17 @@ const EVALUATOR_SCHEMAS = {
   execution_metrics: ExecutionMetricsEvaluatorSchema,
 } as const;
 
+/** An unknown evaluator type: the types, and the one it is most likely a misspelling of. */
+function evaluatorTypeError(iss: { input?: unknown }): string {
+  const given =
+    iss.input && typeof iss.input === 'object' ? (iss.input as { type?: unknown }).type : undefined;
+  const near = typeof given === 'string' ? didYouMean(given, EVALUATOR_TYPES) : null;
+  const known = `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}`;
+  return typeof given === 'string'
+    ? `${known} (got '${excerpt(given)}')${near ? `; did you mean '${near}'?` : ''}`
+    : known;
+}
+
 const EvaluatorSchema: z.ZodType<RawEvaluator> = z
   .lazy(
     () =>
@@ -356,7 +386,7 @@ const EvaluatorSchema: z.ZodType<RawEvaluator> = z
           ToolTrajectoryEvaluatorSchema,
           ExecutionMetricsEvaluatorSchema,
         ],
-        { error: `evaluator type must be one of ${EVALUATOR_TYPES.join(', ')}` },
+        { error: evaluatorTypeError },
       ) as unknown as z.ZodType<RawEvaluator>,
   )
   .meta({
