@@ -35,6 +35,11 @@ export default tseslint.config(
     },
   },
   {
+    // promptfoo loads `file://` assertion scripts with require(): they are CommonJS, as users write them.
+    files: ['examples/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     // Type declarations of the JS test servers describe JSON request bodies of any shape.
     files: ['__fixtures__/**/*.d.mts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -6,19 +6,29 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-// Inside the repo, so `zod` resolves from node_modules. Each schema module imports only zod.
-const load = async (file) => {
-  const source = readFileSync(path.join(root, 'src/suite', file), 'utf8');
+// Inside the repo, so `zod` resolves from node_modules. A schema module and the project modules it
+// imports (relative `.js` imports of `.ts` files) are transpiled into a mirror of src/, then loaded.
+const mirror = path.join(root, 'node_modules/.cache/rubric-eval-schema');
+const transpile = (file, seen = new Set()) => {
+  if (seen.has(file)) return;
+  seen.add(file);
+  const source = readFileSync(path.join(root, 'src', file), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
-  const tmp = path.join(root, `node_modules/.cache/rubric-eval-${file.replace(/\.ts$/, '')}.mjs`);
-  mkdirSync(path.dirname(tmp), { recursive: true });
-  writeFileSync(tmp, outputText);
+  const out = path.join(mirror, file.replace(/\.ts$/, '.js'));
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, outputText);
+  for (const [, rel] of source.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g))
+    transpile(path.join(path.dirname(file), `${rel}.ts`), seen);
+};
+const load = async (file) => {
+  rmSync(mirror, { recursive: true, force: true });
+  transpile(path.join('suite', file));
   try {
-    return await import(pathToFileURL(tmp).href);
+    return await import(pathToFileURL(path.join(mirror, 'suite', file.replace(/\.ts$/, '.js'))).href);
   } finally {
-    rmSync(tmp);
+    rmSync(mirror, { recursive: true, force: true });
   }
 };
 const { EvalSuiteSchema } = await load('v2/schema.ts');

@@ -1,5 +1,5 @@
 // A javascript assertion's default export: a score from 0 to 1 (passes at the assertion's threshold).
-module.exports = (output, context) => {
+module.exports = (output) => {
   const words = output.split(/\s+/).filter(Boolean).length;
   return words <= 20 ? 1 : Math.max(0, 1 - (words - 20) / 40);
 };
