@@ -28,7 +28,7 @@ import {
 import { type ReportedRun } from './pipeline/finish.js';
 import { evaluateOrExplain } from './pipeline/run.js';
 import { shardLabel } from './pipeline/shard.js';
-import { judgeStageAction, recordStageAction } from './stage-actions.js';
+import { judgeStageAction, recordStageAction } from './action/trusted-stage.js';
 import { stepAnnotations } from './report/annotations.js';
 import { writeJunitFile } from './report/junit.js';
 import { writeHtmlReport } from './report/html-report.js';
