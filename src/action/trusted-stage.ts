@@ -80,7 +80,7 @@ export async function recordStageAction(
   if (outcome.partial) core.setFailed('rubric-eval: cancelled; the record bundle is partial');
 }
 
-/** How the action reports a run (main.ts owns it: the results file, summary, comment, outputs, check). */
+/** How the action reports a run (action/report-run.ts: the results file, summary, comment, outputs, check). */
 type Report = (
   outcome: ReportedRun,
   ctx: ActionRunContext,
