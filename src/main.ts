@@ -1,11 +1,7 @@
-import os from 'node:os';
 import path from 'node:path';
-import { confineWrites, dirRefusal } from './core/safe-write.js';
-import { reapStragglers } from './exec/reaper.js';
-import { restoreStepFiles, stepFilesAtStart, type StepFilesAtStart } from './github/step-files.js';
+import { dirRefusal } from './core/safe-write.js';
 import { configFromInputs, INPUT_NAMES, parseInputs } from './config/config.js';
 import { withLines } from './exec/redact.js';
-import { guardVerdict } from './exec/process-guard.js';
 import { defaultCacheDir } from './judge/cache-place.js';
 import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
@@ -14,6 +10,7 @@ import { evaluateOrExplain } from './pipeline/run.js';
 import { invalidInputResults, writeResultsOrFallback } from './report/results-file.js';
 import { judgeStageAction, recordStageAction } from './action/trusted-stage.js';
 import { failInvalidInputs, reportRun } from './action/report-run.js';
+import { reapBeforeReport, runStep } from './action/step-lifecycle.js';
 
 /**
  * The action: the one place that talks to the runner (its workflow commands). Reads and
@@ -22,45 +19,7 @@ import { failInvalidInputs, reportRun } from './action/report-run.js';
  * refuses is a warning, and the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
-  const atStart = stepFilesAtStart(process.env);
-  // The checkout's links never redirect a write, and nothing is written outside these.
-  confineWrites([process.env.GITHUB_WORKSPACE || process.cwd(), process.env.RUNNER_TEMP, os.tmpdir()]);
-  // Whatever way the process ends, nothing the run started outlives it or has the last word.
-  process.on('exit', () => finalWord(atStart));
-  const verdict = guardVerdict((m) => core.error(m));
-  const controller = new AbortController();
-  const onSignal = (signal: string) => () => {
-    if (!controller.signal.aborted)
-      core.warning(`${signal} received: stopping; finished cases are reported and the check fails`);
-    controller.abort();
-  };
-  process.once('SIGINT', onSignal('SIGINT'));
-  process.once('SIGTERM', onSignal('SIGTERM'));
-  try {
-    await runAction(controller.signal);
-  } catch (err) {
-    core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
-  }
-  finalWord(atStart, true);
-  verdict.written();
-  // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
-  if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
-}
-
-/**
- * The action's last word: every process the run started is killed (exec/reaper.ts), then the
- * runner's step files are put back to the action's own writes (github/step-files.ts).
- */
-function finalWord(atStart: StepFilesAtStart, say = false): void {
-  const killed = reapStragglers();
-  const changed = restoreStepFiles(atStart);
-  if (!say) return;
-  if (killed > 0)
-    core.warning(`${killed} process(es) started by the run were still running when it ended: killed`);
-  if (changed.length > 0)
-    core.warning(
-      `${changed.join(', ')} had been written by code the run executed: put back to what the action wrote`,
-    );
+  await runStep(runAction);
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -120,10 +79,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
     },
     { error: (m) => core.error(m), info },
   );
-  // Before the action writes its outputs and summary through core: nothing the run started may
-  // still be there to write between them (the end of the run reaps again, exec/reaper.ts).
-  const early = reapStragglers();
-  if (early > 0) warn(`${early} process(es) started by the run were still running after it: killed`);
+  reapBeforeReport();
   await reportRun(outcome, config, ctx, { surface: github.surface, mode: i.comment, signal, inputs: i });
 }
 
