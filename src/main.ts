@@ -13,10 +13,9 @@ import { failInvalidInputs, reportRun } from './action/report-run.js';
 import { reapBeforeReport, runStep } from './action/step-lifecycle.js';
 
 /**
- * The action: the one place that talks to the runner (its workflow commands). Reads and
- * validates the inputs, runs the engine, and always writes the results file and the job summary
- * before the comment and the outputs after it (they carry the comment's URL); a comment GitHub
- * refuses is a warning, and the verdict alone decides the check.
+ * The action, thin: its inputs read and checked, turned into a Config, the stage chosen and the
+ * engine called. Around it the step's lifecycle (action/step-lifecycle.ts); after it the run told
+ * to the runner (action/report-run.ts), where the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
   await runStep(runAction);
