@@ -1,6 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// src/action/ is the action's adapter (its lifecycle, reporting, the trusted stage's wiring):
+// only src/main.ts above it may import it.
+const actionAdapter = {
+  group: ['**/action/*'],
+  message: 'src/action/ is the action adapter: only src/main.ts may import it.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -46,7 +53,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/index.ts', 'src/github/**'],
+    ignores: ['src/main.ts', 'src/index.ts', 'src/action/**', 'src/github/**'],
     rules: {
       // The engine knows nothing about GitHub: only the action adapter may import @actions/*.
       'no-restricted-imports': [
@@ -55,11 +62,18 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@actions/*'],
-              message: 'The engine must not import @actions/*; only src/main.ts and src/github/ may.',
+              message:
+                'The engine must not import @actions/*; only src/main.ts, src/action/ and src/github/ may.',
             },
+            actionAdapter,
           ],
         },
       ],
     },
+  },
+  {
+    // The action's wiring sits above GitHub's modules: nothing below it imports it.
+    files: ['src/github/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [actionAdapter] }] },
   },
 );

@@ -1,89 +1,24 @@
-import os from 'node:os';
 import path from 'node:path';
-import { confineWrites, dirRefusal } from './core/safe-write.js';
-import { reapStragglers } from './exec/reaper.js';
-import { restoreStepFiles, stepFilesAtStart, type StepFilesAtStart } from './github/step-files.js';
-import {
-  type Config,
-  configFromInputs,
-  fallbackResultsFile,
-  type Inputs,
-  INPUT_NAMES,
-  parseInputs,
-} from './config/config.js';
-import { checkFailure } from './config/fail-on.js';
+import { dirRefusal } from './core/safe-write.js';
+import { configFromInputs, INPUT_NAMES, parseInputs } from './config/config.js';
 import { withLines } from './exec/redact.js';
-import { guardVerdict } from './exec/process-guard.js';
 import { defaultCacheDir } from './judge/cache-place.js';
 import * as core from './github/workflow-commands.js';
 import { connectGitHub } from './github/connect.js';
-import { describeError } from './github/call-outcome.js';
-import { commentReport, type PullRequestSurface } from './github/pr-comment.js';
-import {
-  type ActionRunContext,
-  actionRunContext,
-  isForkPullRequest,
-  readEventPayload,
-} from './github/run-context.js';
-import { type ReportedRun } from './pipeline/finish.js';
+import { actionRunContext, isForkPullRequest, readEventPayload } from './github/run-context.js';
 import { evaluateOrExplain } from './pipeline/run.js';
-import { shardLabel } from './pipeline/shard.js';
-import { judgeStageAction, recordStageAction } from './stage-actions.js';
-import { stepAnnotations } from './report/annotations.js';
-import { writeJunitFile } from './report/junit.js';
-import { writeHtmlReport } from './report/html-report.js';
-import { reportCheckRun } from './github/check-run-report.js';
-import { skippedLines } from './report/gate-lines.js';
-import { invalidInputOutputs, runOutputs } from './report/outputs.js';
-import { invalidInputResults, writeResultsFile, writeResultsOrFallback } from './report/results-file.js';
-import { jobSummary, verdictLines } from './report/step-summary.js';
+import { invalidInputResults, writeResultsOrFallback } from './report/results-file.js';
+import { judgeStageAction, recordStageAction } from './action/trusted-stage.js';
+import { failInvalidInputs, reportRun } from './action/report-run.js';
+import { reapBeforeReport, runStep } from './action/step-lifecycle.js';
 
 /**
- * The action: the one place that talks to the runner (its workflow commands). Reads and
- * validates the inputs, runs the engine, and always writes the results file and the job summary
- * before the comment and the outputs after it (they carry the comment's URL); a comment GitHub
- * refuses is a warning, and the verdict alone decides the check.
+ * The action, thin: its inputs read and checked, turned into a Config, the stage chosen and the
+ * engine called. Around it the step's lifecycle (action/step-lifecycle.ts); after it the run told
+ * to the runner (action/report-run.ts), where the verdict alone decides the check.
  */
 export async function run(): Promise<void> {
-  const atStart = stepFilesAtStart(process.env);
-  // The checkout's links never redirect a write, and nothing is written outside these.
-  confineWrites([process.env.GITHUB_WORKSPACE || process.cwd(), process.env.RUNNER_TEMP, os.tmpdir()]);
-  // Whatever way the process ends, nothing the run started outlives it or has the last word.
-  process.on('exit', () => finalWord(atStart));
-  const verdict = guardVerdict((m) => core.error(m));
-  const controller = new AbortController();
-  const onSignal = (signal: string) => () => {
-    if (!controller.signal.aborted)
-      core.warning(`${signal} received: stopping; finished cases are reported and the check fails`);
-    controller.abort();
-  };
-  process.once('SIGINT', onSignal('SIGINT'));
-  process.once('SIGTERM', onSignal('SIGTERM'));
-  try {
-    await runAction(controller.signal);
-  } catch (err) {
-    core.setFailed(err instanceof Error ? err.message : `rubric-eval failed: ${String(err)}`);
-  }
-  finalWord(atStart, true);
-  verdict.written();
-  // After a cancel, a wait left inside Octokit (a rate-limit pause) must not hold the process open.
-  if (controller.signal.aborted) process.exit(process.exitCode ?? 1);
-}
-
-/**
- * The action's last word: every process the run started is killed (exec/reaper.ts), then the
- * runner's step files are put back to the action's own writes (github/step-files.ts).
- */
-function finalWord(atStart: StepFilesAtStart, say = false): void {
-  const killed = reapStragglers();
-  const changed = restoreStepFiles(atStart);
-  if (!say) return;
-  if (killed > 0)
-    core.warning(`${killed} process(es) started by the run were still running when it ended: killed`);
-  if (changed.length > 0)
-    core.warning(
-      `${changed.join(', ')} had been written by code the run executed: put back to what the action wrote`,
-    );
+  await runStep(runAction);
 }
 
 async function runAction(signal: AbortSignal): Promise<void> {
@@ -143,106 +78,9 @@ async function runAction(signal: AbortSignal): Promise<void> {
     },
     { error: (m) => core.error(m), info },
   );
-  // Before the action writes its outputs and summary through core: nothing the run started may
-  // still be there to write between them (the end of the run reaps again, exec/reaper.ts).
-  const early = reapStragglers();
-  if (early > 0) warn(`${early} process(es) started by the run were still running after it: killed`);
+  reapBeforeReport();
   await reportRun(outcome, config, ctx, { surface: github.surface, mode: i.comment, signal, inputs: i });
 }
 
 const warn = (m: string) => core.warning(m);
 const info = (m: string) => core.info(m);
-
-/**
- * What the step reports, in this order: the results file, the annotations, the job summary, the
- * PR comment, the outputs and the check.
- */
-async function reportRun(
-  outcome: ReportedRun,
-  config: Config,
-  ctx: ActionRunContext,
-  comment: {
-    surface: PullRequestSurface | null;
-    mode: Inputs['comment'];
-    signal: AbortSignal;
-    inputs: Inputs;
-  },
-): Promise<void> {
-  const { results, redactor } = outcome;
-  const { resultsFile, workingDirectory } = config;
-  const redact = (text: string) => redactor.redact(text);
-  // 1. The results file: always, first. One that cannot be written fails the check (a shard too:
-  // the merge cannot count it).
-  const unwritten = writeResultsOrFallback(resultsFile, results);
-  if (unwritten) core.setFailed(`could not write the results file ${resultsFile}: ${unwritten}`);
-  if (config.junitFile) {
-    const junit = path.resolve(workingDirectory, config.junitFile);
-    try {
-      writeJunitFile(junit, results, redact, config.failOn);
-    } catch (err) {
-      core.setFailed(`could not write the JUnit file ${junit}: ${describeError(err)}`);
-    }
-  }
-  const reportFile = writeReportHtml(outcome, config, ctx.runUrl);
-  // 2. Annotations: validation problems, and every failed or errored case at its line.
-  const where = { workspace: ctx.workspace, workingDirectory, shard: config.shard ?? null };
-  for (const a of stepAnnotations({ ...outcome, redact }, where))
-    (a.level === 'error' ? core.error : core.warning)(a.message, a.properties);
-  // 3. The job summary: where people look on push and on fork PRs.
-  try {
-    // Overwrite: this step's summary is ours alone; a gate may have written a fake report into it.
-    await core.writeJobSummary(jobSummary(results, redact, ctx.runUrl, reportFile));
-  } catch (err) {
-    core.warning(`could not write the job summary: ${describeError(err)}`);
-  }
-  // 4. The PR comment: never from a shard (the merge posts it).
-  let commentUrl = '';
-  if (config.shard) core.info(`${shardLabel(config.shard)}: no comment; the merge job posts it`);
-  else if (ctx.pr && comment.mode !== 'off')
-    commentUrl = await commentReport(
-      comment.surface,
-      { results, redactor, runUrl: ctx.runUrl, run: ctx.run, reportFile },
-      { info, warn, signal: comment.signal },
-    );
-  // 4b. The check run (`check-run: true`), on the commit judged.
-  await reportCheckRun(outcome, config, ctx, comment.inputs, { info, warn, signal: comment.signal });
-  // 5. Outputs, the verdict in the log, and the check.
-  // One output refused does not cost the rest (the verdict above all).
-  for (const [name, value] of Object.entries(runOutputs(results, resultsFile, commentUrl)))
-    try {
-      core.setOutput(name, value);
-    } catch (err) {
-      core.warning(`could not write the output ${name}: ${describeError(err)}`);
-    }
-  for (const line of verdictLines(results)) core.info(line);
-  // Skipped cases are told once per reason (a fork's run: where they get judged), never one by one.
-  for (const line of skippedLines(results)) core.warning(line);
-  const failure = checkFailure(results, config);
-  if (failure) core.setFailed(failure);
-}
-
-/** `report-html`: the HTML report; returns its file name for the comment's line, null when none. */
-function writeReportHtml(outcome: ReportedRun, config: Config, runUrl: string | null): string | null {
-  if (!config.reportHtml) return null;
-  const file = path.resolve(config.workingDirectory, config.reportHtml);
-  try {
-    writeHtmlReport(file, outcome.results, { redact: (t) => outcome.redactor.redact(t), runUrl });
-    core.info(`HTML report written to ${file}`);
-    return path.basename(file);
-  } catch (err) {
-    core.setFailed(`could not write the HTML report ${file}: ${describeError(err)}`);
-    return null;
-  }
-}
-
-/** Invalid inputs: even now the results file says why the check failed, for steps that read it. */
-function failInvalidInputs(raw: Record<string, string>, errors: string[], workspace: string): void {
-  const file = fallbackResultsFile(raw, workspace);
-  try {
-    writeResultsFile(file, invalidInputResults(errors.map((e) => `inputs: ${e}`)));
-    for (const [name, value] of Object.entries(invalidInputOutputs(file))) core.setOutput(name, value);
-  } catch {
-    /* the failure below says it all */
-  }
-  core.setFailed(`invalid inputs: ${errors.join('; ')}`);
-}

@@ -18,22 +18,8 @@ import { judgeInfo } from './judge-endpoint.js';
 import { loadInputs } from './load.js';
 import { type PlannedCase, planProblems, planRun, type RunPlan } from './plan.js';
 import { answersItself, type HeadCase, type HeadFiles, loadHeadCases } from './head-cases.js';
-import { caseKey, type RecordBundle, type RecordedAnswer, type RecordedGate } from './record-bundle.js';
-import { type RunIO } from './run.js';
-
-/** What the judge stage judges: a checked bundle, and the run GitHub says uploaded it. */
-export interface RecordedInput {
-  bundle: RecordBundle;
-  run: TrustedInfo['record_run'];
-  /** How many shard jobs recorded it (their bundles merged); 1 for one job. */
-  shards?: number;
-  /** Files the pull request changes among those that decide the grade (suites, the rubric). */
-  changedFiles?: string[];
-  /** Whether the pull request changes a file (a path as the run names it); absent: not known. */
-  changes?: (file: string) => boolean;
-  /** The head's suite files, read as data: model-only targets are then answered here. */
-  headFiles?: HeadFiles;
-}
+import { caseKey, type RecordedAnswer, type RecordedGate } from './record-bundle.js';
+import { type RecordedInput, type RunIO } from './run-io.js';
 
 /**
  * `stage: judge`, wired: load (this checkout: the base branch) → plan → the bundle's answers in

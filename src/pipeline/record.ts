@@ -11,7 +11,7 @@ import { loadInputs } from './load.js';
 import { type PlannedCase, planProblems, planRun, type RunPlan } from './plan.js';
 import { type RecordBundle, type RecordedAnswer, type RecordedGate } from './record-bundle.js';
 import { planHash } from './shard.js';
-import { type RunIO } from './run.js';
+import { type RunIO } from './run-io.js';
 
 /** Where the recorded run happened, as the pull request's event says (the judge stage checks it). */
 export interface RecordOrigin {

@@ -1,7 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { type BaselineFinder } from '../baseline/load.js';
 import { type Config } from '../config/config.js';
-import { type Subject } from '../checker/subject.js';
 import { Redactor, secretsFromEnv } from '../exec/redact.js';
 import { errorLine } from '../report/comment-body.js';
 import { invalidInputResults } from '../report/results-file.js';
@@ -9,9 +7,10 @@ import { aggregateResults } from './aggregate.js';
 import { compareStage } from './compare.js';
 import { stampClusters } from './clusters.js';
 import { createRunContext, type RunContext } from './context.js';
-import { executePlan, type Progress } from './execute.js';
+import { executePlan } from './execute.js';
 import { judgeInfo } from './judge-endpoint.js';
-import { judgeRecorded, type RecordedInput } from './judge-recorded.js';
+import { judgeRecorded } from './judge-recorded.js';
+import { type RunIO } from './run-io.js';
 import { loadInputs } from './load.js';
 import { mergeShards } from './merge.js';
 import { applyPassRates } from './pass-rate.js';
@@ -20,39 +19,9 @@ import { planProblems, planRun } from './plan.js';
 import { finishRun, type ReportedRun, type RunOutcome } from './finish.js';
 import { readShardFiles } from './shard-file.js';
 import { RubricEvalError } from '../core/errors.js';
-import { addUsage, type HistoryEntry, type RunResults } from '../core/results.js';
-import { type SettingNames } from '../core/setting-names.js';
+import { addUsage, type RunResults } from '../core/results.js';
 import { calibrationStep } from './calibrate.js';
 import { mergeCalibration } from './merge-calibration.js';
-import { type LabelsReader } from '../calibration/stage.js';
-
-interface RunHooks {
-  info?(message: string): void;
-  warn?(message: string): void;
-  /** A secret learnt during the run (a template's value): the action masks it in the log. */
-  mask?(secret: string): void;
-  progress?(p: Progress): void;
-  phase?<T>(name: string, fn: () => Promise<T>): Promise<T>;
-}
-
-export interface RunIO {
-  env: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-  /** What the markdown rubric judges: the PR (GitHub API), a git diff, the last commit. */
-  subject?: () => Promise<Subject>;
-  /** Earlier runs on this pull request, oldest first (from the sticky comment). */
-  history?: HistoryEntry[];
-  commit?: string | null;
-  /** How the adapter finds the baseline for `baseline: auto` (the action: the base branch's artifact). */
-  baseline?: BaselineFinder;
-  hooks?: RunHooks;
-  /** How the user sets the judge's URL and keys (action inputs unless the CLI says otherwise). */
-  settings?: SettingNames;
-  /** Where the labels that gate are read (the action on a PR: its base commit); default the working tree. */
-  calibrationLabels?: LabelsReader;
-  /** `stage: judge`: the pull request's recorded answers and gates, judged instead of run. */
-  recorded?: RecordedInput;
-}
 
 const noSubject = () =>
   Promise.reject(new RubricEvalError('no subject to judge: not a pull request and no diff given'));

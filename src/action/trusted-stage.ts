@@ -1,29 +1,29 @@
 import path from 'node:path';
-import { type Config, type Inputs } from './config/config.js';
-import { checkFailure } from './config/fail-on.js';
-import { excerpt } from './core/diagnostics.js';
-import { type RunResults } from './core/results.js';
-import { Redactor, secretsFromEnv } from './exec/redact.js';
-import * as core from './github/workflow-commands.js';
-import { untilCancelled } from './github/call-outcome.js';
-import { type Octokit, type Repo } from './github/client.js';
-import { type CommitStatus } from './github/commit-status.js';
-import { commentHistory, openSurface, type PullRequestSurface } from './github/pr-comment.js';
-import { type ActionRunContext } from './github/run-context.js';
-import { type PullRequestFile } from './github/pull-request.js';
-import { type RecordRun, type RunPullRequest } from './github/workflow-run.js';
-import { type ReportedRun } from './pipeline/finish.js';
-import { recordEvaluation } from './pipeline/record.js';
+import { type Config, type Inputs } from '../config/config.js';
+import { checkFailure } from '../config/fail-on.js';
+import { excerpt } from '../core/diagnostics.js';
+import { type RunResults } from '../core/results.js';
+import { Redactor, secretsFromEnv } from '../exec/redact.js';
+import * as core from '../github/workflow-commands.js';
+import { untilCancelled } from '../github/call-outcome.js';
+import { type Octokit, type Repo } from '../github/client.js';
+import { type CommitStatus } from '../github/commit-status.js';
+import { commentHistory, openSurface, type PullRequestSurface } from '../github/pr-comment.js';
+import { type ActionRunContext } from '../github/run-context.js';
+import { type PullRequestFile } from '../github/pull-request.js';
+import { type RecordRun, type RunPullRequest } from '../github/workflow-run.js';
+import { type ReportedRun } from '../pipeline/finish.js';
+import { recordEvaluation } from '../pipeline/record.js';
 import {
   bundleMismatches,
   parseBundle,
   type RecordBundle,
   writeBundleFile,
-} from './pipeline/record-bundle.js';
-import { mergeRecordBundles, type NamedBundle } from './pipeline/record-shards.js';
-import { evaluateOrExplain } from './pipeline/run.js';
-import { shardLabel } from './pipeline/shard.js';
-import { invalidInputResults } from './report/results-file.js';
+} from '../pipeline/record-bundle.js';
+import { mergeRecordBundles, type NamedBundle } from '../pipeline/record-shards.js';
+import { evaluateOrExplain } from '../pipeline/run.js';
+import { shardLabel } from '../pipeline/shard.js';
+import { invalidInputResults } from '../report/results-file.js';
 
 const warn = (m: string) => core.warning(m);
 const info = (m: string) => core.info(m);
@@ -80,7 +80,7 @@ export async function recordStageAction(
   if (outcome.partial) core.setFailed('rubric-eval: cancelled; the record bundle is partial');
 }
 
-/** How the action reports a run (main.ts owns it: the results file, summary, comment, outputs, check). */
+/** How the action reports a run (action/report-run.ts: the results file, summary, comment, outputs, check). */
 type Report = (
   outcome: ReportedRun,
   ctx: ActionRunContext,
@@ -102,9 +102,9 @@ export async function judgeStageAction(
 ): Promise<void> {
   const { signal } = o;
   const [{ createOctokit }, wr, { setCommitStatus, statusFromResults }] = await Promise.all([
-    import(/* webpackMode: "eager" */ './github/client.js'),
-    import(/* webpackMode: "eager" */ './github/workflow-run.js'),
-    import(/* webpackMode: "eager" */ './github/commit-status.js'),
+    import(/* webpackMode: "eager" */ '../github/client.js'),
+    import(/* webpackMode: "eager" */ '../github/workflow-run.js'),
+    import(/* webpackMode: "eager" */ '../github/commit-status.js'),
   ]);
   const token = i['github-token'] ?? '';
   const repo = ctx.repo;
@@ -162,7 +162,7 @@ async function checkedBundle(
         `the pull request's record run #${run.id} ended ${excerpt(run.conclusion)}: its answers are not judged; see that run`,
       ],
     };
-  const { downloadRecordBundles } = await import(/* webpackMode: "eager" */ './github/workflow-run.js');
+  const { downloadRecordBundles } = await import(/* webpackMode: "eager" */ '../github/workflow-run.js');
   const file = path.basename(config.recordFile ?? 'rubric-eval-record.json');
   const got = await downloadRecordBundles(octokit, repo, run, file, signal);
   if ('error' in got) return { errors: [got.error] };
@@ -200,9 +200,9 @@ async function judgeBundle(
 ): Promise<ReportedRun> {
   const { octokit, repo, run, pr, signal } = at;
   const [{ pullRequestSubject }, { startBaselineLookup }, { readHeadFiles }] = await Promise.all([
-    import(/* webpackMode: "eager" */ './github/pull-request.js'),
-    import(/* webpackMode: "eager" */ './github/baseline-artifact.js'),
-    import(/* webpackMode: "eager" */ './github/workflow-run.js'),
+    import(/* webpackMode: "eager" */ '../github/pull-request.js'),
+    import(/* webpackMode: "eager" */ '../github/baseline-artifact.js'),
+    import(/* webpackMode: "eager" */ '../github/workflow-run.js'),
   ]);
   const [history, listed] = await Promise.all([
     commentHistory(at.surface),
@@ -261,7 +261,7 @@ async function pullRequestFiles(
   signal: AbortSignal,
 ): Promise<PullRequestFile[] | null> {
   try {
-    const { listPullRequestFiles } = await import(/* webpackMode: "eager" */ './github/pull-request.js');
+    const { listPullRequestFiles } = await import(/* webpackMode: "eager" */ '../github/pull-request.js');
     return await untilCancelled(listPullRequestFiles(octokit, repo, prNumber), signal);
   } catch (err) {
     warn(`could not list the pull request's files: ${(err as Error).message}`);
