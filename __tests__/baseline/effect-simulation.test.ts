@@ -2,7 +2,7 @@ import { detectableDrop, effectVerdict, interval, pairedSpread } from '../../src
 import { mulberry32 } from '../../src/core/seeded-random.js';
 
 /**
- * CONTRACTS §15 checked on simulations with known truth. Each run draws a suite of n cases (in G
+ * docs/effect.md checked on simulations with known truth. Each run draws a suite of n cases (in G
  * clusters, or none) from a population, answers it on the base and on the head, and measures the
  * effect as the action does. The true effect is the population's mean difference, known from the
  * model. Seeded: the figures are the same on every machine. `EFFECT_SIM_SCALE=4` runs four times

@@ -9,7 +9,7 @@ import {
 
 const own = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-describe('effectVerdict: the rule exactly as CONTRACTS §15 states it (margin 0.05)', () => {
+describe('effectVerdict: the rule exactly as docs/effect.md states it (margin 0.05)', () => {
   it.each([
     // low ≥ −margin: non-inferior, improved when low > 0
     [0.01, 0.2, 'improved'],

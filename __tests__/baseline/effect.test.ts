@@ -1,5 +1,5 @@
 import { measureEffect } from '../../src/baseline/effect.js';
-import { effectLine, effectLines } from '../../src/baseline/effect-line.js';
+import { effectLine, effectLines } from '../../src/core/effect-line.js';
 import { compareWithBaseline } from '../../src/baseline/compare.js';
 import { type BaselineResults } from '../../src/baseline/read-results.js';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
@@ -122,7 +122,7 @@ describe('effectLine', () => {
     verdict: 'regressed' as const,
     method: 'm',
   };
-  it('reads as CONTRACTS §15 shows it, with the mde', () => {
+  it('reads as docs/effect.md shows it, with the mde', () => {
     expect(effectLine(row)).toBe(
       'pass rate 82% → 74% (−8 points, 95% CI −13 to −3): regressed; this suite detects drops of 9 points or more',
     );

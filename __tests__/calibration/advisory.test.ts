@@ -110,7 +110,7 @@ test('repeats: each answer is scored again without the advisory check, and the c
     const over = { repeat: 3, minCasePassRate: 0.3 } as const;
     const capital = (r: RunResults) => r.suites[0]!.cases.find((c) => c.id === 'capital-of-france')!;
     const off = await run(root, { ...over, calibration: { file: 'evals/labels.jsonl', floor: null } });
-    // 0 of 3: a fixed repeat reads the observed rate, and no passing answer is a fail (CONTRACTS §14).
+    // 0 of 3: a fixed repeat reads the observed rate, and no passing answer is a fail (the README's repeats).
     expect(capital(off.results)).toMatchObject({ repeats: 3, pass_rate: 0, verdict: 'fail' });
     expect(capital(off.results).answers!.every((a) => a.verdict === 'fail')).toBe(true);
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 /**
- * One reader for the checkout (CONTRACTS section 10, "Added after the fourth read"): every file
+ * One reader for the checkout (the README's Guarantees): every file
  * read from the checkout goes through core/ (Workspace.readText, readUserFile,
  * readReferencedFile, readRegularFile), which checks containment, links, type and size. This
  * scan keeps the class closed: a module outside core/ that reads, stats or opens through `fs`

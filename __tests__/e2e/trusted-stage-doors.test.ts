@@ -24,7 +24,7 @@ import {
 import { zipWithRepeats } from '../helpers/zip-entries.js';
 
 /**
- * The trusted stage's last doors (CONTRACTS section 10, "Added after the fourth read"), through
+ * The trusted stage's last doors (the README's Guarantees), through
  * dist/index.js on a workflow_run event: which pull request is the run's, and the bundle's zip.
  */
 

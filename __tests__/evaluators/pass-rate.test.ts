@@ -150,7 +150,7 @@ describe('the auto stopping rule', () => {
   });
 });
 
-describe('the case verdict: a fixed repeat reads the observed rate, auto the evidence (CONTRACTS §14)', () => {
+describe('the case verdict: a fixed repeat reads the observed rate, auto the evidence (README, repeats)', () => {
   const fixed = (n: number, minRate = 0.8) => ({ setting: n, minRate });
   const auto = (minRate = 0.8) => ({ setting: 'auto' as const, minRate });
 

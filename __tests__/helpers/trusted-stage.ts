@@ -5,7 +5,7 @@ import { type FakeArtifact, type FakePull } from '../../__fixtures__/servers/git
 import { startOpenAIServer } from '../../__fixtures__/servers/openai-server.mjs';
 
 /**
- * The trusted stage's fixtures (CONTRACTS section 11): the fork's pull request and the run that
+ * The trusted stage's fixtures (the README's trusted stage): the fork's pull request and the run that
  * recorded it, the base branch's checkout, and record bundles and artifacts as the Actions API
  * serves them.
  */

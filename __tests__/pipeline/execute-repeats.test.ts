@@ -101,7 +101,7 @@ test("the suite's repeat applies unless the input sets one", async () => {
     },
   );
   expect(byInput.results.suites[0]!.cases[0]!.repeats).toBe(2);
-  // A fixed repeat reads the observed rate (CONTRACTS §14): nothing is left inconclusive.
+  // A fixed repeat reads the observed rate (the README's repeats): nothing is left inconclusive.
   const c = byInput.results.suites[0]!.cases[0]!;
   expect(c.verdict).toBe(c.pass_rate! >= 0.8 ? 'pass' : 'fail');
   expect(byInput.results.counts.inconclusive ?? 0).toBe(0);

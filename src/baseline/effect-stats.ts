@@ -82,7 +82,7 @@ export function pairedSpread(
 export type EffectVerdict = 'improved' | 'non-inferior' | 'regressed' | 'inconclusive';
 
 /**
- * The verdict rule, exactly as CONTRACTS §15 states it: non-inferior when the low end is at least
+ * The verdict rule, exactly as docs/effect.md states it: non-inferior when the low end is at least
  * minus the margin (improved when it is above 0); regressed when the high end is below 0 and the
  * low end below minus the margin; otherwise inconclusive.
  */

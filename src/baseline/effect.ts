@@ -2,11 +2,8 @@ import { type CaseResult, type EffectRow, type RunEffect, type RunResults } from
 import { detectableDrop, EFFECT_METHOD, effectVerdict, interval, pairedSpread } from './effect-stats.js';
 import { passCountOf } from './rate-change.js';
 
-/** Fewer paired cases than this: no effect is stated (CONTRACTS §15). */
+/** Fewer paired cases than this: no effect is stated (docs/effect.md). */
 export const MIN_PAIRED = 10;
-
-/** The default `effect-margin`: a drop the team accepts, on the 0..1 scale. */
-export const DEFAULT_EFFECT_MARGIN = 0.05;
 
 /** One case judged on both sides: its two values of each metric and its cluster key. */
 interface Pair {
@@ -72,7 +69,7 @@ const rowsOf = (pairs: readonly Pair[], margin: number): EffectRow[] =>
   pairs.length < MIN_PAIRED ? [] : [effectRow(pairs, 'score', margin), effectRow(pairs, 'pass', margin)];
 
 /**
- * The pull request's effect (CONTRACTS §15): per suite and overall, the mean paired difference
+ * The pull request's effect (docs/effect.md): per suite and overall, the mean paired difference
  * head − base of the case score and of passing, over the cases compared with the baseline (run
  * `compareWithBaseline` first), its 95% interval, the drop the suite could detect and the verdict
  * against `margin`. Null without a baseline. Pure and deterministic: a re-run gives the same rows.

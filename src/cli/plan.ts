@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_EFFECT_MARGIN } from '../baseline/effect.js';
+import { DEFAULT_EFFECT_MARGIN } from '../config/config.js';
 import { type CaseValues, type PlanAnswer, planFor } from '../baseline/effect-plan.js';
 import { checkBaselineResults } from '../baseline/read-results.js';
 import { excerpt } from '../core/diagnostics.js';

@@ -7,7 +7,6 @@ import { MAX_FIXED_SAMPLES, type SamplesSetting } from '../judge/sampling.js';
 import { repeatInput } from './repeat-input.js';
 import { type RepeatSetting } from '../core/repeat-setting.js';
 import { parseShard, type ShardSpec } from './shard-spec.js';
-import { DEFAULT_EFFECT_MARGIN } from '../baseline/effect.js';
 
 /**
  * Every input of the action (action.yml, README "Inputs"), validated by this one schema. The CLI maps its flags
@@ -79,6 +78,9 @@ const optionalNumber = (name: string, opts: { min: number; max: number; exclusiv
       .nullable()
       .default(null),
   );
+
+/** The default `effect-margin`: a drop the team accepts, on the 0..1 scale (docs/effect.md). */
+export const DEFAULT_EFFECT_MARGIN = 0.05;
 
 export const FAIL_ON = [
   'fail',

@@ -2,7 +2,7 @@ import { type Config, type FAIL_ON } from './config.js';
 import { shownCheck } from '../core/calibration-results.js';
 import { type RunResults } from '../core/results.js';
 import { unmetPassRates } from './pass-rate-line.js';
-import { effectNumbers, overallRows } from '../baseline/effect-line.js';
+import { effectNumbers, overallRows } from '../core/effect-line.js';
 
 export type FailOn = (typeof FAIL_ON)[number];
 

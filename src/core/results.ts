@@ -332,7 +332,7 @@ export interface RunResults {
   effect?: RunEffect | null;
 }
 
-// --- The pull request's effect (CONTRACTS §15) ---
+// --- The pull request's effect (docs/effect.md) ---
 
 /** One metric's paired effect, head − base, over the cases judged on both sides. */
 export interface EffectRow {

@@ -99,7 +99,7 @@ function tailVerdict(k: number, n: number, minRate: number, alpha: number): Rate
 }
 
 /**
- * A repeated case's verdict from k passing answers of n (CONTRACTS §14). A fixed count reads the
+ * A repeated case's verdict from k passing answers of n (the README's repeats). A fixed count reads the
  * observed rate against `minRate` (pass at or above it, else fail), as promptfoo's `repeat` does:
  * a user who asks for 3 answers and gets 3 passes reads `pass 3/3`, the interval beside it saying
  * how sure that is. `auto` asks the evidence (`rateVerdict`), so it may stay inconclusive. No

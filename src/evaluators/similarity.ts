@@ -1,3 +1,4 @@
+import { RubricEvalError } from '../core/errors.js';
 import { type EvaluatorResult } from '../core/results.js';
 import { type Judge } from '../judge/judge.js';
 import { type SimilarityConfig } from '../suite/types.js';
@@ -12,7 +13,8 @@ import { judgeErrorResult } from './llm-judge.js';
  */
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new Error(`embeddings of different lengths (${a.length}, ${b.length})`);
+  if (a.length !== b.length)
+    throw new RubricEvalError(`embeddings of different lengths (${a.length}, ${b.length})`);
   let dot = 0;
   let na = 0;
   let nb = 0;

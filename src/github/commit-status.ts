@@ -16,7 +16,7 @@ const MAX_DESCRIPTION = 140;
  * The judge stage's status from its results (README "The trusted stage"): `error` when nothing could be
  * judged as recorded (a bad or missing bundle, invalid base suites, a cancelled run), `failure`
  * when the check fails under `fail-on` or a case is inconclusive (an undecided case is never
- * shown as success, CONTRACTS §14), else `success`. Only our own words and numbers go in the
+ * shown as success, the README's repeats), else `success`. Only our own words and numbers go in the
  * description: nothing the pull request wrote.
  */
 export function statusFromResults(results: RunResults, checkFailed: boolean): CommitStatus {

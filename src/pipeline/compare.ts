@@ -1,5 +1,6 @@
 import { compareWithBaseline } from '../baseline/compare.js';
-import { DEFAULT_EFFECT_MARGIN, measureEffect } from '../baseline/effect.js';
+import { measureEffect } from '../baseline/effect.js';
+import { DEFAULT_EFFECT_MARGIN } from '../config/config.js';
 import { type BaselineFinder, loadBaseline } from '../baseline/load.js';
 import { type Config } from '../config/config.js';
 import { withRegressionCheck } from '../config/fail-on.js';

@@ -22,7 +22,7 @@ function answersVary(runner: TargetRunner): boolean {
 
 /**
  * The run's one warning that a fixed count is too few for the interval to exclude the rate: the
- * verdicts still read the observed rate (CONTRACTS §14), this says how little that shows.
+ * verdicts still read the observed rate (the README's repeats), this says how little that shows.
  */
 function fewAnswers(n: number, minRate: number): string {
   const need = answersToExclude(minRate);

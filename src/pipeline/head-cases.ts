@@ -80,7 +80,7 @@ export async function loadHeadCases(
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text, { flag: 'wx' });
   }
-  // The head's prompt templates are its code: read, never rendered here (CONTRACTS §11).
+  // The head's prompt templates are its code: read, never rendered here (the README's trusted stage).
   const ws = new Workspace(root, true);
   const loaded = await loadInputs({ suites: [...texts.keys()], rubric: null, answersFile: null }, ws, {
     fetchRemote: false,

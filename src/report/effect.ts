@@ -1,4 +1,4 @@
-import { effectLines, overallRows } from '../baseline/effect-line.js';
+import { effectLines, overallRows } from '../core/effect-line.js';
 import { type RunResults } from '../core/results.js';
 import { cell } from './inert.js';
 

@@ -7,7 +7,7 @@ import {
   type EvaluatorResult,
   type RunResults,
 } from '../core/results.js';
-import { overallRows } from '../baseline/effect-line.js';
+import { overallRows } from '../core/effect-line.js';
 import { whyNot } from './comment-body.js';
 import { showControls } from './inert.js';
 import { SCRIPT, STYLE, TEMPLATE } from './html/assets.js';
@@ -21,7 +21,7 @@ import { SCRIPT, STYLE, TEMPLATE } from './html/assets.js';
  * nothing from an answer, a judge or the pull request is ever read as markup.
  */
 
-/** One row of the effect (§15) as the page shows it: the overall rows, then each suite's. */
+/** One row of the effect (docs/effect.md) as the page shows it: the overall rows, then each suite's. */
 type EffectRow = EffectRowResult & { readonly suite: string | null };
 
 /** The page lists the cases that need a look first: errors, failures, the undecided, then the rest. */
@@ -207,7 +207,7 @@ function rubricData(r: CheckerResult) {
   };
 }
 
-/** The effect (§15) when the run was compared with a baseline: overall first, then per suite. */
+/** The effect (docs/effect.md) when the run was compared with a baseline: overall first, then per suite. */
 function effectRows(r: RunResults): EffectRow[] | null {
   if (!r.effect) return null;
   const rows: EffectRow[] = [

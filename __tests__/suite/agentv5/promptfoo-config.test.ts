@@ -227,7 +227,7 @@ tests:
   ]);
   expect(x.warnings.map((d) => `${d.line}:${d.column} ${d.rule} ${d.message}`)).toEqual([
     '1:1 ignored-key `derivedMetrics` is ignored: derived metrics are not computed (in promptfoo they are shown beside the results and decide no test’s pass or fail)',
-    '6:42 grader-ignored `options.provider` (the grader) is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names',
+    '6:44 grader-ignored `options.provider` (the grader) is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names',
     "8:40 grader-ignored the assertion's `provider` (its grader) is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names",
   ]);
 });

@@ -287,7 +287,7 @@ describe('promptfoo-shaped files and the nearest targets.yaml (issue 42)', () =>
   test('a target defined in neither is named with both places', async () => {
     const { results } = await runWithTarget('defualt');
     expect(results.errors).toEqual([
-      "pf/promptfooconfig.yaml:4:5 case 'test-1': unknown-target: target 'defualt' is not defined in pf/promptfooconfig.yaml or targets.yaml; did you mean 'default'? (defined: openai:gpt-4.1-mini, default)",
+      "pf/promptfooconfig.yaml:4:5 target (1 case): unknown-target: target 'defualt' is not defined in pf/promptfooconfig.yaml or targets.yaml; did you mean 'default'? (defined: openai:gpt-4.1-mini, default)",
     ]);
   });
 });

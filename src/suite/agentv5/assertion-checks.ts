@@ -1,4 +1,4 @@
-import { type AssertionContext } from './tests-assertions.js';
+import { type AssertionContext, type Base } from './assertion-context.js';
 import { deterministicConfig } from '../deterministic-configs.js';
 import { type RawEvaluator } from '../v2/schema.js';
 import { type EvaluatorConfig, type TextCheck } from '../types.js';
@@ -12,11 +12,6 @@ import { parse as parseYaml } from 'yaml';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export type Base = Pick<
-  EvaluatorConfig,
-  'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore' | 'transforms' | 'codeContext'
->;
 
 /** The measured checks (latency, cost, fields, trace metrics, tokens): v2's deterministic evaluators. */
 export function measuredAssertion(

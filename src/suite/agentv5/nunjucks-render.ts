@@ -1,4 +1,5 @@
 import nunjucks from 'nunjucks';
+import { RubricEvalError } from '../../core/errors.js';
 
 /**
  * promptfoo renders prompts and assertion values with Nunjucks; so does this, so the same
@@ -33,7 +34,7 @@ export function renderNunjucks(template: string, vars: Record<string, unknown>):
       .replace(/^\(unknown path\)\s*/, '')
       .split('\n')
       .filter(Boolean);
-    throw new Error(
+    throw new RubricEvalError(
       message
         .at(-1)
         ?.trim()

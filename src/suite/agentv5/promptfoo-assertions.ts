@@ -7,8 +7,7 @@ import {
   MODEL_GRADED_KINDS,
   type ModelGradedConfig,
 } from '../types.js';
-import { type Base } from './assertion-checks.js';
-import { type AssertionContext } from './tests-assertions.js';
+import { type AssertionContext, type Base, type PromptfooTest } from './assertion-context.js';
 
 /**
  * promptfoo's assertion types that run the suite's code or ask a model (`javascript`, `python`,
@@ -20,15 +19,6 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The test an assertion belongs to, as promptfoo hands it to code (`context.vars`, `context.test`). */
-export interface PromptfooTest {
-  vars: Record<string, unknown>;
-  test: Record<string, unknown>;
-  /** The test's `options.transform`, else `defaultTest`'s: applied before every assertion. */
-  transform: CodeSource | null;
-  /** The test's `options` over `defaultTest`'s (rubricPrompt, factuality scores). */
-  options: Record<string, unknown>;
-}
-
 /** The types this file maps (with `not-` in front where promptfoo allows it). */
 const CODE_TYPES = new Set(['javascript', 'python']);
 const SIMILAR_TYPES = new Set(['similar', 'similar:cosine']);

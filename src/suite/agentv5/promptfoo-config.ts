@@ -38,7 +38,7 @@ const REFUSED_JUDGE_KEYS: Record<string, string> = {
   rubricPrompt: 'a custom grader prompt',
 };
 
-/** One judge per run, the workflow's (CONTRACTS §10): a grader the suite names is ignored, said where. */
+/** One judge per run, the workflow's (the README's Guarantees): a grader the suite names is ignored, said where. */
 const GRADER_IGNORED =
   'is ignored: every assertion is graded by the workflow’s judge (the judge inputs), never by a model the suite names';
 

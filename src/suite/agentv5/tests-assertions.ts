@@ -1,18 +1,12 @@
 import path from 'node:path';
-import { type Base, measuredAssertion, textAssertion, trajectory } from './assertion-checks.js';
-import { type DiagnosticSink, type Position } from '../../core/diagnostics.js';
+import { type AssertionContext, type Base } from './assertion-context.js';
+import { measuredAssertion, textAssertion, trajectory } from './assertion-checks.js';
+import { type Position } from '../../core/diagnostics.js';
 import { parseRubricList } from '../rubric-items.js';
 import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from '../types.js';
-import { type Workspace } from '../../core/workspace.js';
 import { readReferencedFile } from '../../core/user-file.js';
-import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
-import {
-  codeFields,
-  isPromptfooType,
-  promptfooAssertion,
-  type PromptfooTest,
-} from './promptfoo-assertions.js';
-import { type Flavour } from './test-matrix.js';
+import { type PathSegment } from '../../core/yaml-source.js';
+import { codeFields, isPromptfooType, promptfooAssertion } from './promptfoo-assertions.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -43,21 +37,6 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
 };
-
-export interface AssertionContext {
-  doc: SourceDocument;
-  sink: DiagnosticSink;
-  ws: Workspace;
-  /** The suite file's folder: relative script and prompt paths resolve from here. */
-  dir: string;
-  subject: string;
-  /** Renders `{{ var }}` in assertion values with the test's vars. */
-  render(text: string): string;
-  /** promptfoo: the test's vars, the test, its transform (see promptfoo-assertions.ts). */
-  promptfoo?: PromptfooTest;
-  /** Whose comparison rules the suite's text checks follow (test-matrix.ts); AgentV 5's when absent. */
-  flavour?: Flavour;
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

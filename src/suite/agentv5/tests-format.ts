@@ -15,7 +15,13 @@ import {
   resolveAssertionRefs,
   scenarioTests,
 } from './promptfoo-config.js';
-import { type EvalCase, type EvalSuite, type Message } from '../types.js';
+import {
+  type CaseScoring,
+  type EvalCase,
+  type EvalSuite,
+  type EvaluatorConfig,
+  type Message,
+} from '../types.js';
 import { readTests, type TestsFile } from './tests-files.js';
 import { checkSuiteKeys, checkTestKeys } from './known-keys.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
@@ -244,6 +250,50 @@ function loadOne(
 ): EvalCase[] {
   const { f } = env;
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
+  const execution = isRecord(t.execution) ? t.execution : {};
+  const evaluators = testEvaluators(t, vars, suffix, at, subject, env);
+  const runs = runsOf(t, at, subject, env);
+  const inputs = new Map(
+    [...new Set(runs.map((r) => r.prompt))].map((p) => [p, inputOf(p, vars, at, subject, env)]),
+  );
+  const expected = vars.expected_output;
+  const expectedMessages =
+    expected === undefined
+      ? []
+      : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
+  const scoring = scoringOf(t, execution, env);
+  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
+  const id =
+    (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
+  const description = typeof t.description === 'string' ? t.description : null;
+  return runs.map(({ prompt: p, provider, idSuffix, labelSuffix }) => ({
+    id: id + idSuffix,
+    ...(description ? { label: description + suffix + labelSuffix } : {}),
+    suitePath: env.suite.display,
+    pos: f.doc.position(at),
+    ...(f.display !== env.suite.display ? { sourcePath: f.display } : {}),
+    expectedOutcome: typeof t.criteria === 'string' ? t.criteria : (description ?? ''),
+    inputMessages: inputs.get(p) ?? [],
+    expectedMessages,
+    conversationId: typeof t.conversation_id === 'string' ? t.conversation_id : null,
+    referenceAnswer: typeof expected === 'string' ? expected : null,
+    target: provider,
+    evaluators,
+    scoring,
+    ...clusterOf(t.metadata),
+  }));
+}
+
+/** A test's evaluators: `defaultTest`'s, the suite's, then its own (unless it opts out). */
+function testEvaluators(
+  t: Record<string, unknown>,
+  vars: Record<string, unknown>,
+  suffix: string,
+  at: PathSegment[],
+  subject: string,
+  env: TestEnv,
+): EvaluatorConfig[] {
+  const { f } = env;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => {
     try {
@@ -299,15 +349,15 @@ function loadOne(
       'this test has no assertions: it passes whenever its target answers (promptfoo output-only test)',
       subject,
     );
-  const runs = runsOf(t, at, subject, env);
-  const inputs = new Map(
-    [...new Set(runs.map((r) => r.prompt))].map((p) => [p, inputOf(p, vars, at, subject, env)]),
-  );
-  const expected = vars.expected_output;
-  const expectedMessages =
-    expected === undefined
-      ? []
-      : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
+  return evaluators;
+}
+
+/** The test's verdict rule: promptfoo's in promptfoo-shaped files, AgentV 5's threshold otherwise. */
+function scoringOf(
+  t: Record<string, unknown>,
+  execution: Record<string, unknown>,
+  env: TestEnv,
+): CaseScoring {
   const run = isRecord(t.run) ? t.run : {};
   // AgentV 5's precedence: the test's run override, the test, default_test, the suite, 0.8.
   const own =
@@ -319,26 +369,7 @@ function loadOne(
     env.flavour === 'promptfoo'
       ? { kind: 'promptfoo' as const, threshold: own ?? null }
       : { kind: 'threshold' as const, threshold: own ?? env.suiteThreshold };
-  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
-  const id =
-    (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
-  const description = typeof t.description === 'string' ? t.description : null;
-  return runs.map(({ prompt: p, provider, idSuffix, labelSuffix }) => ({
-    id: id + idSuffix,
-    ...(description ? { label: description + suffix + labelSuffix } : {}),
-    suitePath: env.suite.display,
-    pos: f.doc.position(at),
-    ...(f.display !== env.suite.display ? { sourcePath: f.display } : {}),
-    expectedOutcome: typeof t.criteria === 'string' ? t.criteria : (description ?? ''),
-    inputMessages: inputs.get(p) ?? [],
-    expectedMessages,
-    conversationId: typeof t.conversation_id === 'string' ? t.conversation_id : null,
-    referenceAnswer: typeof expected === 'string' ? expected : null,
-    target: provider,
-    evaluators,
-    scoring,
-    ...clusterOf(t.metadata),
-  }));
+  return scoring;
 }
 
 /** promptfoo `metadata.cluster`: the cases that move together (a number names one too). */

@@ -1,4 +1,4 @@
-import { type EffectRow, type RunEffect } from '../core/results.js';
+import { type EffectRow, type RunEffect } from './results.js';
 
 /** A signed number with a true minus sign, and no sign on zero. */
 const signed = (x: number, digits: number, scale: number): string => {

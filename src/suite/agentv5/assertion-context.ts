@@ -1,0 +1,39 @@
+import { type DiagnosticSink } from '../../core/diagnostics.js';
+import { type Workspace } from '../../core/workspace.js';
+import { type SourceDocument } from '../../core/yaml-source.js';
+import { type CodeSource, type EvaluatorConfig } from '../types.js';
+import { type Flavour } from './test-matrix.js';
+
+/**
+ * What every AgentV 5 / promptfoo assertion mapper is given, and what it shares: below the three
+ * mappers (tests-assertions.ts, assertion-checks.ts, promptfoo-assertions.ts), which use each other.
+ */
+export interface AssertionContext {
+  doc: SourceDocument;
+  sink: DiagnosticSink;
+  ws: Workspace;
+  /** The suite file's folder: relative script and prompt paths resolve from here. */
+  dir: string;
+  subject: string;
+  /** Renders `{{ var }}` in assertion values with the test's vars. */
+  render(text: string): string;
+  /** promptfoo: the test's vars, the test, its transform (see promptfoo-assertions.ts). */
+  promptfoo?: PromptfooTest;
+  /** Whose comparison rules the suite's text checks follow (test-matrix.ts); AgentV 5's when absent. */
+  flavour?: Flavour;
+}
+
+/** promptfoo: what a test's assertions share (read by promptfoo-assertions.ts). */
+export interface PromptfooTest {
+  vars: Record<string, unknown>;
+  test: Record<string, unknown>;
+  /** The test's `options.transform`, else `defaultTest`'s: applied before every assertion. */
+  transform: CodeSource | null;
+  /** The test's `options` over `defaultTest`'s (rubricPrompt, factuality scores). */
+  options: Record<string, unknown>;
+}
+
+export type Base = Pick<
+  EvaluatorConfig,
+  'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore' | 'transforms' | 'codeContext'
+>;
