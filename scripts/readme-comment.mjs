@@ -5,7 +5,7 @@
 //   node scripts/readme-comment.mjs          rewrite the README's example and docs/pr-comment.png
 //   node scripts/readme-comment.mjs --check  exit 1 when the README's example is not today's
 //
-// The one part that differs run to run, the run's duration in the last line, is compared as `N s`.
+// What differs run to run, the durations (the gates' times, the run's), is compared as `N s`.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,10 +27,13 @@ function demoComment() {
   return execFileSync(process.execPath, [...args, '--format', 'markdown'], {
     cwd: root,
     encoding: 'utf8',
+    // The demo's notice that its judge is recorded goes to stderr: kept out of the check's output.
+    stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
 }
 
-const durationFree = (text) => text.replace(/ · [\d.]+ s<\/sub>/g, ' · N s</sub>');
+// Durations (the gates' times, the run's) differ run to run: compared as `N s`.
+const durationFree = (text) => text.replace(/\b\d+(?:\.\d+)? s\b/g, 'N s');
 
 function readmeSection(readme) {
   const from = readme.indexOf(START);
@@ -44,7 +47,16 @@ const block = (comment) => `${START}\n\n---\n\n${comment}\n\n---\n\n${END}`;
 /** Renders the comment with a GitHub-like stylesheet in headless Chromium (needs /usr/bin/chromium). */
 async function screenshot(comment, file) {
   const { openChromium } = await import('../__fixtures__/servers/chromium.mjs');
-  const body = new MarkdownIt({ html: true }).render(comment);
+  // This machine may have no emoji font: the verdict marks are drawn as coloured glyphs instead.
+  const marks = {
+    '❌': ['✕', '#d1242f'],
+    '✅': ['✓', '#1a7f37'],
+    '🟡': ['●', '#bf8700'],
+    '⚠️': ['!', '#bf8700'],
+  };
+  const body = new MarkdownIt({ html: true })
+    .render(comment)
+    .replace(/❌|✅|🟡|⚠️/gu, (m) => `<b style="color:${marks[m][1]}">${marks[m][0]}</b>`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-comment-shot-'));
   const html = path.join(dir, 'comment.html');
   writeFileSync(
@@ -54,7 +66,7 @@ body{font:14px/1.5 -apple-system,"Segoe UI","Noto Sans",Helvetica,Arial,sans-ser
 main{border:1px solid #d1d9e0;border-radius:6px;padding:16px 24px;max-width:860px}
 h2{font-size:1.5em;border-bottom:1px solid #d1d9e0;padding-bottom:.3em;margin:.2em 0 16px}h3{font-size:1.25em;margin:24px 0 16px}
 table{border-collapse:collapse;margin:0 0 16px}th,td{border:1px solid #d1d9e0;padding:6px 13px}tr:nth-child(2n){background:#f6f8fa}
-code{background:#eff1f3;border-radius:6px;padding:.2em .4em;font:85% ui-monospace,SFMono-Regular,Menlo,monospace}
+code{white-space:nowrap;background:#eff1f3;border-radius:6px;padding:.2em .4em;font:85% ui-monospace,SFMono-Regular,Menlo,monospace}
 details{margin:0 0 16px}summary{cursor:pointer}sub{color:#59636e}
 </style><main>${body}</main>`,
   );
