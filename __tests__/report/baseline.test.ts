@@ -5,6 +5,7 @@ import { baselineLine, noBaselineLine, scoreWithDelta } from '../../src/report/b
 import { COMMENT_LIMIT, renderReport } from '../../src/report/comment-body.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { type RunResults } from '../../src/core/results.js';
+import { liveParts } from '../helpers/live-markdown.js';
 import { resultsOf, type Row } from '../helpers/results.js';
 
 const ORIGIN = {
@@ -194,4 +195,18 @@ test("a first run's no-baseline notice sits below the counts, its `baseline: off
   expect(body).not.toContain('\\`');
   const counts = body.indexOf('**');
   expect(body.indexOf(note)).toBeGreaterThan(body.indexOf(' pass · ', counts));
+});
+
+test('a no-baseline note quoting a file stays inert: only whole code spans become code', () => {
+  const hostile = {
+    ...resultsOf(HEAD),
+    baseline: null,
+    baseline_note:
+      'No baseline (bad file: ping @octocat, see [here](https://x.test) and `x` then a lone ` tick).',
+  };
+  const line = noBaselineLine(hostile)!;
+  expect(line).toContain(' and `x` then a lone \\` tick');
+  expect(line).not.toContain('@octocat');
+  expect(line).toContain('\\[here\\]');
+  expect(liveParts(renderReport(hostile))).toEqual([]);
 });
