@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { INPUT_NAMES } from '../src/config/config.js';
@@ -54,8 +54,8 @@ test('the README starts with the two newcomer commands', () => {
   expect(pkg.scripts.demo).toContain('--judge-replay examples/recorded-judge');
 });
 
-test('the README matrix workflow shards, uploads every shard, and merges after all of them', () => {
-  const section = readme.split('\n### One run across many jobs\n')[1]!.split('\n## ')[0]!;
+test('the sharding page matrix workflow shards, uploads every shard, and merges after all of them', () => {
+  const section = readFileSync(path.join(REPO_ROOT, 'docs/sharding.md'), 'utf8');
   const workflow = parse(/```yaml\n([\s\S]*?)```/.exec(section)![1]!) as {
     jobs: Record<
       string,
@@ -83,8 +83,13 @@ test('the README matrix workflow shards, uploads every shard, and merges after a
   for (const input of ['shard', 'merge']) expect(Object.keys(action.inputs)).toContain(input);
 });
 
-test('every file of this repository the README names exists', () => {
-  const named = [...readme.matchAll(/`((?:__tests__|src|scripts)\/[^`\s]*)`/g)].map((m) => m[1]!);
+test('every file of this repository the README and docs/ name exists', () => {
+  const docs = readdirSync(path.join(REPO_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(path.join(REPO_ROOT, 'docs', f), 'utf8'));
+  const named = [...[readme, ...docs].join('\n').matchAll(/`((?:__tests__|src|scripts)\/[^`\s]*)`/g)].map(
+    (m) => m[1]!,
+  );
   expect(named.length).toBeGreaterThan(20);
   const missing = named.filter((p) => !p.includes('*') && !existsSync(path.join(REPO_ROOT, p)));
   expect(missing).toEqual([]);

@@ -289,8 +289,8 @@ test('a 403 on the artifact list: a warning naming actions: read, and the absolu
   expect(r.baseline).toBeNull();
   expect(r.suites[0]!.cases.map((c) => c.baseline)).toEqual([null, null]);
   expect(run.summary).toContain(
-    // The reason is quoted text, made inert: its backticks show as written.
-    '_No baseline (GitHub refused listing the artifacts named rubric-eval-results (HTTP 403): grant the workflow \\`permissions: actions: read\\`): fail-on regression judges this run as fail._',
+    // The reason is quoted text, made inert; its own code spans stay code spans (no escaped backticks).
+    '_No baseline (GitHub refused listing the artifacts named rubric-eval-results (HTTP 403): grant the workflow `permissions: actions: read`): fail-on regression judges this run as fail._',
   );
   expect(github.state.comments[0]!.body).toContain('judges this run as fail');
 }, 120_000);

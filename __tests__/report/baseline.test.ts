@@ -1,10 +1,11 @@
 import { compareWithBaseline } from '../../src/baseline/compare.js';
 import { parseBaselineResults } from '../../src/baseline/read-results.js';
 import { withRegressionCheck } from '../../src/config/fail-on.js';
-import { baselineLine, scoreWithDelta } from '../../src/report/baseline.js';
+import { baselineLine, noBaselineLine, scoreWithDelta } from '../../src/report/baseline.js';
 import { COMMENT_LIMIT, renderReport } from '../../src/report/comment-body.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { type RunResults } from '../../src/core/results.js';
+import { liveParts } from '../helpers/live-markdown.js';
 import { resultsOf, type Row } from '../helpers/results.js';
 
 const ORIGIN = {
@@ -102,10 +103,11 @@ test('no baseline: the note says why in one line; none at all without one asked 
     baseline: null,
     baseline_note: 'No baseline (no artifact): fail-on regression judges this run as fail.',
   };
-  expect(baselineLine(noted)).toBe(
+  expect(baselineLine(noted)).toBeNull();
+  expect(noBaselineLine(noted)).toBe(
     '_No baseline (no artifact): fail-on regression judges this run as fail._',
   );
-  expect(renderReport(noted)).toContain(baselineLine(noted));
+  expect(renderReport(noted)).toContain(noBaselineLine(noted));
   // Without a baseline the table keeps its usual columns.
   expect(renderReport(plain)).not.toContain('| change |');
 });
@@ -177,4 +179,34 @@ test('the terminal table shows the change words and the vs base line', () => {
   );
   expect(text).toMatch(/fail\s+0\.60 ▼0\.30\s+broke-it\s+broken/);
   expect(text).toContain('removed  evals/qa.yaml#dropped');
+});
+
+test("a first run's no-baseline notice sits below the counts, its `baseline: off` a code span, no backslash", () => {
+  const first = {
+    ...resultsOf(HEAD),
+    baseline: null,
+    baseline_note:
+      'No baseline (no rubric-eval-results artifact from main among 0 listed; upload the results file with actions/upload-artifact on push to the base branch, or set `baseline: off`).',
+  };
+  const note =
+    '_No baseline (no rubric-eval-results artifact from main among 0 listed; upload the results file with actions/upload-artifact on push to the base branch, or set `baseline: off`)._';
+  expect(noBaselineLine(first)).toBe(note);
+  const body = renderReport(first);
+  expect(body).not.toContain('\\`');
+  const counts = body.indexOf('**');
+  expect(body.indexOf(note)).toBeGreaterThan(body.indexOf(' pass · ', counts));
+});
+
+test('a no-baseline note quoting a file stays inert: only whole code spans become code', () => {
+  const hostile = {
+    ...resultsOf(HEAD),
+    baseline: null,
+    baseline_note:
+      'No baseline (bad file: ping @octocat, see [here](https://x.test) and `x` then a lone ` tick).',
+  };
+  const line = noBaselineLine(hostile)!;
+  expect(line).toContain(' and `x` then a lone \\` tick');
+  expect(line).not.toContain('@octocat');
+  expect(line).toContain('\\[here\\]');
+  expect(liveParts(renderReport(hostile))).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import { stillFailing } from '../baseline/change.js';
 import { CHANGE_ORDER } from '../baseline/compare.js';
 import { type CaseResult, type RunBaseline, type RunResults } from '../core/results.js';
-import { cell, code } from './inert.js';
+import { bounded, cell, code, inert } from './inert.js';
 
 /** Quoted code outside a table (a line, a list item): one line, bounded, shown as written. */
 const codeLine = (text: string, max: number) => code([...text.replace(/\s+/g, ' ')].slice(0, max).join(''));
@@ -39,13 +39,23 @@ function shortRef(b: RunBaseline): string {
   return sha && b.run_url ? `[${sha}](${b.run_url})` : label;
 }
 
-/** The comment's second line: what this pull request changed against the base; or why no base. */
+/** The comment's second line: what this pull request changed against the base. */
 export function baselineLine(results: RunResults): string | null {
   const b = results.baseline;
   if (b)
     return `vs ${baseRef(b)}: ${changeCounts(results)}${b.check ? checkNote(b.check) : ''}${b.notice ? `\n\n_${cell(b.notice, 400)}_` : ''}`;
-  if (results.baseline_note) return `_${cell(results.baseline_note, 400)}_`;
   return null;
+}
+
+/**
+ * Why there is no baseline, under the counts (a first run's aside, not its headline). The note's
+ * `code` spans (an input to set, `baseline: off`) are shown as code, not as escaped backticks.
+ */
+export function noBaselineLine(results: RunResults): string | null {
+  if (results.baseline || !results.baseline_note) return null;
+  const note = bounded(results.baseline_note, 400);
+  const parts = note.split(/`([^`]+)`/).map((part, i) => (i % 2 ? code(part) : inert(part)));
+  return `_${parts.join('')}_`;
 }
 
 /** The verdict can fail while the check passes: say which the reviewer is looking at. */

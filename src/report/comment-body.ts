@@ -10,6 +10,7 @@ import {
 import { formatCheckerCounts } from '../checker/verdict.js';
 import {
   baselineLine,
+  noBaselineLine,
   byReviewOrder,
   changeWord,
   isStillFailing,
@@ -354,8 +355,8 @@ export function headline(results: RunResults): string {
       `**rubric:** ${results.rubric.verdict}${formatCheckerCounts(results.rubric.counts) ? ` (${formatCheckerCounts(results.rubric.counts)})` : ''}`,
     );
   const base = [baselineLine(results), effectMarkdown(results)].filter(Boolean).join('\n\n');
-  const gates = gateNotes(results);
-  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}${gates ? `\n\n${gates}` : ''}`;
+  const after = [gateNotes(results), noBaselineLine(results)].filter(Boolean).join('\n\n');
+  return `## ${icon(results.verdict)} rubric-eval: **${results.verdict}** · score ${score2(results.score)}\n\n${base ? `${base}\n\n` : ''}${bits.join(' · ')}${after ? `\n\n${after}` : ''}`;
 }
 
 /** Under the headline: the pass-rate gates, and one line per reason cases were skipped. */

@@ -125,9 +125,8 @@ test('several prompts: each test runs once per prompt, ids suffixed as AgentV do
   ]);
 });
 
-test('the README examples in both formats load', () => {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.split('\n## Suites from AgentV 5 and promptfoo\n')[1]!.split('\n## ')[0]!;
+test('the examples in both formats of docs/agentv5-and-promptfoo.md load', () => {
+  const section = readFileSync(path.join(REPO_ROOT, 'docs/agentv5-and-promptfoo.md'), 'utf8');
   const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
   expect(blocks).toHaveLength(2);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tests-format-readme-'));
