@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import * as commands from '../../src/github/workflow-commands.js';
@@ -120,24 +120,28 @@ test('outputs go to GITHUB_OUTPUT as delimited blocks a value cannot end early',
     expect(text.replace(/ghadelimiter_[0-9a-f-]{36}/g, 'DELIM')).toBe(
       'verdict<<DELIM\nline 1\nline 2 ghadelimiter_ but not ours\nverdict=pass\nDELIM\nempty<<DELIM\n\nDELIM\n',
     );
-    // A missing file is an error, not a silently lost output.
-    process.env.GITHUB_OUTPUT = path.join(dir, 'missing');
-    expect(() => commands.setOutput('a', 'b')).toThrow(`Missing file at path: ${path.join(dir, 'missing')}`);
+    // A file a gate removed is put back (the step's own report always lands), never a lost output.
+    rmSync(process.env.GITHUB_OUTPUT);
+    commands.setOutput('a', 'b');
+    // ...holding the action's own earlier outputs, then the new one.
+    const back = readFileSync(process.env.GITHUB_OUTPUT, 'utf8').replace(
+      /ghadelimiter_[0-9a-f-]{36}/g,
+      'DELIM',
+    );
+    expect(back).toBe(`${text.replace(/ghadelimiter_[0-9a-f-]{36}/g, 'DELIM')}a<<DELIM\nb\nDELIM\n`);
   } finally {
     if (saved === undefined) delete process.env.GITHUB_OUTPUT;
     else process.env.GITHUB_OUTPUT = saved;
   }
 });
 
-test('the job summary replaces what the file held; an unset or missing summary file is an error that says so', async () => {
+test('the job summary replaces what the file held; an unset summary file is an error that says so, a removed one is put back', async () => {
   const dir = tmpDir('wf-sum-');
   const saved = process.env.GITHUB_STEP_SUMMARY;
   try {
     // Before the first write: core keeps the path it found.
     delete process.env.GITHUB_STEP_SUMMARY;
     await expect(commands.writeJobSummary('x')).rejects.toThrow('$GITHUB_STEP_SUMMARY');
-    process.env.GITHUB_STEP_SUMMARY = path.join(dir, 'absent.md');
-    await expect(commands.writeJobSummary('x')).rejects.toThrow('Unable to access summary file');
     const file = path.join(dir, 'summary.md');
     writeFileSync(file, 'a fake report a gate wrote\n');
     process.env.GITHUB_STEP_SUMMARY = file;

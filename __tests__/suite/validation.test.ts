@@ -256,7 +256,7 @@ test('a suite over the size limit is refused before parsing', () => {
   writeFileSync(path.join(dir, 'big.yaml'), `# ${'x'.repeat(11 * 1024 * 1024)}\nevalcases: []\n`);
   const r = loadSuiteFile(path.join(dir, 'big.yaml'), new Workspace(dir));
   expect(r.diagnostics.map(formatDiagnostic)).toEqual([
-    'big.yaml too-large: file is 11.0 MB; the limit is 10 MB',
+    'big.yaml too-large: suite file: file is 11.0 MB; the limit is 10 MB',
   ]);
 });
 
