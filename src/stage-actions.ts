@@ -7,7 +7,6 @@ import { Redactor, secretsFromEnv } from './exec/redact.js';
 import * as core from './github/workflow-commands.js';
 import { untilCancelled } from './github/call-outcome.js';
 import { type Octokit, type Repo } from './github/client.js';
-import { type CommitStatus } from './github/commit-status.js';
 import { commentHistory, openSurface, type PullRequestSurface } from './github/pr-comment.js';
 import { type ActionRunContext } from './github/run-context.js';
 import { type PullRequestFile } from './github/pull-request.js';

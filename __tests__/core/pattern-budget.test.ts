@@ -19,7 +19,9 @@ let compiledBeforeLimit = 0;
 
 test('a refused pattern repeated is compiled and counted once', () => {
   for (let i = 0; i < 50; i++)
-    expect(() => compileBoundedPattern(OVERSIZED)).toThrow(/compiles to 21\d{3} automaton states; the limit is 20000/);
+    expect(() => compileBoundedPattern(OVERSIZED)).toThrow(
+      /compiles to 21\d{3} automaton states; the limit is 20000/,
+    );
   // Counted 50 times, its 1 M states would leave nothing; counted once, ~20 heavy patterns fit.
   for (let i = 0; i < 100; i++) {
     try {
@@ -63,7 +65,9 @@ test("in a suite, a pattern past the total is an error at its line, rule `regex`
   expect(r.suite).toBeUndefined();
   const shown = r.diagnostics.map(formatDiagnostic);
   expect(shown).toHaveLength(2);
-  expect(shown[0]).toMatch(/^suite\.yaml:6:\d+ test 'one': regex: \/\^fine\$\/ is not compiled: .*run's limit of 400000/);
+  expect(shown[0]).toMatch(
+    /^suite\.yaml:6:\d+ test 'one': regex: \/\^fine\$\/ is not compiled: .*run's limit of 400000/,
+  );
   expect(shown[1]).toMatch(/^suite\.yaml:8:\d+ .*JSON Schema pattern \/\^x\+\$\/u is not compiled/);
 
   // Loaded for its inputs only (the judge stage's head cases): no pattern is compiled, and an

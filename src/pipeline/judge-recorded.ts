@@ -68,7 +68,8 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
   const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
-  const head = errors.length > 0 ? new Map<string, HeadCase>() : await headCases(plan, recorded.headFiles, ctx.signal);
+  const head =
+    errors.length > 0 ? new Map<string, HeadCase>() : await headCases(plan, recorded.headFiles, ctx.signal);
   const executed =
     errors.length > 0
       ? { suites: [], rubric: null, partial: ctx.signal?.aborted ?? false }
