@@ -104,6 +104,37 @@ test('stage all: 1,500 distinct heavy patterns, SIGINT during load → exits wit
   );
 }, 120_000);
 
+test('stage all: many large suite files, SIGINT during load → no further file is read; partial results within 5 s', async () => {
+  // 30 files of ~1 MB of plain cases: seconds of loading in all, a fraction of one per file.
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 30; f++) {
+    const lines = ['evalcases:'];
+    for (let i = 0; i < 7000; i++)
+      lines.push(
+        `  - id: f${f}c${i}`,
+        `    input: Question ${i} of file ${f} about refunds`,
+        '    rubrics: [Answers well]',
+      );
+    files[`suite-${String(f).padStart(2, '0')}.yaml`] = `${lines.join('\n')}\n`;
+  }
+  const workspace = hostileRepo({ files });
+  const { run, exitedAfterMs } = await cancelWhen((log) => log.includes('::group::Load and validate'), 300, {
+    workspace,
+    inputs: {
+      suites: 'suite-*.yaml',
+      'judge-base-url': 'http://127.0.0.1:9',
+      'judge-api-key': 'sk-load-0002',
+    },
+    eventName: 'push',
+  });
+  expect(exitedAfterMs).toBeLessThan(5000);
+  expect(run.code).not.toBe(0);
+  const r = readResults(workspace);
+  expect(r.partial).toBe(true);
+  expect(r.verdict).toBe('fail');
+  expect(r.errors.join('\n')).toMatch(/the run was cancelled while loading suites: \d+ of 30 loaded/);
+}, 120_000);
+
 describe('the judge stage', () => {
   /** The base answers its cases with a model-only target; the head's suite adds heavy patterns. */
   async function judgeStage(headSuite: string) {
