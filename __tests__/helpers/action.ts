@@ -39,6 +39,8 @@ export function runAction(opts: {
   apiUrl?: string;
   env?: Record<string, string>;
   onStart?: (pid: number) => void;
+  /** Every piece of stdout as it arrives (to act at a point of the run, e.g. a `::group::`). */
+  onStdout?: (chunk: string) => void;
   timeoutMs?: number;
 }): Promise<ActionRun> {
   const dir = tmpDir('re-runner-');
@@ -77,7 +79,10 @@ export function runAction(opts: {
     opts.onStart?.(child.pid!);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
+    child.stdout.on('data', (c) => {
+      stdout += c;
+      opts.onStdout?.(String(c));
+    });
     child.stderr.on('data', (c) => (stderr += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);

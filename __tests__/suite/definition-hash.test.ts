@@ -64,7 +64,7 @@ async function hashes(
 ): Promise<Record<string, string>> {
   const ws = new Workspace(root);
   const found = await findSuiteFiles([pattern], root);
-  const { suites, diagnostics } = loadSuites(found.files, ws);
+  const { suites, diagnostics } = await loadSuites(found.files, ws);
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return Object.fromEntries(
     suites.flatMap((s) => s.cases.map((c) => [`${s.path}#${c.id}`, definitionHash(c, target, ws.root)])),
@@ -107,7 +107,7 @@ describe('definition_hash', () => {
   corpusTest('canonical JSON of every corpus case is the sorted-key text', async () => {
     const root = agentvCorpusCopy('re-defhash-ref-');
     const found = await findSuiteFiles(['*/evals/*.yaml'], root);
-    const { suites } = loadSuites(found.files, new Workspace(root));
+    const { suites } = await loadSuites(found.files, new Workspace(root));
     const cases = suites.flatMap((s) => s.cases);
     expect(cases.length).toBeGreaterThan(10);
     for (const c of cases) expect(canonicalJson(c)).toBe(referenceCanonical(c));
@@ -170,7 +170,7 @@ describe('definition_hash', () => {
 
     // The target: the same name, another definition.
     const ws = new Workspace(files());
-    const { suites } = loadSuites((await findSuiteFiles(['evals/*.yaml'], ws.root)).files, ws);
+    const { suites } = await loadSuites((await findSuiteFiles(['evals/*.yaml'], ws.root)).files, ws);
     const c = suites[0]!.cases[0]!;
     const mock = (response: string) => ({ name: 'default', definition: { provider: 'mock', response } });
     expect(definitionHash(c, mock('a'), ws.root)).not.toBe(definitionHash(c, mock('b'), ws.root));

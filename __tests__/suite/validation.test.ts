@@ -128,7 +128,7 @@ test('several bad files: every problem of every file is reported together', asyn
   expect(globProblems.map(formatDiagnostic)).toEqual([
     `nothing/*.yaml no-match: no suite files (.yaml, .yml, .jsonl) match 'nothing/*.yaml' in ${FIXTURES}`,
   ]);
-  const { suites, diagnostics } = loadSuites(files, ws);
+  const { suites, diagnostics } = await loadSuites(files, ws);
   expect(suites).toEqual([]);
   const filesWithErrors = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
   expect([...filesWithErrors].sort()).toEqual([

@@ -7,7 +7,6 @@ import { Redactor, secretsFromEnv } from '../exec/redact.js';
 import * as core from '../github/workflow-commands.js';
 import { untilCancelled } from '../github/call-outcome.js';
 import { type Octokit, type Repo } from '../github/client.js';
-import { type CommitStatus } from '../github/commit-status.js';
 import { commentHistory, openSurface, type PullRequestSurface } from '../github/pr-comment.js';
 import { type ActionRunContext } from '../github/run-context.js';
 import { type PullRequestFile } from '../github/pull-request.js';
@@ -101,7 +100,7 @@ export async function judgeStageAction(
   o: { signal: AbortSignal; report: Report },
 ): Promise<void> {
   const { signal } = o;
-  const [{ createOctokit }, wr, { setCommitStatus, statusFromResults }] = await Promise.all([
+  const [{ createOctokit }, wr, { commitStatusWriter, statusFromResults }] = await Promise.all([
     import(/* webpackMode: "eager" */ '../github/client.js'),
     import(/* webpackMode: "eager" */ '../github/workflow-run.js'),
     import(/* webpackMode: "eager" */ '../github/commit-status.js'),
@@ -114,14 +113,13 @@ export async function judgeStageAction(
     return o.report(fallback([why], i), ctx, null);
   }
   const octokit = createOctokit(token, { warn, timeoutMs: i['github-timeout'] * 1000, signal });
-  const status = (s: CommitStatus) =>
-    setCommitStatus(
-      octokit,
-      repo,
-      run.headSha,
-      { ...s, context: i['status-context'], targetUrl: ctx.runUrl },
-      { warn, signal },
-    );
+  const status = commitStatusWriter(token, repo, run.headSha, {
+    context: i['status-context'],
+    targetUrl: ctx.runUrl,
+    timeoutMs: i['github-timeout'] * 1000,
+    warn,
+    signal,
+  });
   await status({ state: 'pending', description: "rubric-eval: judging the pull request's recorded answers" });
   const found = await wr.findRunPullRequest(octokit, repo, run, signal);
   const pr = 'pr' in found ? found.pr : null;

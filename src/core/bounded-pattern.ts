@@ -21,6 +21,20 @@ const compiled = new Map<string, BoundedPattern>();
 const MAX_CACHED = 512;
 
 /**
+ * The run's total: each pattern is bounded (MAX_STATES), but 800 distinct ones just under it
+ * held the main thread compiling for 20 s, past cancel. So the states of every distinct pattern
+ * compiled in this process (a run is one process) are added up, refused ones included (they cost
+ * the compile too), and past MAX_TOTAL_STATES a new pattern is refused before it is compiled: an
+ * error where it is written, never a pass. Twenty patterns at the per-pattern limit, or thousands
+ * of ordinary ones (tens of states each); about a second of compiling at most.
+ */
+const MAX_TOTAL_STATES = 400_000;
+const charged = new Set<string>();
+/** Refused after compiling: refused again without compiling (a case list may repeat one). */
+const refusedAfterCompile = new Map<string, string>();
+let totalStates = 0;
+
+/**
  * Compiles a JavaScript-syntax pattern with JavaScript flags for RE2; throws PatternRefusedError
  * with a message for the user when the pattern uses what RE2 does not run. Compiled once per run.
  */
@@ -28,7 +42,24 @@ export function compileBoundedPattern(source: string, flags = ''): BoundedPatter
   const key = `${flags}/${source}`;
   const hit = compiled.get(key);
   if (hit) return hit;
-  const pattern = compile(source, flags);
+  const refused = refusedAfterCompile.get(key);
+  if (refused !== undefined) throw new PatternRefusedError(refused);
+  // Recompiled after the cache was cleared: already counted, and already within the total.
+  if (!charged.has(key) && totalStates >= MAX_TOTAL_STATES)
+    throw new PatternRefusedError(
+      `/${source}/${flags} is not compiled: the patterns compiled so far total ${totalStates} automaton states, which reaches the run's limit of ${MAX_TOTAL_STATES} (use fewer or smaller patterns)`,
+    );
+  let pattern: BoundedPattern;
+  try {
+    pattern = compile(source, flags, (states) => {
+      if (charged.has(key)) return;
+      charged.add(key);
+      totalStates += states;
+    });
+  } catch (err) {
+    if (charged.has(key)) refusedAfterCompile.set(key, (err as Error).message);
+    throw err;
+  }
   if (compiled.size >= MAX_CACHED) compiled.clear();
   compiled.set(key, pattern);
   return pattern;
@@ -53,7 +84,7 @@ export const boundedRegExpEngine = Object.assign(
   { code: 'rubric-eval bounded pattern (RE2)' },
 );
 
-function compile(source: string, flags: string): BoundedPattern {
+function compile(source: string, flags: string, charge: (states: number) => void): BoundedPattern {
   const shown = `/${source}/${flags}`;
   const unsupported = jsOnlyConstruct(source);
   if (unsupported)
@@ -68,15 +99,20 @@ function compile(source: string, flags: string): BoundedPattern {
   if (flags.includes('i')) re2Flags |= RE2JS.CASE_INSENSITIVE;
   if (flags.includes('m')) re2Flags |= RE2JS.MULTILINE;
   if (flags.includes('s')) re2Flags |= RE2JS.DOTALL;
+  // A pattern RE2 rejects while parsing cost about its length.
+  let states = source.length;
   try {
     const translated = RE2JS.translateRegExp(source);
     // Sticky on a fresh expression: the match must start at the beginning of the text.
     const re = RE2JS.compile(flags.includes('y') ? `\\A(?:${translated})` : translated, re2Flags);
-    return budgeted(re, shown);
+    states = stateCount(re);
+    return budgeted(re, states, shown);
   } catch (err) {
     throw new PatternRefusedError(
       `${shown} is not supported by the linear-time engine (RE2): ${(err as Error).message}`,
     );
+  } finally {
+    charge(states);
   }
 }
 
@@ -89,10 +125,13 @@ function compile(source: string, flags: string): BoundedPattern {
 const MAX_STATES = 20_000;
 const MAX_WORK = 100_000_000;
 
-function budgeted(re: RE2JS, shown: string): BoundedPattern {
+function stateCount(re: RE2JS): number {
   // re2js's compiled program (internal, version pinned); the source's length where it is absent.
   const prog = (re as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
-  const states = Math.max(prog?.inst?.length ?? re.pattern().length, 1);
+  return Math.max(prog?.inst?.length ?? re.pattern().length, 1);
+}
+
+function budgeted(re: RE2JS, states: number, shown: string): BoundedPattern {
   if (states > MAX_STATES)
     throw new PatternRefusedError(
       `${shown} compiles to ${states} automaton states; the limit is ${MAX_STATES} (write a shorter pattern)`,

@@ -1,6 +1,6 @@
 import { type RunResults } from '../core/results.js';
 import { describeError, untilCancelled } from './call-outcome.js';
-import { type Octokit, type Repo } from './client.js';
+import { createOctokit, type Octokit, type Repo } from './client.js';
 
 type StatusState = 'pending' | 'success' | 'failure' | 'error';
 
@@ -11,6 +11,13 @@ export interface CommitStatus {
 
 /** GitHub cuts a status description at 140 characters; ours never needs to be cut. */
 const MAX_DESCRIPTION = 140;
+
+/** How long the last status may take after a cancel: the run must still exit within 5 s. */
+const AFTER_CANCEL_MS = 2500;
+const CANCELLED: CommitStatus = {
+  state: 'error',
+  description: 'rubric-eval: cancelled before every case was judged',
+};
 
 /**
  * The judge stage's status from its results (README "The trusted stage"): `error` when nothing could be
@@ -25,7 +32,7 @@ export function statusFromResults(results: RunResults, checkFailed: boolean): Co
     return {
       state: 'error',
       description: results.partial
-        ? 'rubric-eval: cancelled before every case was judged'
+        ? CANCELLED.description
         : `rubric-eval: not judged (${results.errors.length} problem${results.errors.length === 1 ? '' : 's'}; see the run)`,
     };
   const counts = results.counts;
@@ -40,10 +47,44 @@ export function statusFromResults(results: RunResults, checkFailed: boolean): Co
 }
 
 /**
+ * The judge stage's status setter for one commit. After a cancel (SIGINT, SIGTERM) the run's
+ * client aborts every call, so a status left `pending` would stay so for good: the last status
+ * then goes out on a client of its own, bounded by AFTER_CANCEL_MS, and is always `error` saying
+ * the run was cancelled (whatever the partial results would have said).
+ */
+export function commitStatusWriter(
+  token: string,
+  repo: Repo,
+  sha: string,
+  at: {
+    context: string;
+    targetUrl: string | null;
+    timeoutMs: number;
+    warn: (m: string) => void;
+    signal: AbortSignal;
+  },
+): (status: CommitStatus) => Promise<boolean> {
+  const { context, targetUrl, warn, signal } = at;
+  const octokit = createOctokit(token, { warn, timeoutMs: at.timeoutMs, signal });
+  return async (status) => {
+    if (!signal.aborted) return setCommitStatus(octokit, repo, sha, { ...status, context, targetUrl }, at);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), AFTER_CANCEL_MS);
+    try {
+      const last = createOctokit(token, { warn, timeoutMs: AFTER_CANCEL_MS, signal: deadline.signal });
+      const o = { warn, signal: deadline.signal };
+      return await setCommitStatus(last, repo, sha, { ...CANCELLED, context, targetUrl }, o);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/**
  * Sets the commit status; a refusal is a warning that names the permission (the check itself
  * still fails or passes on the verdict).
  */
-export async function setCommitStatus(
+async function setCommitStatus(
   octokit: Octokit,
   repo: Repo,
   sha: string,

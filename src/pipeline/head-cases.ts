@@ -52,14 +52,15 @@ function headCaseProblem(c: EvalCase): string | null {
 }
 
 /**
- * The head's cases of these suites, parsed by the same loader as any suite (never run), in a
- * folder of their own: keyed by (suite path, id). A suite the head removed or that does not
+ * The head's cases of these suites, parsed by the same loader as any suite (never run; inputs
+ * only), in a folder of their own: keyed by (suite path, id). A suite the head removed or that does not
  * load leaves its cases as errors that say so.
  */
 export async function loadHeadCases(
   suitePaths: string[],
   read: HeadFiles,
   keys: readonly { suite: string; id: string }[],
+  signal?: AbortSignal,
 ): Promise<Map<string, HeadCase>> {
   const out = new Map<string, HeadCase>();
   if (suitePaths.length === 0) return out;
@@ -82,8 +83,12 @@ export async function loadHeadCases(
   }
   // The head's prompt templates are its code: read, never rendered here (the README's trusted stage).
   const ws = new Workspace(root, true);
+  // Only what the stage sends (inputs, prompts, vars): the head's assertions are never used, so
+  // they are not compiled (a pattern-heavy head must not hold the stage) nor their scripts read.
   const loaded = await loadInputs({ suites: [...texts.keys()], rubric: null, answersFile: null }, ws, {
     fetchRemote: false,
+    signal,
+    inputsOnly: true,
   });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   const bySuite = new Map(loaded.suites.map((s) => [s.path, s]));

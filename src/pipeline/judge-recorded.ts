@@ -54,10 +54,11 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   const { bundle } = recorded;
   for (const e of bundle.errors ?? []) errors.push(`the pull request's run could not record: ${excerpt(e)}`);
   const answers = new Map(bundle.answers.map((a) => [caseKey(a.suite, a.id), a]));
-  const head = errors.length > 0 ? new Map<string, HeadCase>() : await headCases(plan, recorded.headFiles);
+  const head =
+    errors.length > 0 ? new Map<string, HeadCase>() : await headCases(plan, recorded.headFiles, ctx.signal);
   const executed =
     errors.length > 0
-      ? { suites: [], rubric: null, partial: false }
+      ? { suites: [], rubric: null, partial: ctx.signal?.aborted ?? false }
       : await phase('Judge the recorded answers', () =>
           calibration.around(
             executePlan(withRecordedAnswers(plan, answers, head), {
@@ -158,7 +159,11 @@ function newLines(text: string, base: string): number {
 }
 
 /** The head's version of every case a model-only target answers, when the head can be read. */
-async function headCases(plan: RunPlan, read: HeadFiles | undefined): Promise<Map<string, HeadCase>> {
+async function headCases(
+  plan: RunPlan,
+  read: HeadFiles | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, HeadCase>> {
   if (!read) return new Map();
   const own = plan.cases.filter((c) => answersItself(c.target.runner));
   const paths = [...new Set(own.map((c) => c.suite.path))];
@@ -166,6 +171,7 @@ async function headCases(plan: RunPlan, read: HeadFiles | undefined): Promise<Ma
     paths,
     read,
     own.map((c) => ({ suite: c.suite.path, id: c.evalCase.id })),
+    signal,
   );
 }
 

@@ -29,6 +29,8 @@ export async function loadInputs(
     warn?(message: string): void;
     /** `validate` checks files offline: GitHub URL files are fetched by runs only. */
     fetchRemote?: boolean;
+    /** Cases' inputs only, assertions unread (the judge stage's head cases: suite/load-suite.ts). */
+    inputsOnly?: boolean;
   } = {},
 ): Promise<LoadedInputs> {
   const diagnostics: Diagnostic[] = [];
@@ -42,7 +44,7 @@ export async function loadInputs(
     ]);
     const found = await findSuiteFiles(config.suites, ws.root);
     diagnostics.push(...found.diagnostics);
-    const r = loadSuites(found.files, ws);
+    const r = await loadSuites(found.files, ws, { signal: io.signal, inputsOnly: io.inputsOnly });
     diagnostics.push(...r.diagnostics);
     suites = r.suites;
     // Files given as GitHub URLs: fetched now, so a run never starts with one missing.

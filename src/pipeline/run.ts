@@ -50,7 +50,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
   // Invalid input: nothing is judged, the run fails, and the results say why.
   const executed =
     errors.length > 0
-      ? { suites: [], rubric: null, partial: false }
+      ? { suites: [], rubric: null, partial: ctx.signal?.aborted ?? false }
       : await phase('Evaluate', () =>
           calibration.around(
             executePlan(plan, {

@@ -1,9 +1,10 @@
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { present } from '../core/checkout-read.js';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { loadSuiteFile } from './load-suite.js';
-import { type EvalSuite } from './types.js';
+import { type EvalSuite, type SuiteLoadOptions } from './types.js';
 import { type Workspace } from '../core/workspace.js';
 
 const SUITE_EXTENSIONS = /\.(ya?ml|jsonl)$/i;
@@ -53,12 +54,32 @@ export interface LoadedSuites {
   diagnostics: Diagnostic[];
 }
 
-/** Loads every suite, collecting all problems of all files before anyone decides to stop. */
-export function loadSuites(files: readonly string[], ws: Workspace): LoadedSuites {
+/**
+ * Loads every suite, collecting all problems of all files before anyone decides to stop. Between
+ * files the event loop turns, so a SIGINT is handled while many suites load; after a cancel no
+ * further file is read, and the load is an error that says how far it got (never a pass).
+ */
+export async function loadSuites(
+  files: readonly string[],
+  ws: Workspace,
+  o: SuiteLoadOptions & { signal?: AbortSignal } = {},
+): Promise<LoadedSuites> {
   const suites: EvalSuite[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const file of files) {
-    const r = loadSuiteFile(file, ws);
+  for (const [i, file] of files.entries()) {
+    await nextTurn();
+    if (o.signal?.aborted) {
+      diagnostics.push({
+        file: ws.display(file),
+        line: 0,
+        column: 0,
+        severity: 'error',
+        rule: 'cancelled',
+        message: `the run was cancelled while loading suites: ${i} of ${files.length} loaded, this one and the rest not read`,
+      });
+      break;
+    }
+    const r = loadSuiteFile(file, ws, o);
     diagnostics.push(...r.diagnostics);
     if (r.suite) suites.push(r.suite);
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Diagnostic, DiagnosticSink, type Position } from '../core/diagnostics.js';
-import { type EvalSuite } from './types.js';
+import { type EvalSuite, type SuiteLoadOptions } from './types.js';
 import { readUserFile } from '../core/user-file.js';
 import { type Workspace } from '../core/workspace.js';
 import { tooDeepOffset } from '../core/nesting.js';
@@ -23,7 +23,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * Loads one suite file (YAML or JSONL) into typed cases, collecting every problem with its
  * file:line:column. Returns no suite when any error was found: nothing is judged on a guess.
  */
-export function loadSuiteFile(absPath: string, ws: Workspace): SuiteLoadResult {
+export function loadSuiteFile(absPath: string, ws: Workspace, o: SuiteLoadOptions = {}): SuiteLoadResult {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
   const fail = (rule: string, message: string): SuiteLoadResult => {
@@ -40,7 +40,7 @@ export function loadSuiteFile(absPath: string, ws: Workspace): SuiteLoadResult {
   else return fail('file-type', `unsupported suite file type '${ext}' (use .yaml, .yml or .jsonl)`);
   if (!doc) return { suite: undefined, diagnostics: sink.items };
 
-  const loader = new SuiteLoader(absPath, display, doc, sink, ws);
+  const loader = new SuiteLoader(absPath, display, doc, sink, ws, o);
   const suite = loader.load();
   return { suite: sink.hasErrors ? undefined : suite, diagnostics: sink.items };
 }

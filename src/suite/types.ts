@@ -363,3 +363,12 @@ export interface EvalSuite {
    */
   providers?: ProviderEntry[];
 }
+
+export interface SuiteLoadOptions {
+  /**
+   * Only what a case sends to its target (inputs, prompts, vars): its assertions and evaluators
+   * are neither compiled nor checked, and their script files not read. For the judge stage's
+   * head cases, whose assertions are never used (the base branch's grade them).
+   */
+  inputsOnly?: boolean;
+}

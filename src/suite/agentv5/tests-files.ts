@@ -12,6 +12,8 @@ export interface TestsFile {
   doc: SourceDocument;
   sink: DiagnosticSink;
   ws: Workspace;
+  /** Cases' inputs only: assertions unread (suite/types.ts `SuiteLoadOptions`). */
+  inputsOnly?: boolean;
 }
 
 /** One test as written, and where: inline in the suite or in a referenced file. */

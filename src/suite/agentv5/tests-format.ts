@@ -327,19 +327,22 @@ function testEvaluators(
   const skipDefaults = execution.skip_defaults === true || options.disableDefaultAsserts === true;
   const defaultAssert = skipDefaults ? [] : asList(env.defaults.assert);
   const suiteAssert = skipDefaults ? [] : asList(env.suiteAssert);
-  const evaluators = [
-    ...mapAssertions(defaultAssert, ['default_test', 'assert'], {
-      ...ctx,
-      doc: env.suite.doc,
-      sink: env.suite.sink,
-    }),
-    ...mapAssertions(suiteAssert, ['assert'], {
-      ...ctx,
-      doc: env.suite.doc,
-      sink: env.suite.sink,
-    }),
-    ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
-  ];
+  // Inputs only: no assertion is compiled, checked or has its script read (the base's grade).
+  const evaluators = env.suite.inputsOnly
+    ? []
+    : [
+        ...mapAssertions(defaultAssert, ['default_test', 'assert'], {
+          ...ctx,
+          doc: env.suite.doc,
+          sink: env.suite.sink,
+        }),
+        ...mapAssertions(suiteAssert, ['assert'], {
+          ...ctx,
+          doc: env.suite.doc,
+          sink: env.suite.sink,
+        }),
+        ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
+      ];
   const written = defaultAssert.length + suiteAssert.length + asList(t.assert).length;
   // promptfoo runs a test without assertions for its output: it passes whenever its target answers.
   if (written === 0 && (suffix === '' || suffix === '-1'))

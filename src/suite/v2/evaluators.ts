@@ -20,6 +20,8 @@ import { V2Reader } from './reader.js';
 /** v2 evaluators and their aggregators, read from a case's (or the suite's) evaluator list. */
 export class V2EvaluatorReader extends V2Reader {
   protected loadEvaluators(list: RawEvaluator[], at: PathSegment[], subject: string): EvaluatorConfig[] {
+    // Inputs only: no evaluator is compiled, checked or has its script read (the base's grade).
+    if (this.options.inputsOnly) return [];
     const out: EvaluatorConfig[] = [];
     list.forEach((raw, i) => {
       const e = this.loadEvaluator(raw, [...at, i], subject);

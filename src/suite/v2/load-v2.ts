@@ -39,7 +39,14 @@ export class SuiteLoader extends V2EvaluatorReader {
       return undefined;
     }
     if (isTestsFormat(raw))
-      return loadTestsSuite(this, { absPath: this.absPath, display: this.display, doc, sink, ws: this.ws });
+      return loadTestsSuite(this, {
+        absPath: this.absPath,
+        display: this.display,
+        doc,
+        sink,
+        ws: this.ws,
+        inputsOnly: this.options.inputsOnly,
+      });
     // Validate the suite's own fields without the cases, then each case on its own so one bad
     // case does not hide the problems of the others.
     const { evalcases, eval_cases, tests, ...head } = raw;

@@ -14,6 +14,7 @@ import {
 } from '../types.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type Workspace } from '../../core/workspace.js';
+import { type SuiteLoadOptions } from '../types.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
 
@@ -33,6 +34,7 @@ export class V2Reader {
     protected readonly doc: SourceDocument,
     protected readonly sink: DiagnosticSink,
     protected readonly ws: Workspace,
+    protected readonly options: SuiteLoadOptions = {},
   ) {
     this.dir = path.dirname(absPath);
   }
