@@ -16,6 +16,7 @@ const ALLOWED: Record<string, string> = {
     "a CLI target's {OUTPUT_FILE}, a temporary path of the action's own (read regular-only, non-blocking, capped)",
   'cli/compare.ts': "results files named on the CLI user's own command line",
   'cli/run-cli.ts': "the diff file named on the CLI user's own command line",
+  'cli/plan.ts': "the baseline results file named on the CLI user's own command line",
   'github/run-context.ts': "the runner's event file (GITHUB_EVENT_PATH)",
   'github/step-files.ts':
     "the runner's step files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ENV, GITHUB_PATH)",

@@ -7,7 +7,7 @@ import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { tmpDir } from '../helpers/judge.js';
 
 /**
- * The run's total pattern work (CONTRACTS §10, "Cancel is honoured during load too"). The tests
+ * The run's total pattern work (docs/cancel-during-load.md). The tests
  * share this file's module instance, so they run in order: the budget is spent as they go.
  */
 

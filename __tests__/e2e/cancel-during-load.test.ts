@@ -16,7 +16,7 @@ import {
 } from '../helpers/trusted-stage.js';
 
 /**
- * Cancel during load (CONTRACTS §10, "Cancel is honoured during load too"), through dist/index.js:
+ * Cancel during load (docs/cancel-during-load.md), through dist/index.js:
  * a suite of many distinct patterns, each just under the per-pattern state limit, must not hold
  * the process past a SIGINT, in `stage: all` and in the judge stage, whose status must not stay
  * `pending`.

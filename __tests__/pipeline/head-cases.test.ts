@@ -1,7 +1,7 @@
 import { loadHeadCases } from '../../src/pipeline/head-cases.js';
 import { caseKey } from '../../src/pipeline/record-bundle.js';
 
-/** The judge stage's head cases: only their inputs are read (CONTRACTS §10, cancel during load). */
+/** The judge stage's head cases: only their inputs are read (docs/cancel-during-load.md). */
 
 const HEAD_SUITE = [
   'prompts: ["{{ q }}"]',
