@@ -1,7 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { resultsFromZip } from '../../src/baseline/artifact-zip.js';
-import { zipWithRepeats } from '../helpers/zip-entries.js';
+import { deflatedZeros, zipDeclaring, zipWithRepeats } from '../helpers/zip-entries.js';
 
 const zip = (files: Record<string, string>) =>
   zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
@@ -62,49 +62,8 @@ test("the declared sizes of every entry together are bounded, not only the resul
   });
 });
 
-/** A zip of one entry `name` holding `data` (raw deflate when `method` is 8) that declares `declared` bytes. */
-function declaring(name: string, data: Uint8Array, method: 0 | 8, declared: number): Uint8Array {
-  const z = zipSync({ [name]: [data, { level: 0 }] });
-  const view = new DataView(z.buffer, z.byteOffset, z.byteLength);
-  const central = z.length - 22 - (46 + name.length);
-  for (const [at, methodAt, sizeAt] of [
-    [0, 8, 22],
-    [central, 10, 24],
-  ] as const) {
-    view.setUint16(at + methodAt, method, true);
-    view.setUint32(at + sizeAt, declared, true);
-  }
-  return z;
-}
-
-/**
- * A raw deflate stream of one fixed-Huffman block: a literal zero, then `repeats` copies of
- * (length 258, distance 1), so about 258 × `repeats` zero bytes from 13 bits each. Huffman
- * blocks, not stored ones: an inflater that writes into a fixed buffer decodes them to the end.
- */
-function zeros(repeats: number): Uint8Array {
-  const out = new Uint8Array(Math.ceil((3 + 8 + 13 * repeats + 7) / 8) + 1);
-  let bit = 0;
-  const put = (value: number, n: number, huffman = false) => {
-    for (let i = 0; i < n; i++) {
-      const b = huffman ? (value >> (n - 1 - i)) & 1 : (value >> i) & 1;
-      if (b) out[bit >> 3]! |= 1 << (bit & 7);
-      bit++;
-    }
-  };
-  put(1, 1); // the final block
-  put(1, 2); // fixed Huffman codes
-  put(0x30, 8, true); // the literal 0
-  for (let i = 0; i < repeats; i++) {
-    put(0xc5, 8, true); // length 258 (code 285)
-    put(0, 5, true); // distance 1 (code 0)
-  }
-  put(0, 7, true); // end of block
-  return out.subarray(0, Math.ceil(bit / 8));
-}
-
 test('an entry that inflates past its declared size is refused at that size, not after inflating it all', () => {
-  const bomb = declaring('rubric-eval-record.json', zeros(1 << 22), 8, 100);
+  const bomb = zipDeclaring('rubric-eval-record.json', deflatedZeros(1 << 22), 8, 100);
   const before = process.cpuUsage();
   const r = resultsFromZip(bomb, 'r.json');
   const cpu = process.cpuUsage(before);
@@ -117,15 +76,15 @@ test('an entry that inflates past its declared size is refused at that size, not
 
 test('an entry must be exactly its declared size, stored or deflated', () => {
   const text = '{"version":1}';
-  expect(resultsFromZip(declaring('r.json', strToU8(text), 0, 5), 'r.json')).toEqual({
+  expect(resultsFromZip(zipDeclaring('r.json', strToU8(text), 0, 5), 'r.json')).toEqual({
     error: 'r.json in the artifact stores 13 bytes but declares 5: refused',
   });
   const deflated = deflateRawSync(strToU8(text));
-  expect(resultsFromZip(declaring('r.json', deflated, 8, 50), 'r.json')).toEqual({
+  expect(resultsFromZip(zipDeclaring('r.json', deflated, 8, 50), 'r.json')).toEqual({
     error: 'r.json in the artifact inflates to 13 bytes, not its declared 50: refused',
   });
-  expect(resultsFromZip(declaring('r.json', deflated, 8, 13), 'r.json')).toEqual({ name: 'r.json', text });
-  expect(resultsFromZip(declaring('r.json', strToU8(text), 0, 13), 'r.json')).toEqual({
+  expect(resultsFromZip(zipDeclaring('r.json', deflated, 8, 13), 'r.json')).toEqual({ name: 'r.json', text });
+  expect(resultsFromZip(zipDeclaring('r.json', strToU8(text), 0, 13), 'r.json')).toEqual({
     name: 'r.json',
     text,
   });
