@@ -14,7 +14,7 @@ import { judgeErrorResult } from './llm-judge.js';
 
 /**
  * The cosine of two embeddings. Embeddings the endpoint sent that give no number (different
- * lengths; values whose products overflow, so NaN) are the judge's error, never a similarity:
+ * lengths; a NaN value, or values whose products overflow) are the judge's error, never a similarity:
  * `not-similar` would pass on NaN, which is below every threshold.
  */
 export function cosine(a: readonly number[], b: readonly number[], usage: Usage = emptyUsage()): number {
