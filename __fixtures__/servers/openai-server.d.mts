@@ -25,6 +25,8 @@ export interface ServerOptions {
   reject?: (body: any) => Directive | undefined;
   keepRequests?: boolean;
   port?: number;
+  /** The `/v1/embeddings` vector of a text (default: bagOfWords). */
+  embed?: (text: string) => number[];
 }
 export interface FakeOpenAI {
   url: string;

@@ -1,6 +1,7 @@
+import { deflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { resultsFromZip } from '../../src/baseline/artifact-zip.js';
-import { zipWithRepeats } from '../helpers/zip-entries.js';
+import { deflatedZeros, zipDeclaring, zipWithRepeats } from '../helpers/zip-entries.js';
 
 const zip = (files: Record<string, string>) =>
   zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
@@ -58,5 +59,33 @@ test("the declared sizes of every entry together are bounded, not only the resul
   const z = zip({ 'r.json': '{"version":1}', 'padding.txt': 'x'.repeat(2000) });
   expect(resultsFromZip(z, 'r.json', 1000)).toEqual({
     error: "the artifact's 2 files declare 2013 bytes in all, over the 1000 limit",
+  });
+});
+
+test('an entry that inflates past its declared size is refused at that size, not after inflating it all', () => {
+  const bomb = zipDeclaring('rubric-eval-record.json', deflatedZeros(1 << 22), 8, 100);
+  const before = process.cpuUsage();
+  const r = resultsFromZip(bomb, 'r.json');
+  const cpu = process.cpuUsage(before);
+  expect(r).toEqual({
+    error: 'rubric-eval-record.json in the artifact inflates past its declared 100 bytes: refused',
+  });
+  // Inflating it all took seconds; stopping at the declared size takes milliseconds (a generous bound: a shared machine).
+  expect((cpu.user + cpu.system) / 1000).toBeLessThan(500);
+});
+
+test('an entry must be exactly its declared size, stored or deflated', () => {
+  const text = '{"version":1}';
+  expect(resultsFromZip(zipDeclaring('r.json', strToU8(text), 0, 5), 'r.json')).toEqual({
+    error: 'r.json in the artifact stores 13 bytes but declares 5: refused',
+  });
+  const deflated = deflateRawSync(strToU8(text));
+  expect(resultsFromZip(zipDeclaring('r.json', deflated, 8, 50), 'r.json')).toEqual({
+    error: 'r.json in the artifact inflates to 13 bytes, not its declared 50: refused',
+  });
+  expect(resultsFromZip(zipDeclaring('r.json', deflated, 8, 13), 'r.json')).toEqual({ name: 'r.json', text });
+  expect(resultsFromZip(zipDeclaring('r.json', strToU8(text), 0, 13), 'r.json')).toEqual({
+    name: 'r.json',
+    text,
   });
 });

@@ -1,5 +1,5 @@
 import { checkFailures, failureMessage } from '../../src/config/fail-on.js';
-import { type EffectRow, type RunEffect } from '../../src/core/results.js';
+import { type EffectRow, type RunEffect, type RunResults } from '../../src/core/results.js';
 import { resultsOf } from '../helpers/results.js';
 
 const row = (metric: EffectRow['metric'], verdict: EffectRow['verdict']): EffectRow => ({
@@ -48,5 +48,41 @@ describe('fail-on: effect', () => {
   it('is fail without a baseline or with too few paired cases', () => {
     expect(checkFailures(failing, 'effect')).toEqual(['1 failed']);
     expect(checkFailures({ ...failing, effect: effect() }, 'effect')).toEqual(['1 failed']);
+  });
+
+  it('falls back to the absolute rule when the effect cannot detect a drop (one cluster, no mde)', () => {
+    // A PR that breaks every case and puts them all in one cluster: the interval is [-1, 1].
+    const oneCluster = {
+      ...row('pass', 'inconclusive'),
+      clusters: 1,
+      mde: null,
+      delta_low: -1,
+      delta_high: 1,
+    };
+    const r = { ...failing, effect: effect(oneCluster, { ...oneCluster, metric: 'score' as const }) };
+    expect(checkFailures(r, 'effect')).toEqual([
+      'the effect cannot detect a drop (40 cases in 1 cluster), so the absolute rule applies',
+      '1 failed',
+    ]);
+    expect(failureMessage(r, 'effect')).toMatch(
+      /the effect cannot detect a drop .*, so the absolute rule applies, 1 failed$/,
+    );
+    // Many clusters but no detectable drop (mde null) is the same.
+    const noMde = { ...failing, effect: effect({ ...row('pass', 'inconclusive'), mde: null }) };
+    expect(checkFailures(noMde, 'effect')).toEqual([
+      'the effect cannot detect a drop (40 cases in 40 clusters), so the absolute rule applies',
+      '1 failed',
+    ]);
+    // Nothing failing: the absolute rule passes it too.
+    const passing = resultsOf([['s.yaml', 'a', 'pass', 1]]);
+    expect(checkFailures({ ...passing, effect: effect({ ...oneCluster }) }, 'effect')).toEqual([]);
+  });
+
+  it('fails on a failed markdown rubric', () => {
+    const passing = resultsOf([['s.yaml', 'a', 'pass', 1]]);
+    const rubric = { path: 'RUBRIC.md', verdict: 'fail' } as RunResults['rubric'];
+    expect(
+      checkFailures({ ...passing, rubric, effect: effect(row('pass', 'non-inferior')) }, 'effect'),
+    ).toEqual(['rubric RUBRIC.md failed']);
   });
 });

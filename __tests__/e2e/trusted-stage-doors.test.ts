@@ -21,7 +21,7 @@ import {
   workflowRunEvent,
   zipOf,
 } from '../helpers/trusted-stage.js';
-import { zipWithRepeats } from '../helpers/zip-entries.js';
+import { deflatedZeros, zipDeclaring, zipWithRepeats } from '../helpers/zip-entries.js';
 
 /**
  * The trusted stage's last doors (the README's Guarantees), through
@@ -97,6 +97,21 @@ test('a record bundle zip with two entries of one name is refused before inflati
   expect(statuses.map((s) => s.state)).toEqual(['pending', 'error']);
   expect(judge!.state.requests).toHaveLength(0);
   expect(run.code).toBe(1);
+}, 120_000);
+
+test('a record bundle zip whose entry inflates past its declared size is refused at that size: status error, nothing judged', async () => {
+  // About 1 GB of zeros in about 6.8 MB, declared as 100 bytes: inflating it whole took seconds of CPU.
+  const zip = zipDeclaring('rubric-eval-record.json', deflatedZeros(1 << 22), 8, 100);
+  const started = Date.now();
+  const { results, statuses, run } = await judgeStage(base(), recordArtifact(zip), [PR]);
+  expect(results.errors.join('\n')).toMatch(
+    /rubric-eval-record\.json in the artifact inflates past its declared 100 bytes: refused/,
+  );
+  expect(statuses.map((s) => s.state)).toEqual(['pending', 'error']);
+  expect(judge!.state.requests).toHaveLength(0);
+  expect(run.code).toBe(1);
+  // Wall time of the whole action on a shared machine: a loose bound, the unit test bounds the CPU.
+  expect(Date.now() - started).toBeLessThan(60_000);
 }, 120_000);
 
 describe("the judge stage's own spend on model-only head cases", () => {

@@ -202,6 +202,21 @@ describe('definition_hash', () => {
       expect((await hashes(repo(files(changed))))[key]).not.toBe(base);
   });
 
+  test("a case's cluster changes it (the effect resamples by cluster); a case without one keeps its hash", async () => {
+    const key = 'evals/s.yaml#judged';
+    const plain = await hashes(repo());
+    const inCluster = (name: string) =>
+      hashes(
+        repo({ 'evals/s.yaml': SUITE.replace('  - id: judged\n', `  - id: judged\n    cluster: ${name}\n`) }),
+      );
+    const refunds = (await inCluster('refunds'))[key];
+    expect(refunds).not.toBe(plain[key]);
+    expect((await inCluster('billing'))[key]).not.toBe(refunds);
+    expect((await inCluster('refunds'))[key]).toBe(refunds);
+    // The untouched case's hash, without a cluster, is as before.
+    expect((await inCluster('refunds'))['evals/s.yaml#prompted']).toBe(plain['evals/s.yaml#prompted']);
+  });
+
   test('structured expected content and tool calls count; an alias shadowed by its canonical key does not', async () => {
     const suite = (expected: string) => `evalcases:
   - id: shaped

@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { MAX_RESULTS_BYTES } from './read-results.js';
+import { inflateEntry } from './zip-entry.js';
 
 const base = (name: string) => name.split('/').pop() ?? name;
 
@@ -27,10 +28,10 @@ function refuseEntries(entries: readonly { name: string; size: number }[], maxBy
 
 /**
  * The results file inside an artifact's zip: the one `.json`, or the one named like
- * `results-file` when there are several. Entries are inflated into buffers of their declared
- * size, so a hostile archive cannot expand past the cap: one entry per name, and the declared
- * sizes of all entries within `maxBytes` (checked before any inflating). Never throws: a reason
- * instead.
+ * `results-file` when there are several. A hostile archive cannot expand past the cap: one
+ * entry per name, the declared sizes of all entries within `maxBytes` (checked before any
+ * inflating), and the one entry read is inflated no further than its declared size, which it
+ * must match exactly (src/baseline/zip-entry.ts). Never throws: a reason instead.
  */
 export function resultsFromZip(
   zip: Uint8Array,
@@ -65,12 +66,6 @@ export function resultsFromZip(
     return {
       error: `${pick.name} in the artifact is ${pick.size} bytes, over the ${maxBytes} limit`,
     };
-  try {
-    const files = unzipSync(zip, { filter: (f) => f.name === pick.name });
-    const bytes = files[pick.name];
-    if (!bytes) return { error: `${pick.name} could not be read from the artifact` };
-    return { name: pick.name, text: strFromU8(bytes) };
-  } catch (err) {
-    return { error: `${pick.name} in the artifact is corrupt (${(err as Error).message})` };
-  }
+  const read = inflateEntry(zip, pick.name);
+  return 'error' in read ? read : { name: pick.name, text: strFromU8(read.bytes) };
 }

@@ -105,14 +105,30 @@ function regressions(results: RunResults): string[] {
 
 /**
  * `fail-on: effect`: the overall effect of either metric reads `regressed` (docs/effect.md);
- * an errored or skipped case is no evidence that nothing got worse.
+ * an errored or skipped case, or a failed markdown rubric, is no evidence that nothing got
+ * worse. An effect that cannot see a drop (fewer than 2 clusters, no detectable drop) is no
+ * evidence either: the PR's own `cluster` labels could make it so, and then the absolute rule
+ * (`fail`) decides, as without a baseline, and the first reason says why.
  */
 function effectFailures(results: RunResults): string[] {
-  const bits = (results.effect ? overallRows(results.effect) : [])
+  const rows = results.effect ? overallRows(results.effect) : [];
+  const bits = rows
     .filter((r) => r.verdict === 'regressed')
     .map((r) => `the ${r.metric === 'pass' ? 'pass rate' : 'score'} regressed (${effectNumbers(r)})`);
+  const blind = rows.find((r) => r.clusters < 2 || r.mde === null);
+  if (bits.length === 0 && blind) {
+    const absolute = checkFailures(results, 'fail');
+    const clusters = `${blind.clusters} cluster${blind.clusters === 1 ? '' : 's'}`;
+    return absolute.length === 0
+      ? []
+      : [
+          `the effect cannot detect a drop (${blind.n} cases in ${clusters}), so the absolute rule applies`,
+          ...absolute,
+        ];
+  }
   if (results.counts.error) bits.push(`${results.counts.error} errored`);
   if (results.counts.skipped) bits.push(`${results.counts.skipped} skipped, not judged`);
+  if (results.rubric?.verdict === 'fail') bits.push(`rubric ${results.rubric.path} failed`);
   return bits;
 }
 

@@ -103,16 +103,17 @@ export class Workspace {
    * The one reader for the checkout: reads a text file as UTF-8 with CRLF folded to LF, once per
    * run, only when it is inside the workspace after links are resolved, a regular file and at
    * most `maxBytes`. Throws FileReadRefused naming the file (`rule`: escapes-workspace,
-   * missing-file, not-a-file, too-large) otherwise.
+   * missing-file, not-a-file, too-large) otherwise. `keep: false` for a large file read once (a
+   * shard's results): it is not held for the rest of the run.
    */
-  readText(absPath: string, maxBytes = MAX_FILE_BYTES): string {
+  readText(absPath: string, maxBytes = MAX_FILE_BYTES, keep = true): string {
     const cached = this.textCache.get(absPath);
     if (cached !== undefined) return cached;
     const text = readRegularFile(this.realInside(absPath), maxBytes, this.display(absPath)).replace(
       /\r\n/g,
       '\n',
     );
-    this.textCache.set(absPath, text);
+    if (keep) this.textCache.set(absPath, text);
     return text;
   }
 

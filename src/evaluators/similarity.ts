@@ -1,6 +1,6 @@
-import { RubricEvalError } from '../core/errors.js';
-import { type EvaluatorResult } from '../core/results.js';
-import { type Judge } from '../judge/judge.js';
+import { emptyUsage, type EvaluatorResult } from '../core/results.js';
+import { type Usage } from '../core/usage.js';
+import { type Judge, JudgeError } from '../judge/judge.js';
 import { type SimilarityConfig } from '../suite/types.js';
 import { judgeErrorResult } from './llm-judge.js';
 
@@ -12,9 +12,14 @@ import { judgeErrorResult } from './llm-judge.js';
  * it passes), as promptfoo scores it.
  */
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
+/**
+ * The cosine of two embeddings. Embeddings the endpoint sent that give no number (different
+ * lengths; a NaN value, or values whose products overflow) are the judge's error, never a similarity:
+ * `not-similar` would pass on NaN, which is below every threshold.
+ */
+export function cosine(a: readonly number[], b: readonly number[], usage: Usage = emptyUsage()): number {
   if (a.length !== b.length)
-    throw new RubricEvalError(`embeddings of different lengths (${a.length}, ${b.length})`);
+    throw new JudgeError(`embeddings of different lengths (${a.length}, ${b.length})`, usage);
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -23,7 +28,9 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
     na += a[i]! * a[i]!;
     nb += b[i]! * b[i]!;
   }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  const c = na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  if (!Number.isFinite(c)) throw new JudgeError(`the embeddings give no similarity (${c})`, usage);
+  return c;
 }
 
 export interface SimilarityOutcome {
@@ -85,7 +92,7 @@ export async function runSimilarity(
   try {
     const { vectors, usage } = await judge.embed([answer, ...config.values]);
     const [out, ...expected] = vectors;
-    const sims = expected.map((v) => cosine(out!, v));
+    const sims = expected.map((v) => cosine(out!, v, usage));
     return outcomeResult(
       base,
       similarityOutcome(sims, config.threshold, config.inverse),

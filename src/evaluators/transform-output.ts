@@ -4,6 +4,8 @@ import { type CodeContext, type CodeSource, type EvalCase, type EvaluatorConfig 
 import { outputValue, promptText, scriptCall } from './code-assertion.js';
 import { type CandidateAnswer } from './candidate-answer.js';
 import { callScript } from './script-batch.js';
+import { judgedAnswer } from './judged-answer.js';
+import { type AnswerCut } from '../core/results.js';
 
 /**
  * promptfoo transforms: the test's `options.transform` (else `defaultTest`'s), then the
@@ -13,7 +15,7 @@ import { callScript } from './script-batch.js';
  * once per answer: the test's transform runs once however many assertions it precedes.
  */
 
-type Outcome = { ok: true; answer: CandidateAnswer } | { ok: false; error: string };
+type Outcome = { ok: true; answer: CandidateAnswer; cut: AnswerCut | null } | { ok: false; error: string };
 
 const done = new WeakMap<CandidateAnswer, Map<string, Promise<Outcome>>>();
 
@@ -53,8 +55,11 @@ function applyChain(
       if (!r.ok) return { ok: false, error: `${label} failed: ${r.error}` };
       if (r.value === null || r.value === undefined)
         return { ok: false, error: `${label} did not return a value` };
-      const next: CandidateAnswer = { ...input, text: asText(r.value), value: r.value };
-      return { ok: true, answer: next };
+      // The transform's text is what the judges see: redacted and capped as every answer is (CONTRACTS §10).
+      const { answer: judged, cut } = judgedAnswer({ ...input, text: asText(r.value) }, exec.redactor);
+      // Code is given a transform's object; its text is the capped text.
+      const next: CandidateAnswer = typeof r.value === 'string' ? judged : { ...judged, value: r.value };
+      return { ok: true, answer: next, cut: cut ?? before?.cut ?? null };
     } catch (err) {
       return { ok: false, error: `${label}: ${(err as Error).message}` };
     }
@@ -91,8 +96,9 @@ export async function withTransforms(
     };
   const result = await grade(out.answer);
   const text = out.answer.text;
-  return {
-    ...result,
-    transformed_output: text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text,
-  };
+  const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+  const cut = out.cut
+    ? ` [the transformed output, ${out.cut.original_chars} characters, was cut to ${out.cut.kept_chars} before it was graded]`
+    : '';
+  return { ...result, transformed_output: shown + cut };
 }

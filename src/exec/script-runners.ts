@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type CommandResult, runCommand } from './run-command.js';
 import { type ExecDeps } from './deps.js';
 
@@ -25,8 +26,14 @@ export interface ScriptCall {
 /** What one call returned (as JSON), or what it threw. */
 export type ScriptReturn = { ok: true; value: unknown; undef?: boolean } | { ok: false; error: string };
 
-/** The marker of the runner's result line: user code printing to stdout does not disturb it. */
-const MARK = '\u0000RUBRIC_EVAL_RESULTS\u0000';
+/**
+ * The marker of the runner's result line, new for every batch: the calls' data (a PR's answer
+ * among it) is printed by user code at will, so a fixed marker could be forged by an answer that
+ * carries it. The runner gets the marker on stdin and keeps it out of the suite's code's reach.
+ */
+function batchMark(): string {
+  return `\u0000RUBRIC_EVAL_RESULTS_${randomBytes(16).toString('hex')}\u0000`;
+}
 
 /**
  * The JavaScript runner: reads the calls, runs each in order (awaiting promises), prints one result
@@ -39,7 +46,10 @@ globalThis.require = require;
 const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', async () => {
-  const calls = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const mark = input.mark;
+  const calls = input.calls;
+  chunks.length = 0;
   const out = [];
   for (const call of calls) {
     try {
@@ -64,14 +74,17 @@ process.stdin.on('end', async () => {
   }
   let text;
   try { text = JSON.stringify(out); } catch (e) { text = JSON.stringify(out.map(() => ({ ok: false, error: 'the result is not JSON: ' + e.message }))); }
-  process.stdout.write('\\n' + ${JSON.stringify(MARK)} + text + '\\n', () => process.exit(0));
+  process.stdout.write('\\n' + mark + text + '\\n', () => process.exit(0));
 });
 `;
 
 /** The Python runner: the same protocol; an inline body becomes a function over (output, context). */
 const PY_RUNNER = `
 import importlib.util, json, os, sys, traceback, dataclasses
-calls = json.loads(sys.stdin.buffer.read().decode('utf-8'))
+_input = json.loads(sys.stdin.buffer.read().decode('utf-8'))
+_mark = _input['mark']
+calls = _input['calls']
+del _input
 def plain(v):
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
         return dataclasses.asdict(v)
@@ -101,7 +114,7 @@ for call in calls:
     except BaseException as e:
         out.append({'ok': False, 'error': ''.join(traceback.format_exception_only(type(e), e)).strip()})
 sys.stdout.flush()
-sys.stdout.write('\\n' + ${JSON.stringify(MARK)} + json.dumps(out, default=plain) + '\\n')
+sys.stdout.write('\\n' + _mark + json.dumps(out, default=plain) + '\\n')
 sys.stdout.flush()
 os._exit(0)
 `;
@@ -130,6 +143,7 @@ export async function runScripts(
   deps: ExecDeps,
   describe: (r: CommandResult) => string,
 ): Promise<ScriptReturn[]> {
+  const mark = batchMark();
   const r = await deps.processLimiter.run(
     () =>
       runCommand({
@@ -137,18 +151,34 @@ export async function runScripts(
         cwd,
         timeoutMs: deps.commandTimeoutMs,
         env: deps.childEnv,
-        stdin: JSON.stringify(calls),
+        stdin: JSON.stringify({ mark, calls }),
         redactor: deps.redactor,
         signal: deps.signal,
         stdoutLimit: 4 * 1024 * 1024,
       }),
     deps.signal,
   );
-  const at = r.stdout.lastIndexOf(MARK);
-  if (r.spawnError || r.timedOut || r.cancelled || r.signal || at === -1 || r.stdoutOverflowed)
+  const at = r.stdout.indexOf(mark);
+  // Only a runner that finished (exit 0) printed its line; a second marker means the line is not its own.
+  if (
+    r.spawnError ||
+    r.timedOut ||
+    r.cancelled ||
+    r.signal ||
+    r.exitCode !== 0 ||
+    at === -1 ||
+    r.stdoutOverflowed
+  )
     throw new ScriptBatchError(describe(r), r);
-  const line = r.stdout.slice(at + MARK.length).split('\n', 1)[0]!;
-  const parsed = JSON.parse(line) as ScriptReturn[];
+  if (r.stdout.indexOf(mark, at + 1) !== -1)
+    throw new ScriptBatchError('the runner printed its result line more than once', r);
+  const line = r.stdout.slice(at + mark.length).split('\n', 1)[0]!;
+  let parsed: ScriptReturn[];
+  try {
+    parsed = JSON.parse(line) as ScriptReturn[];
+  } catch {
+    throw new ScriptBatchError("the runner's result line is not JSON", r);
+  }
   if (!Array.isArray(parsed) || parsed.length !== calls.length)
     throw new ScriptBatchError('the runner answered a different number of calls', r);
   return parsed;

@@ -300,7 +300,9 @@ export class ChatCaller {
         const res = await (
           await this.client
         ).embeddings.create(
-          { model, input },
+          // As numbers: the SDK's default (base64) would read an endpoint that answers numbers anyway
+          // (Ollama's, for one) as raw bytes, and every similarity would be noise.
+          { model, input, encoding_format: 'float' },
           { signal: attemptAbort.signal, timeout: this.endpoint.timeoutMs + 5000 },
         );
         this.limiter.onSuccess();

@@ -105,7 +105,7 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
     ctx.warn(
       'merge: `suites` and `rubric` are ignored; the shards ran them, the merge only combines their results',
     );
-  const read = await readShardFiles(globs, ctx.ws.root, config.resultsFile || null);
+  const read = await readShardFiles(globs, ctx.ws, config.resultsFile || null);
   const merged = mergeShards(read.files, read.errors);
   for (const w of merged.warnings) ctx.warn(w);
   const calibration = mergeCalibration(read.files);

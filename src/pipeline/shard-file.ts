@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readRegularFile } from '../core/checkout-read.js';
 import { MAX_RESULTS_BYTES } from '../baseline/read-results.js';
 import { tooDeepPath } from '../core/nesting.js';
+import { type Workspace } from '../core/workspace.js';
 import { type RunResults } from '../core/results.js';
 import { RunResultsSchema } from '../core/results-schema.js';
 
@@ -39,20 +40,33 @@ async function findShardFiles(
   const files = new Set<string>();
   const errors: string[] = [];
   for (const pattern of patterns) {
-    const matches = await glob(pattern, { cwd, absolute: true, onlyFiles: true, expandDirectories: false });
+    const matches = await glob(pattern, {
+      cwd,
+      absolute: true,
+      onlyFiles: true,
+      expandDirectories: false,
+      // As for suites (src/suite/discover.ts): a link in the checkout to `/` must not be walked.
+      followSymbolicLinks: false,
+    });
     if (matches.length === 0) errors.push(`merge: no files match '${pattern}' in ${cwd}`);
     for (const m of matches.sort()) files.add(path.normalize(m));
   }
   return { files: [...files], errors };
 }
 
-/** Reads one shard results file; a file that is not one is an error naming the file and why. */
-function readShardFile(abs: string, cwd: string): ShardFile | { error: string } {
-  const rel = path.relative(cwd, abs);
-  const file = rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
+/**
+ * Reads one shard results file; a file that is not one is an error naming the file and why. A
+ * file in the workspace is read as the checkout is (inside it after links); one outside it (a
+ * download folder) as any file outside a checkout.
+ */
+function readShardFile(abs: string, ws: Workspace): ShardFile | { error: string } {
+  const file = ws.display(abs);
   let raw: unknown;
   try {
-    raw = JSON.parse(readRegularFile(abs, MAX_RESULTS_BYTES, file));
+    const text = ws.has(abs)
+      ? ws.readText(abs, MAX_RESULTS_BYTES, false)
+      : readRegularFile(abs, MAX_RESULTS_BYTES, file);
+    raw = JSON.parse(text);
   } catch (err) {
     return { error: `${file}: unreadable shard results file: ${(err as Error).message.split('\n')[0]}` };
   }
@@ -80,15 +94,16 @@ function readShardFile(abs: string, cwd: string): ShardFile | { error: string } 
  */
 export async function readShardFiles(
   patterns: readonly string[],
-  cwd: string,
+  ws: Workspace,
   exclude: string | null = null,
 ): Promise<{ files: ShardFile[]; errors: string[] }> {
+  const cwd = ws.root;
   const found = await findShardFiles(patterns, cwd);
   const files: ShardFile[] = [];
   const errors = [...found.errors];
   for (const abs of found.files) {
     if (exclude && abs === path.resolve(cwd, exclude)) continue;
-    const r = readShardFile(abs, cwd);
+    const r = readShardFile(abs, ws);
     if ('error' in r) errors.push(r.error);
     else files.push(r);
   }

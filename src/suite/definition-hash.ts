@@ -304,6 +304,8 @@ export function definitionHash(
   const t = typeof target === 'object' && target !== null ? target : { name: target, definition: null };
   // Keys in sorted order (see messageDefinition).
   const definition = {
+    // The effect's paired test resamples by cluster (docs/effect.md): a PR that regroups cases moves the interval, so grading changed.
+    cluster: c.cluster,
     evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root, scripts)),
     expected_outcome: c.expectedOutcome,
     expected_output: c.expectedMessages.map(messageDefinition),

@@ -201,4 +201,25 @@ tests:
     ]);
     expect(cases.json!.evaluators.map((e) => e.verdict)).toEqual(['pass', 'pass', 'pass']);
   });
+
+  test("a transform's output is redacted and capped as every answer is before it is graded", async () => {
+    // The transform makes 300,000 characters and appends a secret: what is graded (and what a judge would see) is neither.
+    const suite = `
+tests:
+  - id: long
+    vars: { input: q }
+    options:
+      transform: 'output.repeat(100000) + " sk-test-judge-0000"'
+    assert:
+      - { type: javascript, value: 'output.length <= 100200 && output.includes("characters cut by rubric-eval")' }
+      - { type: javascript, value: '!output.includes("sk-test-judge")' }
+`;
+    const { cases, errors } = await grade(suite, { long: 'abc' });
+    expect(errors).toEqual([]);
+    const long = cases.long!;
+    expect(long.evaluators.map((e) => e.verdict)).toEqual(['pass', 'pass']);
+    expect(long.evaluators[0]!.transformed_output).toMatch(
+      / \[the transformed output, 3000\d\d characters, was cut to 100000 before it was graded\]$/,
+    );
+  });
 });

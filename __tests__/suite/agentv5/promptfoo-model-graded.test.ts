@@ -67,6 +67,31 @@ tests:
   expect(calls.at(-1)!.body.input).toContain('bananas are yellow');
 });
 
+test('similar and not-similar: embeddings that give no cosine (NaN) are an error, never a pass', async () => {
+  // The openai client asks for base64 and reads the fake's numbers as the bytes of float32s: these
+  // are NaN (0x7fc00000) and 1.0, little-endian, so every cosine is NaN.
+  const nan = await startOpenAIServer({ embed: () => [0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0x3f] });
+  try {
+    const suite = `
+tests:
+  - id: nan
+    vars: { input: q }
+    assert:
+      - { type: not-similar, value: 'bananas are yellow' }
+      - { type: similar, value: 'bananas are yellow' }
+`;
+    const results = await gradeAnswers(suite, { nan: 'Paris' }, nan.url);
+    const e = results.suites[0]!.cases[0]!.evaluators;
+    expect(e.map((x) => [x.verdict, x.error])).toEqual([
+      ['error', 'the embeddings give no similarity (NaN)'],
+      ['error', 'the embeddings give no similarity (NaN)'],
+    ]);
+    expect(results.suites[0]!.cases[0]!.verdict).toBe('error');
+  } finally {
+    await nan.close();
+  }
+});
+
 test('factuality: categories A-E, D fails by default; options.factuality rescores them; rubricPrompt replaces the text', async () => {
   replies = {
     factuality: (user) => ({
