@@ -167,7 +167,12 @@ describe('reading a results file as a baseline', () => {
         partial: false,
         commit: 'bbbbbbbbbb',
         definitionVersion: 2,
-        suites: [{ path: 'a.yaml', cases: [{ id: 'x', verdict: 'pass', score: 1, definition_hash: 'h' }] }],
+        suites: [
+          {
+            path: 'a.yaml',
+            cases: [{ id: 'x', verdict: 'pass', score: 1, definition_hash: 'h', answer: null }],
+          },
+        ],
       },
     });
   });
@@ -201,4 +206,28 @@ test('a baseline whose hashes are of an older version: every hashed case is rede
   // The same version: no notice.
   const same = compareWithBaseline(head, base(rows), fileOrigin('b'), 0.1);
   expect(same.baseline!.notice).toBeUndefined();
+});
+
+test("the base's answer rides along where it differs from the head's, cut; an equal one is left out", () => {
+  const answered = (rows: Row[], answers: (string | null)[]) => {
+    const r = resultsOf(rows);
+    r.suites[0]!.cases.forEach((c, i) => (c.answer = answers[i] ?? null));
+    return r;
+  };
+  const rows: Row[] = [
+    ['a.yaml', 'same', 'pass', 1, 'h'],
+    ['a.yaml', 'changed', 'pass', 1, 'h'],
+    ['a.yaml', 'long', 'pass', 1, 'h'],
+  ];
+  const parsed = parseBaselineResults(
+    JSON.stringify(answered(rows, ['Paris', 'Rome', 'x'.repeat(5000)])),
+    'base.json',
+  );
+  if ('error' in parsed) throw new Error(parsed.error);
+  const head = answered(rows, ['Paris', 'Milan', 'y']);
+  const r = compareWithBaseline(head, parsed.results, fileOrigin('base.json'), 0.1);
+  const [same, changed, long] = r.suites[0]!.cases;
+  expect(same!.baseline).not.toHaveProperty('answer');
+  expect(changed!.baseline!.answer).toBe('Rome');
+  expect(long!.baseline!.answer).toBe(`${'x'.repeat(4000)}… [5000 characters, cut]`);
 });

@@ -51,7 +51,7 @@ function hostileRun(): RunResults {
   for (const c of [...qa.cases, ...more.cases])
     c.baseline = { verdict: 'pass', score: 1, change: c.verdict === 'pass' ? 'same' : 'regressed' };
   // A base answer where the base's results hold one (shown beside this run's).
-  Object.assign(bad.baseline!, { answer: 'Paris.' });
+  bad.baseline!.answer = 'Paris.';
   r.baseline = {
     source: 'artifact',
     commit: 'f00dfeed1234567',

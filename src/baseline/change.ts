@@ -12,6 +12,8 @@ export interface Graded {
   pass_rate?: number | null;
   /** Judge calibration: only advisory checks judged it (no evidence to compare). */
   advisory_only?: true;
+  /** The case's answer (the HTML report shows the base's beside the head's). */
+  answer?: string | null;
 }
 
 const failing = (v: CaseOutcome) => v === 'fail' || v === 'error';

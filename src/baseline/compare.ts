@@ -1,5 +1,6 @@
 import {
   type CaseBaseline,
+  type CaseResult,
   type Change,
   CHANGES,
   type RunBaseline,
@@ -51,6 +52,7 @@ export function compareWithBaseline(
         score: was?.score ?? null,
         change,
         ...baseRate(was, c),
+        ...baseAnswer(was, c),
       };
       return { ...c, baseline };
     }),
@@ -64,6 +66,21 @@ export function compareWithBaseline(
     suites,
     baseline: { ...origin, margin, changes, removed, ...(notice ? { notice } : {}) },
     baseline_note: null,
+  };
+}
+
+/** What of the base's answer a report shows beside the head's: enough to see what changed. */
+const BASE_ANSWER_CHARS = 4000;
+
+/** The base's answer, only where it differs from the head's (an unchanged one would double the file). */
+function baseAnswer(was: Graded | undefined, head: CaseResult): { answer?: string } {
+  const answer = was?.answer;
+  if (typeof answer !== 'string' || answer === head.answer) return {};
+  return {
+    answer:
+      answer.length > BASE_ANSWER_CHARS
+        ? `${answer.slice(0, BASE_ANSWER_CHARS)}… [${answer.length} characters, cut]`
+        : answer,
   };
 }
 

@@ -24,6 +24,8 @@ export interface BaselineResults {
       repeats?: number | null;
       pass_rate?: number | null;
       advisory_only?: true;
+      /** The base's answer, for a report that shows it beside the head's. */
+      answer?: string | null;
     }[];
   }[];
 }
@@ -42,6 +44,7 @@ const Schema = z.object({
           repeats: z.number().int().min(1).max(1000).nullish(),
           pass_rate: z.number().min(0).max(1).nullish(),
           advisory_only: z.literal(true).optional(),
+          answer: z.string().nullish(),
         }),
       ),
     }),

@@ -163,6 +163,8 @@ export interface CaseBaseline {
   pass_rate?: number | null;
   passed?: number | null;
   repeats?: number | null;
+  /** The base's answer where it differs from this run's, cut (baseline/compare.ts; the HTML report shows it). */
+  answer?: string;
 }
 
 export interface RunBaseline {

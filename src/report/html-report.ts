@@ -130,9 +130,7 @@ function caseData(s: number, c: CaseResult) {
           verdict: c.baseline.verdict,
           score: c.baseline.score,
           change: c.baseline.change,
-          ...(typeof (c.baseline as { answer?: unknown }).answer === 'string'
-            ? { answer: (c.baseline as { answer?: string }).answer }
-            : {}),
+          ...(c.baseline.answer !== undefined ? { answer: c.baseline.answer } : {}),
         }
       : null,
     ...(c.pass_rate !== undefined ? { pass_rate: c.pass_rate, repeats: c.repeats } : {}),
