@@ -185,12 +185,13 @@ test('the right artifact among others; every kind of change; fail-on regression 
   const r = readResults(ws);
   expect(Object.fromEntries(r.suites[0]!.cases.map((c) => [c.id, c.baseline]))).toEqual({
     steady: { verdict: 'pass', score: 1, change: 'same' },
-    edge: { verdict: 'pass', score: 1, change: 'same' },
-    breaks: { verdict: 'pass', score: 0.9, change: 'broken' },
-    mends: { verdict: 'fail', score: 0.2, change: 'fixed' },
-    slips: { verdict: 'pass', score: 1, change: 'regressed' },
-    grows: { verdict: 'pass', score: 0.8, change: 'improved' },
-    stuck: { verdict: 'fail', score: 0.2, change: 'same' },
+    // The base's answer rides along where it differs from this run's (the HTML report shows it).
+    edge: { verdict: 'pass', score: 1, change: 'same', answer: 'MET=10' },
+    breaks: { verdict: 'pass', score: 0.9, change: 'broken', answer: 'MET=9' },
+    mends: { verdict: 'fail', score: 0.2, change: 'fixed', answer: 'MET=2' },
+    slips: { verdict: 'pass', score: 1, change: 'regressed', answer: 'MET=10' },
+    grows: { verdict: 'pass', score: 0.8, change: 'improved', answer: 'MET=8' },
+    stuck: { verdict: 'fail', score: 0.2, change: 'same', answer: 'MET=2' },
     reworded: { verdict: 'pass', score: 1, change: 'redefined' },
     fresh: { verdict: null, score: null, change: 'new' },
   });

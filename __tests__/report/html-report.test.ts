@@ -204,6 +204,8 @@ browserTest(
       await page.keyboard.press('Enter');
       const opened = page.locator('#cases details[open]');
       await opened.waitFor();
+      // A case's body is built on its `toggle` event, which fires after `open` is set: wait for it.
+      await opened.locator('pre').nth(1).waitFor();
       const pres = await opened.locator('pre').allTextContents();
       expect(pres).toEqual([HOSTILE_ANSWER, 'Paris.']);
       expect(await opened.locator('.sides h4').allTextContents()).toEqual(
@@ -215,6 +217,8 @@ browserTest(
       // Open every case: the errored one's message is shown as text too.
       const closed = page.locator('#cases details:not([open]) summary');
       while ((await closed.count()) > 0) await closed.first().click();
+      // Bodies are built on `toggle`, after the click returns: wait for the errored case's to be there.
+      await page.locator('#cases pre', { hasText: '<script>window.__pwned4=1</script>' }).first().waitFor();
       expect(await page.locator('#cases').textContent()).toContain('<script>window.__pwned4=1</script>');
 
       expect(await page.locator('img, iframe, object, embed').count()).toBe(0);

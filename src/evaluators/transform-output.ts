@@ -55,7 +55,7 @@ function applyChain(
       if (!r.ok) return { ok: false, error: `${label} failed: ${r.error}` };
       if (r.value === null || r.value === undefined)
         return { ok: false, error: `${label} did not return a value` };
-      // The transform's text is what the judges see: redacted and capped as every answer is (CONTRACTS §10).
+      // The transform's text is what the judges see: redacted and capped as every answer is (the README's Guarantees).
       const { answer: judged, cut } = judgedAnswer({ ...input, text: asText(r.value) }, exec.redactor);
       // Code is given a transform's object; its text is the capped text.
       const next: CandidateAnswer = typeof r.value === 'string' ? judged : { ...judged, value: r.value };
