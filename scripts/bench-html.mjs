@@ -73,7 +73,7 @@ export async function scenarioHtml({ n, runs, node, cli, makeSuite }) {
         '--format',
         'json',
       ],
-      { cwd: dir, env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' } },
+      { cwd: dir, env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000-000000' } },
     );
   } finally {
     await server.close();

@@ -153,7 +153,7 @@ async function runCli(server, dir, { concurrency, cache, extra = [], cli = CLI }
   const served0 = server.state.served;
   const r = await measure(NODE, args, {
     cwd: dir,
-    env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
+    env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000-000000' },
   });
   if (r.code !== 0) throw new Error(`cli exited ${r.code}: ${r.stderr.slice(-2000)}`);
   const results = JSON.parse(readFileSync(out, 'utf8'));
@@ -188,7 +188,7 @@ async function runActionEngine(server, dir, { concurrency }) {
   const inputs = {
     suites: 'suite.yaml',
     'judge-base-url': server.url,
-    'judge-api-key': 'bench-key-000000',
+    'judge-api-key': 'bench-key-000000-000000',
     'github-token': 'ghs_bench_token_000000',
     concurrency: String(concurrency),
     'fail-on': 'never',
@@ -441,7 +441,7 @@ async function scenarioRateLimited({ n, latency, concurrency, perSecond }) {
 async function cli(server, dir, args, okCodes = [0]) {
   const r = await measure(NODE, [CLI, ...args], {
     cwd: dir,
-    env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000' },
+    env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000-000000' },
   });
   if (!okCodes.includes(r.code)) throw new Error(`cli ${args[0]} exited ${r.code}: ${r.stderr.slice(-2000)}`);
   return r;
