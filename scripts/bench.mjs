@@ -14,7 +14,8 @@
 //   npm run bench -- --runs=N     N runs per figure (default 3)
 //   npm run bench -- --only=floor-action   the floor through dist/index.js on a pull request, as
 //                                 the runner runs it; --action-flags=--cpu-prof,--cpu-prof-dir=D
-//                                 passes flags to its Node (a profile of each run)
+//                                 passes flags to its Node (a profile of each run); --cli-flags=
+//                                 the same for dist/cli.js
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -151,7 +152,7 @@ async function runCli(server, dir, { concurrency, cache, extra = [], cli = CLI }
   if (extra.includes('--cache-dir')) args.push(...extra);
   else args.push(...extra, ...(cache ? ['--cache-dir', path.join(dir, 'cache')] : ['--no-cache']));
   const served0 = server.state.served;
-  const r = await measure(NODE, args, {
+  const r = await measure(NODE, [...CLI_NODE_FLAGS, ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH, RUBRIC_EVAL_JUDGE_API_KEY: 'bench-key-000000-000000' },
   });
@@ -221,13 +222,15 @@ async function runActionEngine(server, dir, { concurrency }) {
   const results = JSON.parse(readFileSync(path.join(dir, 'rubric-eval-results.json'), 'utf8'));
   return { ...r, calls: server.state.served - served0, results, ...phasesOf(r, server.state) };
 }
-// Extra flags for the action's Node, to profile it (`--action-flags=--cpu-prof,--cpu-prof-dir=DIR`).
-const ACTION_NODE_FLAGS =
+/** Extra flags for an engine's Node, to profile it (`--action-flags=--cpu-prof,--cpu-prof-dir=DIR`). */
+const nodeFlags = (name) =>
   process.argv
-    .find((a) => a.startsWith('--action-flags='))
-    ?.slice('--action-flags='.length)
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(`--${name}=`.length)
     .split(',')
     .filter(Boolean) ?? [];
+const ACTION_NODE_FLAGS = nodeFlags('action-flags');
+const CLI_NODE_FLAGS = nodeFlags('cli-flags');
 
 async function scenarioFloor({ n, latency, concurrency, label, bare = false, engine = 'cli' }) {
   const rows = [];

@@ -7,6 +7,7 @@ import {
   openExistingNoFollow,
   unconfineWrites,
   writeFileNoFollow,
+  writeFileNoFollowAsync,
 } from '../../src/core/safe-write.js';
 import { tmpDir } from '../helpers/judge.js';
 
@@ -45,6 +46,26 @@ test('a symlinked folder anywhere on the way, or a link at the name, is refused;
   // `..` through a link is judged by the path as written, and written there, not at the link's target.
   writeFileNoFollow(path.join(ws, 'cache/../ok.txt'), 'fine');
   expect(readFileSync(path.join(ws, 'ok.txt'), 'utf8')).toBe('fine');
+});
+
+test('in the background: folders checked as the sync writer checks them; a link at the name is replaced, never followed', async () => {
+  const { ws, outside } = setup();
+  await writeFileNoFollowAsync(path.join(ws, 'a/b/c.json'), '{}');
+  await writeFileNoFollowAsync(path.join(ws, 'a/b/d.json'), '[]');
+  expect(readdirSync(path.join(ws, 'a/b')).sort()).toEqual(['c.json', 'd.json']);
+  symlinkSync(outside, path.join(ws, 'cache'));
+  await expect(writeFileNoFollowAsync(path.join(ws, 'cache/x/entry.json'), 'x')).rejects.toThrow(
+    /cache: it is a symlink/,
+  );
+  writeFileSync(path.join(outside, 'victim.js'), 'safe');
+  symlinkSync(path.join(outside, 'victim.js'), path.join(ws, 'a/b/e.json'));
+  await writeFileNoFollowAsync(path.join(ws, 'a/b/e.json'), 'entry');
+  expect(readFileSync(path.join(ws, 'a/b/e.json'), 'utf8')).toBe('entry');
+  expect(readFileSync(path.join(outside, 'victim.js'), 'utf8')).toBe('safe');
+  expect(readdirSync(outside)).toEqual(['victim.js']);
+  await expect(writeFileNoFollowAsync(path.join(outside, 'r.json'), 'x')).rejects.toThrow(
+    /outside the workspace and the runner's temp dir/,
+  );
 });
 
 test('a file where a folder should be is refused', () => {

@@ -33,3 +33,17 @@ describe.each(Object.entries(shapes))('nesting limit, %s', (_kind, yaml) => {
     expect(over.items[0]!.line).toBeGreaterThanOrEqual(1);
   });
 });
+
+test('a large document (its strings copied out of the text) reads the same values and positions', () => {
+  const cases = Array.from({ length: 2000 }, (_, i) => ({
+    id: `case-${i}`,
+    input: `[ticket ${i}] how do I get a refund for a duplicate charge?`,
+    rubrics: ['Explains where to request the refund', 'Keeps a friendly tone'],
+  }));
+  const text = stringify({ evalcases: cases });
+  expect(text.length).toBeGreaterThan(64 * 1024);
+  const doc = parseYamlSource(text, new DiagnosticSink('big.yaml'))!;
+  expect(doc.value).toEqual({ evalcases: cases });
+  const line = text.split('\n').findIndex((l) => l.includes('id: case-1500')) + 1;
+  expect(doc.position(['evalcases', 1500])).toEqual({ line, column: 5 });
+});

@@ -377,8 +377,13 @@ test('at most `concurrency` requests are ever in flight', async () => {
 test('a second identical run makes zero calls with the cache; a corrupt cache file is ignored and rewritten', async () => {
   server = await startOpenAIServer();
   const dir = tmpDir();
-  const run = () =>
-    runLlmJudge(rubricJudge(checklist), ctx(), makeJudge(server.url, { cache: new JudgeCache(dir) }));
+  // Each run settles its cache as a run does: entries are written in the background.
+  const run = async () => {
+    const cache = new JudgeCache(dir);
+    const result = await runLlmJudge(rubricJudge(checklist), ctx(), makeJudge(server.url, { cache }));
+    await cache.settle();
+    return result;
+  };
   const first = await run();
   const second = await run();
   expect(server.state.requests).toHaveLength(1);

@@ -13,9 +13,16 @@ function fileOf(dir: string): string {
   return path.join(dir, sub, readdirSync(path.join(dir, sub))[0]!);
 }
 
-test('an entry is served only under the key that wrote it; others are refused and counted once each', () => {
+/** A cache of its own that stored `entry` under `k1`, written. */
+async function written(dir: string): Promise<void> {
+  const writer = new JudgeCache(dir);
+  writer.set('k1', entry, ours);
+  await writer.settle();
+}
+
+test('an entry is served only under the key that wrote it; others are refused and counted once each', async () => {
   const dir = tmpDir('re-cache-');
-  new JudgeCache(dir).set('k1', entry, ours);
+  await written(dir);
   const cache = new JudgeCache(dir);
   expect(cache.get('k1', ours)).toEqual(entry);
   const theirs = cacheSecret({ baseURL: 'https://judge.example/v1', apiKey: 'sk-theirs-000000000000000' });
@@ -33,9 +40,9 @@ test('an entry is served only under the key that wrote it; others are refused an
   );
 });
 
-test('an edited answer, an entry without a MAC, and a v1 entry are refused', () => {
+test('an edited answer, an entry without a MAC, and a v1 entry are refused', async () => {
   const dir = tmpDir('re-cache-');
-  new JudgeCache(dir).set('k1', entry, ours);
+  await written(dir);
   const file = fileOf(dir);
   const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   expect(stored).toMatchObject({ v: 2, key: 'k1', mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
@@ -52,11 +59,38 @@ test('an edited answer, an entry without a MAC, and a v1 entry are refused', () 
   }
 });
 
-test('replay (the recorded demo) reads entries as they are: asked for by name, it makes no call', () => {
+test('replay (the recorded demo) reads entries as they are: asked for by name, it makes no call', async () => {
   const dir = tmpDir('re-cache-');
-  new JudgeCache(dir).set('k1', entry, ours);
+  await written(dir);
   writeFileSync(fileOf(dir), JSON.stringify({ key: 'k1', ...entry }));
   expect(new JudgeCache(dir, 'replay').get('k1', ours)).toEqual(entry);
+});
+
+test('an entry is written in the background: served at once by the cache that stored it, on disk after settle', async () => {
+  const dir = tmpDir('re-cache-');
+  const cache = new JudgeCache(dir);
+  cache.set('k1', entry, ours);
+  cache.set('k2', { ...entry, answer: { score: 0.9 } }, ours);
+  expect(cache.get('k1', ours)).toEqual(entry);
+  await cache.settle();
+  const fresh = new JudgeCache(dir);
+  expect(fresh.get('k1', ours)).toEqual(entry);
+  expect(fresh.get('k2', ours)?.answer).toEqual({ score: 0.9 });
+  // Nothing but the two entries: no temp file left beside them.
+  expect(
+    readdirSync(dir)
+      .flatMap((sub) => readdirSync(path.join(dir, sub)))
+      .sort(),
+  ).toEqual(['k1.json', 'k2.json']);
+});
+
+test('a write that cannot be made is a miss next run, never an error of this one', async () => {
+  const dir = tmpDir('re-cache-');
+  writeFileSync(path.join(dir, 'k1'), 'a file where the entry folder goes');
+  const cache = new JudgeCache(dir);
+  cache.set('k1', entry, ours);
+  await expect(cache.settle()).resolves.toBeUndefined();
+  expect(new JudgeCache(dir).get('k1', ours)).toBeUndefined();
 });
 
 test('a keyless endpoint gets a per-process secret, never one derivable from public facts', () => {
@@ -88,7 +122,7 @@ test('a recorded judge names its endpoint and model in meta.json; anything else 
   });
 });
 
-test('outside the checkout (verify off), an entry written under another key is served: the key may change every job', () => {
+test('outside the checkout (verify off), an entry written under another key is served: the key may change every job', async () => {
   const dir = tmpDir('re-cache-');
   const job1 = cacheSecret({
     baseURL: 'https://models.github.ai/inference',
@@ -98,7 +132,9 @@ test('outside the checkout (verify off), an entry written under another key is s
     baseURL: 'https://models.github.ai/inference',
     apiKey: 'ghs_job_two_token_0000',
   });
-  new JudgeCache(dir, 'readwrite', false).set('k1', entry, job1);
+  const job1Cache = new JudgeCache(dir, 'readwrite', false);
+  job1Cache.set('k1', entry, job1);
+  await job1Cache.settle();
   const outside = new JudgeCache(dir, 'readwrite', false);
   expect(outside.get('k1', job2)).toEqual(entry);
   expect(outside.rejected).toBe(0);

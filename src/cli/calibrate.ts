@@ -104,6 +104,7 @@ export async function calibrateCommand(args: string[], io: CliIO): Promise<numbe
     concurrency: config.concurrency,
     signal: io.signal,
   });
+  await ctx.judges.settle();
   const notice = ctx.judges.cacheNotice(ctx.ws, ctx.settings);
   if (notice) warn(notice);
   const u = report.usage;

@@ -11,6 +11,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { lstat, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,7 +61,7 @@ export function writeFileNoFollow(
   const target = path.join(dir, name);
   const existing = lstatOrNull(target);
   if (existing?.isSymbolicLink()) throw refused(target, 'is a symlink');
-  const tmp = path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempName(dir, name);
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o644);
   try {
     for (const batch of typeof data === 'string' ? [data] : data) {
@@ -79,6 +80,59 @@ export function writeFileNoFollow(
     unlinkQuietly(tmp);
     throw err;
   }
+}
+
+/**
+ * `writeFileNoFollow` for one text, in the thread pool: a judge-cache entry written
+ * synchronously per call held the main thread for a third of its busy time while the next calls
+ * waited. For the same reason its folders are checked once per process (a cache has at most 256):
+ * a process racing the checks is not covered by either writer (see above). A link at the name is
+ * replaced by the rename, never followed.
+ */
+export async function writeFileNoFollowAsync(file: string, data: string): Promise<void> {
+  const dir = await checkedDirOnce(path.dirname(path.resolve(file)));
+  const tmp = tempName(dir, path.basename(file));
+  await writeFile(tmp, data, {
+    flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+    mode: 0o644,
+  });
+  try {
+    await rename(tmp, path.join(dir, path.basename(file)));
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Folders `checkedDirOnce` has checked (or is checking), by path. */
+const checkedDirs = new Map<string, Promise<string>>();
+
+function checkedDirOnce(abs: string): Promise<string> {
+  let checked = checkedDirs.get(abs);
+  if (!checked) {
+    checked = checkedDirAsync(abs);
+    checkedDirs.set(abs, checked);
+    // A refusal is said again on the next write (the folder may be fixed by then).
+    checked.catch(() => checkedDirs.delete(abs));
+  }
+  return checked;
+}
+
+async function checkedDirAsync(abs: string): Promise<string> {
+  const plan = dirPlan(abs);
+  let dir = plan.start;
+  for (const part of plan.parts) {
+    dir = path.join(dir, part);
+    let st = await lstat(dir).catch(() => null);
+    if (!st) {
+      await mkdir(dir, { mode: 0o755 }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      st = await lstat(dir).catch(() => null);
+    }
+    checkComponent(dir, st);
+  }
+  return dir;
 }
 
 /**
@@ -126,17 +180,9 @@ export function makeDirNoFollow(dir: string): string {
  * none a symlink, each a folder. Returned as the checked path (the root as its real path).
  */
 function checkedDir(abs: string): string {
-  const root = rootOf(abs);
-  if (!root) {
-    if (confinedTo)
-      throw new UnsafeWriteError(
-        `refusing to write to ${abs}: outside the workspace and the runner's temp dir (${confinedTo.join(', ')})`,
-      );
-    mkdirSync(abs, { recursive: true });
-    return abs;
-  }
-  let current = root.real;
-  for (const part of path.relative(root.lexical, abs).split(path.sep).filter(Boolean)) {
+  const plan = dirPlan(abs);
+  let current = plan.start;
+  for (const part of plan.parts) {
     current = path.join(current, part);
     let st = lstatOrNull(current);
     if (!st) {
@@ -147,11 +193,35 @@ function checkedDir(abs: string): string {
       }
       st = lstatOrNull(current);
     }
-    if (!st) throw refused(current, 'could not be created');
-    if (st.isSymbolicLink()) throw refused(current, 'is a symlink');
-    if (!st.isDirectory()) throw refused(current, 'is not a folder');
+    checkComponent(current, st);
   }
   return current;
+}
+
+/**
+ * Where the checks of `abs` start (its root's real path) and the components below it to check.
+ * Outside every root with no confinement, the folder is made as it is and nothing is checked.
+ */
+function dirPlan(abs: string): { start: string; parts: string[] } {
+  const root = rootOf(abs);
+  if (root)
+    return { start: root.real, parts: path.relative(root.lexical, abs).split(path.sep).filter(Boolean) };
+  if (confinedTo)
+    throw new UnsafeWriteError(
+      `refusing to write to ${abs}: outside the workspace and the runner's temp dir (${confinedTo.join(', ')})`,
+    );
+  mkdirSync(abs, { recursive: true });
+  return { start: abs, parts: [] };
+}
+
+function checkComponent(p: string, st: Stats | null): void {
+  if (!st) throw refused(p, 'could not be created');
+  if (st.isSymbolicLink()) throw refused(p, 'is a symlink');
+  if (!st.isDirectory()) throw refused(p, 'is not a folder');
+}
+
+function tempName(dir: string, name: string): string {
+  return path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 /** The innermost folder writes may go to that holds `abs`, lexically and as its real path. */
@@ -176,12 +246,22 @@ function inside(root: string, p: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+/**
+ * The roots' real paths, resolved once: three `realpath` walks per write were most of a cache
+ * entry's system calls. A root swapped later for a link is still checked from where it was.
+ */
+const realRoots = new Map<string, string>();
+
 function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
+  let real = realRoots.get(p);
+  if (real === undefined) {
+    try {
+      realRoots.set(p, (real = realpathSync(p)));
+    } catch {
+      return p;
+    }
   }
+  return real;
 }
 
 function lstatOrNull(p: string): Stats | null {

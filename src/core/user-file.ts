@@ -8,13 +8,15 @@ import { type Workspace } from './workspace.js';
  * way every input is read: nothing outside the workspace, by `..` or a symlink, is opened (the
  * path comes from a pull request); a missing path or a folder is `missing-file`; a file over the
  * size limit is `too-large`. Problems go to `sink` at line 0 with `what` naming the input, and
- * the text is undefined.
+ * the text is undefined. `keep: false` for a file parsed once (a suite, an answers file): its
+ * text is not held for the rest of the run (a 10,000-case suite is megabytes).
  */
 export function readUserFile(
   absPath: string,
   ws: Workspace,
   what: string,
   sink: DiagnosticSink,
+  keep = true,
 ): string | undefined {
   const top = { line: 0, column: 0 };
   if (!ws.contains(absPath)) {
@@ -30,7 +32,7 @@ export function readUserFile(
     return undefined;
   }
   try {
-    return ws.readText(absPath);
+    return ws.readText(absPath, undefined, keep);
   } catch (err) {
     sink.error(top, ruleOf(err), `${what}: ${(err as Error).message}`);
     return undefined;

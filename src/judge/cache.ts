@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readRegularFile } from '../core/checkout-read.js';
-import { writeFileNoFollow } from '../core/safe-write.js';
+import { writeFileNoFollowAsync } from '../core/safe-write.js';
 import path from 'node:path';
 import { type SettingNames } from '../core/setting-names.js';
 import { sha256Hex } from '../core/sha256.js';
@@ -56,6 +56,8 @@ export function readRecordingMeta(dir: string): { base_url: string; model: strin
 export class JudgeCache {
   /** Entries found but not authenticated for the judge asking: forged, or another key's. */
   rejected = 0;
+  /** Entries this run has stored and not yet written: served from here, awaited by `settle`. */
+  private readonly unwritten = new Map<string, { entry: CachedAnswer; write: Promise<void> }>();
 
   constructor(
     readonly dir: string | null,
@@ -101,6 +103,8 @@ export class JudgeCache {
   /** The entry for `key`, if it exists and (where verified) its MAC verifies under `secret`. */
   get(key: string, secret: Buffer): CachedAnswer | undefined {
     if (!this.dir || this.mode === 'off') return undefined;
+    const own = this.unwritten.get(key);
+    if (own) return own.entry;
     let data: Partial<CachedAnswer> & { key?: string; mac?: unknown };
     try {
       data = JSON.parse(readRegularFile(this.file(key), MAX_ENTRY_BYTES)) as typeof data;
@@ -121,15 +125,25 @@ export class JudgeCache {
     return entry;
   }
 
+  /**
+   * Stores an answer. The file is written in the background (`settle` awaits it): a run's calls
+   * do not wait on the cache, and a write that fails costs money on the next run, not correctness
+   * on this one.
+   */
   set(key: string, value: CachedAnswer, secret: Buffer): void {
     if (!this.dir || this.mode !== 'readwrite') return;
-    const file = this.file(key);
-    try {
-      const entry = { v: 2, key, ...value, mac: mac(secret, key, value) };
-      writeFileNoFollow(file, JSON.stringify(entry, null, 1) + '\n');
-    } catch {
-      // A cache that cannot be written costs money on the next run, not correctness on this one.
-    }
+    const entry = { v: 2, key, ...value, mac: mac(secret, key, value) };
+    const write = writeFileNoFollowAsync(this.file(key), JSON.stringify(entry, null, 1) + '\n')
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.unwritten.get(key)?.write === write) this.unwritten.delete(key);
+      });
+    this.unwritten.set(key, { entry: value, write });
+  }
+
+  /** Resolves when every entry stored so far is on disk (or has failed to be). */
+  async settle(): Promise<void> {
+    while (this.unwritten.size > 0) await Promise.all([...this.unwritten.values()].map((u) => u.write));
   }
 }
 

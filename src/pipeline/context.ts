@@ -47,6 +47,11 @@ export class JudgePool {
     return j;
   }
 
+  /** Resolves when every answer cached this run is written (they are written in the background). */
+  settle(): Promise<void> {
+    return this.options.cache.settle();
+  }
+
   /** One notice when cache entries failed authentication (not written with this judge's key: judged again), else null. */
   cacheNotice(ws: Workspace, names: SettingNames): string | null {
     const cache = this.options.cache;

@@ -105,6 +105,7 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
   });
   // This job's checkout is the base branch: a baseline file in it is the base's, not the PR's.
   if (compared.baseline?.in_checkout) delete compared.baseline.in_checkout;
+  await ctx.judges.settle();
   return finishRun(compared, {
     diagnostics: plan.diagnostics,
     redactor: ctx.redactor,

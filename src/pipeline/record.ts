@@ -77,6 +77,7 @@ export async function recordEvaluation(
     gates,
     ...(errors.length > 0 ? { errors } : {}),
   };
+  await ctx.judges.settle();
   return {
     bundle: ctx.redactor.redactDeep(bundle),
     diagnostics: plan.diagnostics,

@@ -65,6 +65,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
           ),
         );
   stampClusters(executed.suites, plan.suites);
+  await ctx.judges.settle();
   const cacheNotice = ctx.judges.cacheNotice(ctx.ws, ctx.settings);
   if (cacheNotice) {
     warnings.push(cacheNotice);

@@ -30,7 +30,7 @@ export function loadSuiteFile(absPath: string, ws: Workspace, o: SuiteLoadOption
     sink.error({ line: 0, column: 0 }, rule, message);
     return { suite: undefined, diagnostics: sink.items };
   };
-  const text = readUserFile(absPath, ws, 'suite file', sink);
+  const text = readUserFile(absPath, ws, 'suite file', sink, false);
   if (text === undefined) return { suite: undefined, diagnostics: sink.items };
 
   const ext = path.extname(absPath).toLowerCase();

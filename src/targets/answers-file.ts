@@ -14,7 +14,7 @@ export function loadAnswersFile(
 ): { runner: TargetRunner | undefined; diagnostics: Diagnostic[]; lines?: ReadonlyMap<string, number> } {
   const display = ws.display(absPath);
   const sink = new DiagnosticSink(display);
-  const text = readUserFile(absPath, ws, 'answers-file', sink);
+  const text = readUserFile(absPath, ws, 'answers-file', sink, false);
   if (text === undefined) return { runner: undefined, diagnostics: sink.items };
   const answers = new Map<string, string>();
   const lines = new Map<string, number>();
