@@ -1,4 +1,5 @@
-import { checkLabel, COMMENT_LIMIT, renderReport, whyNot } from '../../src/report/comment-body.js';
+import { checkLabel, whyNot } from '../../src/report/case-reason.js';
+import { COMMENT_LIMIT, renderReport } from '../../src/report/comment-body.js';
 import { caseAnnotations } from '../../src/report/annotations.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { type CaseResult, countCases, emptyUsage, type RunResults } from '../../src/core/results.js';

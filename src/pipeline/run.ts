@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { type Config } from '../config/config.js';
 import { Redactor, secretsFromEnv } from '../exec/redact.js';
-import { errorLine } from '../report/comment-body.js';
+import { errorLine } from '../report/case-reason.js';
 import { invalidInputResults } from '../report/results-file.js';
 import { aggregateResults } from './aggregate.js';
 import { compareStage } from './compare.js';

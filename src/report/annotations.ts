@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { type CaseResult, type RunResults } from '../core/results.js';
-import { caseReason, whyNot } from './comment-body.js';
+import { caseReason, whyNot } from './case-reason.js';
 
 /** GitHub shows at most 10 error annotations per step; the rest are dropped without a word. */
 export const ANNOTATION_LIMIT = 10;

@@ -1,6 +1,7 @@
 import { type CaseResult, type GateResult, type RunResults } from '../core/results.js';
 import { failingCases } from './annotations.js';
-import { caseReason, headline, renderReport, reportFileLine, whyNot } from './comment-body.js';
+import { caseReason, whyNot } from './case-reason.js';
+import { headline, renderReport, reportFileLine } from './comment-body.js';
 import { bounded, inertPlain } from './inert.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   type RunResults,
 } from '../core/results.js';
 import { overallRows } from '../core/effect-line.js';
-import { whyNot } from './comment-body.js';
+import { whyNot } from './case-reason.js';
 import { showControls } from './inert.js';
 import { SCRIPT, STYLE, TEMPLATE } from './html/assets.js';
 

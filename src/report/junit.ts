@@ -1,6 +1,6 @@
 import { writeFileNoFollow } from '../core/safe-write.js';
 import { type CaseResult, type CheckerResult, type RunResults, type SuiteResult } from '../core/results.js';
-import { errorLine, whyNot } from './comment-body.js';
+import { errorLine, whyNot } from './case-reason.js';
 import { passRateText } from './repeats.js';
 import { skipWhy } from './gate-lines.js';
 import { type FailOn, failsCheck } from '../config/fail-on.js';

@@ -3,7 +3,7 @@ import { styleText } from 'node:util';
 import { type CaseResult, type RunResults, type SuiteResult } from '../core/results.js';
 import { formatCheckerCounts } from '../checker/verdict.js';
 import { changeCounts, changeWord, scoreWithDelta } from './baseline.js';
-import { checklistMet, rangeScores, whyNot } from './comment-body.js';
+import { checklistMet, rangeScores, whyNot } from './case-reason.js';
 import { passRateLine } from '../config/pass-rate-line.js';
 import { budgetLine, skippedLines } from './gate-lines.js';
 import { belowFloorLines, calibrationLine, PLAIN } from './calibration.js';
