@@ -244,16 +244,16 @@ function codeAssertion(
   };
 }
 
-/** promptfoo's default threshold per kind (g-eval treats 0 as unset, as promptfoo's `||` does). */
+/** promptfoo 0.121's default threshold per kind (`assertion.threshold ?? default`: 0 is kept). */
 const DEFAULT_THRESHOLD: Record<ModelGradedConfig['kind'], number> = {
   factuality: 0,
   'model-graded-closedqa': 0,
   'g-eval': 0.7,
-  'answer-relevance': 0.7,
+  'answer-relevance': 0,
   'context-faithfulness': 0,
   'context-relevance': 0,
   'context-recall': 0,
-  'conversation-relevance': 0,
+  'conversation-relevance': 0.5,
 };
 
 /** Kinds whose value is required (the reference or the criteria), and the vars each reads. */
@@ -321,7 +321,7 @@ function modelGraded(
     type: 'model_graded',
     kind,
     values: (values as string[]).map(ctx.render),
-    threshold: kind === 'g-eval' && threshold === 0 ? 0.7 : threshold,
+    threshold,
     rubricPrompt,
     factuality,
     windowSize,
