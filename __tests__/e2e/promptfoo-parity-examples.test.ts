@@ -41,6 +41,7 @@ const FEATURES = [
   'context-relevance',
   'context-recall',
   'conversation-relevance',
+  'nunjucks',
 ];
 
 let model: FakeOpenAI;
@@ -171,6 +172,13 @@ const EXPECTED: Record<string, Record<string, [string, number]>> = {
     'test-2': ['pass', 0.5],
     'test-3': ['fail', 0.5],
     'test-4': ['pass', 0.5],
+  },
+  // Nunjucks is loaded lazily: this renders through the bundle's lazy import.
+  nunjucks: {
+    'test-1__prompt_text': ['pass', 1],
+    'test-1__prompt_chat': ['pass', 1],
+    'test-2__prompt_text': ['pass', 1],
+    'test-2__prompt_chat': ['pass', 1],
   },
   'conversation-relevance': {
     'test-1': ['pass', 1],
