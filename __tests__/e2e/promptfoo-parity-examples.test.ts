@@ -146,6 +146,8 @@ const EXPECTED: Record<string, Record<string, [string, number]>> = {
     'test-3': ['pass', 0.6],
     'test-4': ['pass', 0.75],
     'test-5': ['pass', 0.2],
+    'test-6': ['pass', 0.7],
+    'test-7': ['fail', 0.1],
   },
   'answer-relevance': {
     'test-1': ['pass', 0.8333],
@@ -185,6 +187,7 @@ const EXPECTED: Record<string, Record<string, [string, number]>> = {
     'test-2': ['fail', 0],
     'test-3': ['pass', 0.6667],
     'test-4': ['fail', 0.75],
+    'test-5': ['pass', 1],
   },
 };
 

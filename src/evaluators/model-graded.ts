@@ -266,7 +266,9 @@ export async function runModelGraded(
   const asker = new Asker(judge, config);
   try {
     const o = await GRADERS[config.kind](config, c, answer, asker);
-    return outcomeResult(base, o, config.threshold, asker.usage);
+    // `not-g-eval`, `not-conversation-relevance`: promptfoo swaps the pass and scores 1 - s.
+    const graded = config.inverse ? { pass: !o.pass, score: 1 - o.score, reason: `not: ${o.reason}` } : o;
+    return outcomeResult(base, graded, config.threshold, asker.usage);
   } catch (err) {
     if (err instanceof JudgeError) {
       const r = judgeErrorResult(base, err);

@@ -267,6 +267,29 @@ tests:
   expect(cases.chat!.evaluators[0]).toMatchObject({ verdict: 'pass', score: 0.5, threshold: 0.5 });
 });
 
+test('not-g-eval and not-conversation-relevance swap pass and fail and score 1 - s, as promptfoo 0.121 does', async () => {
+  replies = {
+    geval_steps: () => ({ steps: ['score it'] }),
+    geval_score: (user) => ({ reason: 'scored', score: user.includes('rude') ? 2 : 8 }),
+    relevance: (user) => ({ reason: 'checked', verdict: user.includes('weather') ? 'no' : 'yes' }),
+  };
+  const suite = `
+tests:
+  - id: inverse
+    vars: { input: 'Say hello' }
+    assert:
+      - { type: not-g-eval, value: 'is rude' }
+      - { type: not-g-eval, value: 'is clear' }
+      - { type: not-conversation-relevance }
+`;
+  const cases = await grade(suite, { inverse: 'hello there' });
+  expect(cases.inverse!.evaluators.map((x) => [x.verdict, Number(x.score.toFixed(4))])).toEqual([
+    ['pass', 0.8],
+    ['fail', 0.2],
+    ['fail', 0],
+  ]);
+});
+
 test('a model-graded check that misses its vars is refused at load, naming the var', async () => {
   const root = tmpDir('re-pf-graded-bad-');
   mkdirSync(path.join(root, 'evals'));

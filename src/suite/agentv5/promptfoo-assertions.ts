@@ -22,6 +22,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** The types this file maps (with `not-` in front where promptfoo allows it). */
 const CODE_TYPES = new Set(['javascript', 'python']);
 const SIMILAR_TYPES = new Set(['similar', 'similar:cosine']);
+/** The model-graded kinds whose `not-` form promptfoo 0.121 grades (1 - score, pass swapped); it ignores the others'. */
+const INVERTIBLE = new Set<string>(['g-eval', 'conversation-relevance']);
 /** promptfoo's name for each model-graded kind (`model-graded-factuality` is factuality's other name). */
 const GRADED_TYPES: Record<string, ModelGradedConfig['kind']> = {
   ...Object.fromEntries(MODEL_GRADED_KINDS.map((k) => [k, k])),
@@ -153,7 +155,7 @@ export function promptfooAssertion(
   if (SIMILAR_TYPES.has(type)) return similar(flip, item, at, own, ctx);
   const kind = GRADED_TYPES[type];
   if (kind) {
-    if (flip) {
+    if (flip && !INVERTIBLE.has(kind)) {
       ctx.sink.error(
         ctx.doc.locateKey([...at, 'type']),
         'unsupported-assertion',
@@ -162,7 +164,9 @@ export function promptfooAssertion(
       );
       return undefined;
     }
-    return modelGraded(kind, item, at, own, ctx);
+    const config = modelGraded(kind, item, at, own, ctx);
+    if (config?.type === 'model_graded' && flip) config.inverse = true;
+    return config;
   }
   return codeAssertion(type as 'javascript' | 'python', flip, item, at, own, ctx);
 }
