@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { AdaptiveLimiter } from '../../src/exec/limiter.js';
@@ -104,4 +104,20 @@ test('a CommonJS .js file in a "type": "module" package loads as promptfoo loads
     { ok: true, value: 'y.txt!', undef: false },
     { ok: true, value: 'ABC', undef: false },
   ]);
+});
+
+test('a Python file leaves no __pycache__ in the checkout', async () => {
+  if (!hasPython) return;
+  const dir = mkdtempSync(path.join(tmpdir(), 're-py-cache-'));
+  const file = path.join(dir, 'check.py');
+  writeFileSync(file, 'def get_assert(output, context):\n    return len(output)\n');
+  const r = await runScripts(
+    'python',
+    [{ body: null, file, fn: null, output: 'abc', context: {} }],
+    dir,
+    deps,
+    describe,
+  );
+  expect(r).toEqual([{ ok: true, value: 3 }]);
+  expect(readdirSync(dir)).toEqual(['check.py']);
 });

@@ -111,6 +111,8 @@ process.stdin.on('end', async () => {
 /** The Python runner: the same protocol; an inline body becomes a function over (output, context). */
 const PY_RUNNER = `
 import importlib.util, json, os, sys, traceback, dataclasses
+# The suite's modules are imported from the checkout: no __pycache__ is written into it.
+sys.dont_write_bytecode = True
 _input = json.loads(sys.stdin.buffer.read().decode('utf-8'))
 _mark = _input['mark']
 calls = _input['calls']
