@@ -2,6 +2,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubServer, type FakeGitHub } from '../../__fixtures__/servers/github-server.mjs';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
+import { fakeReply } from '../../__fixtures__/servers/promptfoo-parity-grader.mjs';
 import { type RunResults } from '../../src/core/results.js';
 import { runAction } from '../helpers/action.js';
 import { runCli } from '../helpers/cli.js';
@@ -11,10 +12,12 @@ import { REPO_ROOT } from '../helpers/paths.js';
 
 /**
  * examples/promptfoo/parity, graded end to end through dist/cli.js and dist/index.js against the
- * fake model and grader scripts/promptfoo-parity.mjs uses: the model answers `Reply with: <text>`
- * with <text>; the grader scores a rubric by its `score:<s>` and fails it on the word `fail`.
- * The expected verdicts are promptfoo's own (measured with that script), but for the one
- * difference docs/promptfoo.md explains (a CSV `llm-rubric(0.7):` keeps its threshold here).
+ * fake model and grader scripts/promptfoo-parity.mjs uses (__fixtures__/servers/promptfoo-parity-grader.mjs):
+ * the model answers `Reply with: <text>` with <text>; the grader answers each prompt family
+ * (llm-rubric, factuality, g-eval, the context family, ...) from markers in the examples, and
+ * `/v1/embeddings` embeds a bag of words. The expected verdicts and scores are promptfoo 0.121's
+ * own (measured with that script), but for the one difference docs/promptfoo.md explains (a CSV
+ * `llm-rubric(0.7):` keeps its threshold here).
  */
 const FEATURES = [
   'verdict',
@@ -26,22 +29,25 @@ const FEATURES = [
   'is-json',
   'echo',
   'csv',
+  'javascript',
+  'python',
+  'transform',
+  'similar',
+  'factuality',
+  'closedqa',
+  'g-eval',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-relevance',
+  'context-recall',
+  'conversation-relevance',
+  'nunjucks',
 ];
 
 let model: FakeOpenAI;
 let github: FakeGitHub;
 beforeAll(async () => {
-  model = await startOpenAIServer({
-    respond: ({ desc }) => {
-      if (desc.mode === 'rubric') {
-        const rubric = /\[\[ ## rubric ## \]\]\n([\s\S]*)$/.exec(desc.text)?.[1] ?? '';
-        const score = Number(/score:([0-9.]+)/.exec(rubric)?.[1] ?? '1');
-        return { reason: `rubric scored ${score}`, pass: !/\bfail\b/.test(rubric), score };
-      }
-      const m = /Reply with: (.*)$/m.exec(desc.text);
-      return { content: m ? (JSON.parse(`"${m[1]}"`) as string) : 'no instruction' };
-    },
-  });
+  model = await startOpenAIServer({ respond: ({ desc }) => ({ content: fakeReply(desc.text) }) });
   github = await startGitHubServer({
     pullRequest: { number: 7, title: 'promptfoo suites', body: '', diff: PR_DIFF, files: [] },
   });
@@ -82,6 +88,107 @@ const EXPECTED: Record<string, Record<string, [string, number]>> = {
   'is-json': { 'test-1': ['pass', 1], 'test-2': ['fail', 0], 'test-3': ['fail', 0] },
   echo: { 'test-1': ['pass', 1], 'test-2': ['fail', 0] },
   csv: { 'test-1': ['pass', 1], 'test-2': ['fail', 0.5], 'test-3': ['fail', 0.6] },
+  javascript: {
+    'test-1': ['pass', 1],
+    'test-2': ['fail', 0],
+    'test-3': ['pass', 1],
+    'test-4': ['pass', 0.4],
+    'test-5': ['fail', 0],
+    'test-6': ['fail', 0.5],
+    'test-7': ['pass', 0.5],
+    'test-8': ['fail', 0.3],
+    'test-9': ['pass', 1],
+    'test-10': ['fail', 0.75],
+    'test-11': ['pass', 0.75],
+    'test-12': ['fail', 0.2],
+    'test-13': ['fail', 0],
+  },
+  python: {
+    'test-1': ['pass', 1],
+    'test-2': ['fail', 0],
+    'test-3': ['pass', 0.9],
+    'test-4': ['fail', 0.5],
+    'test-5': ['pass', 0.5],
+    'test-6': ['pass', 1],
+    'test-7': ['pass', 0.5],
+    'test-8': ['pass', 1],
+  },
+  transform: {
+    'test-1': ['pass', 1],
+    'test-2': ['pass', 1],
+    'test-3': ['pass', 1],
+    'test-4': ['pass', 1],
+    'test-5': ['fail', 0],
+  },
+  similar: {
+    'test-1': ['pass', 1],
+    'test-2': ['pass', 0.8165],
+    'test-3': ['fail', 0.7071],
+    'test-4': ['pass', 0.7071],
+    'test-5': ['pass', 0.8165],
+    'test-6': ['fail', 0.3651],
+    'test-7': ['pass', 0.6349],
+    'test-8': ['fail', 0.0871],
+    'test-9': ['pass', 0.8165],
+  },
+  factuality: {
+    'test-1': ['pass', 1],
+    'test-2': ['pass', 1],
+    'test-3': ['fail', 0],
+    'test-4': ['pass', 1],
+    'test-5': ['pass', 0.4],
+    'test-6': ['fail', 0],
+  },
+  closedqa: { 'test-1': ['pass', 1], 'test-2': ['fail', 0], 'test-3': ['fail', 0.5] },
+  'g-eval': {
+    'test-1': ['pass', 0.8],
+    'test-2': ['fail', 0.6],
+    'test-3': ['pass', 0.6],
+    'test-4': ['pass', 0.75],
+    'test-5': ['pass', 0.2],
+    'test-6': ['pass', 0.7],
+    'test-7': ['fail', 0.1],
+  },
+  'answer-relevance': {
+    'test-1': ['pass', 0.8333],
+    'test-2': ['pass', 0.1826],
+    'test-3': ['fail', 0.7638],
+    'test-4': ['pass', 0.8333],
+    'test-5': ['pass', 0.9037],
+  },
+  'context-faithfulness': {
+    'test-1': ['pass', 1],
+    'test-2': ['pass', 0.5],
+    'test-3': ['fail', 0.5],
+    'test-4': ['pass', 0.6667],
+  },
+  'context-relevance': {
+    'test-1': ['pass', 0.3333],
+    'test-2': ['pass', 0.3333],
+    'test-3': ['pass', 1],
+    'test-4': ['fail', 0.3333],
+    'test-5': ['fail', 0],
+  },
+  'context-recall': {
+    'test-1': ['pass', 1],
+    'test-2': ['pass', 0.5],
+    'test-3': ['fail', 0.5],
+    'test-4': ['pass', 0.5],
+  },
+  // Nunjucks is loaded lazily: this renders through the bundle's lazy import.
+  nunjucks: {
+    'test-1__prompt_text': ['pass', 1],
+    'test-1__prompt_chat': ['pass', 1],
+    'test-2__prompt_text': ['pass', 1],
+    'test-2__prompt_chat': ['pass', 1],
+  },
+  'conversation-relevance': {
+    'test-1': ['pass', 1],
+    'test-2': ['fail', 0],
+    'test-3': ['pass', 0.6667],
+    'test-4': ['fail', 0.75],
+    'test-5': ['pass', 1],
+  },
 };
 
 test('the parity examples through dist/cli.js: every case, its verdict and score, labels in the report', async () => {

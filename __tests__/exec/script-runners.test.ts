@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { Redactor } from '../../src/exec/redact.js';
@@ -73,4 +75,49 @@ test('output with the marker line twice is refused', async () => {
   await expect(runScripts('python', [call(body, 'x')], tmpdir(), deps, describe)).rejects.toThrow(
     /more than once/,
   );
+});
+
+test('a CommonJS .js file in a "type": "module" package loads as promptfoo loads it (default and named exports)', async () => {
+  // promptfoo imports the file and, when it is CommonJS in an ES module scope, loads it as CommonJS.
+  const dir = mkdtempSync(path.join(tmpdir(), 're-cjs-in-esm-'));
+  writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');
+  const file = path.join(dir, 'check.js');
+  writeFileSync(
+    file,
+    "const path = require('node:path');\nmodule.exports = (output) => output.length;\nmodule.exports.named = (output, context) => path.basename(context.vars.f) + output;\n",
+  );
+  const esm = path.join(dir, 'esm.js');
+  writeFileSync(esm, 'export default (output) => output.toUpperCase();\n');
+  const r = await runScripts(
+    'javascript',
+    [
+      { body: null, file, fn: null, output: 'abc', context: {} },
+      { body: null, file, fn: 'named', output: '!', context: { vars: { f: '/x/y.txt' } } },
+      { body: null, file: esm, fn: null, output: 'abc', context: {} },
+    ],
+    dir,
+    deps,
+    describe,
+  );
+  expect(r).toEqual([
+    { ok: true, value: 3, undef: false },
+    { ok: true, value: 'y.txt!', undef: false },
+    { ok: true, value: 'ABC', undef: false },
+  ]);
+});
+
+test('a Python file leaves no __pycache__ in the checkout', async () => {
+  if (!hasPython) return;
+  const dir = mkdtempSync(path.join(tmpdir(), 're-py-cache-'));
+  const file = path.join(dir, 'check.py');
+  writeFileSync(file, 'def get_assert(output, context):\n    return len(output)\n');
+  const r = await runScripts(
+    'python',
+    [{ body: null, file, fn: null, output: 'abc', context: {} }],
+    dir,
+    deps,
+    describe,
+  );
+  expect(r).toEqual([{ ok: true, value: 3 }]);
+  expect(readdirSync(dir)).toEqual(['check.py']);
 });

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { loadSuiteFile } from '../../src/suite/load-suite.js';
 import { Workspace } from '../../src/core/workspace.js';
 import { CORPUS, describeCorpus } from '../helpers/paths.js';
+import { loadNunjucks } from '../../src/suite/agentv5/nunjucks-render.js';
+
+// Nunjucks is loaded on demand (the suite loaders do it through withNunjucks); this test calls the loader directly.
+beforeAll(() => loadNunjucks());
 
 const ROOT = path.join(CORPUS, 'agentv5-examples');
 

@@ -11,6 +11,7 @@ import { AdaptiveLimiter } from '../exec/limiter.js';
 import { DEFAULT_PRICES } from '../judge/pricing.js';
 import { judgeEndpoint } from '../pipeline/judge-endpoint.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
+import { withNunjucks } from '../suite/agentv5/nunjucks-render.js';
 import { renderQuestionOutline } from '../suite/messages.js';
 import { type EvalCase } from '../suite/types.js';
 import { Workspace } from '../core/workspace.js';
@@ -58,7 +59,7 @@ export async function generateRubrics(o: GenerateOptions): Promise<number> {
     io.stderr.write('rubric-eval: generate rubrics works on YAML suites\n');
     return EXIT_USAGE;
   }
-  const loaded = loadSuiteFile(abs, ws);
+  const loaded = await withNunjucks(() => loadSuiteFile(abs, ws));
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.suite || errors.length > 0) {
     for (const d of errors) io.stderr.write(`${formatDiagnostic(d)}\n`);

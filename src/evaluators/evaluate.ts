@@ -32,10 +32,6 @@ import { PatternRefusedError } from '../core/bounded-pattern.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
-import { runCodeAssertion } from './code-assertion.js';
-import { withTransforms } from './transform-output.js';
-import { runSimilarity } from './similarity.js';
-import { runModelGraded } from './model-graded.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -80,9 +76,27 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     ),
   execution_metrics: async (config, env) =>
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
-  code_assertion: (config, env) => runCodeAssertion(config, env.evalCase, env.answer, env.exec),
-  similarity: (config, env) => runSimilarity(config, env.answer.text, env.judge),
-  model_graded: (config, env) => runModelGraded(config, env.evalCase, env.answer.text, env.judge),
+  // promptfoo's code and judged types are loaded when a suite has one (start-up does not pay for them).
+  code_assertion: async (config, env) =>
+    (await import(/* webpackMode: "eager" */ './code-assertion.js')).runCodeAssertion(
+      config,
+      env.evalCase,
+      env.answer,
+      env.exec,
+    ),
+  similarity: async (config, env) =>
+    (await import(/* webpackMode: "eager" */ './similarity.js')).runSimilarity(
+      config,
+      env.answer.text,
+      env.judge,
+    ),
+  model_graded: async (config, env) =>
+    (await import(/* webpackMode: "eager" */ './model-graded.js')).runModelGraded(
+      config,
+      env.evalCase,
+      env.answer.text,
+      env.judge,
+    ),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
     try {
@@ -98,8 +112,10 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
 function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0'): Promise<EvaluatorResult> {
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
   const result = config.transforms?.length
-    ? withTransforms(config, env.evalCase, env.answer, env.exec, (answer) =>
-        run(config, { ...env, answer }, path),
+    ? import(/* webpackMode: "eager" */ './transform-output.js').then(({ withTransforms }) =>
+        withTransforms(config, env.evalCase, env.answer, env.exec, (answer) =>
+          run(config, { ...env, answer }, path),
+        ),
       )
     : run(config, env, path);
   return config.negate ? result.then(negateResult) : result;

@@ -94,6 +94,20 @@ function queryOf(vars: Record<string, unknown>): string {
 
 const lines = (t: string) => t.split('\n').filter((l) => l.trim() !== '');
 
+/**
+ * The units context-relevance counts, as promptfoo 0.121 segments them: a list's chunks; a text of
+ * several lines, one per line; one line of prose, its sentences (a bare `1.` marker is none).
+ */
+function contextUnits(vars: Record<string, unknown>): string[] {
+  const c = vars.context;
+  if (Array.isArray(c)) return c.filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+  const t = contextOf(vars, null);
+  const ls = lines(t);
+  return (ls.length > 1 ? ls : t.split(/(?<=[.!?])\s+/))
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && !/^\d+[.)]$/.test(s));
+}
+
 type Grader = (config: ModelGradedConfig, c: EvalCase, answer: string, asker: Asker) => Promise<Outcome>;
 
 const ratio = (name: string, score: number, threshold: number): Outcome => {
@@ -190,11 +204,11 @@ const GRADERS: Record<ModelGradedConfig['kind'], Grader> = {
     const supported = verdicts.filter((v) => v.supported).length;
     return ratio('Faithfulness', supported / statements.length, config.threshold);
   },
-  // The share of the context's lines that are relevant to the query.
+  // The share of the context's units (lines, else sentences) that are relevant to the query.
   'context-relevance': async (config, _c, _answer, asker) => {
     const vars = config.codeContext?.vars ?? {};
     const query = queryOf(vars);
-    const all = lines(contextOf(vars, null));
+    const all = contextUnits(vars).map((u) => u.replace(/\s*\n\s*/g, ' '));
     const numbered = all.map((l, i) => `${i + 1}. ${l}`).join('\n');
     const a = await asker.ask('relevant_lines', { plain: { query }, untrusted: { context: numbered } });
     const relevant = new Set(a.relevant_lines.filter((n) => n >= 1 && n <= all.length));
@@ -211,7 +225,8 @@ const GRADERS: Record<ModelGradedConfig['kind'], Grader> = {
     const attributed = sentences.filter((s) => s.attributed).length;
     return ratio('Recall', sentences.length > 0 ? attributed / sentences.length : 0, config.threshold);
   },
-  // Sliding windows over `vars._conversation` (else the prompt and this answer): the relevant share.
+  // A window per turn over `vars._conversation` (else the prompt and this answer), as promptfoo
+  // slides them: the turn and up to windowSize - 1 before it; the share whose last reply is relevant.
   'conversation-relevance': async (config, c, answer, asker) => {
     const vars = config.codeContext?.vars ?? {};
     const turns =
@@ -219,12 +234,12 @@ const GRADERS: Record<ModelGradedConfig['kind'], Grader> = {
         ? (vars._conversation as { input?: unknown; output?: unknown }[])
         : [{ input: promptText(c), output: answer }];
     const size = config.windowSize;
-    const windows = Math.max(1, turns.length - size + 1);
+    const windows = turns.length;
     let relevant = 0;
     const reasons: string[] = [];
     for (let i = 0; i < windows; i++) {
       const messages = turns
-        .slice(i, i + size)
+        .slice(Math.max(0, i - size + 1), i + 1)
         .flatMap((t) => [
           `user: ${typeof t.input === 'string' ? t.input : JSON.stringify(t.input)}`,
           `assistant: ${typeof t.output === 'string' ? t.output : JSON.stringify(t.output)}`,
@@ -251,7 +266,9 @@ export async function runModelGraded(
   const asker = new Asker(judge, config);
   try {
     const o = await GRADERS[config.kind](config, c, answer, asker);
-    return outcomeResult(base, o, config.threshold, asker.usage);
+    // `not-g-eval`, `not-conversation-relevance`: promptfoo swaps the pass and scores 1 - s.
+    const graded = config.inverse ? { pass: !o.pass, score: 1 - o.score, reason: `not: ${o.reason}` } : o;
+    return outcomeResult(base, graded, config.threshold, asker.usage);
   } catch (err) {
     if (err instanceof JudgeError) {
       const r = judgeErrorResult(base, err);

@@ -41,11 +41,41 @@ function batchMark(): string {
  */
 const JS_RUNNER = `
 const url = require('node:url');
+const { readFileSync } = require('node:fs');
+const Module = require('node:module');
+const nodePath = require('node:path');
 // Inline code may require modules (promptfoo gives it a require through its process shim).
 globalThis.require = require;
+// \`node -e\` makes module, exports, __filename and __dirname globals (\`module\` falls back to the
+// node:module builtin): a CommonJS file read as an ES module would assign to them unnoticed. Here
+// they are not defined, as in an ES module, so such a file fails to import and loads as CommonJS.
+// (Done once \`-e\`'s own code has run: node puts its \`module\` back then.)
+function hideEvalGlobals() {
+  for (const g of ['module', 'exports', '__filename', '__dirname'])
+    Object.defineProperty(globalThis, g, {
+      configurable: true,
+      get() { throw new ReferenceError(g + ' is not defined'); },
+    });
+}
+const CJS_IN_ESM = /(require|module|exports|__dirname|__filename) is not defined|Cannot use import statement|ERR_REQUIRE_ESM/;
+/** A .js file: imported, else (CommonJS in an ES module scope, as promptfoo falls back) compiled as CommonJS. */
+async function load(file) {
+  try {
+    return await import(url.pathToFileURL(file).href);
+  } catch (e) {
+    if (!file.endsWith('.js') || !CJS_IN_ESM.test(String(e && e.message))) throw e;
+    const m = new Module(file, null);
+    m.filename = file;
+    m.paths = Module._nodeModulePaths(nodePath.dirname(file));
+    m._compile(readFileSync(file, 'utf8'), file);
+    const e2 = m.exports;
+    return Object.assign({}, e2 !== null && (typeof e2 === 'object' || typeof e2 === 'function') ? e2 : {}, { default: e2 });
+  }
+}
 const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', async () => {
+  hideEvalGlobals();
   const input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   const mark = input.mark;
   const calls = input.calls;
@@ -55,7 +85,7 @@ process.stdin.on('end', async () => {
     try {
       let fn;
       if (call.file) {
-        const mod = await import(url.pathToFileURL(call.file).href);
+        const mod = await load(call.file);
         const named = call.fn && Object.prototype.hasOwnProperty.call(mod, call.fn) ? mod[call.fn] : undefined;
         fn = typeof named === 'function' ? named
           : call.fn ? undefined
@@ -81,6 +111,8 @@ process.stdin.on('end', async () => {
 /** The Python runner: the same protocol; an inline body becomes a function over (output, context). */
 const PY_RUNNER = `
 import importlib.util, json, os, sys, traceback, dataclasses
+# The suite's modules are imported from the checkout: no __pycache__ is written into it.
+sys.dont_write_bytecode = True
 _input = json.loads(sys.stdin.buffer.read().decode('utf-8'))
 _mark = _input['mark']
 calls = _input['calls']

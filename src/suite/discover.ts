@@ -4,6 +4,7 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { present } from '../core/checkout-read.js';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { loadSuiteFile } from './load-suite.js';
+import { withNunjucks } from './agentv5/nunjucks-render.js';
 import { type EvalSuite, type SuiteLoadOptions } from './types.js';
 import { type Workspace } from '../core/workspace.js';
 
@@ -79,7 +80,7 @@ export async function loadSuites(
       });
       break;
     }
-    const r = loadSuiteFile(file, ws, o);
+    const r = await withNunjucks(() => loadSuiteFile(file, ws, o));
     diagnostics.push(...r.diagnostics);
     if (r.suite) suites.push(r.suite);
   }

@@ -237,6 +237,8 @@ export interface ModelGradedConfig extends EvaluatorBase {
   factuality: Record<'A' | 'B' | 'C' | 'D' | 'E', number>;
   /** conversation-relevance's window, in turns (default 5). */
   windowSize: number;
+  /** `not-g-eval`, `not-conversation-relevance`: pass and fail swapped, scored 1 - s (promptfoo 0.121). */
+  inverse?: boolean;
 }
 
 export type AggregatorConfig =

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { loadSuiteFile } from '../../../src/suite/load-suite.js';
 import { Workspace } from '../../../src/core/workspace.js';
 import { tmpDir } from '../../helpers/judge.js';
+import { loadNunjucks } from '../../../src/suite/agentv5/nunjucks-render.js';
+
+// Nunjucks is loaded on demand (the suite loaders do it through withNunjucks); these tests call the loader directly.
+beforeAll(() => loadNunjucks());
 
 /** promptfoo's own configuration, read as promptfoo reads it (or refused by name). */
 function load(yaml: string, files: Record<string, string> = {}) {

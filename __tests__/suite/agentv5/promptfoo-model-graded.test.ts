@@ -207,13 +207,87 @@ tests:
   ]);
   expect(e[3]!.reasoning).toBe('Faithfulness 0.50 is < 0.6');
   expect(e[6]!.score).toBeGreaterThan(0.7);
-  // conversation windows of 2 over 3 turns: 2 windows, the second ends off topic.
-  expect(cases.chat!.evaluators[0]).toMatchObject({ verdict: 'fail', score: 0.5 });
+  // A window per turn, as promptfoo slides them ([1], [1, 2], [2, 3] at a size of 2): the third ends
+  // off topic, so 2 of 3 are relevant.
+  expect(cases.chat!.evaluators[0]).toMatchObject({ verdict: 'pass', score: 2 / 3 });
+  expect(
+    requestsNamed('relevance')
+      .slice(-3)
+      .map((r) => JSON.stringify(r.body.messages).includes('capital of france')),
+  ).toEqual([true, true, false]);
   // The answer and the context reach the judge fenced.
   const faith = requestsNamed('verdicts').at(-1)!;
   const text = (faith.body.messages as { content: string }[]).map((m) => m.content).join('\n');
   expect(text).toMatch(/<<<CONTEXT [0-9a-f]{16}/);
   expect(text).toMatch(/<<<STATEMENTS [0-9a-f]{16}/);
+});
+
+test("promptfoo 0.121's defaults and units: answer-relevance, conversation-relevance, g-eval at 0, context-relevance's sentences", async () => {
+  replies = {
+    questions: () => ({
+      questions: ['bread is cheap in lyon', 'bread is cheap in lyon', 'bread is cheap in lyon'],
+    }),
+    relevance: (user) => ({ reason: 'checked', verdict: user.includes('weather') ? 'no' : 'yes' }),
+    geval_steps: () => ({ steps: ['score it'] }),
+    geval_score: () => ({ reason: 'scored', score: 2 }),
+    relevant_lines: (user) => ({
+      reason: 'the line naming the capital',
+      relevant_lines: user.includes('2. The Seine') ? [1] : [],
+    }),
+  };
+  const suite = `
+tests:
+  - id: defaults
+    vars:
+      input: 'Say hello'
+      query: 'What is the capital of France?'
+      context: 'Paris is the capital of France. The Seine flows through it. Bread is cheap.'
+    assert:
+      - { type: answer-relevance }
+      - { type: g-eval, value: 'is clear', threshold: 0 }
+      - { type: context-relevance }
+  - id: chat
+    vars:
+      input: hi
+      _conversation:
+        - { input: 'thanks', output: 'the weather is nice' }
+        - { input: 'capital of france?', output: 'Paris' }
+    assert:
+      - { type: conversation-relevance, config: { windowSize: 1 } }
+`;
+  const cases = await grade(suite, { defaults: 'Bread is cheap in Lyon', chat: 'ok' });
+  const e = cases.defaults!.evaluators;
+  // promptfoo: answer-relevance's threshold is 0 unless set, and g-eval keeps a threshold of 0.
+  expect(e[0]).toMatchObject({ verdict: 'pass', threshold: 0 });
+  expect(e[0]!.score).toBeLessThan(0.3);
+  expect(e[1]).toMatchObject({ verdict: 'pass', score: 0.2, threshold: 0 });
+  // One line of prose: its three sentences are the units, one of them relevant.
+  expect(e[2]!.score).toBeCloseTo(1 / 3, 6);
+  // Two windows of one turn, one relevant: 0.5 reaches the default threshold of 0.5.
+  expect(cases.chat!.evaluators[0]).toMatchObject({ verdict: 'pass', score: 0.5, threshold: 0.5 });
+});
+
+test('not-g-eval and not-conversation-relevance swap pass and fail and score 1 - s, as promptfoo 0.121 does', async () => {
+  replies = {
+    geval_steps: () => ({ steps: ['score it'] }),
+    geval_score: (user) => ({ reason: 'scored', score: user.includes('rude') ? 2 : 8 }),
+    relevance: (user) => ({ reason: 'checked', verdict: user.includes('weather') ? 'no' : 'yes' }),
+  };
+  const suite = `
+tests:
+  - id: inverse
+    vars: { input: 'Say hello' }
+    assert:
+      - { type: not-g-eval, value: 'is rude' }
+      - { type: not-g-eval, value: 'is clear' }
+      - { type: not-conversation-relevance }
+`;
+  const cases = await grade(suite, { inverse: 'hello there' });
+  expect(cases.inverse!.evaluators.map((x) => [x.verdict, Number(x.score.toFixed(4))])).toEqual([
+    ['pass', 0.8],
+    ['fail', 0.2],
+    ['fail', 0],
+  ]);
 });
 
 test('a model-graded check that misses its vars is refused at load, naming the var', async () => {

@@ -1,4 +1,4 @@
-import nunjucks from 'nunjucks';
+import type { Environment } from 'nunjucks';
 import { RubricEvalError } from '../../core/errors.js';
 
 /**
@@ -15,19 +15,42 @@ const NUNJUCKS = /\{%|\{#|\{\{(?!\s*[A-Za-z_][\w.]*\s*\}\})/;
 
 export const usesNunjucks = (template: string): boolean => NUNJUCKS.test(template);
 
-let engine: nunjucks.Environment | undefined;
+let engine: Environment | undefined;
+/** A template needed Nunjucks before it was loaded (see `withNunjucks`). */
+let wanted = false;
 
-function environment(): nunjucks.Environment {
-  if (engine) return engine;
+/**
+ * Nunjucks is loaded when a suite's template needs it, not at start-up: only promptfoo-shaped
+ * suites with templates beyond `{{ var }}` pay for it.
+ */
+export async function loadNunjucks(): Promise<void> {
+  if (engine) return;
+  const nunjucks = (await import(/* webpackMode: "eager" */ 'nunjucks')).default;
   engine = new nunjucks.Environment([], { autoescape: false, throwOnUndefined: false });
   engine.addFilter('load', (s: string) => JSON.parse(s) as unknown);
-  return engine;
+}
+
+/**
+ * Runs a synchronous suite load with Nunjucks at hand: when the load met a template that needed it
+ * before it was loaded (that load is discarded), Nunjucks is loaded and the suite loaded again.
+ */
+export async function withNunjucks<R>(load: () => R): Promise<R> {
+  if (engine) return load();
+  wanted = false;
+  const first = load();
+  if (!wanted) return first;
+  await loadNunjucks();
+  return load();
 }
 
 /** The template rendered with the vars; a template error is thrown with Nunjucks' message. */
 export function renderNunjucks(template: string, vars: Record<string, unknown>): string {
+  if (!engine) {
+    wanted = true;
+    throw new RubricEvalError('Nunjucks is not loaded (the suite is loaded again with it)');
+  }
   try {
-    return environment().renderString(template, vars);
+    return engine.renderString(template, vars);
   } catch (err) {
     // Nunjucks prefixes "(unknown path)" and its stack of template frames: keep the reason.
     const message = (err as Error).message

@@ -22,6 +22,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** The types this file maps (with `not-` in front where promptfoo allows it). */
 const CODE_TYPES = new Set(['javascript', 'python']);
 const SIMILAR_TYPES = new Set(['similar', 'similar:cosine']);
+/** The model-graded kinds whose `not-` form promptfoo 0.121 grades (1 - score, pass swapped); it ignores the others'. */
+const INVERTIBLE = new Set<string>(['g-eval', 'conversation-relevance']);
 /** promptfoo's name for each model-graded kind (`model-graded-factuality` is factuality's other name). */
 const GRADED_TYPES: Record<string, ModelGradedConfig['kind']> = {
   ...Object.fromEntries(MODEL_GRADED_KINDS.map((k) => [k, k])),
@@ -153,7 +155,7 @@ export function promptfooAssertion(
   if (SIMILAR_TYPES.has(type)) return similar(flip, item, at, own, ctx);
   const kind = GRADED_TYPES[type];
   if (kind) {
-    if (flip) {
+    if (flip && !INVERTIBLE.has(kind)) {
       ctx.sink.error(
         ctx.doc.locateKey([...at, 'type']),
         'unsupported-assertion',
@@ -162,7 +164,9 @@ export function promptfooAssertion(
       );
       return undefined;
     }
-    return modelGraded(kind, item, at, own, ctx);
+    const config = modelGraded(kind, item, at, own, ctx);
+    if (config?.type === 'model_graded' && flip) config.inverse = true;
+    return config;
   }
   return codeAssertion(type as 'javascript' | 'python', flip, item, at, own, ctx);
 }
@@ -244,16 +248,16 @@ function codeAssertion(
   };
 }
 
-/** promptfoo's default threshold per kind (g-eval treats 0 as unset, as promptfoo's `||` does). */
+/** promptfoo 0.121's default threshold per kind (`assertion.threshold ?? default`: 0 is kept). */
 const DEFAULT_THRESHOLD: Record<ModelGradedConfig['kind'], number> = {
   factuality: 0,
   'model-graded-closedqa': 0,
   'g-eval': 0.7,
-  'answer-relevance': 0.7,
+  'answer-relevance': 0,
   'context-faithfulness': 0,
   'context-relevance': 0,
   'context-recall': 0,
-  'conversation-relevance': 0,
+  'conversation-relevance': 0.5,
 };
 
 /** Kinds whose value is required (the reference or the criteria), and the vars each reads. */
@@ -321,7 +325,7 @@ function modelGraded(
     type: 'model_graded',
     kind,
     values: (values as string[]).map(ctx.render),
-    threshold: kind === 'g-eval' && threshold === 0 ? 0.7 : threshold,
+    threshold,
     rubricPrompt,
     factuality,
     windowSize,
