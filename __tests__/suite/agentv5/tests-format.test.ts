@@ -41,7 +41,7 @@ tests:
 `;
 
 describe('AgentV 5 / promptfoo suites', () => {
-  test('vars render into the prompt; default_test merges first; strings become one weighted checklist', () => {
+  test("vars render into the prompt; default_test's assertions follow the test's (AgentV 5); strings become one weighted checklist", () => {
     const r = load(SUITE);
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const [a, b] = r.suite!.cases;
@@ -49,14 +49,21 @@ describe('AgentV 5 / promptfoo suites', () => {
     expect(a!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Answer: Paris' }]);
     expect(a!.evaluators.map((e) => `${e.type}:${e.weight}`)).toEqual([
       'text_assertion:1',
-      'text_assertion:1',
       'llm_judge:2',
+      'text_assertion:1',
     ]);
     const first = a!.evaluators[0]!;
     expect(first.type === 'text_assertion' && first.values).toEqual(['Paris']);
+    expect(a!.evaluators[1]).toMatchObject({ name: 'criteria' });
+    const inherited = a!.evaluators[2]!;
+    expect(inherited.type === 'text_assertion' && [inherited.check, inherited.values]).toEqual([
+      'icontains',
+      ['Paris'],
+    ]);
     expect(b!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Answer: default' }]);
-    expect(b!.evaluators[1]).toMatchObject({ check: 'contains', negate: true });
-    expect(b!.evaluators[2]).toMatchObject({ check: 'regex', weight: 2, required: true });
+    expect(b!.evaluators[0]).toMatchObject({ check: 'contains', negate: true });
+    expect(b!.evaluators[1]).toMatchObject({ check: 'regex', weight: 2, required: true });
+    expect(b!.evaluators[2]).toMatchObject({ check: 'icontains' });
   });
 
   test('threshold precedence: the test, then default_test, then the suite, then 0.8', () => {
