@@ -239,6 +239,8 @@ tests:
     const only = Object.values(c)[0]!;
     expect(only.scoring).toEqual({ kind: 'promptfoo', threshold: null });
     expect(only.evaluators.map((e) => e.name)).toEqual(['from-default', 'contains-1', 'criteria']);
+    // promptfoo has no stated-score checklist: the checks decide there, as before.
+    expect(only.evaluators[2]).not.toHaveProperty('statedScore');
   });
 });
 

@@ -54,7 +54,8 @@ describe('AgentV 5 / promptfoo suites', () => {
     ]);
     const first = a!.evaluators[0]!;
     expect(first.type === 'text_assertion' && first.values).toEqual(['Paris']);
-    expect(a!.evaluators[1]).toMatchObject({ name: 'criteria' });
+    // The test's own checklist reads a judge's stated score as AgentV 5 does.
+    expect(a!.evaluators[1]).toMatchObject({ name: 'criteria', statedScore: true });
     const inherited = a!.evaluators[2]!;
     expect(inherited.type === 'text_assertion' && [inherited.check, inherited.values]).toEqual([
       'icontains',

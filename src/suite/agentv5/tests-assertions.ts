@@ -17,6 +17,10 @@ import { codeFields, isPromptfooType, promptfooAssertion } from './promptfoo-ass
 /** What plain-string criteria become: one checklist judge call per test, as AgentV groups them. */
 const CRITERIA_EVALUATOR = 'criteria';
 
+/** AgentV 5 takes a checklist judge's own stated `score` over its checks; promptfoo-shaped files keep the checks'. */
+const statedScore = (ctx: AssertionContext): { statedScore?: true } =>
+  ctx.flavour === 'promptfoo' ? {} : { statedScore: true };
+
 /** Types AgentV 5 runs that this project does not, each with why (named at `validate`). */
 const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'agent-rubric': 'an agentic judge that drives an agent provider',
@@ -64,7 +68,7 @@ export function mapAssertions(
     out.splice(
       criteriaSlot,
       0,
-      checklistJudge(CRITERIA_EVALUATOR, strings, strings.length, ctx.doc.position(at)),
+      checklistJudge(CRITERIA_EVALUATOR, strings, strings.length, ctx.doc.position(at), ctx),
     );
   }
   const seen = new Set<string>();
@@ -88,13 +92,20 @@ function uniqueName(name: string, seen: ReadonlySet<string>): string {
   for (let k = 2; ; k++) if (!seen.has(`${name} (${k})`)) return `${name} (${k})`;
 }
 
-function checklistJudge(name: string, outcomes: string[], weight: number, pos: Position): LlmJudgeConfig {
+function checklistJudge(
+  name: string,
+  outcomes: string[],
+  weight: number,
+  pos: Position,
+  ctx: AssertionContext,
+): LlmJudgeConfig {
   return {
     type: 'llm_judge',
     name,
     weight,
     pos,
     prompt: null,
+    ...statedScore(ctx),
     rubrics: {
       mode: 'checklist',
       items: outcomes.map((outcome, i) => ({
@@ -260,7 +271,7 @@ function rubricJudge(
       locate: (p) => doc.locate([...at, 'value', ...p]),
       locateKey: (p) => doc.locateKey([...at, 'value', ...p]),
     });
-    return rubrics ? { ...base, type: 'llm_judge', rubrics, prompt: null } : undefined;
+    return rubrics ? { ...base, type: 'llm_judge', rubrics, prompt: null, ...statedScore(ctx) } : undefined;
   }
   if (!outcomes || outcomes.length === 0) {
     sink.error(
@@ -271,7 +282,7 @@ function rubricJudge(
     );
     return undefined;
   }
-  return { ...checklistJudge(base.name, outcomes.map(ctx.render), base.weight, base.pos), ...base };
+  return { ...checklistJudge(base.name, outcomes.map(ctx.render), base.weight, base.pos, ctx), ...base };
 }
 
 /** `prompt: {command: [argv], config?}`: the script prints the grader prompt (its file must exist). */
