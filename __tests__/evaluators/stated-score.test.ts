@@ -1,8 +1,7 @@
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { runLlmJudge } from '../../src/evaluators/llm-judge.js';
 import { SampleBook } from '../../src/evaluators/sample-book.js';
-import { type RubricSet } from '../../src/rubric/types.js';
-import { ctx, makeJudge } from '../helpers/judge.js';
+import { ctx, makeJudge, QUICKSORT_CHECKLIST } from '../helpers/judge.js';
 
 /**
  * AgentV 5 reads a checklist judge's answer the promptfoo way when it has `pass` or `reason` (or
@@ -10,14 +9,7 @@ import { ctx, makeJudge } from '../helpers/judge.js';
  * (AgentV 5 v5.3.1-next.1, packages/core/src/evaluation/graders/llm-grader.ts,
  * normalizePromptfooGradingResult; its tests in packages/core/test/evaluation/graders.test.ts).
  */
-const checklist: RubricSet = {
-  mode: 'checklist',
-  items: [
-    { id: 'divide', outcome: 'Mentions divide-and-conquer', weight: 1, required: true },
-    { id: 'partition', outcome: 'Explains the partition step', weight: 2, required: false },
-    { id: 'complexity', outcome: 'States time complexity', weight: 1, required: false },
-  ],
-};
+const checklist = QUICKSORT_CHECKLIST;
 const agentv5 = { name: 'criteria', weight: 1, rubrics: checklist, prompt: null, statedScore: true as const };
 const unflagged = { name: 'criteria', weight: 1, rubrics: checklist, prompt: null };
 
