@@ -162,3 +162,25 @@ test('a suite’s min_pass_rate is read as in a v2 suite, and refused outside 0.
     expect.stringMatching(/^1 .*min_pass_rate must be between 0 and 1/),
   );
 });
+
+test("AgentV 5 checklists read a judge's stated score; score ranges and promptfoo-shaped files do not", () => {
+  const assertions = `    assert:
+      - Names the capital.
+      - { type: llm-rubric, value: [Is short, Is polite], metric: listed }
+      - type: llm-rubric
+        metric: items
+        value: [{ id: a, outcome: Names Paris }]
+      - type: llm-rubric
+        metric: ranged
+        value: [{ id: r, outcome: Clear, score_ranges: [{ score_range: [0, 10], expected_outcome: any }] }]
+`;
+  const flags = (yaml: string) => {
+    const r = load(yaml);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    return r.suite!.cases[0]!.evaluators.map((e) => `${e.name}:${'statedScore' in e}`);
+  };
+  const agentv5 = `default_test: { vars: { input: q } }\ntests:\n  - id: t\n${assertions}`;
+  expect(flags(agentv5)).toEqual(['criteria:true', 'listed:true', 'items:true', 'ranged:false']);
+  const promptfoo = `prompts: ["{{ input }}"]\ntests:\n  - vars: { input: q }\n${assertions}`;
+  expect(flags(promptfoo)).toEqual(['criteria:false', 'listed:false', 'items:false', 'ranged:false']);
+});

@@ -267,7 +267,9 @@ function rubricJudge(
       locate: (p) => doc.locate([...at, 'value', ...p]),
       locateKey: (p) => doc.locateKey([...at, 'value', ...p]),
     });
-    return rubrics ? { ...base, type: 'llm_judge', rubrics, prompt: null, ...statedScore(ctx) } : undefined;
+    if (!rubrics) return undefined;
+    const stated = rubrics.mode === 'checklist' ? statedScore(ctx) : {};
+    return { ...base, type: 'llm_judge', rubrics, prompt: null, ...stated };
   }
   if (!outcomes || outcomes.length === 0)
     return reportAt(

@@ -331,13 +331,13 @@ function testEvaluators(
   const skipDefaults = execution.skip_defaults === true || options.disableDefaultAsserts === true;
   const defaultAssert = skipDefaults ? [] : asList(env.defaults.assert);
   const suiteAssert = skipDefaults ? [] : asList(env.suiteAssert);
-  // Inputs only: no assertion is compiled, checked or has its script read (the base's grade).
   const inSuite = { ...ctx, doc: env.suite.doc, sink: env.suite.sink };
   const inherited = () => [
     ...mapAssertions(defaultAssert, [...defaultsAt, 'assert'], inSuite),
     ...mapAssertions(suiteAssert, ['assert'], inSuite),
   ];
   const own = () => mapAssertions(asList(t.assert), [...at, 'assert'], ctx);
+  // Inputs only: no assertion is compiled, checked or has its script read (the base's grade).
   const evaluators = env.suite.inputsOnly
     ? []
     : env.flavour === 'promptfoo'
