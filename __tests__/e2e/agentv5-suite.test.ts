@@ -90,12 +90,13 @@ test('an AgentV 5 suite runs through dist/index.js: comment, outputs and results
   ) as RunResults;
   const [france, spain] = results.suites[0]!.cases;
   expect(france).toMatchObject({ id: 'france', verdict: 'pass', score: 1 });
+  // AgentV 5's order: the test's own assertions, then default_test's.
   expect(france!.evaluators.map((e) => `${e.name}:${e.type}:${e.weight}:${e.score}`)).toEqual([
-    'is-json-1:text_assertion:1:1',
     'contains-1:text_assertion:1:1',
     'regex-2:text_assertion:1:1',
     'llm-rubric-3:llm_judge:1:1',
     'criteria:llm_judge:1:1',
+    'is-json-1:text_assertion:1:1',
   ]);
   // A failed required assertion zeroes the test, whatever else it scored.
   expect(spain).toMatchObject({ id: 'spain', verdict: 'fail', score: 0 });

@@ -69,6 +69,25 @@ describe('AgentV 5 test scoring', () => {
     });
   });
 
+  test("an assert-set's own verdict never decides the test: its score does, against the test's threshold", () => {
+    // AgentV 5: the set passes by its own threshold (its promptfoo-assertions.test.ts, "uses
+    // threshold to override child assertion pass/fail status"); the test by its weighted score
+    // (orchestrator.ts: classifyQualityStatus(score, threshold)).
+    const set = (verdict: 'pass' | 'fail'): EvaluatorResult => ({
+      name: 'location',
+      type: 'composite',
+      weight: 1,
+      score: 0.5,
+      verdict,
+      threshold: verdict === 'pass' ? 0.5 : 1,
+      gating_violations: [],
+    });
+    const configs = [cfg('location')];
+    expect(aggregateByThreshold(configs, [set('pass')], 0.5)).toMatchObject({ score: 0.5, verdict: 'pass' });
+    expect(aggregateByThreshold(configs, [set('pass')], 0.8)).toMatchObject({ score: 0.5, verdict: 'fail' });
+    expect(aggregateByThreshold(configs, [set('fail')], 0.5)).toMatchObject({ score: 0.5, verdict: 'pass' });
+  });
+
   test('an evaluator error makes the test an error, never a pass', () => {
     const err: EvaluatorResult = { ...res('a', 0), verdict: 'error', error: 'boom' };
     expect(aggregateByThreshold([cfg('a'), cfg('b')], [err, res('b', 1)], 0).verdict).toBe('error');

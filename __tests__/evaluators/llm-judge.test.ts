@@ -3,16 +3,9 @@ import { runLlmJudge } from '../../src/evaluators/llm-judge.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { type RubricSet } from '../../src/rubric/types.js';
-import { ctx, makeJudge, tmpDir } from '../helpers/judge.js';
+import { ctx, makeJudge, QUICKSORT_CHECKLIST, tmpDir } from '../helpers/judge.js';
 
-const checklist: RubricSet = {
-  mode: 'checklist',
-  items: [
-    { id: 'divide', outcome: 'Mentions divide-and-conquer', weight: 1, required: true },
-    { id: 'partition', outcome: 'Explains the partition step', weight: 2, required: false },
-    { id: 'complexity', outcome: 'States time complexity', weight: 1, required: false },
-  ],
-};
+const checklist = QUICKSORT_CHECKLIST;
 const ranges: RubricSet = {
   mode: 'score_range',
   items: [

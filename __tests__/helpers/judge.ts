@@ -6,6 +6,7 @@ import { Judge, type JudgeOptions } from '../../src/judge/judge.js';
 import { AdaptiveLimiter } from '../../src/exec/limiter.js';
 import { DEFAULT_PRICES } from '../../src/judge/pricing.js';
 import { type CaseContext } from '../../src/judge/prompts.js';
+import { type RubricSet } from '../../src/rubric/types.js';
 
 export function makeJudge(
   url: string,
@@ -42,3 +43,13 @@ export const ctx = (over: Partial<CaseContext> = {}): CaseContext => ({
   outputMessagesJson: '[]',
   ...over,
 });
+
+/** A checklist on the quicksort case of `ctx`: one required item, weights 1, 2, 1. */
+export const QUICKSORT_CHECKLIST: RubricSet = {
+  mode: 'checklist',
+  items: [
+    { id: 'divide', outcome: 'Mentions divide-and-conquer', weight: 1, required: true },
+    { id: 'partition', outcome: 'Explains the partition step', weight: 2, required: false },
+    { id: 'complexity', outcome: 'States time complexity', weight: 1, required: false },
+  ],
+};

@@ -13,6 +13,7 @@ import {
   validateChecklist,
   validateFreeform,
   validateScoreRange,
+  validateStatedChecklist,
 } from '../judge/schemas.js';
 import { sampleOrder } from '../judge/sampling.js';
 import { type EvaluatorResult } from '../core/results.js';
@@ -21,6 +22,7 @@ import { type ScoredChecks, verdictForScore } from '../rubric/scoring.js';
 import { type LlmJudgeConfig, type PromptTemplate } from '../suite/types.js';
 import { combineChecklist, combineFreeform, combineScoreRanges, combineUsage } from './combine-samples.js';
 import { type SampleSlot } from './sample-book.js';
+import { type StatedChecklistAnswer, statedChecklistScore } from './stated-score.js';
 
 /**
  * One `llm_judge` evaluator on one case: exactly one judge call when the answer is valid,
@@ -28,7 +30,7 @@ import { type SampleSlot } from './sample-book.js';
  * as the slot's book asks for, combined. A judge that cannot give a valid answer yields `error`.
  */
 export async function runLlmJudge(
-  config: Pick<LlmJudgeConfig, 'name' | 'weight' | 'rubrics' | 'prompt'>,
+  config: Pick<LlmJudgeConfig, 'name' | 'weight' | 'rubrics' | 'prompt' | 'statedScore'>,
   ctx: CaseContext,
   judge: Judge,
   extraVars: Record<string, string> = {},
@@ -39,14 +41,21 @@ export async function runLlmJudge(
     const rubrics = config.rubrics;
     if (rubrics?.mode === 'checklist') {
       const ids = rubrics.items.map((i) => i.id);
-      const s = await ask(judge, slot, (i) => ({
+      const validate = config.statedScore ? validateStatedChecklist : validateChecklist;
+      const s = await ask<StatedChecklistAnswer>(judge, slot, (i) => ({
         prompt: checklistPrompt(ctx, sampleOrder(rubrics.items, i)),
         schemaName: 'checklist_verdict',
         wireSchema: checklistWireSchema(ids),
-        validate: (d) => validateChecklist(d, ids),
+        validate: (d) => validate(d, ids),
       }));
       const c = combineChecklist(rubrics.items, s.answers, slot !== null);
-      return rubricResult(base, 'checklist', c.scored, s, c.representative, c.warnings, slot);
+      const stated = config.statedScore ? statedChecklistScore(rubrics.items, s.answers, c.scored) : null;
+      if (!stated) return rubricResult(base, 'checklist', c.scored, s, c.representative, c.warnings, slot);
+      const scored = { ...c.scored, score: stated.score, verdict: stated.verdict };
+      const result = rubricResult(base, 'checklist', scored, s, c.representative, c.warnings, slot);
+      // The sampled number is the stated score, not the items (sample-doubt.ts reads it so).
+      if (slot) result.sample_scores = stated.sampleScores;
+      return result;
     }
     if (rubrics?.mode === 'score_range') {
       const ids = rubrics.items.map((i) => i.id);

@@ -37,7 +37,9 @@ export function collectKnobs(
   const out: Knob[] = [];
   walk(configs, results, 'e', (config, r, path) => {
     if (r.verdict === 'error' || r.samples === undefined) return;
-    if (config.type === 'llm_judge' && (r.mode === 'checklist' || r.mode === 'score_range')) {
+    // An AgentV 5 checklist scored by what its judge stated carries that score's samples instead.
+    const byChecks = (r.mode === 'checklist' && !r.sample_scores) || r.mode === 'score_range';
+    if (config.type === 'llm_judge' && byChecks) {
       for (const c of r.checks ?? []) {
         const v = c.votes ? parseVotes(c.votes) : null;
         if (v)
@@ -138,7 +140,7 @@ function rescore(
 }
 
 function rescoreJudge(r: EvaluatorResult, path: string, o: Override): EvaluatorResult {
-  if (r.mode === 'checklist' && r.checks) {
+  if (r.mode === 'checklist' && r.checks && !r.sample_scores) {
     const answers = new Map(
       r.checks.map((c) => [
         c.id,

@@ -170,6 +170,68 @@ export function validateChecklist(data: unknown, ids: readonly string[]): Valida
   return validateChecks(ChecklistAnswer, data, ids);
 }
 
+/**
+ * What an AgentV 5 judge states beside its `checks`, read as AgentV 5 reads it: an answer with
+ * `pass` or `reason`, or with `checks` and no `overall_reasoning`, is a promptfoo grading result,
+ * whose own `score` (else the checks') is the score and whose `pass` (else every check satisfied)
+ * is the verdict. null when the answer is AgentV's rubric shape: its checks decide.
+ */
+export interface StatedVerdict {
+  score: number | null;
+  pass: boolean | null;
+}
+
+const Stated = z.object({
+  // Out of scale is invalid, never clamped (AgentV clamps): 7 on a 0..1 scale is a misread scale.
+  score: z
+    .number({ error: 'score must be a number between 0 and 1' })
+    .min(0, { error: 'score must be between 0 and 1 (not rescaled)' })
+    .max(1, { error: 'score must be between 0 and 1 (not rescaled)' })
+    .nullish(),
+  pass: z.boolean({ error: 'pass must be true or false' }).nullish(),
+  reason: optionalText,
+});
+
+/** promptfoo's check spelling (`pass` / `passed`, `reason`) read as ours, as AgentV 5 reads it. */
+function promptfooChecks(data: unknown): unknown {
+  if (!isObject(data) || !Array.isArray(data.checks)) return data;
+  const checks = data.checks.map((c: unknown) => {
+    if (!isObject(c)) return c;
+    const said = c.satisfied ?? c.pass ?? c.passed;
+    const why = c.reasoning ?? c.reason ?? c.evidence;
+    return { ...c, satisfied: said, ...(why !== undefined ? { reasoning: why } : {}) };
+  });
+  return { ...data, checks };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A checklist answer as AgentV 5 reads one: the checklist, and what the judge stated beside it
+ * when the answer is promptfoo-shaped (`stated`; see StatedVerdict). Its `reason` is the overall
+ * reasoning when there is none.
+ */
+export function validateStatedChecklist(
+  data: unknown,
+  ids: readonly string[],
+): Validated<ChecklistAnswer & { stated: StatedVerdict | null }> {
+  const normal = promptfooChecks(data);
+  const checklist = validateChecklist(normal, ids);
+  if (!checklist.ok) return checklist;
+  const own = validateWith(Stated, normal);
+  if (!own.ok) return own;
+  const raw = normal as Record<string, unknown>;
+  const promptfooShaped =
+    'pass' in raw || 'reason' in raw || (!('overall_reasoning' in raw) && !('assertions' in raw));
+  const value = {
+    ...checklist.value,
+    overall_reasoning: checklist.value.overall_reasoning ?? own.value.reason ?? null,
+    stated: promptfooShaped ? { score: own.value.score ?? null, pass: own.value.pass ?? null } : null,
+  };
+  return { ok: true, value, warnings: checklist.warnings };
+}
+
 export function validateScoreRange(data: unknown, ids: readonly string[]): Validated<ScoreRangeAnswer> {
   return validateChecks(ScoreRangeAnswer, data, ids);
 }

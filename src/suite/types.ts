@@ -90,6 +90,11 @@ export interface LlmJudgeConfig extends EvaluatorBase {
   promptScript?: PromptScript | null;
   /** promptfoo / AgentV 5 `llm-rubric` with a text value: the judge's 0..1 score is the score. */
   rubricScore?: RubricScore;
+  /**
+   * AgentV 5 checklists: a promptfoo-shaped judge answer's own `score` and `pass` decide, not its
+   * checks (judge/schemas.ts StatedVerdict). Set by the AgentV 5 loader, never in promptfoo files.
+   */
+  statedScore?: true;
 }
 
 export interface RubricScore {

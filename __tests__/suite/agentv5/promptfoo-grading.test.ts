@@ -218,11 +218,29 @@ tests:
     expect(legacy.plain!.scoring!.threshold).toBe(0.5);
   });
 
-  test("suite-level `assert` and default_test's merge with a test's; a test can opt out of both", async () => {
+  test("a test's own assertions run first, then default_test's, then the suite's; a test can opt out of both", async () => {
+    // AgentV 5's parseGraders: "Case-level evaluators run first, root-level defaults appended",
+    // the root being default_test's then the suite's (its grader-parser.test.ts, "merges
+    // suite-level assert entries with test-level assert entries").
     const c = await load(SUITE);
-    expect(c.plain!.evaluators.map((e) => e.name)).toEqual(['from-default', 'from-suite', 'contains-1']);
+    expect(c.plain!.evaluators.map((e) => e.name)).toEqual(['contains-1', 'from-default', 'from-suite']);
     expect(c.skip!.evaluators.map((e) => e.name)).toEqual(['contains-1']);
     expect(c['pf-skip']!.evaluators.map((e) => e.name)).toEqual(['contains-1']);
+  });
+
+  test("promptfoo-shaped: defaultTest's assertions still come before the test's (promptfoo's rule)", async () => {
+    const c = await load(`prompts: ["{{ input }}"]
+defaultTest:
+  vars: { input: q }
+  assert: [{ type: contains, value: a, metric: from-default }]
+tests:
+  - { description: plain, assert: [{ type: contains, value: c }, "It is short."] }
+`);
+    const only = Object.values(c)[0]!;
+    expect(only.scoring).toEqual({ kind: 'promptfoo', threshold: null });
+    expect(only.evaluators.map((e) => e.name)).toEqual(['from-default', 'contains-1', 'criteria']);
+    // promptfoo has no stated-score checklist: the checks decide there, as before.
+    expect(only.evaluators[2]).not.toHaveProperty('statedScore');
   });
 });
 

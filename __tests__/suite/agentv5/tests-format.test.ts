@@ -41,7 +41,7 @@ tests:
 `;
 
 describe('AgentV 5 / promptfoo suites', () => {
-  test('vars render into the prompt; default_test merges first; strings become one weighted checklist', () => {
+  test("vars render into the prompt; default_test's assertions follow the test's (AgentV 5); strings become one weighted checklist", () => {
     const r = load(SUITE);
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const [a, b] = r.suite!.cases;
@@ -49,14 +49,22 @@ describe('AgentV 5 / promptfoo suites', () => {
     expect(a!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Answer: Paris' }]);
     expect(a!.evaluators.map((e) => `${e.type}:${e.weight}`)).toEqual([
       'text_assertion:1',
-      'text_assertion:1',
       'llm_judge:2',
+      'text_assertion:1',
     ]);
     const first = a!.evaluators[0]!;
     expect(first.type === 'text_assertion' && first.values).toEqual(['Paris']);
+    // The test's own checklist reads a judge's stated score as AgentV 5 does.
+    expect(a!.evaluators[1]).toMatchObject({ name: 'criteria', statedScore: true });
+    const inherited = a!.evaluators[2]!;
+    expect(inherited.type === 'text_assertion' && [inherited.check, inherited.values]).toEqual([
+      'icontains',
+      ['Paris'],
+    ]);
     expect(b!.inputMessages[0]!.parts).toEqual([{ type: 'text', text: 'Answer: default' }]);
-    expect(b!.evaluators[1]).toMatchObject({ check: 'contains', negate: true });
-    expect(b!.evaluators[2]).toMatchObject({ check: 'regex', weight: 2, required: true });
+    expect(b!.evaluators[0]).toMatchObject({ check: 'contains', negate: true });
+    expect(b!.evaluators[1]).toMatchObject({ check: 'regex', weight: 2, required: true });
+    expect(b!.evaluators[2]).toMatchObject({ check: 'icontains' });
   });
 
   test('threshold precedence: the test, then default_test, then the suite, then 0.8', () => {
@@ -153,4 +161,26 @@ test('a suite’s min_pass_rate is read as in a v2 suite, and refused outside 0.
   expect(bad.diagnostics.map((d) => `${d.line} ${d.message}`)).toContainEqual(
     expect.stringMatching(/^1 .*min_pass_rate must be between 0 and 1/),
   );
+});
+
+test("AgentV 5 checklists read a judge's stated score; score ranges and promptfoo-shaped files do not", () => {
+  const assertions = `    assert:
+      - Names the capital.
+      - { type: llm-rubric, value: [Is short, Is polite], metric: listed }
+      - type: llm-rubric
+        metric: items
+        value: [{ id: a, outcome: Names Paris }]
+      - type: llm-rubric
+        metric: ranged
+        value: [{ id: r, outcome: Clear, score_ranges: [{ score_range: [0, 10], expected_outcome: any }] }]
+`;
+  const flags = (yaml: string) => {
+    const r = load(yaml);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    return r.suite!.cases[0]!.evaluators.map((e) => `${e.name}:${'statedScore' in e}`);
+  };
+  const agentv5 = `default_test: { vars: { input: q } }\ntests:\n  - id: t\n${assertions}`;
+  expect(flags(agentv5)).toEqual(['criteria:true', 'listed:true', 'items:true', 'ranged:false']);
+  const promptfoo = `prompts: ["{{ input }}"]\ntests:\n  - vars: { input: q }\n${assertions}`;
+  expect(flags(promptfoo)).toEqual(['criteria:false', 'listed:false', 'items:false', 'ranged:false']);
 });

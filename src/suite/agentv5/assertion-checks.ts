@@ -1,4 +1,5 @@
 import { type AssertionContext, type Base } from './assertion-context.js';
+import { reportAt, withoutNegation } from './assertion-base.js';
 import { deterministicConfig } from '../deterministic-configs.js';
 import { type RawEvaluator } from '../v2/schema.js';
 import { type EvaluatorConfig, type TextCheck } from '../types.js';
@@ -140,21 +141,15 @@ export function trajectory(
   base: Base,
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
-  const bad = (what: string) => {
-    ctx.sink.error(
-      ctx.doc.locate([...at, 'value']),
-      'value',
-      `\`${type}\` needs \`value\`: ${what}`,
-      ctx.subject,
-    );
-    return undefined;
-  };
+  const bad = (what: string) =>
+    reportAt(ctx, [...at, 'value'], 'value', `\`${type}\` needs \`value\`: ${what}`);
   // Every AgentV 5 trajectory check is pass/fail.
   const t = { ...base, type: 'tool_trajectory' as const, allOrNothing: true };
   if (type === 'trajectory:tool-used') {
     if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
       const tools = value as string[];
-      if (!base.negate)
+      const { negated, rest: outer } = withoutNegation(base);
+      if (!negated)
         return {
           ...t,
           mode: 'any_order',
@@ -162,7 +157,6 @@ export function trajectory(
           expected: [],
         };
       // Forbidden tools: the check holds only when none of them was called (not "not all of them").
-      const { negate: _n, ...outer } = base;
       const children = tools.map((tool): EvaluatorConfig => ({
         ...t,
         name: tool,

@@ -8,6 +8,7 @@ import {
   type ModelGradedConfig,
 } from '../types.js';
 import { type AssertionContext, type Base, type PromptfooTest } from './assertion-context.js';
+import { numberAt, withoutNegation } from './assertion-base.js';
 
 /**
  * promptfoo's assertion types that run the suite's code or ask a model (`javascript`, `python`,
@@ -150,8 +151,8 @@ export function promptfooAssertion(
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
   // `not-` is each type's own rule here (promptfoo keeps the code's score), never the generic negation.
-  const { negate, ...own } = base;
-  const flip = inverse || negate === true;
+  const { negated, rest: own } = withoutNegation(base);
+  const flip = inverse || negated;
   if (SIMILAR_TYPES.has(type)) return similar(flip, item, at, own, ctx);
   const kind = GRADED_TYPES[type];
   if (kind) {
@@ -171,6 +172,9 @@ export function promptfooAssertion(
   return codeAssertion(type as 'javascript' | 'python', flip, item, at, own, ctx);
 }
 
+/** promptfoo's thresholds are any finite number. */
+const A_NUMBER = { range: 'finite', message: '`threshold` is a number' } as const;
+
 /** A `threshold` as written, else the type's default; undefined after a reported error. */
 function thresholdOf(
   item: Record<string, unknown>,
@@ -178,11 +182,7 @@ function thresholdOf(
   ctx: AssertionContext,
   fallback: number,
 ): number | undefined {
-  const t = item.threshold;
-  if (t === undefined) return fallback;
-  if (typeof t === 'number' && Number.isFinite(t)) return t;
-  ctx.sink.error(ctx.doc.locate([...at, 'threshold']), 'threshold', '`threshold` is a number', ctx.subject);
-  return undefined;
+  return numberAt(item.threshold, [...at, 'threshold'], ctx, { fallback, ...A_NUMBER });
 }
 
 /** `similar`: a value or a list of them, each rendered with the test's vars. */
@@ -228,11 +228,8 @@ function codeAssertion(
     );
     return undefined;
   }
-  const t = item.threshold;
-  if (t !== undefined && (typeof t !== 'number' || !Number.isFinite(t))) {
-    sink.error(doc.locate([...at, 'threshold']), 'threshold', '`threshold` is a number', subject);
-    return undefined;
-  }
+  const threshold = numberAt(item.threshold, [...at, 'threshold'], ctx, { fallback: null, ...A_NUMBER });
+  if (threshold === undefined) return undefined;
   const source = v.trim().startsWith('file://')
     ? fileSource(v, language, [...at, 'value'], ctx)
     : { language, code: ctx.render(v), file: null };
@@ -242,7 +239,7 @@ function codeAssertion(
     type: 'code_assertion',
     source,
     inverse,
-    threshold: typeof t === 'number' ? t : null,
+    threshold,
     config: isRecord(item.config) ? item.config : null,
     codeContext: base.codeContext ?? { vars: {}, test: {}, cwd: ctx.dir },
   };

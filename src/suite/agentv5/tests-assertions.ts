@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type AssertionContext, type Base } from './assertion-context.js';
+import { numberAt, reportAt, splitNot } from './assertion-base.js';
 import { measuredAssertion, textAssertion, trajectory } from './assertion-checks.js';
 import { type Position } from '../../core/diagnostics.js';
 import { parseRubricList } from '../rubric-items.js';
@@ -16,6 +17,10 @@ import { codeFields, isPromptfooType, promptfooAssertion } from './promptfoo-ass
 
 /** What plain-string criteria become: one checklist judge call per test, as AgentV groups them. */
 const CRITERIA_EVALUATOR = 'criteria';
+
+/** AgentV 5 takes a checklist judge's own stated `score` over its checks; promptfoo-shaped files keep the checks'. */
+const statedScore = (ctx: AssertionContext): { statedScore?: true } =>
+  ctx.flavour === 'promptfoo' ? {} : { statedScore: true };
 
 /** Types AgentV 5 runs that this project does not, each with why (named at `validate`). */
 const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
@@ -64,7 +69,7 @@ export function mapAssertions(
     out.splice(
       criteriaSlot,
       0,
-      checklistJudge(CRITERIA_EVALUATOR, strings, strings.length, ctx.doc.position(at)),
+      checklistJudge(CRITERIA_EVALUATOR, strings, strings.length, ctx.doc.position(at), ctx),
     );
   }
   const seen = new Set<string>();
@@ -88,13 +93,20 @@ function uniqueName(name: string, seen: ReadonlySet<string>): string {
   for (let k = 2; ; k++) if (!seen.has(`${name} (${k})`)) return `${name} (${k})`;
 }
 
-function checklistJudge(name: string, outcomes: string[], weight: number, pos: Position): LlmJudgeConfig {
+function checklistJudge(
+  name: string,
+  outcomes: string[],
+  weight: number,
+  pos: Position,
+  ctx: AssertionContext,
+): LlmJudgeConfig {
   return {
     type: 'llm_judge',
     name,
     weight,
     pos,
     prompt: null,
+    ...statedScore(ctx),
     rubrics: {
       mode: 'checklist',
       items: outcomes.map((outcome, i) => ({
@@ -124,8 +136,7 @@ function mapAssertion(
     return undefined;
   }
   const written = item.type;
-  const notPrefixed = written.startsWith('not-') && !UNSUPPORTED_ASSERTIONS[written];
-  const type = notPrefixed ? written.slice(4) : written;
+  const { type, notPrefixed } = splitNot(written, (w) => UNSUPPORTED_ASSERTIONS[w] !== undefined);
   const base = assertionBase(item, written, notPrefixed, at, ctx, index);
   if (UNSUPPORTED_ASSERTIONS[written]) {
     sink.error(
@@ -236,17 +247,13 @@ function rubricJudge(
   }
   const v = item.value;
   if (typeof v === 'string' && v.trim() !== '') {
-    const own = item.threshold ?? item.min_score;
-    if (own !== undefined && (typeof own !== 'number' || own < 0 || own > 1)) {
-      sink.error(
-        doc.locate([...at, item.threshold !== undefined ? 'threshold' : 'min_score']),
-        'threshold',
-        '`llm-rubric` threshold is a score between 0 and 1',
-        subject,
-      );
-      return undefined;
-    }
-    const threshold = typeof own === 'number' ? own : null;
+    const threshold = numberAt(
+      item.threshold ?? item.min_score,
+      [...at, item.threshold !== undefined ? 'threshold' : 'min_score'],
+      ctx,
+      { fallback: null, range: 'unit', message: '`llm-rubric` threshold is a score between 0 and 1' },
+    );
+    if (threshold === undefined) return undefined;
     const rubricScore = { rubric: ctx.render(v), threshold };
     return { ...base, type: 'llm_judge', rubrics: null, prompt: null, rubricScore };
   }
@@ -260,18 +267,18 @@ function rubricJudge(
       locate: (p) => doc.locate([...at, 'value', ...p]),
       locateKey: (p) => doc.locateKey([...at, 'value', ...p]),
     });
-    return rubrics ? { ...base, type: 'llm_judge', rubrics, prompt: null } : undefined;
+    if (!rubrics) return undefined;
+    const stated = rubrics.mode === 'checklist' ? statedScore(ctx) : {};
+    return { ...base, type: 'llm_judge', rubrics, prompt: null, ...stated };
   }
-  if (!outcomes || outcomes.length === 0) {
-    sink.error(
-      doc.locate([...at, 'value']),
+  if (!outcomes || outcomes.length === 0)
+    return reportAt(
+      ctx,
+      [...at, 'value'],
       'value',
       '`llm-rubric` needs `value` (a criterion, a list of criteria or rubric objects) or `prompt: file://...`',
-      subject,
     );
-    return undefined;
-  }
-  return { ...checklistJudge(base.name, outcomes.map(ctx.render), base.weight, base.pos), ...base };
+  return { ...checklistJudge(base.name, outcomes.map(ctx.render), base.weight, base.pos, ctx), ...base };
 }
 
 /** `prompt: {command: [argv], config?}`: the script prints the grader prompt (its file must exist). */
@@ -325,15 +332,8 @@ function scriptJudge(
     typeof command === 'string'
       ? command.trim() !== ''
       : Array.isArray(command) && command.length > 0 && command.every((c) => typeof c === 'string');
-  if (!ok) {
-    ctx.sink.error(
-      ctx.doc.locate(at),
-      'required',
-      '`script` needs `command` (an argv list or a command string)',
-      ctx.subject,
-    );
-    return undefined;
-  }
+  if (!ok)
+    return reportAt(ctx, at, 'required', '`script` needs `command` (an argv list or a command string)');
   const cwd = typeof item.cwd === 'string' ? path.resolve(ctx.dir, item.cwd) : ctx.dir;
   if (!ctx.ws.contains(cwd)) {
     ctx.sink.error(
@@ -367,25 +367,14 @@ function assertSet(
   base: Base,
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
-  if (!Array.isArray(item.assert) || item.assert.length === 0) {
-    ctx.sink.error(
-      ctx.doc.locate(at),
-      'required',
-      '`assert-set` needs a non-empty `assert` list',
-      ctx.subject,
-    );
-    return undefined;
-  }
-  const t = item.threshold;
-  if (t !== undefined && (typeof t !== 'number' || t < 0 || t > 1)) {
-    ctx.sink.error(
-      ctx.doc.locate([...at, 'threshold']),
-      'threshold',
-      '`assert-set` threshold is a score between 0 and 1',
-      ctx.subject,
-    );
-    return undefined;
-  }
+  if (!Array.isArray(item.assert) || item.assert.length === 0)
+    return reportAt(ctx, at, 'required', '`assert-set` needs a non-empty `assert` list');
+  const threshold = numberAt(item.threshold, [...at, 'threshold'], ctx, {
+    fallback: null,
+    range: 'unit',
+    message: '`assert-set` threshold is a score between 0 and 1',
+  });
+  if (threshold === undefined) return undefined;
   const children = mapAssertions(item.assert, [...at, 'assert'], ctx);
   const weights = Object.fromEntries(children.map((c) => [c.name, c.weight]));
   // Its children are given the transformed answer each; the set itself transforms nothing.
@@ -395,6 +384,6 @@ function assertSet(
     type: 'composite',
     children,
     aggregator: { type: 'weighted_average', weights },
-    assertSet: { threshold: typeof t === 'number' ? t : null },
+    assertSet: { threshold },
   };
 }

@@ -284,7 +284,11 @@ function loadOne(
   }));
 }
 
-/** A test's evaluators: `defaultTest`'s, the suite's, then its own (unless it opts out). */
+/**
+ * A test's evaluators, in the order its format runs them (unless it opts out of the suite's):
+ * AgentV 5 its own first, then `default_test`'s, then the suite's (grader-parser.ts parseGraders);
+ * promptfoo `defaultTest`'s first, then the test's.
+ */
 function testEvaluators(
   t: Record<string, unknown>,
   vars: Record<string, unknown>,
@@ -327,22 +331,18 @@ function testEvaluators(
   const skipDefaults = execution.skip_defaults === true || options.disableDefaultAsserts === true;
   const defaultAssert = skipDefaults ? [] : asList(env.defaults.assert);
   const suiteAssert = skipDefaults ? [] : asList(env.suiteAssert);
+  const inSuite = { ...ctx, doc: env.suite.doc, sink: env.suite.sink };
+  const inherited = () => [
+    ...mapAssertions(defaultAssert, [...defaultsAt, 'assert'], inSuite),
+    ...mapAssertions(suiteAssert, ['assert'], inSuite),
+  ];
+  const own = () => mapAssertions(asList(t.assert), [...at, 'assert'], ctx);
   // Inputs only: no assertion is compiled, checked or has its script read (the base's grade).
   const evaluators = env.suite.inputsOnly
     ? []
-    : [
-        ...mapAssertions(defaultAssert, ['default_test', 'assert'], {
-          ...ctx,
-          doc: env.suite.doc,
-          sink: env.suite.sink,
-        }),
-        ...mapAssertions(suiteAssert, ['assert'], {
-          ...ctx,
-          doc: env.suite.doc,
-          sink: env.suite.sink,
-        }),
-        ...mapAssertions(asList(t.assert), [...at, 'assert'], ctx),
-      ];
+    : env.flavour === 'promptfoo'
+      ? [...inherited(), ...own()]
+      : [...own(), ...inherited()];
   const written = defaultAssert.length + suiteAssert.length + asList(t.assert).length;
   // promptfoo runs a test without assertions for its output: it passes whenever its target answers.
   if (written === 0 && (suffix === '' || suffix === '-1'))
