@@ -23,19 +23,32 @@ export interface CompareOutcome {
 
 const fixed3 = (x: number) => x.toFixed(3);
 
+/** The same outcome for every sibling: the comparison could not be made, and says why. */
+export const undecided = (count: number, reason: string): CompareOutcome[] =>
+  Array.from({ length: count }, () => ({ verdict: 'error', score: 0, reason }));
+
 /**
  * select-best: the judge's pick passes with score 1, the others fail with 0. An index outside
  * the siblings is an error for every one of them, never a pass (the judge client re-asks first).
  */
-export function selectBestOutcomes(chosen: number, count: number, criterion: string): CompareOutcome[] {
+export function selectBestOutcomes(
+  chosen: number,
+  siblings: readonly string[],
+  criterion: string,
+): CompareOutcome[] {
+  const count = siblings.length;
   if (!Number.isInteger(chosen) || chosen < 0 || chosen >= count) {
-    const reason = `select-best: the judge picked answer ${chosen}, and there are ${count} (0..${count - 1})`;
-    return Array.from({ length: count }, () => ({ verdict: 'error', score: 0, reason }));
+    const reason = `select-best: the judge picked answer ${chosen}, and there are ${count} (0 to ${count - 1})`;
+    return undecided(count, reason);
   }
-  return Array.from({ length: count }, (_, i) =>
+  return siblings.map((_, i) =>
     i === chosen
       ? { verdict: 'pass', score: 1, reason: `picked as the answer that best meets: ${criterion}` }
-      : { verdict: 'fail', score: 0, reason: `answer ${chosen} was picked over this one for: ${criterion}` },
+      : {
+          verdict: 'fail',
+          score: 0,
+          reason: `the judge picked ${siblings[chosen]} over this answer for: ${criterion}`,
+        },
   );
 }
 
@@ -56,7 +69,10 @@ function resultAt(results: readonly EvaluatorResult[], path: readonly string[]):
  * `weights[type]` (1 unless named; the assertion's own `weight` plays no part, as in promptfoo),
  * summed, or averaged over the weights (0 when they sum to 0). A string when a part has no score.
  */
-export function maxScoreAggregate(config: MaxScoreConfig, results: readonly EvaluatorResult[]): number | string {
+export function maxScoreAggregate(
+  config: MaxScoreConfig,
+  results: readonly EvaluatorResult[],
+): number | string {
   let total = 0;
   let weights = 0;
   for (const part of config.parts) {
@@ -75,7 +91,11 @@ export function maxScoreAggregate(config: MaxScoreConfig, results: readonly Eval
  * max-score: the first sibling (in promptfoo's order) with the highest aggregate passes, if that
  * reaches `threshold`; the others fail. A tie goes to the first; below the threshold none passes.
  */
-export function maxScoreOutcomes(aggregates: readonly number[], threshold: number | null): CompareOutcome[] {
+export function maxScoreOutcomes(
+  aggregates: readonly number[],
+  threshold: number | null,
+  siblings: readonly string[],
+): CompareOutcome[] {
   let best = -Infinity;
   let winner = 0;
   aggregates.forEach((a, i) => {
@@ -91,14 +111,10 @@ export function maxScoreOutcomes(aggregates: readonly number[], threshold: numbe
     const reason =
       a === best && !meets
         ? `the highest score (${fixed3(a)}), below max-score's threshold ${threshold}`
-        : `scored ${fixed3(a)}; the best answer scored ${fixed3(best)}`;
+        : `scored ${fixed3(a)}; ${siblings[winner]} scored ${fixed3(best)}`;
     return { verdict: 'fail', score: 0, reason };
   });
 }
-
-/** The same outcome for every sibling: the comparison could not be made, and says why. */
-export const undecided = (count: number, reason: string): CompareOutcome[] =>
-  Array.from({ length: count }, () => ({ verdict: 'error', score: 0, reason }));
 
 /**
  * The case's verdict and score before any comparison, as promptfoo has them: a test whose only

@@ -12,7 +12,8 @@ import { type JudgePrompt, systemMessage } from './prompts.js';
 const SELECT_BEST = z.object({ reason: z.string(), best: z.number().int() });
 export type SelectBestAnswer = z.infer<typeof SELECT_BEST>;
 
-const shape = (count: number) => `{"reason": "<1-2 sentences>", "best": <the answer's number, 0 to ${count - 1}>}`;
+const shape = (count: number) =>
+  `{"reason": "<1-2 sentences>", "best": <the answer's number, 0 to ${count - 1}>}`;
 
 export function selectBestPrompt(criterion: string, answers: readonly string[]): JudgePrompt {
   const listed = answers.map((a, i) => `[Answer ${i}]\n${fence(`answer_${i}`, a)}`).join('\n\n');
@@ -27,7 +28,10 @@ export function selectBestPrompt(criterion: string, answers: readonly string[]):
   };
 }
 
-export function selectBestRequest(criterion: string, answers: readonly string[]): JudgeRequest<SelectBestAnswer> {
+export function selectBestRequest(
+  criterion: string,
+  answers: readonly string[],
+): JudgeRequest<SelectBestAnswer> {
   const count = answers.length;
   return {
     prompt: selectBestPrompt(criterion, answers),
@@ -41,7 +45,10 @@ export function selectBestRequest(criterion: string, answers: readonly string[])
           error: r.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; '),
         };
       if (r.data.best < 0 || r.data.best >= count)
-        return { ok: false, error: `best: ${r.data.best} is not one of the ${count} answers (0 to ${count - 1})` };
+        return {
+          ok: false,
+          error: `best: ${r.data.best} is not one of the ${count} answers (0 to ${count - 1})`,
+        };
       return { ok: true, value: r.data, warnings: [] };
     },
   };

@@ -65,10 +65,16 @@ async function selectBest(
   const n = ids.length;
   const gap = ids.map((id, i) => missing(id, siblings[i])).find((m) => m !== null);
   if (gap) return { outcomes: undecided(n, `select-best not decided: ${gap}`), usage: null };
-  if (!judge) return { outcomes: undecided(n, 'select-best not decided: no judge is configured'), usage: null };
+  if (!judge)
+    return { outcomes: undecided(n, 'select-best not decided: no judge is configured'), usage: null };
   try {
-    const a = await judge.judge(selectBestRequest(criterion, siblings.map((c) => c!.answer!)));
-    return { outcomes: selectBestOutcomes(a.value.best, n, criterion), usage: a.usage };
+    const a = await judge.judge(
+      selectBestRequest(
+        criterion,
+        siblings.map((c) => c!.answer!),
+      ),
+    );
+    return { outcomes: selectBestOutcomes(a.value.best, ids, criterion), usage: a.usage };
   } catch (err) {
     const usage = err instanceof JudgeError ? err.usage : null;
     return { outcomes: undecided(n, `select-best not decided: ${(err as Error).message}`), usage };
@@ -89,7 +95,7 @@ function maxScore(
     if (typeof a === 'string') return undecided(ids.length, `max-score not decided: ${id}: ${a}`);
     aggregates.push(a);
   }
-  return maxScoreOutcomes(aggregates, config.threshold);
+  return maxScoreOutcomes(aggregates, config.threshold, ids);
 }
 
 /** One test's comparisons, select-best first (as promptfoo runs them), folded into its siblings. */

@@ -37,7 +37,15 @@ export interface PromptfooTest {
 
 export type Base = Pick<
   EvaluatorConfig,
-  'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore' | 'transforms' | 'codeContext' | 'assertionType'
+  | 'name'
+  | 'weight'
+  | 'pos'
+  | 'negate'
+  | 'required'
+  | 'minScore'
+  | 'transforms'
+  | 'codeContext'
+  | 'assertionType'
 >;
 
 /** What a test's assertion lists held of `select-best` and `max-score` (compare-assertions.ts). */

@@ -32,7 +32,12 @@ export function compareAssertion(
 ): void {
   const { doc, sink, subject } = ctx;
   const fail = (where: PathSegment[], rule: string, message: string, key = false) =>
-    sink.error(key ? doc.locateKey([...at, ...where]) : doc.locate([...at, ...where]), rule, message, subject);
+    sink.error(
+      key ? doc.locateKey([...at, ...where]) : doc.locate([...at, ...where]),
+      rule,
+      message,
+      subject,
+    );
   const found = ctx.compare;
   if (!found || ctx.flavour !== 'promptfoo' || inverse) {
     fail(
@@ -64,14 +69,16 @@ export function compareAssertion(
     );
   if (found.at === null) found.at = at;
   if (type === 'select-best') {
-    if (found.selectBest) return fail([], 'duplicate', 'a test has one `select-best` (promptfoo runs only the first)');
+    if (found.selectBest)
+      return fail([], 'duplicate', 'a test has one `select-best` (promptfoo runs only the first)');
     const v = item.value;
     if (typeof v !== 'string' || v.trim() === '')
       return fail(['value'], 'value', '`select-best` needs `value`: the criterion the best answer meets');
     found.selectBest = { criterion: ctx.render(v), name };
     return;
   }
-  if (found.maxScore) return fail([], 'duplicate', 'a test has one `max-score` (promptfoo runs only the first)');
+  if (found.maxScore)
+    return fail([], 'duplicate', 'a test has one `max-score` (promptfoo runs only the first)');
   const parsed = maxScoreValue(item.value, [...at, 'value'], ctx);
   if (parsed) found.maxScore = { ...parsed, name };
 }
@@ -89,7 +96,10 @@ function maxScoreValue(
   };
   if (v === undefined || v === null) return { method: 'average', weights: {}, threshold: null };
   if (!isRecord(v))
-    return fail([], '`max-score` `value` is an object: `{method: average|sum, weights: {<type>: n}, threshold: n}`');
+    return fail(
+      [],
+      '`max-score` `value` is an object: `{method: average|sum, weights: {<type>: n}, threshold: n}`',
+    );
   checkUnknownKeys(v, MAX_SCORE_KEYS, { sink, subject, locateKey: (k) => doc.locateKey([...at, k]) });
   const method = v.method ?? 'average';
   if (method !== 'average' && method !== 'sum')
@@ -137,7 +147,7 @@ export function compareConfig(
       sink.error(
         doc.locate(found.at),
         'compare-needs-scores',
-        'max-score picks the answer with the best score over the test\'s other assertions, and this test has none',
+        "max-score picks the answer with the best score over the test's other assertions, and this test has none",
         subject,
       );
       return undefined;
