@@ -9,9 +9,7 @@ function load(yaml: string) {
   const root = tmpDir('re-pf-compare-');
   writeFileSync(path.join(root, 'promptfooconfig.yaml'), yaml);
   const r = loadSuiteFile(path.join(root, 'promptfooconfig.yaml'), new Workspace(root));
-  const errors = r.diagnostics
-    .filter((d) => d.severity !== 'info')
-    .map((d) => `${d.severity} ${d.line}:${d.column} ${d.rule} ${d.message}`);
+  const errors = r.diagnostics.map((d) => `${d.severity} ${d.line}:${d.column} ${d.rule} ${d.message}`);
   return { errors, cases: r.suite?.cases ?? [] };
 }
 
