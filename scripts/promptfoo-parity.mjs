@@ -11,7 +11,8 @@
 // The fake model answers a prompt holding `Reply with: <text>` with <text> (JSON escapes read,
 // so `\n` is a newline); the fake grader reads the rubric (rubric-eval's `[[ ## rubric ## ]]`
 // section, promptfoo's `<Rubric>`) and answers {reason, pass, score}: `score:<s>` in the rubric
-// sets the score (default 1), the word `fail` makes pass false.
+// sets the score (default 1), the word `fail` makes pass false; a select-best grader picks the
+// longest answer (see selectBest).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -57,6 +58,20 @@ function answer(text) {
   }
 }
 
+/**
+ * select-best in either grader prompt (promptfoo's `<Text index>` list, answered with a bare
+ * number; rubric-eval's fenced `[Answer i]` list, answered with JSON): the longest text, the
+ * first of the longest. Null for any other request.
+ */
+function selectBest(text) {
+  const pf = [...text.matchAll(/<Text index="(\d+)">\n([\s\S]*?)\n<\/Text>/g)];
+  const ours = [...text.matchAll(/\[Answer (\d+)\]\n<<<ANSWER_\d+ [^\n]*\n([\s\S]*?)\n<<<END ANSWER_/g)];
+  const list = pf.length > 0 ? pf : ours;
+  if (list.length === 0) return null;
+  const best = list.reduce((b, m) => (m[2].length > b[2].length ? m : b));
+  return pf.length > 0 ? best[1] : JSON.stringify({ reason: 'the longest', best: Number(best[1]) });
+}
+
 /** The fake OpenAI-compatible endpoint: Chat Completions and the Responses API. */
 function startServer() {
   const server = http.createServer((req, res) => {
@@ -66,7 +81,7 @@ function startServer() {
       const body = raw ? JSON.parse(raw) : {};
       const text = requestText(body);
       const graded = !/Reply with: /.test(text) || /\[\[ ## rubric ## \]\]|<Rubric>/.test(text);
-      const content = graded ? JSON.stringify(grade(text)) : answer(text);
+      const content = selectBest(text) ?? (graded ? JSON.stringify(grade(text)) : answer(text));
       const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
       res.setHeader('content-type', 'application/json');
       if (req.url.endsWith('/responses')) {

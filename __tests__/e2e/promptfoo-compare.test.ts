@@ -107,3 +107,78 @@ test('the example through dist/index.js: the comment says why each loser lost', 
   );
   expect(comment).toContain('the judge picked best-sentence__prompt_full over this answer');
 });
+
+/**
+ * examples/promptfoo/parity/{select-best,max-score} through dist/cli.js against the fake model
+ * and grader of scripts/promptfoo-parity.mjs (`Reply with: <text>`; select-best picks the longest
+ * answer, the first of the longest; a rubric scores its `score:<s>`). The expected verdicts and
+ * scores are promptfoo 0.121's own, measured with that script (18 of 18 agree).
+ */
+const PARITY: Record<string, Record<string, string>> = {
+  'select-best': {
+    'test-1__prompt_first': 'fail 0.00',
+    'test-1__prompt_second': 'pass 1.00',
+    'test-2__prompt_first': 'fail 0.00',
+    'test-2__prompt_second': 'fail 0.00',
+    'test-3__prompt_first': 'pass 0.00',
+    'test-3__prompt_second': 'fail 0.00',
+    'test-4__prompt_first': 'fail 0.00',
+    'test-4__prompt_second': 'pass 0.50',
+  },
+  'max-score': {
+    'test-1__prompt_first': 'fail 0.00',
+    'test-1__prompt_second': 'pass 0.75',
+    'test-2__prompt_first': 'pass 1.00',
+    'test-2__prompt_second': 'fail 0.00',
+    'test-3__prompt_first': 'fail 0.00',
+    'test-3__prompt_second': 'fail 0.00',
+    'test-4__prompt_first': 'fail 0.88',
+    'test-4__prompt_second': 'fail 0.00',
+    'test-5__prompt_first': 'fail 0.00',
+    'test-5__prompt_second': 'pass 0.70',
+  },
+};
+
+test.each(Object.keys(PARITY))(
+  'parity/%s through dist/cli.js: promptfoo’s own verdicts and scores',
+  async (feature) => {
+    const model = await startOpenAIServer({
+      respond: ({ body, desc }) => {
+        if (body?.response_format?.json_schema?.name === 'promptfoo_select_best') {
+          const user = (body.messages as { role: string; content: string }[]).at(-1)!.content;
+          const answers = [...user.matchAll(/\[Answer (\d+)\]\n<<<[^\n]*\n([\s\S]*?)\n<<<END ANSWER_/g)];
+          const best = answers.reduce((b, m) => (m[2]!.length > b[2]!.length ? m : b));
+          return { reason: 'the longest', best: Number(best[1]) };
+        }
+        if (desc.mode === 'rubric') {
+          const rubric = /\[\[ ## rubric ## \]\]\n([\s\S]*)$/.exec(desc.text)?.[1] ?? '';
+          const score = Number(/score:([0-9.]+)/.exec(rubric)?.[1] ?? '1');
+          return { reason: `rubric scored ${score}`, pass: !/\bfail\b/.test(rubric), score };
+        }
+        const m = /Reply with: (.*)$/m.exec(desc.text);
+        return { content: m ? m[1]! : 'no instruction' };
+      },
+    });
+    try {
+      const ws = tmpDir(`re-pf-parity-${feature}-`);
+      cpSync(path.join(REPO_ROOT, 'examples/promptfoo/parity', feature), ws, { recursive: true });
+      const r = await runCli(
+        ['run', 'promptfooconfig.yaml', '--judge-base-url', model.url, '--out', 'results.json', '--no-cache'],
+        {
+          cwd: ws,
+          env: {
+            RUBRIC_EVAL_JUDGE_API_KEY: 'sk-parity-judge-key-0123456789',
+            OPENAI_API_KEY: 'sk-parity-check-key-0123456789',
+            OPENAI_BASE_URL: model.url,
+          },
+        },
+      );
+      expect(r.stderr).toBe('');
+      const results = JSON.parse(readFileSync(path.join(ws, 'results.json'), 'utf8')) as RunResults;
+      expect(results.errors).toEqual([]);
+      expect(verdicts(results)).toEqual(PARITY[feature]);
+    } finally {
+      await model.close();
+    }
+  },
+);
