@@ -41,6 +41,8 @@ tests:
       - { type: select-best, value: 'names the country too' }
 `;
 
+const BOTH = { capital__prompt_short: 'Paris', capital__prompt_long: 'Paris, France' };
+
 const cases = (r: RunResults): Record<string, CaseResult> =>
   Object.fromEntries(r.suites.flatMap((s) => s.cases).map((c) => [c.id, c]));
 const shown = (c: CaseResult) => [c.verdict, Number(c.score.toFixed(3)), c.evaluators.at(-1)?.reasoning];
@@ -51,14 +53,7 @@ test('select-best: one judge call with every answer fenced; the pick keeps its g
     best: /\[Answer 1\]\n<<<ANSWER_1 [^\n]*\nParis, France/.test(user) ? 1 : 0,
   });
   const before = selectBestCalls().length;
-  const r = await gradeAnswers(
-    SUITE,
-    {
-      capital__prompt_short: 'Paris',
-      capital__prompt_long: 'Paris, France',
-    },
-    judge.url,
-  );
+  const r = await gradeAnswers(SUITE, BOTH, judge.url);
   expect(r.errors).toEqual([]);
   const c = cases(r);
   expect(shown(c.capital__prompt_short!)).toEqual([
@@ -87,14 +82,7 @@ test('select-best: one judge call with every answer fenced; the pick keeps its g
 test('select-best: an index outside the answers is re-asked, then an error for every sibling naming it', async () => {
   pick = () => ({ reason: 'the third', best: 2 });
   const before = selectBestCalls().length;
-  const r = await gradeAnswers(
-    SUITE,
-    {
-      capital__prompt_short: 'Paris',
-      capital__prompt_long: 'Paris, France',
-    },
-    judge.url,
-  );
+  const r = await gradeAnswers(SUITE, BOTH, judge.url);
   const c = cases(r);
   for (const id of ['capital__prompt_short', 'capital__prompt_long']) {
     expect(c[id]!.verdict).toBe('error');
@@ -193,7 +181,7 @@ test('a run that would split or repeat the siblings is refused before any call, 
 });
 
 test("a sibling's definition is part of each compared case's hash", async () => {
-  const answers = { capital__prompt_short: 'Paris', capital__prompt_long: 'Paris, France' };
+  const answers = BOTH;
   pick = () => ({ reason: 'x', best: 0 });
   const a = cases(await gradeAnswers(SUITE, answers, judge.url));
   const b = cases(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fence } from './fence.js';
 import { type JudgeRequest } from './judge.js';
 import { type JudgePrompt, systemMessage } from './prompts.js';
+import { zodMessage } from './schemas.js';
 
 /**
  * promptfoo's `select-best`, asked our way: the criterion (the suite's text) plain, every answer
@@ -15,7 +16,7 @@ export type SelectBestAnswer = z.infer<typeof SELECT_BEST>;
 const shape = (count: number) =>
   `{"reason": "<1-2 sentences>", "best": <the answer's number, 0 to ${count - 1}>}`;
 
-export function selectBestPrompt(criterion: string, answers: readonly string[]): JudgePrompt {
+function selectBestPrompt(criterion: string, answers: readonly string[]): JudgePrompt {
   const listed = answers.map((a, i) => `[Answer ${i}]\n${fence(`answer_${i}`, a)}`).join('\n\n');
   return {
     messages: [
@@ -39,11 +40,7 @@ export function selectBestRequest(
     wireSchema: SELECT_BEST,
     validate: (data) => {
       const r = SELECT_BEST.safeParse(data);
-      if (!r.success)
-        return {
-          ok: false,
-          error: r.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; '),
-        };
+      if (!r.success) return { ok: false, error: zodMessage(r.error) };
       if (r.data.best < 0 || r.data.best >= count)
         return {
           ok: false,
