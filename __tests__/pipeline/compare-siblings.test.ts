@@ -5,6 +5,7 @@ import { type CaseResult, type RunResults } from '../../src/core/results.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { gradeAnswers } from '../helpers/answers-suite.js';
 import { engineConfig } from '../helpers/engine.js';
+import { recordBundle, recordedAnswer } from '../helpers/record-bundle.js';
 import { tmpDir } from '../helpers/judge.js';
 
 /**
@@ -190,4 +191,35 @@ test("a sibling's definition is part of each compared case's hash", async () => 
   expect(b.capital__prompt_short!.definition_hash).not.toBe(a.capital__prompt_short!.definition_hash);
   const again = cases(await gradeAnswers(SUITE, answers, judge.url));
   expect(again.capital__prompt_short!.definition_hash).toBe(a.capital__prompt_short!.definition_hash);
+});
+
+test("the judge stage compares the pull request's recorded answers with the base's assertions", async () => {
+  const root = tmpDir('re-compare-judge-stage-');
+  mkdirSync(path.join(root, 'evals'));
+  writeFileSync(path.join(root, 'evals/suite.yaml'), SUITE);
+  pick = (user) => ({ reason: 'names France', best: /<<<ANSWER_0 [^\n]*\nParis, France/.test(user) ? 0 : 1 });
+  const { results } = await runEvaluation(
+    engineConfig(root, judge.url, { suites: ['evals/suite.yaml'], resultsFile: '' }),
+    {
+      env: { PATH: process.env.PATH },
+      recorded: {
+        bundle: recordBundle({
+          answers: [
+            recordedAnswer('evals/suite.yaml', 'capital__prompt_short', 'Paris, France'),
+            recordedAnswer('evals/suite.yaml', 'capital__prompt_long', 'Paris'),
+          ],
+        }),
+        run: null,
+      },
+    },
+  );
+  expect(results.errors).toEqual([]);
+  const c = cases(results);
+  expect(c.capital__prompt_short!.answered_by).toBe('record');
+  expect(shown(c.capital__prompt_short!)).toEqual([
+    'pass',
+    1,
+    'picked as the answer that best meets: names the country too',
+  ]);
+  expect(shown(c.capital__prompt_long!)[0]).toBe('fail');
 });
