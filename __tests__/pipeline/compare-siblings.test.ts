@@ -2,6 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { type CaseResult, type RunResults } from '../../src/core/results.js';
+import { createRunContext } from '../../src/pipeline/context.js';
+import { loadInputs } from '../../src/pipeline/load.js';
+import { planRun } from '../../src/pipeline/plan.js';
 import { runEvaluation } from '../../src/pipeline/run.js';
 import { gradeAnswers } from '../helpers/answers-suite.js';
 import { engineConfig } from '../helpers/engine.js';
@@ -222,4 +225,18 @@ test("the judge stage compares the pull request's recorded answers with the base
     'picked as the answer that best meets: names the country too',
   ]);
   expect(shown(c.capital__prompt_long!)[0]).toBe('fail');
+});
+
+test('a sharded record stage is not refused: it compares nothing, the judge stage compares every shard', async () => {
+  const root = tmpDir('re-compare-record-');
+  mkdirSync(path.join(root, 'evals'));
+  writeFileSync(path.join(root, 'evals/suite.yaml'), SUITE);
+  const config = engineConfig(root, null, { suites: ['evals/suite.yaml'], shard: { index: 2, total: 2 } });
+  const ctx = createRunContext(config, { env: {} });
+  const loaded = await loadInputs(config, ctx.ws);
+  expect(planRun(loaded, config, ctx, { noJudge: true }).diagnostics).toEqual([]);
+  expect(planRun(loaded, config, ctx).diagnostics.map((d) => d.rule)).toEqual([
+    'judge-credentials',
+    'compare-not-run',
+  ]);
 });

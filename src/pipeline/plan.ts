@@ -111,7 +111,9 @@ export function planRun(
   diagnostics.push(...judge.diagnostics);
   const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
   const spec = config.shard ?? null;
-  diagnostics.push(...compareProblems(order, { shard: spec, repeat: config.repeat ?? null }));
+  // The record stage compares nothing: the judge stage compares every shard's recorded answers.
+  if (!options.noJudge)
+    diagnostics.push(...compareProblems(order, { shard: spec, repeat: config.repeat ?? null }));
   const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
   const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
   const cases: PlannedCase[] = runnable
