@@ -166,7 +166,7 @@ tests:
   ]);
 });
 
-test('a run that would split or repeat the siblings is refused before any call, naming the case', async () => {
+test('a run that would split the siblings, or repeat them unevenly, is refused before any call, naming the case', async () => {
   const root = tmpDir('re-compare-plan-');
   mkdirSync(path.join(root, 'evals'));
   writeFileSync(path.join(root, 'evals/suite.yaml'), SUITE);
@@ -178,9 +178,9 @@ test('a run that would split or repeat the siblings is refused before any call, 
   expect(sharded.results.errors).toEqual([
     "evals/suite.yaml:4:5 case 'capital__prompt_short': compare-not-run: select-best compares this test's cases with each other, and a sharded run deals them to different jobs; run this suite without `shard` (in a job of its own)",
   ]);
-  const repeated = await run({ repeat: 3 });
+  const repeated = await run({ repeat: 'auto' });
   expect(repeated.results.errors).toEqual([
-    "evals/suite.yaml:4:5 case 'capital__prompt_short': compare-not-run: select-best is not run with repeats yet (promptfoo compares each repeat's answers apart); run this suite with repeat: 1",
+    "evals/suite.yaml:4:5 case 'capital__prompt_short': compare-not-run: select-best compares a test's answers repeat by repeat, and with repeat: auto each case stops at its own number of answers; use a fixed repeat (2 to 20)",
   ]);
 });
 
@@ -239,4 +239,37 @@ test('a sharded record stage is not refused: it compares nothing, the judge stag
     'judge-credentials',
     'compare-not-run',
   ]);
+});
+
+test('with repeat: N each repeat is compared apart, and each case is combined again from its compared answers', async () => {
+  const root = tmpDir('re-compare-repeat-');
+  mkdirSync(path.join(root, 'evals'));
+  // The echo provider answers every repeat (the rendered prompt): the judge decides each round.
+  writeFileSync(path.join(root, 'evals/suite.yaml'), SUITE.replace('capital of France', 'Paris?'));
+  let round = 0;
+  pick = () => ({ reason: 'round', best: ++round === 3 ? 0 : 1 });
+  const before = selectBestCalls().length;
+  const { results } = await runEvaluation(
+    engineConfig(root, judge.url, { suites: ['evals/suite.yaml'], resultsFile: '', repeat: 3 }),
+    { env: { PATH: process.env.PATH } },
+  );
+  expect(results.errors).toEqual([]);
+  expect(selectBestCalls().length - before).toBe(3);
+  const c = cases(results);
+  const long = c.capital__prompt_long!;
+  const short = c.capital__prompt_short!;
+  expect(long.answers!.map((a) => [a.verdict, a.score])).toEqual([
+    ['pass', 1],
+    ['pass', 1],
+    ['fail', 0],
+  ]);
+  expect(short.answers!.map((a) => a.verdict)).toEqual(['fail', 'fail', 'pass']);
+  expect([long.repeats, long.pass_rate, long.verdict, long.score]).toEqual([3, 0.6667, 'fail', 0.6667]);
+  expect([short.pass_rate, short.verdict]).toEqual([0.3333, 'fail']);
+  expect(long.answers![2]!.evaluators.at(-1)!.reasoning).toBe(
+    'the judge picked capital__prompt_short over this answer for: names the country too',
+  );
+  // Each round's call is counted once, on the first sibling's answer of that round.
+  expect(short.usage?.judge_calls).toBe(3);
+  expect(results.usage.judge_calls).toBe(3);
 });

@@ -37,8 +37,8 @@ export function comparedTogether(all: Ordered[]): void {
 
 /**
  * One error per compared test the run cannot compare: a sharded run deals its cases round-robin
- * (CONTRACTS §8), so siblings land in different jobs; with repeats, each case is judged on its own
- * number of answers, and promptfoo compares repeat by repeat.
+ * (CONTRACTS §8), so siblings land in different jobs; with `repeat: auto` each case stops at its
+ * own number of answers, where promptfoo compares repeat by repeat.
  */
 export function compareProblems(
   all: readonly Ordered[],
@@ -53,8 +53,8 @@ export function compareProblems(
     const repeat = run.repeat ?? o.suite.repeat ?? 1;
     const why = run.shard
       ? `${what} compares this test's cases with each other, and a sharded run deals them to different jobs; run this suite without \`shard\` (in a job of its own)`
-      : repeat !== 1
-        ? `${what} is not run with repeats yet (promptfoo compares each repeat's answers apart); run this suite with repeat: 1`
+      : repeat === 'auto'
+        ? `${what} compares a test's answers repeat by repeat, and with repeat: auto each case stops at its own number of answers; use a fixed repeat (2 to 20)`
         : null;
     if (!why) continue;
     told.add(groupKey(o));

@@ -14,6 +14,8 @@ import { type Judge, JudgeError } from '../judge/judge.js';
 import { selectBestRequest } from '../judge/select-best.js';
 import { type CompareConfig } from '../suite/types.js';
 import { type PlannedCase } from './plan.js';
+import { combineRepeats } from '../evaluators/repeated-case.js';
+import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatRule } from '../core/repeat-setting.js';
 
 /**
  * The step after every case is graded (execute): promptfoo's `select-best` and `max-score`
@@ -27,7 +29,7 @@ interface Group {
   suiteIndex: number;
   compare: CompareConfig;
   /** Own evaluators and the test's threshold, per sibling id: promptfoo's score before comparing. */
-  own: Map<string, { evaluators: number; threshold: number | null }>;
+  own: Map<string, { evaluators: number; threshold: number | null; rule: RepeatRule | null }>;
 }
 
 /** The tests to compare: one group per test, keyed by its suite and its siblings. */
@@ -43,6 +45,10 @@ function groupsOf(cases: readonly PlannedCase[]): Group[] {
     g.own.set(p.evalCase.id, {
       evaluators: p.evalCase.evaluators.length,
       threshold: scoring?.kind === 'promptfoo' ? scoring.threshold : null,
+      rule:
+        p.repeat === undefined
+          ? null
+          : { setting: p.repeat, minRate: p.minCasePassRate ?? DEFAULT_MIN_CASE_PASS_RATE },
     });
   }
   return [...groups.values()];
@@ -98,19 +104,21 @@ function maxScore(
   return maxScoreOutcomes(aggregates, config.threshold, ids);
 }
 
-/** One test's comparisons, select-best first (as promptfoo runs them), folded into its siblings. */
-async function compareGroup(g: Group, suite: SuiteResult, judge: Judge | null, redactor: Redactor) {
+/** One round of a test's comparisons, select-best first (as promptfoo runs them), folded into each sibling. */
+async function compareRound(
+  g: Group,
+  round: readonly (CaseResult | undefined)[],
+  judge: Judge | null,
+): Promise<(CaseResult | undefined)[]> {
   const ids = g.compare.cases;
-  const at = ids.map((id) => suite.cases.findIndex((c) => c.id === id));
-  const siblings = at.map((k) => (k >= 0 ? suite.cases[k] : undefined));
-  const folded = siblings.map((c, i) => {
+  const folded = round.map((c, i) => {
     if (!c) return c;
     const own = g.own.get(ids[i]!);
     return { ...c, ...beforeComparison(c, own?.evaluators ?? 1, own?.threshold ?? null) };
   });
   if (g.compare.selectBest) {
     const { criterion, name } = g.compare.selectBest;
-    const { outcomes, usage } = await selectBest(criterion, siblings, ids, judge);
+    const { outcomes, usage } = await selectBest(criterion, round, ids, judge);
     // The one call is counted once: on the first sibling there is.
     const first = folded.findIndex((c) => c !== undefined);
     folded.forEach((c, i) => {
@@ -122,14 +130,59 @@ async function compareGroup(g: Group, suite: SuiteResult, judge: Judge | null, r
     });
   }
   if (g.compare.maxScore) {
-    const outcomes = maxScore(g.compare.maxScore, siblings, ids);
+    const outcomes = maxScore(g.compare.maxScore, round, ids);
     const name = g.compare.maxScore.name;
     folded.forEach((c, i) => {
       if (c) folded[i] = foldComparison(c, name, outcomes[i]!, null);
     });
   }
-  folded.forEach((c, i) => {
-    if (c) suite.cases[at[i]!] = redactor.redactDeep(c);
+  return folded;
+}
+
+/** A repeated case's answers as cases of their own (promptfoo compares repeat by repeat); else the case. */
+function answersOf(c: CaseResult): CaseResult[] {
+  if (!c.answers || c.answers.length < 2) return [c];
+  const { id, label, definition_hash, line, file, target, cluster, answered_by } = c;
+  const identity = { id, label, definition_hash, line, file, target, cluster, answered_by };
+  return c.answers.map((a) => ({
+    ...identity,
+    verdict: a.verdict,
+    score: a.score,
+    gating_violations: a.gating_violations,
+    evaluators: a.evaluators,
+    answer: a.answer,
+    duration_ms: a.duration_ms ?? 0,
+    ...(a.answer_cut ? { answer_cut: a.answer_cut } : {}),
+    ...(a.unstable ? { unstable: true as const } : {}),
+    ...(a.error !== undefined ? { error: a.error } : {}),
+    ...(a.usage ? { usage: a.usage } : {}),
+  }));
+}
+
+/**
+ * One test's comparisons. With `repeat: N` each round compares the siblings' answers of that
+ * repeat, and each repeated case is combined again from its compared answers (its pass rate and
+ * verdict); a sibling whose target gives one answer (a mock, recorded answers) takes part in
+ * every round with it, and is graded by the first.
+ */
+async function compareGroup(g: Group, suite: SuiteResult, judge: Judge | null, redactor: Redactor) {
+  const at = g.compare.cases.map((id) => suite.cases.findIndex((c) => c.id === id));
+  const siblings = at.map((k) => (k >= 0 ? suite.cases[k] : undefined));
+  const views = siblings.map((c) => (c ? answersOf(c) : []));
+  const rounds = Math.max(1, ...views.map((v) => v.length));
+  for (let r = 0; r < rounds; r++) {
+    const round = views.map((v) => v[r] ?? (v.length === 1 ? v[0] : undefined));
+    const folded = await compareRound(g, round, judge);
+    views.forEach((v, i) => {
+      if (v[r] && folded[i]) v[r] = folded[i];
+    });
+  }
+  siblings.forEach((c, i) => {
+    if (!c) return;
+    const v = views[i]!;
+    const rule = g.own.get(g.compare.cases[i]!)?.rule;
+    const next = v.length > 1 && rule ? { ...c, ...combineRepeats(v, rule) } : v[0]!;
+    suite.cases[at[i]!] = redactor.redactDeep(next);
   });
 }
 
