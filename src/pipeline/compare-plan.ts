@@ -27,7 +27,9 @@ export function comparedTogether(all: Ordered[]): void {
   for (const o of all) {
     if (!o.evalCase.compare) continue;
     const key = groupKey(o);
-    groups.set(key, [...(groups.get(key) ?? []), o]);
+    const members = groups.get(key);
+    if (members) members.push(o);
+    else groups.set(key, [o]);
   }
   for (const members of groups.values()) {
     const joint = members.map((m) => `${m.evalCase.id}:${m.definitionHash}`).join('\n');

@@ -165,8 +165,14 @@ function answersOf(c: CaseResult): CaseResult[] {
  * verdict); a sibling whose target gives one answer (a mock, recorded answers) takes part in
  * every round with it, and is graded by the first.
  */
-async function compareGroup(g: Group, suite: SuiteResult, judge: Judge | null, redactor: Redactor) {
-  const at = g.compare.cases.map((id) => suite.cases.findIndex((c) => c.id === id));
+async function compareGroup(
+  g: Group,
+  suite: SuiteResult,
+  byId: ReadonlyMap<string, number>,
+  judge: Judge | null,
+  redactor: Redactor,
+) {
+  const at = g.compare.cases.map((id) => byId.get(id) ?? -1);
   const siblings = at.map((k) => (k >= 0 ? suite.cases[k] : undefined));
   const views = siblings.map((c) => (c ? answersOf(c) : []));
   const rounds = Math.max(1, ...views.map((v) => v.length));
@@ -196,10 +202,14 @@ export async function compareSiblings(
   judge: Judge | null,
   redactor: Redactor,
 ): Promise<void> {
+  const groups = groupsOf(cases);
+  if (groups.length === 0) return;
+  // Each suite's cases by id, once: a suite of many compared tests finds every sibling directly.
+  const byId = suites.map((s) => new Map(s.cases.map((c, k) => [c.id, k])));
   await Promise.all(
-    groupsOf(cases).map((g) => {
+    groups.map((g) => {
       const suite = suites[g.suiteIndex];
-      return suite ? compareGroup(g, suite, judge, redactor) : Promise.resolve();
+      return suite ? compareGroup(g, suite, byId[g.suiteIndex]!, judge, redactor) : Promise.resolve();
     }),
   );
 }
