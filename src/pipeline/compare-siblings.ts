@@ -14,7 +14,7 @@ import { type Judge, JudgeError } from '../judge/judge.js';
 import { selectBestRequest } from '../judge/select-best.js';
 import { type CompareConfig } from '../suite/types.js';
 import { type PlannedCase } from './plan.js';
-import { combineRepeats } from '../evaluators/repeated-case.js';
+import { answerAsCase, combineRepeats } from '../evaluators/repeated-case.js';
 import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatRule } from '../core/repeat-setting.js';
 
 /**
@@ -140,24 +140,8 @@ async function compareRound(
 }
 
 /** A repeated case's answers as cases of their own (promptfoo compares repeat by repeat); else the case. */
-function answersOf(c: CaseResult): CaseResult[] {
-  if (!c.answers || c.answers.length < 2) return [c];
-  const { id, label, definition_hash, line, file, target, cluster, answered_by } = c;
-  const identity = { id, label, definition_hash, line, file, target, cluster, answered_by };
-  return c.answers.map((a) => ({
-    ...identity,
-    verdict: a.verdict,
-    score: a.score,
-    gating_violations: a.gating_violations,
-    evaluators: a.evaluators,
-    answer: a.answer,
-    duration_ms: a.duration_ms ?? 0,
-    ...(a.answer_cut ? { answer_cut: a.answer_cut } : {}),
-    ...(a.unstable ? { unstable: true as const } : {}),
-    ...(a.error !== undefined ? { error: a.error } : {}),
-    ...(a.usage ? { usage: a.usage } : {}),
-  }));
-}
+const answersOf = (c: CaseResult): CaseResult[] =>
+  c.answers && c.answers.length > 1 ? c.answers.map((a) => answerAsCase(c, a)) : [c];
 
 /**
  * One test's comparisons. With `repeat: N` each round compares the siblings' answers of that
