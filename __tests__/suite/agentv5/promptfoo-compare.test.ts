@@ -129,3 +129,15 @@ tests:
     "error 5:16 unsupported-assertion 'select-best' compares the answers of a promptfoo test's prompts and providers; it is read in promptfoo-shaped configs only",
   ]);
 });
+
+test('inside an assert-set it is refused (promptfoo skips it there without a word)', () => {
+  const x = load(`${TWO_BY_TWO}tests:
+  - vars: { q: a }
+    assert:
+      - type: assert-set
+        assert: [{ type: contains, value: a }, { type: select-best, value: x }]
+`);
+  expect(x.errors).toEqual([
+    "error 7:50 unsupported-assertion select-best inside an assert-set is not run (promptfoo ignores it there); write it in the test's `assert`",
+  ]);
+});

@@ -39,6 +39,16 @@ export function compareAssertion(
       subject,
     );
   const found = ctx.compare;
+  if (at.filter((s) => s === 'assert').length > 1) {
+    // promptfoo reads only a test's own list for these: in an assert-set it skips them silently.
+    fail(
+      ['type'],
+      'unsupported-assertion',
+      `${type} inside an assert-set is not run (promptfoo ignores it there); write it in the test's \`assert\``,
+      true,
+    );
+    return;
+  }
   if (!found || ctx.flavour !== 'promptfoo' || inverse) {
     fail(
       ['type'],

@@ -268,8 +268,14 @@ function loadOne(
     (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
   // promptfoo compares a test's answers provider by provider, each provider's prompts in order.
   const provider = (r: (typeof runs)[number]) => env.providers.findIndex((p) => p.target === r.provider);
-  const siblings = [...runs].sort((a, b) => provider(a) - provider(b)).map((r) => id + r.idSuffix);
-  const compare = compareConfig(found, evaluators, siblings, { doc: f.doc, sink: f.sink, subject });
+  const compare = found.at
+    ? compareConfig(
+        found,
+        evaluators,
+        [...runs].sort((a, b) => provider(a) - provider(b)).map((r) => id + r.idSuffix),
+        { doc: f.doc, sink: f.sink, subject },
+      )
+    : null;
   if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
   const description = typeof t.description === 'string' ? t.description : null;
   return runs.map(({ prompt: p, provider, idSuffix, labelSuffix }) => ({
