@@ -187,7 +187,22 @@ function conversationReason(text) {
 }
 
 /** The grader's prompt families; the first that recognises a request answers it. */
+/**
+ * select-best in either grader prompt (promptfoo's `<Text index>` list, answered with a bare
+ * number; rubric-eval's fenced `[Answer i]` list, answered with JSON): the longest text, the
+ * first of the longest.
+ */
+function selectBest(text) {
+  const pf = [...text.matchAll(/<Text index="(\d+)">\n([\s\S]*?)\n<\/Text>/g)];
+  const ours = [...text.matchAll(/\[Answer (\d+)\]\n<<<ANSWER_\d+ [^\n]*\n([\s\S]*?)\n<<<END ANSWER_/g)];
+  const list = pf.length > 0 ? pf : ours;
+  if (list.length === 0) return undefined;
+  const best = list.reduce((b, m) => (m[2].length > b[2].length ? m : b));
+  return pf.length > 0 ? best[1] : JSON.stringify({ reason: 'the longest', best: Number(best[1]) });
+}
+
 export const FAMILIES = [
+  selectBest,
   llmRubric,
   factuality,
   closedQa,

@@ -12,7 +12,7 @@ import {
   scoreCase,
   weighsIn,
 } from '../evaluators/case-scoring.js';
-import { combineRepeats } from '../evaluators/repeated-case.js';
+import { answerAsCase, combineRepeats } from '../evaluators/repeated-case.js';
 import { type RepeatRule } from '../core/repeat-setting.js';
 import { fixedAggregate } from '../evaluators/evaluate.js';
 import { negatedOutcome } from '../evaluators/negate.js';
@@ -121,27 +121,6 @@ function rescoredRepeats(
   // No answer was judged by a check that gates: the pass rate of borderline answers is no evidence either.
   const noEvidence = rescored.every((r) => r.verdict === 'borderline' && decidedByAdvisoryOnly(r.evaluators));
   return noEvidence ? { ...combined, verdict: 'borderline', advisory_only: true } : combined;
-}
-
-/** One answer of a repeated case as the case it was when judged (what the repeats are combined from). */
-function answerAsCase(c: CaseResult, a: RepeatAnswer): CaseResult {
-  const one: CaseResult = {
-    id: c.id,
-    target: c.target,
-    verdict: a.verdict,
-    score: a.score,
-    gating_violations: a.gating_violations,
-    evaluators: a.evaluators,
-    answer: a.answer,
-    duration_ms: a.duration_ms ?? 0,
-  };
-  if (c.definition_hash !== undefined) one.definition_hash = c.definition_hash;
-  if (c.line !== undefined) one.line = c.line;
-  if (a.answer_cut) one.answer_cut = a.answer_cut;
-  if (a.unstable) one.unstable = true;
-  if (a.error !== undefined) one.error = a.error;
-  if (a.usage) one.usage = a.usage;
-  return one;
 }
 
 /** Results in the order their configs are declared (as they are run); the same list when nothing changed. */

@@ -60,6 +60,27 @@ function repeatAnswer(c: CaseResult, repeat: number): RepeatAnswer {
   return a;
 }
 
+/** One answer of a repeated case as the case it was when judged (what the repeats are combined from). */
+export function answerAsCase(c: CaseResult, a: RepeatAnswer): CaseResult {
+  const one: CaseResult = {
+    id: c.id,
+    target: c.target,
+    verdict: a.verdict,
+    score: a.score,
+    gating_violations: a.gating_violations,
+    evaluators: a.evaluators,
+    answer: a.answer,
+    duration_ms: a.duration_ms ?? 0,
+  };
+  if (c.definition_hash !== undefined) one.definition_hash = c.definition_hash;
+  if (c.line !== undefined) one.line = c.line;
+  if (a.answer_cut) one.answer_cut = a.answer_cut;
+  if (a.unstable) one.unstable = true;
+  if (a.error !== undefined) one.error = a.error;
+  if (a.usage) one.usage = a.usage;
+  return one;
+}
+
 /**
  * A case judged over several answers: `pass_rate` (passing answers / answers) with its exact
  * bounds, and its verdict under the rule (`caseVerdict`: a fixed count reads the observed rate,

@@ -99,7 +99,8 @@ export type FreeformAnswer = z.infer<typeof FreeformAnswer>;
 
 export type Validated<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
 
-function zodMessage(error: z.ZodError): string {
+/** A zod error as one line a judge can act on when re-asked (the first five issues). */
+export function zodMessage(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)

@@ -19,6 +19,7 @@ import { type SpendMeter } from './budget.js';
 import { CaseSkips, skippedCase } from './skip.js';
 import { skipWhy } from '../report/gate-lines.js';
 import { repeatedCases } from './execute-repeats.js';
+import { compareSiblings } from './compare-siblings.js';
 import { type PlannedCase, type RunPlan } from './plan.js';
 
 export interface Progress {
@@ -68,7 +69,11 @@ export async function executePlan(plan: RunPlan, deps: ExecuteDeps): Promise<Exe
   const defaultJudge = plan.defaultEndpoint ? deps.judges.for(plan.defaultEndpoint) : null;
   const [rubric, suites] = await Promise.all([
     executeChecker(plan, defaultJudge, deps),
-    executeCases(plan, defaultJudge, deps),
+    executeCases(plan, defaultJudge, deps).then(async (s) => {
+      // promptfoo's select-best / max-score: decided once every sibling of a test is graded.
+      await compareSiblings(plan.cases, s, defaultJudge, deps.redactor);
+      return s;
+    }),
   ]);
   return {
     suites,

@@ -2,7 +2,7 @@ import { type Config } from '../config/config.js';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
 import { ACTION_SETTINGS, type SettingNames } from '../core/setting-names.js';
-import { type EvaluatorConfig } from '../suite/types.js';
+import { type EvalCase, type EvaluatorConfig } from '../suite/types.js';
 
 export const GITHUB_MODELS_URL = 'https://models.github.ai/inference';
 
@@ -44,6 +44,11 @@ export function usesLlm(e: EvaluatorConfig): boolean {
     e.type === 'model_graded' ||
     (e.type === 'composite' && (e.aggregator.type === 'llm_judge' || e.children.some(usesLlm)))
   );
+}
+
+/** Whether a case asks the judge: an evaluator that does, or promptfoo's `select-best` across its siblings. */
+export function caseUsesLlm(c: Pick<EvalCase, 'evaluators' | 'compare'>): boolean {
+  return c.evaluators.some(usesLlm) || (c.compare?.selectBest ?? null) !== null;
 }
 
 /**

@@ -9,7 +9,8 @@ import { DEFAULT_MIN_CASE_PASS_RATE, type RepeatSetting } from '../core/repeat-s
 import { type CaseTarget, planTargets, type TargetPlan } from '../targets/plan.js';
 import { type TargetRunner } from '../targets/providers.js';
 import { type RunContext } from './context.js';
-import { defaultJudgeEndpoint, usesLlm } from './judge-endpoint.js';
+import { caseUsesLlm, defaultJudgeEndpoint } from './judge-endpoint.js';
+import { comparedTogether, compareProblems } from './compare-plan.js';
 import { type LoadedInputs } from './load.js';
 import { comparePlanPosition, inShard, type PlanEntry, planHash, type ShardInfo } from './shard.js';
 
@@ -103,13 +104,16 @@ export function planRun(
   }
   const needsJudge =
     (loaded.rubric && loaded.rubric.criteria.length + loaded.rubric.niceToHave.length > 0) ||
-    loaded.suites.some((s) => s.cases.some((c) => c.evaluators.some(usesLlm)));
+    loaded.suites.some((s) => s.cases.some(caseUsesLlm));
   // Decided from every suite, not the shard's cases: an input error fails every shard the same way.
   // The record stage calls no judge: it needs no credentials for one.
   const judge = defaultJudgeEndpoint(config, !!needsJudge && !options.noJudge, ctx.settings);
   diagnostics.push(...judge.diagnostics);
   const order = planOrder(loaded.suites, targets, config.target, ctx.ws.root);
   const spec = config.shard ?? null;
+  // The record stage compares nothing: the judge stage compares every shard's recorded answers.
+  if (!options.noJudge)
+    diagnostics.push(...compareProblems(order, { shard: spec, repeat: config.repeat ?? null }));
   const mine = spec ? order.filter((_, k) => inShard(k, spec)) : order;
   const runnable = targets && !hasErrors(diagnostics) ? targets : undefined;
   const cases: PlannedCase[] = runnable
@@ -169,6 +173,7 @@ function planOrder(
       return { suite, suiteIndex, evalCase, caseIndex, definitionHash: hash };
     }),
   );
+  comparedTogether(all);
   // The comparison builds nothing per call: 10,000 cases make ~130,000 of them.
   return all.sort((a, b) => comparePlanPosition(a.suite.path, a.caseIndex, b.suite.path, b.caseIndex));
 }

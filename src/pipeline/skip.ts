@@ -1,6 +1,6 @@
 import { type CaseResult, type EvaluatorResult, type SkipReason } from '../core/results.js';
 import { refusedByBudget, type SpendMeter } from './budget.js';
-import { usesLlm } from './judge-endpoint.js';
+import { caseUsesLlm } from './judge-endpoint.js';
 import { type PlannedCase } from './plan.js';
 
 /** A case never started: no answer, no judge, never a pass. */
@@ -45,7 +45,7 @@ export class CaseSkips {
   ) {}
 
   before(planned: PlannedCase): SkipReason | null {
-    const judged = planned.evalCase.evaluators.some(usesLlm);
+    const judged = caseUsesLlm(planned.evalCase);
     if (judged && (this.fork.noCredential || this.credentialRefused)) return 'no-judge-credential';
     if (this.spend && !this.spend.allow()) return 'budget';
     return null;

@@ -268,7 +268,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
       };
     default: {
       // Deterministic evaluators: their typed config is all that decides the grade.
-      const { pos: _pos, minScore: _m, transforms: _t, codeContext: _c, ...config } = e;
+      const { pos: _pos, minScore: _m, transforms: _t, codeContext: _c, assertionType: _a, ...config } = e;
       return { ...config, transforms: transformsDefinition(e) };
     }
   }
@@ -306,6 +306,8 @@ export function definitionHash(
   const definition = {
     // The effect's paired test resamples by cluster (docs/effect.md): a PR that regroups cases moves the interval, so grading changed.
     cluster: c.cluster,
+    // Which siblings a comparison weighs and how; undefined (left out) without one, so other hashes stay.
+    compare: c.compare,
     evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root, scripts)),
     expected_outcome: c.expectedOutcome,
     expected_output: c.expectedMessages.map(messageDefinition),

@@ -80,6 +80,8 @@ interface EvaluatorBase {
   transforms?: CodeSource[];
   /** The vars and test the transforms (and code assertions) are given as `context`. */
   codeContext?: CodeContext;
+  /** promptfoo: the assertion's type as written (`not-contains`), which `max-score`'s `weights` name. */
+  assertionType?: string;
 }
 
 export interface LlmJudgeConfig extends EvaluatorBase {
@@ -349,6 +351,30 @@ export interface EvalCase {
   scoring?: CaseScoring;
   /** Cases that move together (docs/effect.md); a name is per suite file. */
   cluster?: string;
+  /** promptfoo `select-best` / `max-score`: this case is judged against its siblings too (docs/promptfoo-compare.md). */
+  compare?: CompareConfig;
+}
+
+/**
+ * promptfoo's comparison assertions of one test, on each of its (prompt, provider) cases: graded
+ * after every sibling is, by src/pipeline/compare-siblings.ts. Keys in sorted order (it is hashed).
+ */
+export interface CompareConfig {
+  /** The sibling cases' ids, this one included, in promptfoo's order (provider, then prompt). */
+  cases: string[];
+  /** `max-score`: the sibling with the highest weighted score of the other assertions passes. */
+  maxScore: MaxScoreConfig | null;
+  /** `select-best`: the judge picks the answer that best meets `criterion`; only it passes. */
+  selectBest: { criterion: string; name: string } | null;
+}
+
+export interface MaxScoreConfig {
+  /** The other assertions' weights by evaluator path (`name`, or `set › child` in an assert-set). */
+  parts: { path: string[]; weight: number }[];
+  method: 'average' | 'sum';
+  name: string;
+  /** The best aggregate must reach it, or no sibling passes; null: none. */
+  threshold: number | null;
 }
 
 export interface EvalSuite {

@@ -1,6 +1,6 @@
 import { type DiagnosticSink } from '../../core/diagnostics.js';
 import { type Workspace } from '../../core/workspace.js';
-import { type SourceDocument } from '../../core/yaml-source.js';
+import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { type CodeSource, type EvaluatorConfig } from '../types.js';
 import { type Flavour } from './test-matrix.js';
 
@@ -21,6 +21,8 @@ export interface AssertionContext {
   promptfoo?: PromptfooTest;
   /** Whose comparison rules the suite's text checks follow (test-matrix.ts); AgentV 5's when absent. */
   flavour?: Flavour;
+  /** promptfoo: where the test's `select-best` / `max-score` are noted (compare-assertions.ts). */
+  compare?: CompareFound;
 }
 
 /** promptfoo: what a test's assertions share (read by promptfoo-assertions.ts). */
@@ -35,5 +37,27 @@ export interface PromptfooTest {
 
 export type Base = Pick<
   EvaluatorConfig,
-  'name' | 'weight' | 'pos' | 'negate' | 'required' | 'minScore' | 'transforms' | 'codeContext'
+  | 'name'
+  | 'weight'
+  | 'pos'
+  | 'negate'
+  | 'required'
+  | 'minScore'
+  | 'transforms'
+  | 'codeContext'
+  | 'assertionType'
 >;
+
+/** What a test's assertion lists held of `select-best` and `max-score` (compare-assertions.ts). */
+export interface CompareFound {
+  selectBest: { criterion: string; name: string } | null;
+  maxScore: {
+    method: 'average' | 'sum';
+    /** By assertion type as written, as promptfoo keys them. */
+    weights: Record<string, number>;
+    threshold: number | null;
+    name: string;
+  } | null;
+  /** Where the first of them is written (errors about the whole test point there). */
+  at: PathSegment[] | null;
+}

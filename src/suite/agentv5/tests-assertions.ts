@@ -8,6 +8,7 @@ import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck 
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { codeFields, isPromptfooType, promptfooAssertion } from './promptfoo-assertions.js';
+import { compareAssertion } from './compare-assertions.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -34,10 +35,6 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
     "checks the target's tool calls against its `tools`; rubric-eval's openai target neither sends tools nor returns tool calls yet",
   'is-valid-openai-function-call':
     "checks the target's function call against its `functions`; rubric-eval's openai target neither sends functions nor returns calls yet",
-  'select-best':
-    "compares the answers of a test's providers with each other; each (prompt, provider, test) case is graded on its own answer",
-  'max-score':
-    "picks the best of a test's providers' answers by their scores; each (prompt, provider, test) case is graded on its own answer",
   'similar:dot': 'dot-product similarity (use `similar`, cosine)',
   'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
@@ -148,6 +145,10 @@ function mapAssertion(
     return undefined;
   }
   if (isPromptfooType(type)) return promptfooAssertion(type, notPrefixed, item, at, base, ctx);
+  if (type === 'select-best' || type === 'max-score') {
+    compareAssertion(type, notPrefixed, item, at, base.name, ctx);
+    return undefined;
+  }
   if ((TEXT_CHECKS as readonly string[]).includes(type))
     return textAssertion(type as TextCheck, item, at, base, ctx);
   switch (type) {
@@ -215,6 +216,7 @@ function assertionBase(
     ...(item.negate === true || notPrefixed ? { negate: true } : {}),
     ...(item.required === true ? { required: true, minScore } : {}),
     ...codeFields(item, at, ctx),
+    ...(ctx.flavour === 'promptfoo' ? { assertionType: written } : {}),
   };
 }
 

@@ -5,6 +5,8 @@ import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderT
 import { usesNunjucks } from './nunjucks-render.js';
 import { findProviderCatalog } from './provider-catalog.js';
 import { mapAssertions } from './tests-assertions.js';
+import { compareConfig, noComparison } from './compare-assertions.js';
+import { type CompareFound } from './assertion-context.js';
 import { promptfooTest } from './promptfoo-assertions.js';
 import { resolveProviders, type SuiteProvider } from './suite-providers.js';
 import { type Flavour, runsOf, suiteFlavour } from './test-matrix.js';
@@ -251,7 +253,7 @@ function loadOne(
   const { f } = env;
   const before = f.sink.items.filter((d) => d.severity === 'error').length;
   const execution = isRecord(t.execution) ? t.execution : {};
-  const evaluators = testEvaluators(t, vars, suffix, at, subject, env);
+  const { evaluators, compare: found } = testEvaluators(t, vars, suffix, at, subject, env);
   const runs = runsOf(t, at, subject, env);
   const inputs = new Map(
     [...new Set(runs.map((r) => r.prompt))].map((p) => [p, inputOf(p, vars, at, subject, env)]),
@@ -262,9 +264,19 @@ function loadOne(
       ? []
       : env.reader.loadMessages(expected, [...at, 'vars', 'expected_output'], 'assistant', subject);
   const scoring = scoringOf(t, execution, env);
-  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
   const id =
     (t.id === undefined ? `test-${String((at[at.length - 1] as number) + 1)}` : String(t.id)) + suffix;
+  // promptfoo compares a test's answers provider by provider, each provider's prompts in order.
+  const provider = (r: (typeof runs)[number]) => env.providers.findIndex((p) => p.target === r.provider);
+  const compare = found.at
+    ? compareConfig(
+        found,
+        evaluators,
+        [...runs].sort((a, b) => provider(a) - provider(b)).map((r) => id + r.idSuffix),
+        { doc: f.doc, sink: f.sink, subject },
+      )
+    : null;
+  if (f.sink.items.filter((d) => d.severity === 'error').length > before) return [];
   const description = typeof t.description === 'string' ? t.description : null;
   return runs.map(({ prompt: p, provider, idSuffix, labelSuffix }) => ({
     id: id + idSuffix,
@@ -281,6 +293,7 @@ function loadOne(
     evaluators,
     scoring,
     ...clusterOf(t.metadata),
+    ...(compare ? { compare } : {}),
   }));
 }
 
@@ -296,7 +309,7 @@ function testEvaluators(
   at: PathSegment[],
   subject: string,
   env: TestEnv,
-): EvaluatorConfig[] {
+): { evaluators: EvaluatorConfig[]; compare: CompareFound } {
   const { f } = env;
   const asList = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
   const render = (s: string) => {
@@ -323,7 +336,8 @@ function testEvaluators(
     doc: env.suite.doc,
     sink: env.suite.sink,
   });
-  const ctx = { ...plain, promptfoo };
+  const compare = noComparison();
+  const ctx = { ...plain, promptfoo, compare };
   // A test opts out of the suite's assertions: AgentV 5's `execution.skip_defaults`, promptfoo's
   // `options.disableDefaultAsserts`.
   const execution = isRecord(t.execution) ? t.execution : {};
@@ -352,7 +366,7 @@ function testEvaluators(
       'this test has no assertions: it passes whenever its target answers (promptfoo output-only test)',
       subject,
     );
-  return evaluators;
+  return { evaluators, compare };
 }
 
 /** The test's verdict rule: promptfoo's in promptfoo-shaped files, AgentV 5's threshold otherwise. */
