@@ -11,7 +11,8 @@
 // The fake model answers a prompt holding `Reply with: <text>` with <text> (JSON escapes read,
 // so `\n` is a newline); the fake grader reads the rubric (rubric-eval's `[[ ## rubric ## ]]`
 // section, promptfoo's `<Rubric>`) and answers {reason, pass, score}: `score:<s>` in the rubric
-// sets the score (default 1), the word `fail` makes pass false.
+// sets the score (default 1), the word `fail` makes pass false. A model given tools answers a
+// prompt holding `Call: <name> <arguments>` with that call.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -69,6 +70,43 @@ function startServer() {
       const content = graded ? JSON.stringify(grade(text)) : answer(text);
       const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
       res.setHeader('content-type', 'application/json');
+      // `Call: <name> <arguments>` to a model given tools (functions): that call is its answer.
+      const call = /^Call: (\S+) (.*)$/m.exec(text);
+      const fn = call && { name: call[1], arguments: call[2] };
+      if (fn && (body.tools || body.functions)) {
+        const item = req.url.endsWith('/responses')
+          ? { type: 'function_call', id: 'fc_1', call_id: 'call_1', status: 'completed', ...fn }
+          : null;
+        const message = body.functions
+          ? { role: 'assistant', content: null, function_call: fn }
+          : {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_1', type: 'function', function: fn }],
+            };
+        res.end(
+          JSON.stringify(
+            item
+              ? {
+                  id: 'resp_1',
+                  object: 'response',
+                  status: 'completed',
+                  model: body.model,
+                  output: [item],
+                  usage,
+                }
+              : {
+                  id: 'chatcmpl-1',
+                  object: 'chat.completion',
+                  created: 0,
+                  model: body.model,
+                  usage,
+                  choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+                },
+          ),
+        );
+        return;
+      }
       if (req.url.endsWith('/responses')) {
         res.end(
           JSON.stringify({

@@ -63,6 +63,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
       'code_assertion',
       'similarity',
       'model_graded',
+      'tool_call',
     ]),
     weight: z.number(),
     score: Unit,

@@ -23,7 +23,8 @@ type EvaluatorType =
   | 'text_assertion'
   | 'code_assertion'
   | 'similarity'
-  | 'model_graded';
+  | 'model_graded'
+  | 'tool_call';
 
 export interface CheckResult {
   id: string;

@@ -36,6 +36,8 @@ import { runCodeAssertion } from './code-assertion.js';
 import { withTransforms } from './transform-output.js';
 import { runSimilarity } from './similarity.js';
 import { runModelGraded } from './model-graded.js';
+import { transformedContext } from './context-transform.js';
+import { runToolCall } from './openai-tool-call.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -46,6 +48,8 @@ export interface EvaluationEnv {
   book?: SampleBook;
   /** `judge-samples: auto`: where the case offers the run more samples once it is decided. */
   offer?: (topUp: SampleTopUp) => void;
+  /** The target's answer before this evaluator's transforms (what `contextTransform` is given). */
+  original?: CandidateAnswer;
 }
 
 /** `path` names the evaluator's place in the case's tree (what judge samples are counted by). */
@@ -82,7 +86,24 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     deterministicResult(config, scoreExecutionMetrics(config, traceOf(env.answer))),
   code_assertion: (config, env) => runCodeAssertion(config, env.evalCase, env.answer, env.exec),
   similarity: (config, env) => runSimilarity(config, env.answer.text, env.judge),
-  model_graded: (config, env) => runModelGraded(config, env.evalCase, env.answer.text, env.judge),
+  model_graded: async (config, env) => {
+    if (!config.contextTransform) return runModelGraded(config, env.evalCase, env.answer.text, env.judge);
+    const t = await transformedContext(config, env.evalCase, env.original ?? env.answer, env.exec);
+    if (!t.ok)
+      return {
+        name: config.name,
+        type: config.type,
+        weight: config.weight,
+        score: 0,
+        verdict: 'error',
+        error: t.error,
+        gating_violations: [],
+      };
+    const vars = { ...config.codeContext?.vars, context: t.context };
+    const codeContext = { test: {}, cwd: '.', ...config.codeContext, vars };
+    return runModelGraded({ ...config, codeContext }, env.evalCase, env.answer.text, env.judge);
+  },
+  tool_call: (config, env) => runToolCall(config, env.evalCase, env.answer),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
     try {
@@ -99,7 +120,7 @@ function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0')
   const run = EVALUATORS[config.type] as Runner<EvaluatorConfig['type']>;
   const result = config.transforms?.length
     ? withTransforms(config, env.evalCase, env.answer, env.exec, (answer) =>
-        run(config, { ...env, answer }, path),
+        run(config, { ...env, answer, original: env.original ?? env.answer }, path),
       )
     : run(config, env, path);
   return config.negate ? result.then(negateResult) : result;

@@ -56,7 +56,10 @@ function applyChain(
       if (r.value === null || r.value === undefined)
         return { ok: false, error: `${label} did not return a value` };
       // The transform's text is what the judges see: redacted and capped as every answer is (the README's Guarantees).
-      const { answer: judged, cut } = judgedAnswer({ ...input, text: asText(r.value) }, exec.redactor);
+      const { answer: judged, cut } = judgedAnswer(
+        { ...input, text: asText(r.value), value: undefined },
+        exec.redactor,
+      );
       // Code is given a transform's object; its text is the capped text.
       const next: CandidateAnswer = typeof r.value === 'string' ? judged : { ...judged, value: r.value };
       return { ok: true, answer: next, cut: cut ?? before?.cut ?? null };
