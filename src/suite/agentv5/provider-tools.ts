@@ -146,8 +146,8 @@ function readListFile(ref: string, w: Where, dir: string, f: TestsFile, subject:
 }
 
 /**
- * A list key (`tools` or `functions`) of the provider's config, loaded and checked; null when
- * unset, undefined after a reported error. The file's problems are reported in the file.
+ * A list key (`tools` or `functions`) of the provider's config, loaded and checked; undefined
+ * after a reported error. The file's problems are reported in the file.
  */
 function readList(
   value: unknown,
@@ -196,19 +196,18 @@ function readList(
 
 /**
  * `config.tools` and `config.functions` of a promptfoo OpenAI provider written at `at` in the
- * suite, loaded and checked; undefined after a reported error.
+ * suite, loaded and checked; null when unset.
  */
 export function readProviderTools(
   config: Record<string, unknown>,
   at: PathSegment[],
   f: TestsFile,
-): ProviderTools | undefined {
+): ProviderTools {
+  // A list that failed is reported (the suite does not run) and read as empty, so the assertions
+  // that use it add no second error.
   const read = (key: 'tools' | 'functions') =>
     config[key] === undefined
       ? null
-      : readList(config[key], key, { doc: f.doc, sink: f.sink, at: [...at, 'config', key] }, f, 'suite');
-  const tools = read('tools');
-  const functions = read('functions');
-  if (tools === undefined || functions === undefined) return undefined;
-  return { tools, functions };
+      : (readList(config[key], key, { doc: f.doc, sink: f.sink, at: [...at, 'config', key] }, f, 'suite') ?? []);
+  return { tools: read('tools'), functions: read('functions') };
 }

@@ -48,7 +48,6 @@ function promptfooModel(
   }
   const { settings, unread } = openAiSettings(obj.config);
   const loaded = isRecord(obj.config) ? readProviderTools(obj.config, at, f) : { tools: null, functions: null };
-  if (!loaded) return 'refused';
   if (loaded.tools) settings.tools = loaded.tools;
   if (loaded.functions) settings.functions = loaded.functions;
   for (const k of unread)
