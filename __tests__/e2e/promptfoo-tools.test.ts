@@ -13,7 +13,7 @@ import { REPO_ROOT } from '../helpers/paths.js';
  * examples/promptfoo/tools (tool calls, legacy function calls) and examples/promptfoo/rag
  * (contextTransform, llm-rubric's rubricPrompt) end to end through dist/cli.js and dist/index.js,
  * and the parity configs of the same features with the verdicts promptfoo itself gave them
- * (scripts/promptfoo-parity.mjs: 18 of 18 agree). One scripted server is model and judge.
+ * (scripts/promptfoo-parity.mjs: 17 of 17 agree). One scripted server is model and judge.
  */
 const call = (name: string, args: object) => ({
   id: `call_${name}`,
