@@ -253,7 +253,9 @@ export async function startOpenAIServer(options = {}) {
     if (body.responsesApi)
       return sendModelTurn(
         res,
-        { output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: content }] }] },
+        {
+          output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: content }] }],
+        },
         body,
         done,
       );
@@ -325,7 +327,11 @@ export async function startOpenAIServer(options = {}) {
         created: Math.floor(Date.now() / 1000),
         model: body.model ?? 'fake',
         choices: [
-          { index: 0, message, finish_reason: message.tool_calls || message.function_call ? 'tool_calls' : 'stop' },
+          {
+            index: 0,
+            message,
+            finish_reason: message.tool_calls || message.function_call ? 'tool_calls' : 'stop',
+          },
         ],
         usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
       },

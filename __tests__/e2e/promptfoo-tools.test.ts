@@ -198,7 +198,9 @@ test('the parity configs through dist/cli.js give promptfoo’s own verdicts', a
   );
   // promptfoo fails a function-call check on a Responses API provider whatever it answers: said at load.
   expect(r.stderr.trim().split('\n')).toEqual([
-    expect.stringMatching(/^warning: parity\/tools-responses\/promptfooconfig\.yaml:22:9 test 2: always-fails: /),
+    expect.stringMatching(
+      /^warning: parity\/tools-responses\/promptfooconfig\.yaml:22:9 test 2: always-fails: /,
+    ),
   ]);
   const results = JSON.parse(readFileSync(out, 'utf8')) as RunResults;
   expect(results.errors).toEqual([]);

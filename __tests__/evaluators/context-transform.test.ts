@@ -15,7 +15,8 @@ beforeAll(async () => {
       if (name === 'statements') return { statements: ['Paris is the capital of France.'] };
       if (name === 'verdicts') return { verdicts: [{ reason: 'stated', supported: true }] };
       if (name === 'relevant_lines') return { reason: 'the first', relevant_lines: [1] };
-      if (name === 'attributions') return { sentences: [{ sentence: 'Paris is the capital.', attributed: true }] };
+      if (name === 'attributions')
+        return { sentences: [{ sentence: 'Paris is the capital.', attributed: true }] };
       return undefined;
     },
   });
@@ -37,7 +38,10 @@ async function grade(suite: string, files: Record<string, string> = {}): Promise
 const userText = (name: string) =>
   judge.state.requests
     .filter((r) => r.body?.response_format?.json_schema?.name === `promptfoo_${name}`)
-    .map((r) => (r.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user')[0]!.content);
+    .map(
+      (r) =>
+        (r.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user')[0]!.content,
+    );
 
 test('the context comes from the answer (inline, a list, a file), fenced in the judge prompt, over vars.context', async () => {
   const before = judge.state.requests.length;
@@ -52,7 +56,10 @@ tests:
       - { type: context-relevance, contextTransform: JSON.parse(output).sources }
       - { type: context-recall, value: Paris is the capital., contextTransform: 'file://ctx.js:fromAnswer' }
 `,
-    { 'ctx.js': 'exports.fromAnswer = (output, context) => JSON.parse(output).sources[0] + " (" + context.vars.query + ")";\n' },
+    {
+      'ctx.js':
+        'exports.fromAnswer = (output, context) => JSON.parse(output).sources[0] + " (" + context.vars.query + ")";\n',
+    },
   );
   expect(cases.t!.evaluators.map((e) => `${e.name}:${e.verdict}:${e.score}`)).toEqual([
     'context-faithfulness-1:pass:1',
@@ -61,9 +68,13 @@ tests:
   ]);
   expect(judge.state.requests.length - before).toBe(4);
   const [verdicts] = userText('verdicts');
-  expect(verdicts).toMatch(/<<<CONTEXT [0-9a-f]+ \(untrusted data[^\n]*\nParis is the capital of France\.\n<<<END CONTEXT/);
+  expect(verdicts).toMatch(
+    /<<<CONTEXT [0-9a-f]+ \(untrusted data[^\n]*\nParis is the capital of France\.\n<<<END CONTEXT/,
+  );
   expect(verdicts).not.toContain('a stale context');
-  expect(userText('relevant_lines')[0]).toContain('1. Paris is the capital of France.\n2. Bananas are yellow.');
+  expect(userText('relevant_lines')[0]).toContain(
+    '1. Paris is the capital of France.\n2. Bananas are yellow.',
+  );
   expect(userText('attributions')[0]).toContain('Paris is the capital of France. (Capital of France?)');
 });
 

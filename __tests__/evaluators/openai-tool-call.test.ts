@@ -37,7 +37,11 @@ const answer = (value: unknown): CandidateAnswer => ({
   tokenUsage: null,
   costUsd: null,
 });
-const call = (name: string, args: string) => ({ id: 'x', type: 'function', function: { name, arguments: args } });
+const call = (name: string, args: string) => ({
+  id: 'x',
+  type: 'function',
+  function: { name, arguments: args },
+});
 const grade = async (kind: 'tools' | 'function', output: unknown, p?: ProviderToolSchema) => {
   const r = await runToolCall(config(kind, p), evalCase(), answer(output));
   return [r.verdict, r.score, r.misses?.[0] ?? r.error ?? null];
@@ -82,7 +86,11 @@ test('tools: a text, an empty list or a malformed call is no tools response; no 
 test('function: the legacy function_call against `functions`, through a Chat Completions provider only', async () => {
   const fn = { name: 'get_weather', arguments: '{"city":"Paris"}' };
   expect(await grade('function', fn)).toEqual(['pass', 1, null]);
-  expect(await grade('function', { role: 'assistant', content: 'x', function_call: fn })).toEqual(['pass', 1, null]);
+  expect(await grade('function', { role: 'assistant', content: 'x', function_call: fn })).toEqual([
+    'pass',
+    1,
+    null,
+  ]);
   expect(await grade('function', { name: 'get_weather', arguments: '{}' })).toEqual([
     'fail',
     0,
@@ -111,9 +119,15 @@ test('a schema ajv will not compile is an error, never a pass; the answering pro
     ...provider,
     functions: [{ name: 'get_weather', parameters: { type: 'object', frobnicate: true } }],
   };
-  const r = await runToolCall(config('function', strange), evalCase(), answer({ name: 'get_weather', arguments: '{}' }));
+  const r = await runToolCall(
+    config('function', strange),
+    evalCase(),
+    answer({ name: 'get_weather', arguments: '{}' }),
+  );
   expect(r.verdict).toBe('error');
-  expect(r.error).toMatch(/^the `parameters` schema of function 'get_weather' does not compile: strict mode: unknown keyword: "frobnicate"/);
+  expect(r.error).toMatch(
+    /^the `parameters` schema of function 'get_weather' does not compile: strict mode: unknown keyword: "frobnicate"/,
+  );
   // Two providers: the case's target picks its own; an unknown target is an error.
   const other: ProviderToolSchema = { ...provider, target: 'other', tools: null };
   const two: ToolCallConfig = { ...config('tools'), providers: [provider, other] };

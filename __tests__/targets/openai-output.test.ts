@@ -30,7 +30,13 @@ test('a target answer: the calls as JSON text, the message kept so graders read 
 });
 
 test('the Responses API: one line per output item, a function call as its item’s JSON', () => {
-  const item = { type: 'function_call', id: 'fc', call_id: 'c', name: 'get_weather', arguments: '{"city":"Paris"}' };
+  const item = {
+    type: 'function_call',
+    id: 'fc',
+    call_id: 'c',
+    name: 'get_weather',
+    arguments: '{"city":"Paris"}',
+  };
   const text = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }] };
   expect(toolAnswer({ content: 'Looking.', ...usage, output: [text, item] })).toEqual({
     text: `Looking.\n${JSON.stringify(item)}`,

@@ -12,7 +12,11 @@ import { tmpDir } from '../helpers/judge.js';
  * by the tool-call assertions and by code, as promptfoo grades them.
  */
 let model: FakeOpenAI;
-const call = (name: string, args: string) => ({ id: `call_${name}`, type: 'function', function: { name, arguments: args } });
+const call = (name: string, args: string) => ({
+  id: `call_${name}`,
+  type: 'function',
+  function: { name, arguments: args },
+});
 beforeEach(async () => {
   model = await startOpenAIServer({
     respond: ({ body }) => {
@@ -21,10 +25,24 @@ beforeEach(async () => {
       if (!args) return { content: 'No call.' };
       if (body.responsesApi)
         return {
-          output: [{ type: 'function_call', id: 'fc_1', call_id: 'c1', name: args[1], arguments: args[2], status: 'completed' }],
+          output: [
+            {
+              type: 'function_call',
+              id: 'fc_1',
+              call_id: 'c1',
+              name: args[1],
+              arguments: args[2],
+              status: 'completed',
+            },
+          ],
         };
       if (body.functions) return { message: { function_call: { name: args[1], arguments: args[2] } } };
-      return { message: { content: text.includes('Say so') ? 'Calling.' : null, tool_calls: [call(args[1]!, args[2]!)] } };
+      return {
+        message: {
+          content: text.includes('Say so') ? 'Calling.' : null,
+          tool_calls: [call(args[1]!, args[2]!)],
+        },
+      };
     },
   });
 });
@@ -44,15 +62,20 @@ async function run(suite: string): Promise<Record<string, CaseResult>> {
   mkdirSync(path.join(root, 'evals'));
   writeFileSync(path.join(root, 'evals/promptfooconfig.yaml'), suite);
   writeFileSync(path.join(root, 'evals/tools.yaml'), TOOLS);
-  const { results } = await runEvaluation(engineConfig(root, model.url, { suites: ['evals/promptfooconfig.yaml'] }), {
-    env: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-target-key-0000000', OPENAI_BASE_URL: model.url },
-  });
+  const { results } = await runEvaluation(
+    engineConfig(root, model.url, { suites: ['evals/promptfooconfig.yaml'] }),
+    {
+      env: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-target-key-0000000', OPENAI_BASE_URL: model.url },
+    },
+  );
   expect(results.errors).toEqual([]);
   return Object.fromEntries(results.suites[0]!.cases.map((c) => [c.id, c]));
 }
 
 const verdicts = (c: Record<string, CaseResult>) =>
-  Object.fromEntries(Object.entries(c).map(([id, x]) => [id, x.evaluators.map((e) => `${e.verdict}`).join(' ')]));
+  Object.fromEntries(
+    Object.entries(c).map(([id, x]) => [id, x.evaluators.map((e) => `${e.verdict}`).join(' ')]),
+  );
 
 test('Chat Completions: tools and tool_choice are sent; the calls are graded and reach code as objects', async () => {
   const cases = await run(`providers:
@@ -78,7 +101,12 @@ tests:
     vars: { q: 'Hello' }
     assert: [{ type: is-valid-openai-tools-call }]
 `);
-  expect(verdicts(cases)).toEqual({ good: 'pass pass pass', both: 'pass pass', 'missing-city': 'fail', words: 'fail' });
+  expect(verdicts(cases)).toEqual({
+    good: 'pass pass pass',
+    both: 'pass pass',
+    'missing-city': 'fail',
+    words: 'fail',
+  });
   expect(cases.good!.answer).toBe(JSON.stringify([call('get_weather', '{"city":"Paris"}')]));
   expect(cases.words!.answer).toBe('No call.');
   const sent = model.state.requests.map((r) => r.body);

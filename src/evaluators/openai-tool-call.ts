@@ -56,9 +56,12 @@ function callProblem(
   try {
     validate = compile(schema);
   } catch (err) {
-    throw new Error(`the \`parameters\` schema of function '${call.name}' does not compile: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new Error(
+      `the \`parameters\` schema of function '${call.name}' does not compile: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
   if (JSON.stringify(schema).includes('"uniqueItems"')) boundUniqueItems(args);
   if (validate(args)) return null;
@@ -95,11 +98,19 @@ export async function runToolCall(
   answer: CandidateAnswer,
 ): Promise<EvaluatorResult> {
   const base = { name: config.name, type: config.type, weight: config.weight, gating_violations: [] };
-  const error = (message: string): EvaluatorResult => ({ ...base, score: 0, verdict: 'error', error: message });
+  const error = (message: string): EvaluatorResult => ({
+    ...base,
+    score: 0,
+    verdict: 'error',
+    error: message,
+  });
   const provider =
-    config.providers.find((p) => p.target === c.target) ?? (c.target === null ? config.providers[0] : undefined);
+    config.providers.find((p) => p.target === c.target) ??
+    (c.target === null ? config.providers[0] : undefined);
   if (!provider)
-    return error(`the case's target '${c.target ?? ''}' is none of the suite's providers: its tools are unknown`);
+    return error(
+      `the case's target '${c.target ?? ''}' is none of the suite's providers: its tools are unknown`,
+    );
   // The object the target answered (its tool calls), or what a transform made of it; else the text.
   const output = answer.value !== undefined ? answer.value : answer.text;
   let problem: string | null;

@@ -111,7 +111,9 @@ export const OpenAISettings = z.looseObject({
     .optional()
     .meta({ description: "OpenAI's legacy function calling (Chat Completions only)." }),
   function_call: z
-    .union([z.string(), z.record(z.string(), z.unknown())], { error: 'function_call is a string or a mapping' })
+    .union([z.string(), z.record(z.string(), z.unknown())], {
+      error: 'function_call is a string or a mapping',
+    })
     .optional(),
 });
 

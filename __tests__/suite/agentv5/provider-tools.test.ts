@@ -67,7 +67,9 @@ test('a tools file that is not valid JSON is an error in that file, and nothing 
 });
 
 test('a tools file that is not valid YAML is an error at its line', () => {
-  const x = load(suite('tools: file://tools.yaml'), { 'tools.yaml': '- type: function\n  function: [unclosed\n' });
+  const x = load(suite('tools: file://tools.yaml'), {
+    'tools.yaml': '- type: function\n  function: [unclosed\n',
+  });
   expect(x.errors.length).toBeGreaterThan(0);
   expect(x.errors[0]).toMatch(/^tools\.yaml:\d+ /);
   expect(x.r.suite).toBeUndefined();
@@ -92,7 +94,10 @@ test('a schema that is not a schema is an error at its line in the tools file', 
     'tools.yaml:6 tool: function \'get_weather\': `parameters` is not a usable JSON Schema: `type` "text" is not a JSON type (string, number, integer, boolean, object, array, null)',
   ]);
   const inline = load(
-    suite('functions:\n  - name: f\n    parameters: { type: object, required: city }', '[{ type: is-valid-openai-function-call }]'),
+    suite(
+      'functions:\n  - name: f\n    parameters: { type: object, required: city }',
+      '[{ type: is-valid-openai-function-call }]',
+    ),
   );
   expect(inline.errors).toEqual([
     "promptfooconfig.yaml:6 tool: function 'f': `parameters` is not a usable JSON Schema: `required` is a list of property names",
@@ -112,11 +117,15 @@ test('a tool without a function name, tools that are not a list, and a pattern t
     ),
   );
   expect(x.errors).toHaveLength(1);
-  expect(x.errors[0]).toMatch(/^promptfooconfig\.yaml:8 tool: function 'f': `parameters` is not a usable JSON Schema: JSON Schema pattern/);
+  expect(x.errors[0]).toMatch(
+    /^promptfooconfig\.yaml:8 tool: function 'f': `parameters` is not a usable JSON Schema: JSON Schema pattern/,
+  );
 });
 
 test('not- forms are refused by name; a provider without tools warns that the assertion always fails', () => {
-  const not = load(suite(`tools: file://t.yaml`, '[{ type: not-is-valid-openai-tools-call }]'), { 't.yaml': WEATHER });
+  const not = load(suite(`tools: file://t.yaml`, '[{ type: not-is-valid-openai-tools-call }]'), {
+    't.yaml': WEATHER,
+  });
   expect(not.errors).toEqual([
     "promptfooconfig.yaml:8 unsupported-assertion: 'not-is-valid-openai-tools-call' is not run (promptfoo ignores `not-` on is-valid-openai-tools-call and grades it as is-valid-openai-tools-call)",
   ]);

@@ -31,7 +31,10 @@ const GRADED_TYPES: Record<string, ModelGradedConfig['kind']> = {
 
 export function isPromptfooType(type: string): boolean {
   return (
-    CODE_TYPES.has(type) || SIMILAR_TYPES.has(type) || GRADED_TYPES[type] !== undefined || isToolCallType(type)
+    CODE_TYPES.has(type) ||
+    SIMILAR_TYPES.has(type) ||
+    GRADED_TYPES[type] !== undefined ||
+    isToolCallType(type)
   );
 }
 

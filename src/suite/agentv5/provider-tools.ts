@@ -49,7 +49,10 @@ function schemaProblem(s: unknown, at: PathSegment[]): { at: PathSegment[]; mess
       at: [...at, 'type'],
       message: `\`type\` ${JSON.stringify(bad)} is not a JSON type (${[...JSON_TYPES].join(', ')})`,
     };
-  if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string')))
+  if (
+    s.required !== undefined &&
+    !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string'))
+  )
     return { at: [...at, 'required'], message: '`required` is a list of property names' };
   if (s.enum !== undefined && !Array.isArray(s.enum))
     return { at: [...at, 'enum'], message: '`enum` is a list of values' };
@@ -74,7 +77,10 @@ function schemaProblem(s: unknown, at: PathSegment[]): { at: PathSegment[]; mess
   for (const k of SCHEMA_ONES) {
     const v = s[k];
     if (v === undefined) continue;
-    const p = k === 'items' && Array.isArray(v) ? schemaProblem({ prefixItems: v }, at) : schemaProblem(v, [...at, k]);
+    const p =
+      k === 'items' && Array.isArray(v)
+        ? schemaProblem({ prefixItems: v }, at)
+        : schemaProblem(v, [...at, k]);
     if (p) return p;
   }
   return null;
@@ -91,16 +97,25 @@ function checkFunction(fn: unknown, w: Where, subject: string): boolean {
     return fail([...w.at, 'name'], 'a function needs `name`');
   if (fn.parameters === undefined) return true;
   const problem =
-    schemaProblem(fn.parameters, [...w.at, 'parameters']) ?? schemaPatternProblem(fn.parameters, [...w.at, 'parameters']);
+    schemaProblem(fn.parameters, [...w.at, 'parameters']) ??
+    schemaPatternProblem(fn.parameters, [...w.at, 'parameters']);
   return problem
-    ? fail(problem.at, `function '${fn.name}': \`parameters\` is not a usable JSON Schema: ${problem.message}`)
+    ? fail(
+        problem.at,
+        `function '${fn.name}': \`parameters\` is not a usable JSON Schema: ${problem.message}`,
+      )
     : true;
 }
 
 /** One tool: `{type: function, function: {...}}` checked; other types (web_search, ...) passed on as written. */
 function checkTool(tool: unknown, w: Where, subject: string): boolean {
   if (!isRecord(tool) || typeof tool.type !== 'string') {
-    w.sink.error(w.doc.locate(w.at), 'tool', 'a tool is a mapping with `type` (e.g. `type: function`)', subject);
+    w.sink.error(
+      w.doc.locate(w.at),
+      'tool',
+      'a tool is a mapping with `type` (e.g. `type: function`)',
+      subject,
+    );
     return false;
   }
   if (tool.type !== 'function') return true;
@@ -208,6 +223,7 @@ export function readProviderTools(
   const read = (key: 'tools' | 'functions') =>
     config[key] === undefined
       ? null
-      : (readList(config[key], key, { doc: f.doc, sink: f.sink, at: [...at, 'config', key] }, f, 'suite') ?? []);
+      : (readList(config[key], key, { doc: f.doc, sink: f.sink, at: [...at, 'config', key] }, f, 'suite') ??
+        []);
   return { tools: read('tools'), functions: read('functions') };
 }

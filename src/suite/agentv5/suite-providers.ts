@@ -47,7 +47,9 @@ function promptfooModel(
     return 'refused';
   }
   const { settings, unread } = openAiSettings(obj.config);
-  const loaded = isRecord(obj.config) ? readProviderTools(obj.config, at, f) : { tools: null, functions: null };
+  const loaded = isRecord(obj.config)
+    ? readProviderTools(obj.config, at, f)
+    : { tools: null, functions: null };
   if (loaded.tools) settings.tools = loaded.tools;
   if (loaded.functions) settings.functions = loaded.functions;
   for (const k of unread)

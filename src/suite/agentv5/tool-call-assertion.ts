@@ -35,7 +35,10 @@ export function toolCallAssertion(
     return undefined;
   }
   const kind = TOOL_CALL_TYPES[type]!;
-  const providers: ProviderToolSchema[] = (ctx.providers ?? []).map((p) => ({ target: p.target, ...p.tools }));
+  const providers: ProviderToolSchema[] = (ctx.providers ?? []).map((p) => ({
+    target: p.target,
+    ...p.tools,
+  }));
   if (providers.length === 0) {
     sink.error(
       doc.locate(at),
@@ -45,9 +48,7 @@ export function toolCallAssertion(
     );
     return undefined;
   }
-  const never = providers.filter((p) =>
-    kind === 'tools' ? !p.tools : p.api !== 'chat' || !p.functions,
-  );
+  const never = providers.filter((p) => (kind === 'tools' ? !p.tools : p.api !== 'chat' || !p.functions));
   for (const p of never)
     sink.warn(
       doc.locate(at),
