@@ -3,6 +3,7 @@ import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment, parseYamlSource, type SourceDocument } from '../../core/yaml-source.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
+import { type ProviderToolSchema } from '../types.js';
 import { type TestsFile } from './tests-files.js';
 
 /**
@@ -13,12 +14,8 @@ import { type TestsFile } from './tests-files.js';
  * cannot be checked against, is a located error at `validate`, never a silent pass later.
  */
 
-export interface ProviderTools {
-  /** `config.tools`, loaded: what is sent, and what `is-valid-openai-tools-call` checks against. */
-  tools: Record<string, unknown>[] | null;
-  /** `config.functions` (the legacy API), loaded: `is-valid-openai-function-call` checks against it. */
-  functions: Record<string, unknown>[] | null;
-}
+/** `config.tools` and `config.functions`, loaded: what is sent, and what the tool-call checks use. */
+export type ProviderTools = Pick<ProviderToolSchema, 'tools' | 'functions'>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

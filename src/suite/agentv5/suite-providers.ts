@@ -10,7 +10,8 @@ import {
 import { openAiModel, openAiSettings } from './promptfoo-config.js';
 import { type TestsFile } from './tests-files.js';
 import { type PathSegment } from '../../core/yaml-source.js';
-import { type ProviderTools, readProviderTools } from './provider-tools.js';
+import { readProviderTools } from './provider-tools.js';
+import { type ProviderToolSchema } from '../types.js';
 
 /** The suite's provider: a label from the `.agentv/` catalog, promptfoo's OpenAI ids, or inline. */
 
@@ -78,17 +79,12 @@ export interface SuiteProvider {
   /** promptfoo's provider id (`openai:gpt-4.1-mini`), for per-test `providers` filters. */
   id: string;
   /** What the tool-call assertions check its answers against (tool-call-assertion.ts). */
-  tools: ProviderToolSchemas;
-}
-
-/** A provider's tools as the tool-call assertions see them; `api` null: not an OpenAI model. */
-export interface ProviderToolSchemas extends ProviderTools {
-  api: 'chat' | 'responses' | null;
+  tools: Omit<ProviderToolSchema, 'target'>;
 }
 
 const listOf = (v: unknown) => (Array.isArray(v) && v.every(isRecord) ? v : null);
 
-function toolSchemasOf(entry: ProviderEntry): ProviderToolSchemas {
+function toolSchemasOf(entry: ProviderEntry): SuiteProvider['tools'] {
   if (entry.kind !== 'openai') return { api: null, tools: null, functions: null };
   return {
     api: entry.raw.api === 'responses' ? 'responses' : 'chat',
