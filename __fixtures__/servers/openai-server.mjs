@@ -250,35 +250,12 @@ export async function startOpenAIServer(options = {}) {
       const a = defaultAnswer(desc);
       content = a === null ? `echo: ${lastUser(body)}` : JSON.stringify(a);
     }
-    if (body.responsesApi)
-      return sendModelTurn(
-        res,
-        {
+    const turn = body.responsesApi
+      ? {
           output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: content }] }],
-        },
-        body,
-        done,
-      );
-    const prompt_tokens = countPrompt(body);
-    state.served++;
-    send(
-      res,
-      200,
-      {
-        id: `chatcmpl-${state.served}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: body.model ?? 'fake',
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: {
-          prompt_tokens,
-          completion_tokens: estimateTokens(content),
-          total_tokens: prompt_tokens + estimateTokens(content),
-        },
-      },
-      {},
-      done,
-    );
+        }
+      : { message: { content } };
+    sendModelTurn(res, turn, body, done, content);
   }
 
   function countPrompt(body) {
@@ -290,11 +267,11 @@ export async function startOpenAIServer(options = {}) {
     return prompt_tokens;
   }
 
-  /** An answer given as the model's message (its tool calls) or as Responses API output items. */
-  function sendModelTurn(res, d, body, done) {
+  /** The model's answer: its message (text or tool calls), or Responses API output items; `text` is what is counted. */
+  function sendModelTurn(res, d, body, done, text = JSON.stringify(d.message ?? d.output)) {
     const prompt_tokens = countPrompt(body);
     state.served++;
-    const completion_tokens = estimateTokens(JSON.stringify(d.message ?? d.output));
+    const completion_tokens = estimateTokens(text);
     if (body.responsesApi || d.output) {
       const output = d.output ?? [];
       const text = output

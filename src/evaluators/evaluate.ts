@@ -38,6 +38,7 @@ import { runSimilarity } from './similarity.js';
 import { runModelGraded } from './model-graded.js';
 import { transformedContext } from './context-transform.js';
 import { runToolCall } from './openai-tool-call.js';
+import { errorResult } from './error-result.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -89,16 +90,7 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
   model_graded: async (config, env) => {
     if (!config.contextTransform) return runModelGraded(config, env.evalCase, env.answer.text, env.judge);
     const t = await transformedContext(config, env.evalCase, env.original ?? env.answer, env.exec);
-    if (!t.ok)
-      return {
-        name: config.name,
-        type: config.type,
-        weight: config.weight,
-        score: 0,
-        verdict: 'error',
-        error: t.error,
-        gating_violations: [],
-      };
+    if (!t.ok) return errorResult(config, t.error);
     const vars = { ...config.codeContext?.vars, context: t.context };
     const codeContext = { test: {}, cwd: '.', ...config.codeContext, vars };
     return runModelGraded({ ...config, codeContext }, env.evalCase, env.answer.text, env.judge);
@@ -128,15 +120,7 @@ function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0')
 
 /** A pattern the linear-time engine would not run: the check could not be made, an error. */
 function refusedPattern(config: TextAssertionConfig, err: PatternRefusedError): EvaluatorResult {
-  return {
-    name: config.name,
-    type: config.type,
-    weight: config.weight,
-    score: 0,
-    verdict: 'error',
-    error: err.message,
-    gating_violations: [],
-  };
+  return errorResult(config, err.message);
 }
 
 /** A partial score becomes 0 for checks that are pass/fail in their format. */

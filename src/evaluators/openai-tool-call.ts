@@ -4,6 +4,7 @@ import { excerpt } from '../core/diagnostics.js';
 import { type EvaluatorResult } from '../core/results.js';
 import { type EvalCase, type ProviderToolSchema, type ToolCallConfig } from '../suite/types.js';
 import { type CandidateAnswer } from './candidate-answer.js';
+import { errorResult } from './error-result.js';
 import { loadAjv } from './load-ajv.js';
 import { boundUniqueItems } from './text-assertion.js';
 
@@ -98,12 +99,7 @@ export async function runToolCall(
   answer: CandidateAnswer,
 ): Promise<EvaluatorResult> {
   const base = { name: config.name, type: config.type, weight: config.weight, gating_violations: [] };
-  const error = (message: string): EvaluatorResult => ({
-    ...base,
-    score: 0,
-    verdict: 'error',
-    error: message,
-  });
+  const error = (message: string) => errorResult(config, message);
   const provider =
     config.providers.find((p) => p.target === c.target) ??
     (c.target === null ? config.providers[0] : undefined);

@@ -5,6 +5,7 @@ import { outputValue, promptText, scriptCall } from './code-assertion.js';
 import { type CandidateAnswer } from './candidate-answer.js';
 import { callScript } from './script-batch.js';
 import { judgedAnswer } from './judged-answer.js';
+import { errorResult } from './error-result.js';
 import { type AnswerCut } from '../core/results.js';
 
 /**
@@ -87,16 +88,7 @@ export async function withTransforms(
   if (chain.length === 0) return grade(answer);
   const context = config.codeContext ?? { vars: {}, test: {}, cwd: process.cwd() };
   const out = await applyChain(chain, answer, c, context, exec);
-  if (!out.ok)
-    return {
-      name: config.name,
-      type: config.type,
-      weight: config.weight,
-      score: 0,
-      verdict: 'error',
-      error: out.error,
-      gating_violations: [],
-    };
+  if (!out.ok) return errorResult(config, out.error);
   const result = await grade(out.answer);
   const text = out.answer.text;
   const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
