@@ -145,3 +145,21 @@ test('not- forms are refused by name; a provider without tools warns that the as
     "promptfooconfig.yaml:8 always-fails: provider 'openai:responses:gpt-4.1-mini' is not an OpenAI Chat Completions provider (promptfoo checks a function call through that provider only): `is-valid-openai-function-call` fails on each of its answers, as in promptfoo",
   ]);
 });
+
+test('a `format` in a tool schema is named by a warning: promptfoo checks it, rubric-eval does not', () => {
+  const tools = `- type: function
+  function:
+    name: book
+    parameters:
+      type: object
+      properties:
+        format: { type: string }
+        when: { anyOf: [{ type: string, format: date-time }, { type: 'null' }] }
+`;
+  const x = load(suite('tools: file://tools.yaml'), { 'tools.yaml': tools });
+  expect(x.errors).toEqual([]);
+  // A property named `format` is no keyword; the one inside `anyOf` is.
+  expect(x.warnings).toEqual([
+    "tools.yaml:8 format-unchecked: function 'book': `format` is not checked by rubric-eval's tool-call checks (promptfoo checks it); a value of the wrong format passes here",
+  ]);
+});

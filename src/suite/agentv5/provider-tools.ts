@@ -83,6 +83,23 @@ function schemaProblem(s: unknown, at: PathSegment[]): { at: PathSegment[]; mess
   return null;
 }
 
+/** Where a schema uses `format` (promptfoo checks it with ajv-formats; rubric-eval does not), else null. */
+function formatAt(s: unknown, at: PathSegment[]): PathSegment[] | null {
+  if (!isRecord(s)) return null;
+  if (typeof s.format === 'string') return [...at, 'format'];
+  const children: [unknown, PathSegment[]][] = [];
+  for (const k of SCHEMA_LISTS)
+    if (Array.isArray(s[k])) (s[k] as unknown[]).forEach((x, i) => children.push([x, [...at, k, i]]));
+  for (const k of SCHEMA_MAPS)
+    if (isRecord(s[k])) for (const [n, x] of Object.entries(s[k])) children.push([x, [...at, k, n]]);
+  for (const k of SCHEMA_ONES) if (s[k] !== undefined) children.push([s[k], [...at, k]]);
+  for (const [x, where] of children) {
+    const found = formatAt(x, where);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** One function definition (`{name, description?, parameters?}`): true when it may be used. */
 function checkFunction(fn: unknown, w: Where, subject: string): boolean {
   const fail = (at: PathSegment[], message: string) => {
@@ -96,12 +113,20 @@ function checkFunction(fn: unknown, w: Where, subject: string): boolean {
   const problem =
     schemaProblem(fn.parameters, [...w.at, 'parameters']) ??
     schemaPatternProblem(fn.parameters, [...w.at, 'parameters']);
-  return problem
-    ? fail(
-        problem.at,
-        `function '${fn.name}': \`parameters\` is not a usable JSON Schema: ${problem.message}`,
-      )
-    : true;
+  if (problem)
+    return fail(
+      problem.at,
+      `function '${fn.name}': \`parameters\` is not a usable JSON Schema: ${problem.message}`,
+    );
+  const format = formatAt(fn.parameters, [...w.at, 'parameters']);
+  if (format)
+    w.sink.warn(
+      w.doc.locate(format),
+      'format-unchecked',
+      `function '${fn.name}': \`format\` is not checked by rubric-eval's tool-call checks (promptfoo checks it); a value of the wrong format passes here`,
+      subject,
+    );
+  return true;
 }
 
 /** One tool: `{type: function, function: {...}}` checked; other types (web_search, ...) passed on as written. */
