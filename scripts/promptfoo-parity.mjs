@@ -12,7 +12,8 @@
 // recognises each prompt family (llm-rubric, factuality, g-eval, ...) as each tool words it and
 // answers the same decision, read from markers in the examples, in that tool's format:
 // __fixtures__/servers/promptfoo-parity-grader.mjs (a new family is one function there).
-// Embeddings are each text's bag of words, so chosen pairs have known cosines.
+// Embeddings are each text's bag of words, so chosen pairs have known cosines. A model given
+// tools answers a prompt holding `Call: <name> <arguments>` with that call.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -71,6 +72,34 @@ function responsesBody(body, content) {
   };
 }
 
+/** `Call: <name> <arguments>` to a model given tools (functions): that call is its answer; else null. */
+function toolCallReply(url, body, text) {
+  const call = /^Call: (\S+) (.*)$/m.exec(text);
+  if (!call || !(body.tools || body.functions)) return null;
+  const fn = { name: call[1], arguments: call[2] };
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  if (url.endsWith('/responses'))
+    return {
+      id: 'resp_1',
+      object: 'response',
+      status: 'completed',
+      model: body.model,
+      output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', status: 'completed', ...fn }],
+      usage,
+    };
+  const message = body.functions
+    ? { role: 'assistant', content: null, function_call: fn }
+    : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: fn }] };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 0,
+    model: body.model,
+    usage,
+    choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+  };
+}
+
 /** The fake OpenAI-compatible endpoint: Chat Completions, the Responses API and embeddings. */
 function startServer() {
   const server = http.createServer((req, res) => {
@@ -80,7 +109,10 @@ function startServer() {
       const body = raw ? JSON.parse(raw) : {};
       res.setHeader('content-type', 'application/json');
       if (req.url.endsWith('/embeddings')) return res.end(JSON.stringify(embeddings(body)));
-      const content = fakeReply(requestText(body));
+      const text = requestText(body);
+      const called = toolCallReply(req.url, body, text);
+      if (called) return res.end(JSON.stringify(called));
+      const content = fakeReply(text);
       if (req.url.endsWith('/responses')) return res.end(JSON.stringify(responsesBody(body, content)));
       res.end(
         JSON.stringify({

@@ -166,8 +166,11 @@ export async function startOpenAIServer(options = {}) {
             done,
           );
         }
-        if (!/\/chat\/completions$/.test(req.url.split('?')[0]))
+        const responsesApi = /\/responses$/.test(req.url.split('?')[0]);
+        if (!responsesApi && !/\/chat\/completions$/.test(req.url.split('?')[0]))
           return send(res, 404, { error: { message: 'not found' } }, {}, done);
+        // The Responses API's `input` read as the chat's messages, so the rest of the script applies.
+        if (responsesApi && Array.isArray(body.input)) body = { ...body, messages: body.input, responsesApi };
 
         if (options.rateLimit) {
           const now = Date.now();
@@ -235,6 +238,8 @@ export async function startOpenAIServer(options = {}) {
         done,
       );
     }
+    // A model's tool calls: `{message: {...}}` (Chat Completions) or `{output: [...]}` (Responses API).
+    if (d && typeof d === 'object' && (d.message || d.output)) return sendModelTurn(res, d, body, done);
     let content;
     if (typeof d === 'string') content = d;
     else if (d && typeof d === 'object' && typeof d.content === 'string') content = d.content;
@@ -245,12 +250,51 @@ export async function startOpenAIServer(options = {}) {
       const a = defaultAnswer(desc);
       content = a === null ? `echo: ${lastUser(body)}` : JSON.stringify(a);
     }
+    const turn = body.responsesApi
+      ? {
+          output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: content }] }],
+        }
+      : { message: { content } };
+    sendModelTurn(res, turn, body, done, content);
+  }
+
+  function countPrompt(body) {
     const promptText = (body.messages ?? [])
       .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
       .join('\n');
     const prompt_tokens = estimateTokens(promptText);
     state.promptTokens += prompt_tokens;
+    return prompt_tokens;
+  }
+
+  /** The model's answer: its message (text or tool calls), or Responses API output items; `text` is what is counted. */
+  function sendModelTurn(res, d, body, done, text = JSON.stringify(d.message ?? d.output)) {
+    const prompt_tokens = countPrompt(body);
     state.served++;
+    const completion_tokens = estimateTokens(text);
+    if (body.responsesApi || d.output) {
+      const output = d.output ?? [];
+      const text = output
+        .filter((o) => o.type === 'message')
+        .flatMap((o) => o.content.map((c) => c.text ?? ''))
+        .join('');
+      return send(
+        res,
+        200,
+        {
+          id: `resp_${state.served}`,
+          object: 'response',
+          status: 'completed',
+          model: body.model ?? 'fake',
+          output,
+          output_text: text,
+          usage: { input_tokens: prompt_tokens, output_tokens: completion_tokens },
+        },
+        {},
+        done,
+      );
+    }
+    const message = { role: 'assistant', content: null, ...d.message };
     send(
       res,
       200,
@@ -259,12 +303,14 @@ export async function startOpenAIServer(options = {}) {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model ?? 'fake',
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: {
-          prompt_tokens,
-          completion_tokens: estimateTokens(content),
-          total_tokens: prompt_tokens + estimateTokens(content),
-        },
+        choices: [
+          {
+            index: 0,
+            message,
+            finish_reason: message.tool_calls || message.function_call ? 'tool_calls' : 'stop',
+          },
+        ],
+        usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
       },
       {},
       done,

@@ -64,6 +64,7 @@ const EvaluatorSchema: z.ZodType<EvaluatorResult> = z.lazy(() =>
       'similarity',
       'model_graded',
       'comparison',
+      'tool_call',
     ]),
     weight: z.number(),
     score: Unit,

@@ -24,7 +24,8 @@ type EvaluatorType =
   | 'code_assertion'
   | 'similarity'
   | 'model_graded'
-  | 'comparison';
+  | 'comparison'
+  | 'tool_call';
 
 export interface CheckResult {
   id: string;

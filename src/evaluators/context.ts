@@ -3,10 +3,14 @@ import { type CandidateAnswer } from './candidate-answer.js';
 import { messageAsWritten, renderQuestion, renderReferenceAnswer } from '../suite/messages.js';
 import { type EvalCase, type Message } from '../suite/types.js';
 import { type TargetAnswer } from '../targets/providers.js';
+import { promptfooOutput } from '../targets/openai-output.js';
 
 /** What the evaluators see of a target's answer. */
 export function candidateFromTarget(a: TargetAnswer): CandidateAnswer {
+  // An OpenAI target's tool calls: code and the tool-call assertions are given them, as in promptfoo.
+  const value = promptfooOutput(a.text, a.outputMessages);
   return {
+    ...(typeof value !== 'string' ? { value } : {}),
     text: a.text,
     outputMessages: a.outputMessages,
     durationMs: a.durationMs,

@@ -32,6 +32,7 @@ import { PatternRefusedError } from '../core/bounded-pattern.js';
 import { scoreTokenUsage } from './token-usage.js';
 import { scoreToolTrajectory } from './tool-trajectory.js';
 import { traceOf } from './trace.js';
+import { errorResult } from './error-result.js';
 
 export interface EvaluationEnv {
   evalCase: EvalCase;
@@ -42,6 +43,8 @@ export interface EvaluationEnv {
   book?: SampleBook;
   /** `judge-samples: auto`: where the case offers the run more samples once it is decided. */
   offer?: (topUp: SampleTopUp) => void;
+  /** The target's answer before this evaluator's transforms (what `contextTransform` is given). */
+  original?: CandidateAnswer;
 }
 
 /** `path` names the evaluator's place in the case's tree (what judge samples are counted by). */
@@ -90,12 +93,21 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
       env.answer.text,
       env.judge,
     ),
-  model_graded: async (config, env) =>
-    (await import(/* webpackMode: "eager" */ './model-graded.js')).runModelGraded(
+  model_graded: async (config, env) => {
+    const { runModelGraded } = await import(/* webpackMode: "eager" */ './model-graded.js');
+    if (!config.contextTransform) return runModelGraded(config, env.evalCase, env.answer.text, env.judge);
+    const { transformedContext } = await import(/* webpackMode: "eager" */ './context-transform.js');
+    const t = await transformedContext(config, env.evalCase, env.original ?? env.answer, env.exec);
+    if (!t.ok) return errorResult(config, t.error);
+    const vars = { ...config.codeContext?.vars, context: t.context };
+    const codeContext = { test: {}, cwd: '.', ...config.codeContext, vars };
+    return runModelGraded({ ...config, codeContext }, env.evalCase, env.answer.text, env.judge);
+  },
+  tool_call: async (config, env) =>
+    (await import(/* webpackMode: "eager" */ './openai-tool-call.js')).runToolCall(
       config,
       env.evalCase,
-      env.answer.text,
-      env.judge,
+      env.answer,
     ),
   text_assertion: async (config, env) => {
     await prepareTextAssertion(config);
@@ -114,7 +126,7 @@ function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0')
   const result = config.transforms?.length
     ? import(/* webpackMode: "eager" */ './transform-output.js').then(({ withTransforms }) =>
         withTransforms(config, env.evalCase, env.answer, env.exec, (answer) =>
-          run(config, { ...env, answer }, path),
+          run(config, { ...env, answer, original: env.original ?? env.answer }, path),
         ),
       )
     : run(config, env, path);
@@ -123,15 +135,7 @@ function runEvaluator(config: EvaluatorConfig, env: EvaluationEnv, path = 'e/0')
 
 /** A pattern the linear-time engine would not run: the check could not be made, an error. */
 function refusedPattern(config: TextAssertionConfig, err: PatternRefusedError): EvaluatorResult {
-  return {
-    name: config.name,
-    type: config.type,
-    weight: config.weight,
-    score: 0,
-    verdict: 'error',
-    error: err.message,
-    gating_violations: [],
-  };
+  return errorResult(config, err.message);
 }
 
 /** A partial score becomes 0 for checks that are pass/fail in their format. */

@@ -43,6 +43,8 @@ export function judgedAnswer(
       durationMs: raw.durationMs,
       tokenUsage: raw.tokenUsage,
       costUsd: raw.costUsd,
+      // An answer that is not a text (an OpenAI target's tool calls): its text above is its JSON.
+      ...(raw.value !== undefined && outputMessages ? { value: redactor.redactDeep(raw.value) } : {}),
     },
     cut,
   };

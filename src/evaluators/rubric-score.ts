@@ -22,7 +22,7 @@ export async function runRubricScore(
 ): Promise<EvaluatorResult> {
   const base = { name: config.name, type: 'llm_judge' as const, weight: config.weight };
   const build = () => ({
-    prompt: rubricScorePrompt(ctx, config.rubricScore.rubric),
+    prompt: rubricScorePrompt(ctx, config.rubricScore.rubric, config.rubricScore.prompt),
     schemaName: 'rubric_score',
     wireSchema: rubricScoreWireSchema,
     validate: validateRubricScore,

@@ -3,6 +3,7 @@ import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { boundedRegExpEngine, compileBoundedPattern, PatternRefusedError } from '../core/bounded-pattern.js';
 import { type TextAssertionConfig } from '../suite/types.js';
 import { type Score } from './score.js';
+import { loadAjv } from './load-ajv.js';
 
 const q = (v: string) => JSON.stringify(v);
 
@@ -43,10 +44,7 @@ let Ajv: typeof AjvClass | undefined;
  * package, evaluated only for suites that have such a check rather than at every start-up.
  */
 export async function prepareTextAssertion(config: TextAssertionConfig): Promise<void> {
-  if (config.check === 'is-json' && config.schema && !Ajv)
-    // ajv is CommonJS: its named exports reach a dynamic import only through `default`
-    // (module.exports) in the bundle.
-    Ajv = (await import(/* webpackMode: "eager" */ 'ajv')).default.Ajv;
+  if (config.check === 'is-json' && config.schema && !Ajv) Ajv = await loadAjv();
 }
 
 /** `is-json`, optionally against a JSON Schema (compiled once per config; ajv does the draft's semantics). */
@@ -83,7 +81,7 @@ function isJson(output: string, schema: Record<string, unknown> | null): Score {
  */
 const MAX_UNIQUE_ITEMS = 2000;
 
-function boundUniqueItems(value: unknown): void {
+export function boundUniqueItems(value: unknown): void {
   const stack = [value];
   while (stack.length > 0) {
     const v = stack.pop();

@@ -5,6 +5,7 @@ import { outputValue, promptText, scriptCall } from './code-assertion.js';
 import { type CandidateAnswer } from './candidate-answer.js';
 import { callScript } from './script-batch.js';
 import { judgedAnswer } from './judged-answer.js';
+import { errorResult } from './error-result.js';
 import { type AnswerCut } from '../core/results.js';
 
 /**
@@ -56,7 +57,10 @@ function applyChain(
       if (r.value === null || r.value === undefined)
         return { ok: false, error: `${label} did not return a value` };
       // The transform's text is what the judges see: redacted and capped as every answer is (the README's Guarantees).
-      const { answer: judged, cut } = judgedAnswer({ ...input, text: asText(r.value) }, exec.redactor);
+      const { answer: judged, cut } = judgedAnswer(
+        { ...input, text: asText(r.value), value: undefined },
+        exec.redactor,
+      );
       // Code is given a transform's object; its text is the capped text.
       const next: CandidateAnswer = typeof r.value === 'string' ? judged : { ...judged, value: r.value };
       return { ok: true, answer: next, cut: cut ?? before?.cut ?? null };
@@ -84,16 +88,7 @@ export async function withTransforms(
   if (chain.length === 0) return grade(answer);
   const context = config.codeContext ?? { vars: {}, test: {}, cwd: process.cwd() };
   const out = await applyChain(chain, answer, c, context, exec);
-  if (!out.ok)
-    return {
-      name: config.name,
-      type: config.type,
-      weight: config.weight,
-      score: 0,
-      verdict: 'error',
-      error: out.error,
-      gating_violations: [],
-    };
+  if (!out.ok) return errorResult(config, out.error);
   const result = await grade(out.answer);
   const text = out.answer.text;
   const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;

@@ -3,6 +3,7 @@ import { abortReason, type AdaptiveLimiter, sleep } from '../exec/limiter.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { type ChatMessage } from './prompts.js';
 import { loadedOpenAI, loadOpenAI } from './sdk.js';
+import { responsesTools } from './responses-tools.js';
 import { RubricEvalError } from '../core/errors.js';
 
 /** Where a model lives. One shape for the judge and for `openai`/`azure` targets. */
@@ -24,8 +25,16 @@ export const OPENAI_URL = 'https://api.openai.com/v1';
 
 export type ResponseFormatLevel = 'json_schema' | 'json_object' | 'text';
 
+/**
+ * A target's tools as written in its settings (OpenAI's Chat Completions format): sent with the
+ * request, and the answer is then the model's message (its tool calls) as well as its text.
+ */
+export type ToolParams = Partial<Record<'tools' | 'tool_choice' | 'functions' | 'function_call', unknown>>;
+
 export interface ChatRequest {
   messages: ChatMessage[];
+  /** A target's tools; absent for the judge. */
+  tools?: ToolParams;
   /** The strict structured-output format; omitted for plain chat (targets). */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
   /** Added to the system prompt when the endpoint cannot enforce the schema. */
@@ -40,6 +49,9 @@ export interface ChatResponse {
   promptTokens: number;
   completionTokens: number;
   finishReason: string | null;
+  /** With tools: Chat Completions' message as the endpoint answered it, or the Responses API's output items. */
+  message?: unknown;
+  output?: unknown[];
 }
 
 export interface ChatStats {
@@ -81,6 +93,7 @@ async function send(
   responses: boolean,
   options: { signal: AbortSignal; timeout: number },
 ): Promise<ChatResponse> {
+  const withTools = body.tools !== undefined || body.functions !== undefined;
   if (responses) {
     const { model, messages, temperature, max_tokens, max_completion_tokens } = body;
     const maxOut = max_completion_tokens ?? max_tokens;
@@ -90,6 +103,7 @@ async function send(
         input: messages as OpenAI.Responses.ResponseInput,
         ...(typeof temperature === 'number' ? { temperature } : {}),
         ...(typeof maxOut === 'number' ? { max_output_tokens: maxOut } : {}),
+        ...responsesTools(body),
       },
       options,
     );
@@ -98,6 +112,7 @@ async function send(
       promptTokens: tokenCount(res.usage?.input_tokens),
       completionTokens: tokenCount(res.usage?.output_tokens),
       finishReason: res.status ?? null,
+      ...(withTools ? { output: Array.isArray(res.output) ? res.output : [] } : {}),
     };
   }
   const res = await client.chat.completions.create(body, options);
@@ -107,6 +122,7 @@ async function send(
     promptTokens: tokenCount(res.usage?.prompt_tokens),
     completionTokens: tokenCount(res.usage?.completion_tokens),
     finishReason: choice?.finish_reason ?? null,
+    ...(withTools ? { message: choice?.message } : {}),
   };
 }
 
@@ -350,6 +366,7 @@ export class ChatCaller {
       }
     }
     body.messages = messages;
+    if (req.tools) Object.assign(body, req.tools);
     if (req.temperature !== undefined && this.sendTemperature) body.temperature = req.temperature;
     if (req.seed !== undefined && this.sendSeed) body.seed = req.seed;
     if (req.maxTokens !== undefined && this.tokensParam) body[this.tokensParam] = req.maxTokens;

@@ -108,7 +108,11 @@ function rendered(template: string, values: PromptValues, vars: Record<string, u
  * The suite's own grader prompt as messages: a chat (a JSON list of {role, content}) or one text.
  * Our system message comes first either way: it holds the fence rule and the answer shape.
  */
-function suiteMessages(prompt: string, values: PromptValues, vars: Record<string, unknown>): ChatMessage[] {
+export function suiteMessages(
+  prompt: string,
+  values: PromptValues,
+  vars: Record<string, unknown>,
+): ChatMessage[] {
   try {
     const parsed = JSON.parse(prompt) as unknown;
     if (

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fence } from './fence.js';
+import { suiteMessages } from './model-graded-prompts.js';
 import { type CaseContext, type JudgePrompt, systemMessage } from './prompts.js';
 import { optionalText, type Validated } from './schemas.js';
 
@@ -40,8 +41,27 @@ export function validateRubricScore(data: unknown): Validated<RubricScoreAnswer>
 const RUBRIC_SHAPE =
   '{"reason": "<1-2 sentences>", "pass": true|false, "score": <number 0.0-1.0 (how fully the rubric is met)>}';
 
-/** The case as the judge sees it (the answer fenced), then the rubric, which is the suite's own text. */
-export function rubricScorePrompt(ctx: CaseContext, rubric: string): JudgePrompt {
+/**
+ * The case as the judge sees it (the answer fenced), then the rubric, which is the suite's own text.
+ * With the suite's own grader prompt (promptfoo `rubricPrompt`), that prompt in place of ours,
+ * given promptfoo's values (the test's vars, `rubric`, `output`, the answer fenced); our system
+ * message still holds the fence rule and the answer shape.
+ */
+export function rubricScorePrompt(
+  ctx: CaseContext,
+  rubric: string,
+  suite?: { text: string; vars: Record<string, unknown> },
+): JudgePrompt {
+  if (suite) {
+    const values = { plain: { rubric }, untrusted: { output: ctx.candidateAnswer } };
+    return {
+      messages: [
+        systemMessage(`Answer with one JSON object of this shape: ${RUBRIC_SHAPE}`),
+        ...suiteMessages(suite.text, values, suite.vars),
+      ],
+      shapeHint: RUBRIC_SHAPE,
+    };
+  }
   const parts: string[] = [];
   if (ctx.question.trim()) parts.push(`[[ ## question ## ]]\n${ctx.question.trim()}`);
   if (ctx.referenceAnswer.trim()) parts.push(`[[ ## reference_answer ## ]]\n${ctx.referenceAnswer.trim()}`);

@@ -269,7 +269,12 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
     default: {
       // Deterministic evaluators: their typed config is all that decides the grade.
       const { pos: _pos, minScore: _m, transforms: _t, codeContext: _c, assertionType: _a, ...config } = e;
-      return { ...config, transforms: transformsDefinition(e) };
+      const ct = 'contextTransform' in config ? config.contextTransform : undefined;
+      return {
+        ...config,
+        transforms: transformsDefinition(e),
+        ...(ct ? { contextTransform: codeDefinition(ct) } : {}),
+      };
     }
   }
 }

@@ -103,6 +103,11 @@ export interface RubricScore {
   rubric: string;
   /** The assertion's own `threshold` (else its `min_score`): its pass needs the score to reach it. */
   threshold: number | null;
+  /**
+   * promptfoo's `rubricPrompt` (the assertion's, else the test's `options`): the suite's grader
+   * prompt text (a chat as JSON) and the test's vars it may name. Absent: our prompt.
+   */
+  prompt?: { text: string; vars: Record<string, unknown> };
 }
 
 export interface PromptScript {
@@ -216,6 +221,26 @@ export interface SimilarityConfig extends EvaluatorBase {
   inverse: boolean;
 }
 
+/** What a provider's answers are checked against by the tool-call assertions (provider-tools.ts). */
+export interface ProviderToolSchema {
+  /** The provider's target name (a case's `target`; the first when the case names none). */
+  target: string;
+  /** The OpenAI API it calls; null when it is not an OpenAI model (no tools are sent). */
+  api: 'chat' | 'responses' | null;
+  tools: Record<string, unknown>[] | null;
+  functions: Record<string, unknown>[] | null;
+}
+
+/**
+ * promptfoo `is-valid-openai-tools-call` / `is-valid-openai-function-call`: the calls of the
+ * answer against the tools (functions) of the provider that answered (openai-tool-call.ts).
+ */
+export interface ToolCallConfig extends EvaluatorBase {
+  type: 'tool_call';
+  kind: 'tools' | 'function';
+  providers: ProviderToolSchema[];
+}
+
 /** promptfoo's model-graded assertions, each graded by promptfoo's rule (src/evaluators/model-graded.ts). */
 export const MODEL_GRADED_KINDS = [
   'factuality',
@@ -246,6 +271,8 @@ export interface ModelGradedConfig extends EvaluatorBase {
   windowSize: number;
   /** `not-g-eval`, `not-conversation-relevance`: pass and fail swapped, scored 1 - s (promptfoo 0.121). */
   inverse?: boolean;
+  /** The context-* kinds: promptfoo's `contextTransform`, the suite's code that yields the context. */
+  contextTransform?: CodeSource;
 }
 
 export type AggregatorConfig =
@@ -308,7 +335,8 @@ export type EvaluatorConfig =
   | TextAssertionConfig
   | CodeAssertionConfig
   | SimilarityConfig
-  | ModelGradedConfig;
+  | ModelGradedConfig
+  | ToolCallConfig;
 
 /**
  * Name of the evaluator that a case's inline `rubrics` become. Its gating violations are shown

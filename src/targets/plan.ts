@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type z } from 'zod';
 import { type Diagnostic } from '../core/diagnostics.js';
 import { didYouMean } from '../core/did-you-mean.js';
-import { type EndpointConfig, OPENAI_URL } from '../judge/chat.js';
+import { type EndpointConfig, OPENAI_URL, type ToolParams } from '../judge/chat.js';
 import { isWithheldName } from '../exec/redact.js';
 import { type EvalCase, type EvalSuite } from '../suite/types.js';
 import { type Workspace } from '../core/workspace.js';
@@ -330,11 +330,12 @@ function createRunner(
       const endpoint = endpointFromValues(def, values, opts, diagnostics);
       if (!endpoint) return null;
       const extra = values as { temperature?: number; max_output_tokens?: number };
+      const tools = def.provider === 'openai' ? toolParams(values) : undefined;
       return modelRunner(
         def.name,
         def.provider === 'openai' ? 'openai' : 'azure',
         endpoint,
-        { temperature: extra.temperature, maxTokens: extra.max_output_tokens },
+        { temperature: extra.temperature, maxTokens: extra.max_output_tokens, ...(tools ? { tools } : {}) },
         opts.deps,
       );
     }
@@ -403,4 +404,11 @@ export function endpointOfTarget(
   const diagnostics: Diagnostic[] = [];
   const opts = { env, deps: { modelTimeoutMs: timeoutMs } } as unknown as PlanOptions;
   return { endpoint: endpointFor(def, opts, diagnostics), diagnostics };
+}
+
+/** An openai target's tool settings (validated with its other settings), as the request sends them. */
+function toolParams(values: Record<string, unknown>): ToolParams | undefined {
+  const keys = ['tools', 'tool_choice', 'functions', 'function_call'] as const;
+  const given = keys.filter((k) => values[k] !== undefined);
+  return given.length > 0 ? Object.fromEntries(given.map((k) => [k, values[k]])) : undefined;
 }

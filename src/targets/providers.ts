@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { readCapped } from '../exec/output-buffer.js';
 import { type CommandResult, describeExit, runCommand, STDOUT_LIMIT } from '../exec/run-command.js';
 import { type Redactor } from '../exec/redact.js';
-import { ChatCaller, type EndpointConfig } from '../judge/chat.js';
+import { ChatCaller, type EndpointConfig, type ToolParams } from '../judge/chat.js';
+import { toolAnswer } from './openai-output.js';
 import { type AdaptiveLimiter } from '../exec/limiter.js';
 import { type ChatMessage } from '../judge/prompts.js';
 import { type RetryPolicy } from '../judge/retry.js';
@@ -98,6 +99,22 @@ export const OpenAISettings = z.looseObject({
   api: z.enum(['chat', 'responses'], { error: 'api is chat or responses' }).optional().meta({
     description: "Chat Completions (default) or OpenAI's Responses API.",
   }),
+  tools: z
+    .array(z.record(z.string(), z.unknown()), { error: 'tools is a list of tool definitions' })
+    .optional()
+    .meta({ description: 'Tools the model may call (OpenAI format); its answer is then its tool calls.' }),
+  tool_choice: z
+    .union([z.string(), z.record(z.string(), z.unknown())], { error: 'tool_choice is a string or a mapping' })
+    .optional(),
+  functions: z
+    .array(z.record(z.string(), z.unknown()), { error: 'functions is a list of function definitions' })
+    .optional()
+    .meta({ description: "OpenAI's legacy function calling (Chat Completions only)." }),
+  function_call: z
+    .union([z.string(), z.record(z.string(), z.unknown())], {
+      error: 'function_call is a string or a mapping',
+    })
+    .optional(),
 });
 
 export const AzureSettings = z
@@ -292,11 +309,13 @@ export function modelRunner(
   name: string,
   provider: 'openai' | 'azure',
   endpoint: EndpointConfig,
-  options: { temperature?: number; maxTokens?: number },
+  options: { temperature?: number; maxTokens?: number; tools?: ToolParams },
   deps: RunnerDeps,
 ): TargetRunner {
   const chat = new ChatCaller(endpoint, deps.limiter, deps.retry, deps.signal, deps.warn);
-  const cache = deps.answerCache ? new TargetAnswerCache(deps.answerCache, endpoint) : null;
+  const { tools } = options;
+  // An answer with tool calls is a message, not a text: the cache of repeats keeps texts only.
+  const cache = deps.answerCache && !tools ? new TargetAnswerCache(deps.answerCache, endpoint) : null;
   return {
     name,
     provider,
@@ -307,6 +326,7 @@ export function modelRunner(
         messages: chatMessages(c),
         temperature: options.temperature,
         maxTokens: options.maxTokens,
+        ...(tools ? { tools } : {}),
       };
       // Only a repeated case's answers are cached: one answer per case is asked afresh, as always.
       const cached = repeat !== undefined ? cache?.get(call, repeat) : undefined;
@@ -324,9 +344,9 @@ export function modelRunner(
             promptTokens: r.promptTokens,
             completionTokens: r.completionTokens,
           });
+        const out = tools ? toolAnswer(r) : { text: r.content, outputMessages: null };
         return {
-          text: r.content,
-          outputMessages: null,
+          ...out,
           promptTokens: r.promptTokens,
           completionTokens: r.completionTokens,
           costUsd: null,

@@ -3,6 +3,7 @@ import { type Workspace } from '../../core/workspace.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { type CodeSource, type EvaluatorConfig } from '../types.js';
 import { type Flavour } from './test-matrix.js';
+import { type SuiteProvider } from './suite-providers.js';
 
 /**
  * What every AgentV 5 / promptfoo assertion mapper is given, and what it shares: below the three
@@ -23,6 +24,8 @@ export interface AssertionContext {
   flavour?: Flavour;
   /** promptfoo: where the test's `select-best` / `max-score` are noted (compare-assertions.ts). */
   compare?: CompareFound;
+  /** The suite's providers, whose tools the tool-call assertions check answers against. */
+  providers?: readonly SuiteProvider[];
 }
 
 /** promptfoo: what a test's assertions share (read by promptfoo-assertions.ts). */

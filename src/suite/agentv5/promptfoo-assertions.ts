@@ -9,6 +9,7 @@ import {
 } from '../types.js';
 import { type AssertionContext, type Base, type PromptfooTest } from './assertion-context.js';
 import { numberAt, withoutNegation } from './assertion-base.js';
+import { isToolCallType, toolCallAssertion } from './tool-call-assertion.js';
 
 /**
  * promptfoo's assertion types that run the suite's code or ask a model (`javascript`, `python`,
@@ -32,7 +33,12 @@ const GRADED_TYPES: Record<string, ModelGradedConfig['kind']> = {
 };
 
 export function isPromptfooType(type: string): boolean {
-  return CODE_TYPES.has(type) || SIMILAR_TYPES.has(type) || GRADED_TYPES[type] !== undefined;
+  return (
+    CODE_TYPES.has(type) ||
+    SIMILAR_TYPES.has(type) ||
+    GRADED_TYPES[type] !== undefined ||
+    isToolCallType(type)
+  );
 }
 
 /**
@@ -83,12 +89,17 @@ export function codeFields(
 }
 
 /** A transform: inline JavaScript, or `file://x.js[:fn]` / `file://x.py[:fn]`. */
-function transformSource(value: unknown, at: PathSegment[], ctx: AssertionContext): CodeSource | undefined {
+function transformSource(
+  value: unknown,
+  at: PathSegment[],
+  ctx: AssertionContext,
+  key = 'transform',
+): CodeSource | undefined {
   if (typeof value !== 'string' || value.trim() === '') {
     ctx.sink.error(
       ctx.doc.locate(at),
       'type',
-      '`transform` is JavaScript code or a file:// script',
+      `\`${key}\` is JavaScript code or a file:// script`,
       ctx.subject,
     );
     return undefined;
@@ -154,6 +165,7 @@ export function promptfooAssertion(
   const { negated, rest: own } = withoutNegation(base);
   const flip = inverse || negated;
   if (SIMILAR_TYPES.has(type)) return similar(flip, item, at, own, ctx);
+  if (isToolCallType(type)) return toolCallAssertion(type, flip, at, own, ctx);
   const kind = GRADED_TYPES[type];
   if (kind) {
     if (flip && !INVERTIBLE.has(kind)) {
@@ -292,8 +304,14 @@ function modelGraded(
   const vars = ctx.promptfoo?.vars ?? {};
   if (NEEDS_QUERY.has(kind) && typeof vars.query !== 'string')
     return fail([], 'missing-var', `\`${kind}\` needs a \`query\` variable in the test (the user question)`);
+  const contextTransform =
+    item.contextTransform === undefined
+      ? undefined
+      : transformSource(item.contextTransform, [...at, 'contextTransform'], ctx, 'contextTransform');
+  if (item.contextTransform !== undefined && !contextTransform) return undefined;
   const context = vars.context;
   const hasContext =
+    contextTransform !== undefined ||
     (typeof context === 'string' && context !== '') ||
     (Array.isArray(context) && context.length > 0 && context.every((x) => typeof x === 'string'));
   if (NEEDS_QUERY.has(kind) && !hasContext)
@@ -326,6 +344,7 @@ function modelGraded(
     rubricPrompt,
     factuality,
     windowSize,
+    ...(contextTransform ? { contextTransform } : {}),
   };
 }
 
@@ -335,7 +354,7 @@ function modelGraded(
  */
 function promptOf(
   value: unknown,
-  kind: ModelGradedConfig['kind'],
+  kind: ModelGradedConfig['kind'] | 'llm-rubric',
   at: PathSegment[],
   ctx: AssertionContext,
 ): ModelGradedConfig['rubricPrompt'] | undefined {
@@ -381,4 +400,25 @@ function promptOf(
       ctx.subject,
     );
   return kind === 'g-eval' && t !== undefined ? { evaluate: t } : t;
+}
+
+/**
+ * `llm-rubric`'s `rubricPrompt` (the assertion's, else the test's `options`): one prompt text (or
+ * a chat, as JSON). Null when unset; undefined after a reported error.
+ */
+export function llmRubricPrompt(
+  item: Record<string, unknown>,
+  at: PathSegment[],
+  ctx: AssertionContext,
+): string | null | undefined {
+  const given = item.rubricPrompt ?? ctx.promptfoo?.options.rubricPrompt;
+  const p = promptOf(given, 'llm-rubric', at, ctx);
+  if (p === undefined || p === null || typeof p === 'string') return p;
+  ctx.sink.error(
+    ctx.doc.locate([...at, 'rubricPrompt']),
+    'type',
+    "`llm-rubric`'s `rubricPrompt` is one prompt: a text, file://, or a list of chat messages",
+    ctx.subject,
+  );
+  return undefined;
 }

@@ -30,13 +30,8 @@ const REFUSED_TEST_OPTIONS: Record<string, string> = {
   storeOutputAs: 'output chaining between tests',
   runSerially: 'serial execution',
 };
-const REFUSED_ASSERTION_KEYS: Record<string, string> = {
-  contextTransform: 'a context transform',
-};
-/** On model-graded assertions only (a `script`'s `provider` is AgentV's budget for its own calls). */
-const REFUSED_JUDGE_KEYS: Record<string, string> = {
-  rubricPrompt: 'a custom grader prompt',
-};
+/** promptfoo reads `contextTransform` on these only (promptfoo-assertions.ts runs it). */
+const CONTEXT_TYPES = /^(not-)?context-(faithfulness|relevance|recall)$/;
 
 /** One judge per run, the workflow's (the README's Guarantees): a grader the suite names is ignored, said where. */
 const GRADER_IGNORED =
@@ -101,14 +96,15 @@ export function refuseTestKeys(
     list.forEach((a, i) => {
       if (!isRecord(a)) return;
       const judged = a.type === 'llm-rubric' || a.type === 'not-llm-rubric';
-      // The model-graded family reads its own `rubricPrompt` (promptfoo-assertions.ts).
       // A `script`'s `provider` is AgentV's budget for its own calls; on any other type, a grader.
       const graded = typeof a.type === 'string' && !/^(not-)?script$/.test(a.type);
-      for (const [k, why] of Object.entries({
-        ...REFUSED_ASSERTION_KEYS,
-        ...(judged ? REFUSED_JUDGE_KEYS : {}),
-      }))
-        if (a[k] !== undefined) refuse([...base, i, k], k, why);
+      if (a.contextTransform !== undefined && !CONTEXT_TYPES.test(String(a.type)))
+        report(
+          [...base, i, 'contextTransform'],
+          'unsupported-key',
+          '`contextTransform` is read on context-faithfulness, context-relevance and context-recall only',
+          subject,
+        );
       if (judged && a.target !== undefined)
         sink.warn(
           doc.locateKey([...base, i, 'target']),
@@ -283,6 +279,11 @@ export function openAiSettings(config: unknown): { settings: Record<string, unkn
     apiBaseUrl: 'base_url',
     apiHost: 'base_url',
     apiKey: 'api_key',
+    // Tools (loaded from file:// by provider-tools.ts), sent as promptfoo sends them.
+    tools: 'tools',
+    tool_choice: 'tool_choice',
+    functions: 'functions',
+    function_call: 'function_call',
   };
   for (const [k, v] of Object.entries(config)) {
     const to = names[k];

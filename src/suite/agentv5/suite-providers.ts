@@ -10,6 +10,8 @@ import {
 import { openAiModel, openAiSettings } from './promptfoo-config.js';
 import { type TestsFile } from './tests-files.js';
 import { type PathSegment } from '../../core/yaml-source.js';
+import { readProviderTools } from './provider-tools.js';
+import { type ProviderToolSchema } from '../types.js';
 
 /** The suite's provider: a label from the `.agentv/` catalog, promptfoo's OpenAI ids, or inline. */
 
@@ -46,6 +48,11 @@ function promptfooModel(
     return 'refused';
   }
   const { settings, unread } = openAiSettings(obj.config);
+  const loaded = isRecord(obj.config)
+    ? readProviderTools(obj.config, at, f)
+    : { tools: null, functions: null };
+  if (loaded.tools) settings.tools = loaded.tools;
+  if (loaded.functions) settings.functions = loaded.functions;
   for (const k of unread)
     f.sink.warn(
       f.doc.locateKey([...at, 'config', k]),
@@ -71,6 +78,19 @@ export interface SuiteProvider {
   target: string;
   /** promptfoo's provider id (`openai:gpt-4.1-mini`), for per-test `providers` filters. */
   id: string;
+  /** What the tool-call assertions check its answers against (tool-call-assertion.ts). */
+  tools: Omit<ProviderToolSchema, 'target'>;
+}
+
+const listOf = (v: unknown) => (Array.isArray(v) && v.every(isRecord) ? v : null);
+
+function toolSchemasOf(entry: ProviderEntry): SuiteProvider['tools'] {
+  if (entry.kind !== 'openai') return { api: null, tools: null, functions: null };
+  return {
+    api: entry.raw.api === 'responses' ? 'responses' : 'chat',
+    tools: listOf(entry.raw.tools),
+    functions: listOf(entry.raw.functions),
+  };
 }
 
 /**
@@ -110,7 +130,7 @@ export function resolveProviders(
       );
     const id =
       typeof item === 'string' ? item : isRecord(item) && typeof item.id === 'string' ? item.id : target;
-    targets.push({ target, id });
+    targets.push({ target, id, tools: toolSchemasOf(r.entry) });
   });
   if (failed || targets.length === 0) return none;
   return { target: targets[0]!.target, targets, providers: entries };

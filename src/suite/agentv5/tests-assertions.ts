@@ -7,7 +7,7 @@ import { parseRubricList } from '../rubric-items.js';
 import { type EvaluatorConfig, type LlmJudgeConfig, TEXT_CHECKS, type TextCheck } from '../types.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment } from '../../core/yaml-source.js';
-import { codeFields, isPromptfooType, promptfooAssertion } from './promptfoo-assertions.js';
+import { codeFields, isPromptfooType, llmRubricPrompt, promptfooAssertion } from './promptfoo-assertions.js';
 import { compareAssertion } from './compare-assertions.js';
 
 /**
@@ -31,10 +31,6 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'trajectory:step-count': 'not mapped yet',
   'trajectory:goal-success': 'not mapped yet',
   webhook: 'posts the answer to a web hook',
-  'is-valid-openai-tools-call':
-    "checks the target's tool calls against its `tools`; rubric-eval's openai target neither sends tools nor returns tool calls yet",
-  'is-valid-openai-function-call':
-    "checks the target's function call against its `functions`; rubric-eval's openai target neither sends functions nor returns calls yet",
   'similar:dot': 'dot-product similarity (use `similar`, cosine)',
   'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
@@ -227,11 +223,14 @@ function rubricJudge(
   ctx: AssertionContext,
 ): EvaluatorConfig | undefined {
   const { doc, sink, subject } = ctx;
-  if (ctx.promptfoo?.options.rubricPrompt !== undefined) {
+  const suitePrompt = llmRubricPrompt(item, at, ctx);
+  if (suitePrompt === undefined) return undefined;
+  const v = item.value;
+  if (suitePrompt !== null && (typeof v !== 'string' || v.trim() === '' || item.prompt !== undefined)) {
     sink.error(
-      doc.locate(at),
+      doc.locate(item.rubricPrompt !== undefined ? [...at, 'rubricPrompt'] : at),
       'unsupported-key',
-      "the test's `options.rubricPrompt` is not applied to `llm-rubric` by rubric-eval (it is to factuality, g-eval, context-* and the rest of the model-graded family); move the grading instructions into the rubric",
+      '`rubricPrompt` applies to an `llm-rubric` whose `value` is one rubric text (promptfoo); write the rubric as `value`',
       subject,
     );
     return undefined;
@@ -247,7 +246,6 @@ function rubricJudge(
       prompt: { path: ctx.ws.display(file.absPath), template: file.text },
     };
   }
-  const v = item.value;
   if (typeof v === 'string' && v.trim() !== '') {
     const threshold = numberAt(
       item.threshold ?? item.min_score,
@@ -256,7 +254,11 @@ function rubricJudge(
       { fallback: null, range: 'unit', message: '`llm-rubric` threshold is a score between 0 and 1' },
     );
     if (threshold === undefined) return undefined;
-    const rubricScore = { rubric: ctx.render(v), threshold };
+    const rubricScore = {
+      rubric: ctx.render(v),
+      threshold,
+      ...(suitePrompt !== null ? { prompt: { text: suitePrompt, vars: ctx.promptfoo?.vars ?? {} } } : {}),
+    };
     return { ...base, type: 'llm_judge', rubrics: null, prompt: null, rubricScore };
   }
   const outcomes = Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;

@@ -325,7 +325,16 @@ function testEvaluators(
       return s;
     }
   };
-  const plain = { doc: f.doc, sink: f.sink, ws: f.ws, dir: env.dir, subject, render, flavour: env.flavour };
+  const plain = {
+    doc: f.doc,
+    sink: f.sink,
+    ws: f.ws,
+    dir: env.dir,
+    subject,
+    render,
+    flavour: env.flavour,
+    providers: env.providers,
+  };
   const defaultsAt = [
     env.suite.doc.value && isRecord(env.suite.doc.value) && env.suite.doc.value.default_test !== undefined
       ? 'default_test'
