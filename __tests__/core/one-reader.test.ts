@@ -11,6 +11,8 @@ import { REPO_ROOT } from '../helpers/paths.js';
  */
 const ALLOWED: Record<string, string> = {
   'exec/reaper.ts': "/proc, to find the run's stragglers",
+  'exec/script-runners.ts':
+    "none itself: the text of the child runner, where the suite's code loads its own file as a gate's would",
   'exec/run-command.ts': 'whether /bin/bash exists',
   'exec/output-buffer.ts':
     "a CLI target's {OUTPUT_FILE}, a temporary path of the action's own (read regular-only, non-blocking, capped)",

@@ -92,13 +92,12 @@ export function writeFileNoFollow(
 export async function writeFileNoFollowAsync(file: string, data: string): Promise<void> {
   const dir = await checkedDirOnce(path.dirname(path.resolve(file)));
   const tmp = tempName(dir, path.basename(file));
-  await writeFile(tmp, data, {
-    flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
-    mode: 0o644,
-  });
+  const flag = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW;
   try {
+    await writeFile(tmp, data, { flag, mode: 0o644 });
     await rename(tmp, path.join(dir, path.basename(file)));
   } catch (err) {
+    // A half-written temp file (a full disk) is removed; one never created is not there (ENOENT).
     await unlink(tmp).catch(() => undefined);
     throw err;
   }

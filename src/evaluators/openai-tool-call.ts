@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { boundedRegExpEngine } from '../core/bounded-pattern.js';
 import { excerpt } from '../core/diagnostics.js';
+import { RubricEvalError } from '../core/errors.js';
 import { type EvaluatorResult } from '../core/results.js';
 import { type EvalCase, type ProviderToolSchema, type ToolCallConfig } from '../suite/types.js';
 import { type CandidateAnswer } from './candidate-answer.js';
@@ -57,11 +58,9 @@ function callProblem(
   try {
     validate = compile(schema);
   } catch (err) {
-    throw new Error(
+    throw new RubricEvalError(
       `the \`parameters\` schema of function '${call.name}' does not compile: ${(err as Error).message}`,
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
   if (JSON.stringify(schema).includes('"uniqueItems"')) boundUniqueItems(args);

@@ -39,7 +39,7 @@ export function comparedTogether(all: Ordered[]): void {
 
 /**
  * One error per compared test the run cannot compare: a sharded run deals its cases round-robin
- * (CONTRACTS §8), so siblings land in different jobs; with `repeat: auto` each case stops at its
+ * (docs/sharding.md), so siblings land in different jobs; with `repeat: auto` each case stops at its
  * own number of answers, where promptfoo compares repeat by repeat.
  */
 export function compareProblems(
