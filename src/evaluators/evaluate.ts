@@ -101,7 +101,8 @@ const EVALUATORS: { [T in EvaluatorConfig['type']]: Runner<T> } = {
     if (!t.ok) return errorResult(config, t.error);
     const vars = { ...config.codeContext?.vars, context: t.context };
     const codeContext = { test: {}, cwd: '.', ...config.codeContext, vars };
-    return runModelGraded({ ...config, codeContext }, env.evalCase, env.answer.text, env.judge);
+    // The context came from the answer: fenced wherever a prompt places it.
+    return runModelGraded({ ...config, codeContext }, env.evalCase, env.answer.text, env.judge, ['context']);
   },
   tool_call: async (config, env) =>
     (await import(/* webpackMode: "eager" */ './openai-tool-call.js')).runToolCall(

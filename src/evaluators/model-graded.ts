@@ -35,6 +35,7 @@ class Asker {
   constructor(
     private readonly judge: Judge,
     private readonly config: ModelGradedConfig,
+    private readonly fromAnswer: readonly string[],
   ) {}
 
   /** The suite's prompt for a step, when it gives one (by position or name for two-step kinds). */
@@ -54,7 +55,7 @@ class Asker {
   ): Promise<ModelGradedAnswer<K>> {
     const vars = this.config.codeContext?.vars ?? {};
     const a = await this.judge.judge({
-      prompt: modelGradedPrompt(step, values, vars, this.suitePrompt(slot)),
+      prompt: modelGradedPrompt(step, fencedVars(values, vars, this.fromAnswer), vars, this.suitePrompt(slot)),
       schemaName: `promptfoo_${step}`,
       wireSchema: MODEL_GRADED_SCHEMAS[step],
       validate: (d) => {
@@ -75,6 +76,27 @@ class Asker {
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * A step's values with every var drawn from the answer among the untrusted ones, so it is fenced
+ * wherever a prompt places it (ours, or a suite's `rubricPrompt` naming it in any step).
+ */
+function fencedVars(
+  values: PromptValues,
+  vars: Record<string, unknown>,
+  fromAnswer: readonly string[],
+): PromptValues {
+  if (fromAnswer.length === 0) return values;
+  const plain = { ...values.plain };
+  const untrusted = { ...values.untrusted };
+  for (const k of fromAnswer) {
+    if (Object.hasOwn(untrusted, k)) continue;
+    const v = Object.hasOwn(plain, k) ? plain[k] : vars[k];
+    delete plain[k];
+    if (v !== undefined) untrusted[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return { plain, untrusted };
+}
 
 /** `vars.context` as promptfoo reads it: a text, or a list of texts (one per line). */
 function contextOf(vars: Record<string, unknown>, fallback: string | null): string {
@@ -256,14 +278,16 @@ const GRADERS: Record<ModelGradedConfig['kind'], Grader> = {
   },
 };
 
+/** `fromAnswer`: the names of the vars drawn from the answer (a `contextTransform`'s `context`). */
 export async function runModelGraded(
   config: ModelGradedConfig,
   c: EvalCase,
   answer: string,
   judge: Judge,
+  fromAnswer: readonly string[] = [],
 ): Promise<EvaluatorResult> {
   const base = { name: config.name, type: 'model_graded' as const, weight: config.weight };
-  const asker = new Asker(judge, config);
+  const asker = new Asker(judge, config, fromAnswer);
   try {
     const o = await GRADERS[config.kind](config, c, answer, asker);
     // `not-g-eval`, `not-conversation-relevance`: promptfoo swaps the pass and scores 1 - s.
