@@ -242,6 +242,47 @@ ${expected}
     expect(shadowed).toBe(object);
   });
 
+  test("the vars a model-graded check or a transform reads change it; AgentV 5's stated score counts", async () => {
+    const suite = (docs: string, ctx: string, extra = '') => `description: ctx-hash
+providers: [echo]
+prompts: ['{{ q }}']
+tests:
+  - vars: { q: Paris is the capital of France., query: What is the capital?, docs: '${docs}', context: '${ctx}' }
+    assert:
+      - { type: context-faithfulness, contextTransform: context.vars.docs }
+      - { type: context-recall, value: Paris is the capital of France. }
+  - vars: { q: hi, note: '${docs}' }
+    assert:
+      - { type: contains, value: hi, transform: 'output + context.vars.note' }
+${extra}`;
+    const at = 'evals/promptfooconfig.yaml';
+    const hashOf = async (docs: string, ctx: string, extra?: string) =>
+      Object.values(await hashes(repo({ [at]: suite(docs, ctx, extra) }), at));
+    const [graded, transformed] = await hashOf('Paris is the capital.', 'Paris is in France.');
+    // The data a context-* grader is graded on (and a transform's vars) are the definition.
+    const [docs, note] = await hashOf('Berlin is the capital.', 'Paris is in France.');
+    expect(docs).not.toBe(graded);
+    expect(note).not.toBe(transformed);
+    expect((await hashOf('Paris is the capital.', 'Rome is in Italy.'))[0]).not.toBe(graded);
+    // A test without either keeps the hash it had before: the vars it sends are its input.
+    const plain = '  - vars: { q: hi }\n    assert: [{ type: contains, value: hi }]\n';
+    const [, , a] = await hashOf('one', 'x', plain);
+    const [, , b] = await hashOf('two', 'y', plain);
+    expect(a).toBe(b);
+
+    // AgentV 5 checklists decide by the judge's stated score: the same checks without it grade otherwise.
+    const v5 = 'tests:\n  - id: t\n    input: hi\n    assert:\n      - Says hello\n';
+    const root = repo({ 'evals/v5.eval.yaml': v5 });
+    const ws = new Workspace(root);
+    const { suites } = await loadSuites((await findSuiteFiles(['evals/v5.eval.yaml'], root)).files, ws);
+    const c = suites[0]!.cases[0]!;
+    const judge = c.evaluators[0]!;
+    expect(judge.type === 'llm_judge' && judge.statedScore).toBe(true);
+    const stated = definitionHash(c, 'default', ws.root);
+    const unstated = { ...c, evaluators: [{ ...judge, statedScore: undefined }] };
+    expect(definitionHash(unstated, 'default', ws.root)).not.toBe(stated);
+  });
+
   test('key order and comments in the YAML do not change it', async () => {
     const reordered = SUITE.replace(
       '    expected_outcome: Names Paris\n    input: What is the capital of France?\n',

@@ -199,6 +199,18 @@ const codeDefinition = (c: CodeSource) => ({
 /** An evaluator's promptfoo transforms; undefined (left out) without any, so other hashes stay. */
 const transformsDefinition = (e: EvaluatorConfig) => e.transforms?.map(codeDefinition);
 
+/** The vars and test promptfoo code is given (`context`), as every such code reads them. */
+const contextDefinition = (e: EvaluatorConfig) =>
+  e.codeContext && { test: e.codeContext.test, vars: e.codeContext.vars };
+
+/**
+ * The test data an evaluator's grade reads besides the answer: its transforms' `context`, and for
+ * promptfoo's model-graded kinds the vars they grade on (`context`, `query`, `_conversation`, what
+ * a `contextTransform` or a `rubricPrompt` names). Undefined (left out) otherwise, so hashes stay.
+ */
+const readContext = (e: EvaluatorConfig) =>
+  e.type === 'model_graded' || e.transforms?.length ? contextDefinition(e) : undefined;
+
 /** What every evaluator has, in sorted key order (they sort after the keys of the kinds that spread them). */
 const knobs = (e: EvaluatorConfig) => ({
   min_score: e.minScore,
@@ -216,6 +228,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
   switch (e.type) {
     case 'llm_judge':
       return {
+        context: readContext(e),
         min_score: e.minScore,
         name: e.name,
         negate: e.negate,
@@ -232,6 +245,8 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
         required: e.required,
         rubric_score: e.rubricScore,
         rubrics: rubricsDefinition(e.rubrics),
+        // AgentV 5: the judge's stated score decides, not its checks.
+        stated_score: e.statedScore,
         transforms: transformsDefinition(e),
         type: e.type,
         weight: e.weight,
@@ -240,6 +255,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
       return {
         command: e.command,
         config: e.config,
+        context: readContext(e),
         cwd: relativeDir(root, e.cwd),
         min_score: e.minScore,
         name: e.name,
@@ -253,7 +269,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
     case 'code_assertion':
       return {
         config: e.config,
-        context: { test: e.codeContext.test, vars: e.codeContext.vars },
+        context: contextDefinition(e),
         inverse: e.inverse,
         source: codeDefinition(e.source),
         threshold: e.threshold,
@@ -264,6 +280,7 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
         aggregator: aggregatorDefinition(e.aggregator, root, scripts),
         assert_set: e.assertSet,
         children: e.children.map((c) => evaluatorDefinition(c, root, scripts)),
+        context: readContext(e),
         ...knobs(e),
       };
     default: {
@@ -272,11 +289,21 @@ function evaluatorDefinition(e: EvaluatorConfig, root: string, scripts: ScriptDi
       const ct = 'contextTransform' in config ? config.contextTransform : undefined;
       return {
         ...config,
+        context: readContext(e),
         transforms: transformsDefinition(e),
         ...(ct ? { contextTransform: codeDefinition(ct) } : {}),
       };
     }
   }
+}
+
+/**
+ * A comparison as hashed: max-score's parts by name path; their positions (`at`) follow from the
+ * evaluators, which are hashed in order, so hashes from before positions were kept stay.
+ */
+function compareDefinition(c: NonNullable<EvalCase['compare']>): unknown {
+  if (!c.maxScore) return c;
+  return { ...c, maxScore: { ...c.maxScore, parts: c.maxScore.parts.map(({ at: _at, ...p }) => p) } };
 }
 
 /**
@@ -312,7 +339,7 @@ export function definitionHash(
     // The effect's paired test resamples by cluster (docs/effect.md): a PR that regroups cases moves the interval, so grading changed.
     cluster: c.cluster,
     // Which siblings a comparison weighs and how; undefined (left out) without one, so other hashes stay.
-    compare: c.compare,
+    compare: c.compare && compareDefinition(c.compare),
     evaluators: c.evaluators.map((e) => evaluatorDefinition(e, root, scripts)),
     expected_outcome: c.expectedOutcome,
     expected_output: c.expectedMessages.map(messageDefinition),
