@@ -109,10 +109,10 @@ test('the example through dist/index.js: the comment says why each loser lost', 
 });
 
 /**
- * examples/promptfoo/parity/{select-best,max-score} through dist/cli.js against the fake model
+ * examples/promptfoo/parity/{select-best,max-score,max-score-defaults} through dist/cli.js against the fake model
  * and grader of scripts/promptfoo-parity.mjs (`Reply with: <text>`; select-best picks the longest
  * answer, the first of the longest; a rubric scores its `score:<s>`). The expected verdicts and
- * scores are promptfoo 0.121's own, measured with that script (18 of 18 agree).
+ * scores are promptfoo 0.121's own, measured with that script (20 of 20 agree).
  */
 const PARITY: Record<string, Record<string, string>> = {
   'select-best': {
@@ -136,6 +136,11 @@ const PARITY: Record<string, Record<string, string>> = {
     'test-4__prompt_second': 'fail 0.00',
     'test-5__prompt_first': 'fail 0.00',
     'test-5__prompt_second': 'pass 0.70',
+  },
+  // defaultTest's `contains-1` and the test's: each weighs once, 0.5 each, the first wins the tie.
+  'max-score-defaults': {
+    'test-1__prompt_first': 'fail 0.50',
+    'test-1__prompt_second': 'fail 0.00',
   },
 };
 

@@ -34,8 +34,8 @@ const kase = (over: Partial<CaseResult> = {}): CaseResult => ({
 
 const maxScore = (over: Partial<MaxScoreConfig> = {}): MaxScoreConfig => ({
   parts: [
-    { path: ['contains-1'], weight: 1 },
-    { path: ['javascript-2'], weight: 1 },
+    { at: [0], path: ['contains-1'], weight: 1 },
+    { at: [1], path: ['javascript-2'], weight: 1 },
   ],
   method: 'average',
   name: 'max-score-3',
@@ -70,14 +70,14 @@ describe('max-score', () => {
     expect(maxScoreAggregate(maxScore(), results)).toBeCloseTo(0.75, 9);
     const weighted = maxScore({
       parts: [
-        { path: ['contains-1'], weight: 2 },
-        { path: ['javascript-2'], weight: 1 },
+        { at: [0], path: ['contains-1'], weight: 2 },
+        { at: [1], path: ['javascript-2'], weight: 1 },
       ],
     });
     expect(maxScoreAggregate(weighted, results)).toBeCloseTo(2.5 / 3, 9);
     expect(maxScoreAggregate({ ...weighted, method: 'sum' }, results)).toBeCloseTo(2.5, 9);
     // Weights summing to 0 average to 0, as promptfoo's guard does.
-    const zero = maxScore({ parts: [{ path: ['contains-1'], weight: 0 }] });
+    const zero = maxScore({ parts: [{ at: [0], path: ['contains-1'], weight: 0 }] });
     expect(maxScoreAggregate(zero, results)).toBe(0);
   });
 
@@ -88,8 +88,8 @@ describe('max-score', () => {
     });
     const parts = maxScore({
       parts: [
-        { path: ['assert-set-1', 'contains-1'], weight: 1 },
-        { path: ['assert-set-1', 'equals-2'], weight: 3 },
+        { at: [0, 0], path: ['assert-set-1', 'contains-1'], weight: 1 },
+        { at: [0, 1], path: ['assert-set-1', 'equals-2'], weight: 3 },
       ],
     });
     expect(maxScoreAggregate(parts, [set])).toBeCloseTo(0.25, 9);
@@ -97,6 +97,21 @@ describe('max-score', () => {
       'contains-1 errored',
     );
     expect(maxScoreAggregate(maxScore(), [ev('contains-1', 1)])).toBe('javascript-2 has no result');
+  });
+
+  test('each part is the result at its position, also when two results share a name (one weighed once each)', () => {
+    const parts = maxScore({
+      parts: [
+        { at: [0], path: ['contains-1'], weight: 1 },
+        { at: [1], path: ['contains-1'], weight: 1 },
+      ],
+    });
+    // By name, the first `contains-1` was found twice: 1, not the 0.5 promptfoo gives.
+    expect(maxScoreAggregate(parts, [ev('contains-1', 1), ev('contains-1', 0)])).toBeCloseTo(0.5, 9);
+    // A result at that position under another name is no result (never another evaluator's score).
+    expect(maxScoreAggregate(maxScore(), [ev('javascript-2', 0.5), ev('contains-1', 1)])).toBe(
+      'contains-1 has no result',
+    );
   });
 
   test('the first highest wins (a tie goes to the first); the others fail with 0 and say the best', () => {

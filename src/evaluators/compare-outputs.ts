@@ -52,13 +52,19 @@ export function selectBestOutcomes(
   );
 }
 
-/** Finds the result an evaluator path names: a top-level evaluator, or an assert-set's child. */
-function resultAt(results: readonly EvaluatorResult[], path: readonly string[]): EvaluatorResult | undefined {
+/**
+ * The result at a part's position (a top-level evaluator, or an assert-set's child): by index, as
+ * results follow the evaluators' order; a result there of another name is none (never another's).
+ */
+function resultAt(
+  results: readonly EvaluatorResult[],
+  part: MaxScoreConfig['parts'][number],
+): EvaluatorResult | undefined {
   let list = results;
   let found: EvaluatorResult | undefined;
-  for (const name of path) {
-    found = list.find((e) => e.name === name);
-    if (!found) return undefined;
+  for (const [depth, i] of part.at.entries()) {
+    found = list[i];
+    if (!found || found.name !== part.path[depth]) return undefined;
     list = found.children ?? [];
   }
   return found;
@@ -76,7 +82,7 @@ export function maxScoreAggregate(
   let total = 0;
   let weights = 0;
   for (const part of config.parts) {
-    const r = resultAt(results, part.path);
+    const r = resultAt(results, part);
     const name = part.path.join(' › ');
     if (!r) return `${name} has no result`;
     if (r.verdict === 'error') return `${name} errored`;

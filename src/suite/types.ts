@@ -397,8 +397,11 @@ export interface CompareConfig {
 }
 
 export interface MaxScoreConfig {
-  /** The other assertions' weights by evaluator path (`name`, or `set › child` in an assert-set). */
-  parts: { path: string[]; weight: number }[];
+  /**
+   * The other assertions' weights, each by its evaluator's position (`at`: its index, then the
+   * child's in an assert-set) and its name there (`path`, which the reasons show and a result must match).
+   */
+  parts: { at: number[]; path: string[]; weight: number }[];
   method: 'average' | 'sum';
   name: string;
   /** The best aggregate must reach it, or no sibling passes; null: none. */

@@ -17,6 +17,27 @@ const TWO_BY_TWO = `providers: [echo, { id: 'openai:gpt-4.1-mini', label: mini }
 prompts: [{ raw: 'A {{ q }}', label: a }, { raw: 'B {{ q }}', label: b }]
 `;
 
+test("defaultTest's assertions and the test's own have distinct names, and max-score points at each by position", () => {
+  const x = load(`providers: [echo]
+prompts: ['{{ q }} only', 'Answer: {{ q }}']
+defaultTest:
+  assert:
+    - { type: contains, value: Answer }
+tests:
+  - vars: { q: Paris }
+    assert:
+      - { type: contains, value: only }
+      - type: max-score
+`);
+  expect(x.errors).toEqual([]);
+  // Both lists number their own from 1: the merged list renames the second, as promptfoo keeps both.
+  expect(x.cases[0]!.evaluators.map((e) => e.name)).toEqual(['contains-1', 'contains-1 (2)']);
+  expect(x.cases[0]!.compare!.maxScore!.parts).toEqual([
+    { at: [0], path: ['contains-1'], weight: 1 },
+    { at: [1], path: ['contains-1 (2)'], weight: 1 },
+  ]);
+});
+
 test("every sibling carries the test's comparison, its siblings in promptfoo's order (provider, then prompt)", () => {
   const x = load(`${TWO_BY_TWO}tests:
   - id: t
@@ -51,9 +72,9 @@ test("every sibling carries the test's comparison, its siblings in promptfoo's o
       name: 'max-score-4',
       threshold: 1.5,
       parts: [
-        { path: ['contains-1'], weight: 2 },
-        { path: ['assert-set-2', 'equals-1'], weight: 1 },
-        { path: ['assert-set-2', 'not-contains-2'], weight: 0 },
+        { at: [0], path: ['contains-1'], weight: 2 },
+        { at: [1, 0], path: ['assert-set-2', 'equals-1'], weight: 1 },
+        { at: [1, 1], path: ['assert-set-2', 'not-contains-2'], weight: 0 },
       ],
     },
   });

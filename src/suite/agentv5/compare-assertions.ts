@@ -149,7 +149,8 @@ export function compareConfig(
   let maxScore: MaxScoreConfig | null = null;
   if (found.maxScore) {
     const { weights, ...rest } = found.maxScore;
-    const parts = scoredParts(evaluators, []).map(({ path, type }) => ({
+    const parts = scoredParts(evaluators, [], []).map(({ at, path, type }) => ({
+      at,
       path,
       weight: type !== undefined && weights[type] !== undefined ? weights[type] : 1,
     }));
@@ -170,10 +171,11 @@ export function compareConfig(
 function scoredParts(
   evaluators: readonly EvaluatorConfig[],
   above: string[],
-): { path: string[]; type: string | undefined }[] {
-  return evaluators.flatMap((e) =>
+  aboveAt: number[],
+): { at: number[]; path: string[]; type: string | undefined }[] {
+  return evaluators.flatMap((e, i) =>
     e.type === 'composite'
-      ? scoredParts(e.children, [...above, e.name])
-      : [{ path: [...above, e.name], type: e.assertionType }],
+      ? scoredParts(e.children, [...above, e.name], [...aboveAt, i])
+      : [{ at: [...aboveAt, i], path: [...above, e.name], type: e.assertionType }],
   );
 }

@@ -67,8 +67,6 @@ export function mapAssertions(
   }
   const seen = new Set<string>();
   for (const e of out) {
-    // promptfoo groups assertions that share a `metric` into one named score: each stays its own
-    // result here, numbered after the first.
     if (seen.has(e.name) && ctx.flavour === 'promptfoo') e.name = uniqueName(e.name, seen);
     else if (seen.has(e.name))
       ctx.sink.error(
@@ -80,6 +78,19 @@ export function mapAssertions(
     seen.add(e.name);
   }
   return out;
+}
+
+/**
+ * promptfoo groups assertions that share a `metric` into one named score: each stays its own
+ * result here, numbered after the first. Applied to a test's whole list (defaultTest's and its
+ * own), so no two of its results share a name.
+ */
+export function distinctNames(evaluators: readonly EvaluatorConfig[]): void {
+  const seen = new Set<string>();
+  for (const e of evaluators) {
+    if (seen.has(e.name)) e.name = uniqueName(e.name, seen);
+    seen.add(e.name);
+  }
 }
 
 function uniqueName(name: string, seen: ReadonlySet<string>): string {

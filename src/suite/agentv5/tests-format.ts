@@ -4,7 +4,7 @@ import { readReferencedFile } from '../../core/user-file.js';
 import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderText } from './prompts.js';
 import { usesNunjucks } from './nunjucks-render.js';
 import { findProviderCatalog } from './provider-catalog.js';
-import { mapAssertions } from './tests-assertions.js';
+import { distinctNames, mapAssertions } from './tests-assertions.js';
 import { compareConfig, noComparison } from './compare-assertions.js';
 import { type CompareFound } from './assertion-context.js';
 import { promptfooTest } from './promptfoo-assertions.js';
@@ -366,6 +366,7 @@ function testEvaluators(
     : env.flavour === 'promptfoo'
       ? [...inherited(), ...own()]
       : [...own(), ...inherited()];
+  if (env.flavour === 'promptfoo') distinctNames(evaluators);
   const written = defaultAssert.length + suiteAssert.length + asList(t.assert).length;
   // promptfoo runs a test without assertions for its output: it passes whenever its target answers.
   if (written === 0 && (suffix === '' || suffix === '-1'))
