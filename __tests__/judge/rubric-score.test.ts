@@ -100,3 +100,58 @@ test('rubricPrompt with a rubric that is not one text, a prompt of several steps
     '5 unsupported-key: `contextTransform` is read on context-faithfulness, context-relevance and context-recall only',
   ]);
 });
+
+test('a rubricPrompt our placeholders cannot fill (Nunjucks beyond {{ var }}, or no place for the graded text) is refused where written', () => {
+  const head = `prompts: ['{{ q }}']\ntests:\n  - vars: { q: hi, query: Why?, context: Paris. }\n    assert:\n`;
+  const refused = (assertion: string) => load(`${head}      - ${assertion}\n`);
+  // llm-rubric: a filter, a tag, a dotted name; a prompt without the answer.
+  expect(
+    refused("{ type: llm-rubric, value: a, rubricPrompt: 'Grade {{ output | trim }}: {{ rubric }}' }"),
+  ).toEqual([
+    "5 rubric-prompt: `rubricPrompt` uses `{{ output | trim }}`, which is Nunjucks beyond `{{ name }}`: grader prompts fill `{{ name }}` placeholders only (write the value's name alone)",
+  ]);
+  expect(
+    refused("{ type: llm-rubric, value: a, rubricPrompt: '{% if x %}{{ output }}{% endif %}' }"),
+  ).toEqual([
+    '5 rubric-prompt: `rubricPrompt` uses a Nunjucks `{%` tag or comment: grader prompts fill `{{ name }}` placeholders only',
+  ]);
+  expect(refused("{ type: llm-rubric, value: a, rubricPrompt: 'Grade {{ vars.q }}' }")).toHaveLength(1);
+  expect(
+    refused("{ type: llm-rubric, value: a, rubricPrompt: 'Grade the answer against {{ rubric }}' }"),
+  ).toEqual([
+    '5 rubric-prompt: `rubricPrompt` never names `{{output}}`: the judge would not see what it grades',
+  ]);
+  // The test's options.rubricPrompt is checked as well, and a chat's messages are read.
+  expect(
+    load(
+      `${head}      - { type: llm-rubric, value: a }\n    options: { rubricPrompt: 'Just {{ rubric }}' }\n`,
+    ),
+  ).toHaveLength(1);
+  expect(
+    refused(`{ type: llm-rubric, value: a, rubricPrompt: [{ role: user, content: 'Grade {{output}}' }] }`),
+  ).toEqual([]);
+  // The model-graded kinds: each step needs what it grades (promptfoo's own NLI prompt joins with a filter).
+  expect(refused("{ type: factuality, value: Paris, rubricPrompt: 'Expert: {{ideal}}' }")).toEqual([
+    '5 rubric-prompt: `rubricPrompt` never names `{{completion}}`: the judge would not see what it grades',
+  ]);
+  expect(
+    refused(
+      `{ type: context-faithfulness, rubricPrompt: ['{{question}} {{answer}}', '{{context}} {{ statements | join }}'] }`,
+    ),
+  ).toEqual([
+    "5 rubric-prompt: `rubricPrompt[1]` uses `{{ statements | join }}`, which is Nunjucks beyond `{{ name }}`: grader prompts fill `{{ name }}` placeholders only (write the value's name alone)",
+  ]);
+  expect(refused("{ type: context-recall, value: Paris, rubricPrompt: '{{context}}' }")).toEqual([
+    '5 rubric-prompt: `rubricPrompt` never names `{{groundTruth}}`: the judge would not see what it grades',
+  ]);
+  expect(
+    refused("{ type: g-eval, value: clear, rubricPrompt: { steps: '{{criteria}}', evaluate: 'Rate it' } }"),
+  ).toEqual([
+    '5 rubric-prompt: `rubricPrompt.evaluate` never names `{{output}}`: the judge would not see what it grades',
+  ]);
+  expect(
+    refused(
+      "{ type: context-faithfulness, rubricPrompt: ['Q {{question}} A {{answer}}', 'C {{context}} S {{statements}}'] }",
+    ),
+  ).toEqual([]);
+});

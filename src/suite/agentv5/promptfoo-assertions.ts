@@ -10,6 +10,7 @@ import {
 import { type AssertionContext, type Base, type PromptfooTest } from './assertion-context.js';
 import { numberAt, withoutNegation } from './assertion-base.js';
 import { isToolCallType, toolCallAssertion } from './tool-call-assertion.js';
+import { rubricPromptProblem } from './rubric-prompt-check.js';
 
 /**
  * promptfoo's assertion types that run the suite's code or ask a model (`javascript`, `python`,
@@ -350,9 +351,24 @@ function modelGraded(
 
 /**
  * A suite's `rubricPrompt`: a text (or file:// to one), a chat as a list of messages, a list of
- * prompts one per step (context-faithfulness), or g-eval's `{steps, evaluate}`. Null when unset.
+ * prompts one per step (context-faithfulness), or g-eval's `{steps, evaluate}`. Null when unset;
+ * undefined after a reported error (one our placeholders cannot fill is refused: rubric-prompt-check.ts).
  */
 function promptOf(
+  value: unknown,
+  kind: ModelGradedConfig['kind'] | 'llm-rubric',
+  at: PathSegment[],
+  ctx: AssertionContext,
+): ModelGradedConfig['rubricPrompt'] | undefined {
+  const p = readPrompt(value, kind, at, ctx);
+  // llm-rubric's prompt of several steps is refused as such by `llmRubricPrompt`.
+  const problem = p && (kind !== 'llm-rubric' || typeof p === 'string') ? rubricPromptProblem(p, kind) : null;
+  if (!problem) return p;
+  ctx.sink.error(ctx.doc.locate([...at, 'rubricPrompt']), 'rubric-prompt', problem, ctx.subject);
+  return undefined;
+}
+
+function readPrompt(
   value: unknown,
   kind: ModelGradedConfig['kind'] | 'llm-rubric',
   at: PathSegment[],
