@@ -127,5 +127,7 @@ tests:
     p.replace(/<<<([A-Z_0-9]+) ([0-9a-f]+) [^\n]*>>>\n[\s\S]*?\n<<<END \1 \2>>>/g, ''),
   );
   for (const p of outside) expect(p).not.toContain(hostile);
-  expect(sent[0]).toMatch(new RegExp(`Background: <<<CONTEXT [0-9a-f]+ [^\\n]*>>>\\n${hostile}\\n<<<END CONTEXT`));
+  expect(sent[0]).toMatch(
+    new RegExp(`Background: <<<CONTEXT [0-9a-f]+ [^\\n]*>>>\\n${hostile}\\n<<<END CONTEXT`),
+  );
 });

@@ -55,7 +55,12 @@ class Asker {
   ): Promise<ModelGradedAnswer<K>> {
     const vars = this.config.codeContext?.vars ?? {};
     const a = await this.judge.judge({
-      prompt: modelGradedPrompt(step, fencedVars(values, vars, this.fromAnswer), vars, this.suitePrompt(slot)),
+      prompt: modelGradedPrompt(
+        step,
+        fencedVars(values, vars, this.fromAnswer),
+        vars,
+        this.suitePrompt(slot),
+      ),
       schemaName: `promptfoo_${step}`,
       wireSchema: MODEL_GRADED_SCHEMAS[step],
       validate: (d) => {
