@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { DiagnosticSink } from '../../core/diagnostics.js';
 import { readReferencedFile } from '../../core/user-file.js';
-import { missingVars, parsePrompts, type PromptDefinition, renderPrompt, renderText } from './prompts.js';
-import { usesNunjucks } from './nunjucks-render.js';
+import { parsePrompts, type PromptDefinition, renderText } from './prompts.js';
+import { fileVars, inputOf, type MessageReader } from './test-inputs.js';
 import { findProviderCatalog } from './provider-catalog.js';
 import { distinctNames, mapAssertions } from './tests-assertions.js';
 import { compareConfig, noComparison } from './compare-assertions.js';
@@ -17,19 +17,12 @@ import {
   resolveAssertionRefs,
   scenarioTests,
 } from './promptfoo-config.js';
-import {
-  type CaseScoring,
-  type EvalCase,
-  type EvalSuite,
-  type EvaluatorConfig,
-  type Message,
-} from '../types.js';
+import { type CaseScoring, type EvalCase, type EvalSuite, type EvaluatorConfig } from '../types.js';
 import { readTests, type TestsFile } from './tests-files.js';
 import { checkSuiteKeys, checkTestKeys } from './known-keys.js';
 import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
-import { parse as parseYaml } from 'yaml';
 import { parseRepeat } from '../../core/repeat-setting.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
@@ -40,11 +33,6 @@ export const DEFAULT_TEST_THRESHOLD = 0.8;
  * `default_test` (`defaultTest`). Read into the same EvalSuite as v2, with AgentV 5's scoring
  * (the test's weighted score against its threshold) carried on each case.
  */
-
-/** What the v2 loader lends: message lists with file parts, read and located the v2 way. */
-export interface MessageReader {
-  loadMessages(value: unknown, at: PathSegment[], defaultRole: string, subject: string): Message[];
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -212,7 +200,7 @@ interface TestEnv {
 }
 
 /**
- * One test, `default_test` merged as AgentV merges it (vars by key, assertions default-first),
+ * One test, `default_test` merged as AgentV merges it (vars by key; assertions ordered as `testEvaluators` says),
  * once per prompt: with several prompts each copy's id gets `__prompt_<prompt id>` (AgentV).
  */
 function loadTest(t: Record<string, unknown>, at: PathSegment[], subject: string, env: TestEnv): EvalCase[] {
@@ -406,84 +394,4 @@ function clusterOf(metadata: unknown): { cluster?: string } {
       ? (metadata as { cluster?: unknown }).cluster
       : undefined;
   return typeof c === 'string' || typeof c === 'number' ? { cluster: String(c) } : {};
-}
-
-/**
- * promptfoo's `file://` vars: the file's text (trimmed), a YAML file as its JSON; read through
- * the checkout reader. A script (`.js`, `.py`, ...) would run to produce the value: refused by name.
- */
-function fileVars(
-  vars: Record<string, unknown>,
-  at: PathSegment[],
-  subject: string,
-  env: TestEnv,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...vars };
-  for (const [k, v] of Object.entries(vars)) {
-    if (typeof v !== 'string' || !v.startsWith('file://')) continue;
-    const fail = (rule: string, message: string) =>
-      env.f.sink.error(env.f.doc.locate(at), rule, `var '${k}': ${message}`, subject);
-    const ref = v.slice('file://'.length);
-    const ext = path.extname(ref.split(':')[0]!).toLowerCase();
-    if (/^\.(js|cjs|mjs|ts|py)$/.test(ext)) {
-      fail(
-        'unsupported-var-file',
-        `'${v}' is a script that produces the value; rubric-eval reads files as data only`,
-      );
-      continue;
-    }
-    const read = readReferencedFile(env.f.ws, ref, env.dir, fail, v);
-    if (!read) continue;
-    if (ext !== '.yaml' && ext !== '.yml') {
-      out[k] = read.text.trim();
-      continue;
-    }
-    try {
-      out[k] = JSON.stringify(parseYaml(read.text));
-    } catch (err) {
-      fail('yaml', `'${v}': ${(err as Error).message.split('\n')[0]}`);
-    }
-  }
-  return out;
-}
-
-/** A prompt with the test's vars; without prompts, the test's `vars.input` is its input. */
-function inputOf(
-  prompt: PromptDefinition | null,
-  vars: Record<string, unknown>,
-  at: PathSegment[],
-  subject: string,
-  env: TestEnv,
-): Message[] {
-  const template = prompt
-    ? typeof prompt.input === 'string'
-      ? prompt.input
-      : JSON.stringify(prompt.input)
-    : '{{ input }}';
-  // Nunjucks renders a name the test does not define as empty, as promptfoo does; `{{ var }}` alone is checked.
-  const missing = usesNunjucks(template) ? [] : missingVars(template, vars);
-  if (missing.length > 0) {
-    env.f.sink.error(
-      env.f.doc.locate([...at, 'vars']),
-      'missing-var',
-      `the prompt${prompt ? ` '${prompt.id}'` : ''} uses ${missing.map((m) => `{{ ${m} }}`).join(', ')}, which neither the test nor \`default_test\` defines in \`vars\``,
-      subject,
-    );
-    return [];
-  }
-  let value: unknown;
-  try {
-    value = prompt ? renderPrompt(prompt, vars, env.f.ws.templatesAsData) : vars.input;
-  } catch (err) {
-    env.f.sink.error(
-      env.f.doc.locate([...at, 'vars']),
-      'template',
-      `the prompt${prompt ? ` '${prompt.id}'` : ''} does not render: ${(err as Error).message}`,
-      subject,
-    );
-    return [];
-  }
-  // Where a var handed over a message list, positions point into the test's vars.
-  const whole = /^\s*\{\{\s*(\w+)\s*\}\}\s*$/.exec(template);
-  return env.reader.loadMessages(value, [...at, 'vars', ...(whole ? [whole[1]!] : [])], 'user', subject);
 }
