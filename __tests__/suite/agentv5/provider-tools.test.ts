@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadSuiteFile } from '../../../src/suite/load-suite.js';
+import { MAX_TOOL_FILES, MAX_TOOLS } from '../../../src/suite/agentv5/provider-tools.js';
 import { Workspace } from '../../../src/core/workspace.js';
 import { type ToolCallConfig } from '../../../src/suite/types.js';
 import { tmpDir } from '../../helpers/judge.js';
@@ -161,5 +162,38 @@ test('a `format` in a tool schema is named by a warning: promptfoo checks it, ru
   // A property named `format` is no keyword; the one inside `anyOf` is.
   expect(x.warnings).toEqual([
     "tools.yaml:8 format-unchecked: function 'book': `format` is not checked by rubric-eval's tool-call checks (promptfoo checks it); a value of the wrong format passes here",
+  ]);
+});
+
+test('a tools file that names itself, or two that name each other, is refused with the chain (no stack overflow)', () => {
+  const self = load(suite('tools: file://tools.yaml'), { 'tools.yaml': '- file://tools.yaml\n' });
+  expect(self.errors).toEqual([
+    "tools.yaml:1 include-loop: 'file://tools.yaml' is read again on its own path: promptfooconfig.yaml -> tools.yaml -> tools.yaml",
+  ]);
+  const pair = load(suite('tools: file://a.yaml'), {
+    'a.yaml': WEATHER + '- file://b.yaml\n',
+    'b.yaml': '- file://a.yaml\n',
+  });
+  expect(pair.errors).toEqual([
+    "b.yaml:1 include-loop: 'file://a.yaml' is read again on its own path: promptfooconfig.yaml -> a.yaml -> b.yaml -> a.yaml",
+  ]);
+  // The same file twice side by side is no loop: its tools are listed twice, as promptfoo does.
+  const twice = load(suite('tools: [file://weather.yaml, file://weather.yaml]'), { 'weather.yaml': WEATHER });
+  expect(twice.errors).toEqual([]);
+});
+
+test(`files that fan out stop at ${MAX_TOOL_FILES} files read, and a list at ${MAX_TOOLS} tools`, () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) files[`l${i}.yaml`] = `- file://l${i + 1}.yaml\n`.repeat(20);
+  files['l4.yaml'] = '- {type: function, function: {name: f, parameters: {type: object}}}\n';
+  const fan = load(suite('tools: file://l0.yaml'), files);
+  expect(fan.errors).toEqual([
+    `l3.yaml:8 too-many-files: 'file://l4.yaml': \`tools\` reads more than ${MAX_TOOL_FILES} files in all; list the tools in fewer files`,
+  ]);
+  const tool = (i: number) => `- {type: function, function: {name: f${i}}}\n`;
+  const many = (n: number) => Array.from({ length: n }, (_, i) => tool(i)).join('');
+  expect(load(suite('tools: file://t.yaml'), { 't.yaml': many(MAX_TOOLS) }).errors).toEqual([]);
+  expect(load(suite('tools: file://t.yaml'), { 't.yaml': many(MAX_TOOLS + 1) }).errors).toEqual([
+    `t.yaml:${MAX_TOOLS + 1} too-many-tools: \`tools\` holds more than ${MAX_TOOLS}, the most OpenAI takes in one request`,
   ]);
 });
