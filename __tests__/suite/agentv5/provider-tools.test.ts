@@ -197,3 +197,23 @@ test(`files that fan out stop at ${MAX_TOOL_FILES} files read, and a list at ${M
     `t.yaml:${MAX_TOOLS + 1} too-many-tools: \`tools\` holds more than ${MAX_TOOLS}, the most OpenAI takes in one request`,
   ]);
 });
+
+test('a `parameters` schema whose `$ref`s multiply (2^34 checks per call) is refused at load; a recursive tree is not', () => {
+  const defs: Record<string, unknown> = {};
+  for (let i = 0; i < 34; i++)
+    defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+  defs.d34 = { type: 'string' };
+  const tool = (parameters: unknown) =>
+    JSON.stringify([{ type: 'function', function: { name: 'get_weather', parameters } }]);
+  const bad = load(suite('tools: file://tools.json'), {
+    'tools.json': tool({ type: 'object', $defs: defs, properties: { city: { $ref: '#/$defs/d0' } } }),
+  });
+  expect(bad.errors).toEqual([
+    "tools.json:1 tool: function 'get_weather': `parameters` is not a usable JSON Schema: the schema with each `$ref` expanded has more than 10000 parts (a `$ref` used many times, or definitions that each use the next more than once): checking a value against it would take too long",
+  ]);
+  const tree = {
+    type: 'object',
+    properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+  };
+  expect(load(suite('tools: file://tools.json'), { 'tools.json': tool(tree) }).errors).toEqual([]);
+});

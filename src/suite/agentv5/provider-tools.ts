@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment, parseYamlSource, type SourceDocument } from '../../core/yaml-source.js';
+import { schemaExpansionProblem } from '../schema-expansion.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
 import { type ProviderToolSchema } from '../types.js';
 import { type TestsFile } from './tests-files.js';
@@ -112,7 +113,8 @@ function checkFunction(fn: unknown, w: Where, subject: string): boolean {
   if (fn.parameters === undefined) return true;
   const problem =
     schemaProblem(fn.parameters, [...w.at, 'parameters']) ??
-    schemaPatternProblem(fn.parameters, [...w.at, 'parameters']);
+    schemaPatternProblem(fn.parameters, [...w.at, 'parameters']) ??
+    schemaExpansionProblem(fn.parameters, [...w.at, 'parameters']);
   if (problem)
     return fail(
       problem.at,
