@@ -27,7 +27,7 @@ test("a head case's assertions are not read: a file:// script the stage does not
   ]);
 });
 
-test("a head case whose OpenAI provider keeps its tools in a file the stage does not have still answers", async () => {
+test('a head case whose OpenAI provider keeps its tools in a file the stage does not have still answers', async () => {
   const head = [
     'providers:',
     '  - id: openai:gpt-4.1-mini',
