@@ -72,3 +72,7 @@ test('anchors cannot hide the doubling, and a `$ref` to nothing here is said', (
   });
   expect(schemaExpansionProblem({ $ref: 'http://json-schema.org/draft-07/schema#' })).toBeNull();
 });
+
+test('a malformed escape in a `$ref` is said, not thrown', () => {
+  expect(schemaExpansionProblem({ $ref: '#/%E0%A4%A' })?.message).toContain('names nothing');
+});

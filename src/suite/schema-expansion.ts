@@ -79,7 +79,12 @@ function resolve(ref: string, from: Node, index: Index): Node | 'meta' | undefin
   if (META.test(ref)) return 'meta';
   const hash = ref.indexOf('#');
   const uri = hash === -1 ? ref : ref.slice(0, hash);
-  const fragment = hash === -1 ? '' : decodeURIComponent(ref.slice(hash + 1));
+  let fragment = '';
+  try {
+    fragment = hash === -1 ? '' : decodeURIComponent(ref.slice(hash + 1));
+  } catch {
+    return undefined;
+  }
   const resource =
     uri === ''
       ? index.resource.get(from)
@@ -123,7 +128,11 @@ export function schemaExpansionProblem(schema: unknown, at: PathSegment[] = []):
   };
   // `place`: where in the value the node applies, relative to the walk's start.
   const size = (v: unknown, place: string): number => {
-    if (Array.isArray(v)) return v.reduce((sum: number, x) => add(sum, size(x, place)), 0);
+    if (Array.isArray(v)) {
+      let sum = 0;
+      for (const x of v) if ((sum = add(sum, size(x, place))) > MAX_SCHEMA_NODES || problem) break;
+      return sum;
+    }
     if (!isRecord(v)) return 0;
     let n = 1;
     if (typeof v.$ref === 'string') n = add(n, refSize(v, v.$ref, place));
@@ -131,7 +140,10 @@ export function schemaExpansionProblem(schema: unknown, at: PathSegment[] = []):
       if (k === '$ref' || DATA_KEYWORDS.has(k) || DEFINITIONS.has(k)) continue;
       if (!DESCENDS.has(k)) n = add(n, size(x, place));
       else if ((k === 'properties' || k === 'patternProperties') && isRecord(x))
-        for (const [name, s] of Object.entries(x)) n = add(n, size(s, `${place}/${k}:${name}`));
+        for (const [name, s] of Object.entries(x)) {
+          n = add(n, size(s, `${place}/${k}:${name}`));
+          if (n > MAX_SCHEMA_NODES || problem) break;
+        }
       else n = add(n, size(x, `${place}/${k}`));
       if (n > MAX_SCHEMA_NODES || problem) break;
     }
