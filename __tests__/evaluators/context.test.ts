@@ -1,6 +1,7 @@
-import { caseContext } from '../../src/evaluators/context.js';
+import { candidateFromTarget, caseContext } from '../../src/evaluators/context.js';
 import { templatePrompt } from '../../src/judge/prompts.js';
 import { type EvalCase } from '../../src/suite/types.js';
+import { fixedAnswer } from '../../src/targets/providers.js';
 
 const evalCase: EvalCase = {
   id: 'c1',
@@ -29,4 +30,16 @@ test('the JSON texts a template may ask for are written when asked, once, as bef
   expect(user).toContain('In [{"role":"user","content":"Capital of France?"}] out <<<OUTPUT_MESSAGES');
   expect(user).toContain('[{"role":"assistant","content":"Paris."}]\n<<<END OUTPUT_MESSAGES');
   expect(user).toContain('want [{"role":"assistant","content":"Paris."}]');
+});
+
+test("code is given the object of an OpenAI tool-calling reply, and any other target's text", () => {
+  const message = {
+    role: 'assistant',
+    content: 'Paris is the capital of France.',
+    tool_calls: [{ id: '1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+  };
+  const given = { ...fixedAnswer('Paris is the capital of France.'), outputMessages: [message] };
+  // A CLI target (or answers file) whose one message called tools: a trace, code reads its text.
+  expect(candidateFromTarget(given).value).toBeUndefined();
+  expect(candidateFromTarget({ ...given, toolOutput: true }).value).toBe(message);
 });

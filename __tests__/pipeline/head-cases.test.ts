@@ -27,6 +27,29 @@ test("a head case's assertions are not read: a file:// script the stage does not
   ]);
 });
 
+test('a head case whose OpenAI provider keeps its tools in a file the stage does not have still answers', async () => {
+  const head = [
+    'providers:',
+    '  - id: openai:gpt-4.1-mini',
+    '    config: { tools: file://tools.yaml }',
+    'prompts: ["{{ q }}"]',
+    'tests:',
+    '  - id: t1',
+    '    vars: { q: weather in Paris? }',
+    '    assert: [{ type: is-valid-openai-tools-call }]',
+    '',
+  ].join('\n');
+  const got = await loadHeadCases(
+    ['evals/promptfooconfig.yaml'],
+    () => Promise.resolve(new Map([['evals/promptfooconfig.yaml', head]])),
+    [{ suite: 'evals/promptfooconfig.yaml', id: 't1' }],
+  );
+  const c = got.get(caseKey('evals/promptfooconfig.yaml', 't1'));
+  expect(c && 'evalCase' in c ? c.evalCase.inputMessages[0]!.parts : c).toEqual([
+    { type: 'text', text: 'weather in Paris?' },
+  ]);
+});
+
 test('a cancel before the head suite is read leaves its cases errors that say so, never answered', async () => {
   const controller = new AbortController();
   controller.abort();

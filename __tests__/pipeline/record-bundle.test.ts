@@ -70,3 +70,13 @@ test('a bundle nested past any the record stage writes is refused before anythin
     /^the record bundle is nested past 200 levels at answers\.0\./,
   );
 });
+
+test("an OpenAI tool-calling answer's mark is kept, so the judge stage gives code its object as a single job does", () => {
+  const message = { role: 'assistant', content: null, tool_calls: [] };
+  const marked = { ...answer('a'), output_messages: [message], tool_output: true };
+  const r = parseBundle(bundle({ answers: [marked, answer('b')] }));
+  expect('bundle' in r && r.bundle.answers.map((a) => a.tool_output)).toEqual([true, undefined]);
+  expect(parseBundle(bundle({ answers: [{ ...marked, tool_output: 'yes' }] }))).toEqual({
+    errors: ["the record bundle's answers.0.tool_output Invalid input: expected boolean, received string"],
+  });
+});

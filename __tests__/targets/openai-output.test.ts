@@ -1,24 +1,14 @@
-import { chatOutput, promptfooOutput, toolAnswer } from '../../src/targets/openai-output.js';
+import { promptfooOutput } from '../../src/judge/openai-message.js';
+import { toolAnswer } from '../../src/targets/openai-output.js';
 
 /** promptfoo's output of an OpenAI answer given tools (its chat provider's rule, read from its source). */
 const call = { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
 const usage = { promptTokens: 1, completionTokens: 1, finishReason: 'tool_calls' };
 
-test('calls without text are the calls; text and calls the whole message; text alone the text', () => {
-  expect(chatOutput({ role: 'assistant', content: null, tool_calls: [call] })).toEqual([call]);
-  expect(chatOutput({ role: 'assistant', content: '', tool_calls: [call] })).toEqual([call]);
-  const both = { role: 'assistant', content: 'Checking.', tool_calls: [call] };
-  expect(chatOutput(both)).toBe(both);
-  expect(chatOutput({ role: 'assistant', content: 'Checking.', tool_calls: [] })).toBe('Checking.');
-  expect(chatOutput({ role: 'assistant', content: 'Hi' })).toBe('Hi');
-  const fn = { name: 'get_weather', arguments: '{}' };
-  expect(chatOutput({ role: 'assistant', content: null, function_call: fn })).toBe(fn);
-});
-
 test('a target answer: the calls as JSON text, the message kept so graders read the calls back', () => {
   const message = { role: 'assistant', content: null, tool_calls: [call] };
   const a = toolAnswer({ content: '', ...usage, message });
-  expect(a).toEqual({ text: JSON.stringify([call]), outputMessages: [message] });
+  expect(a).toEqual({ text: JSON.stringify([call]), outputMessages: [message], toolOutput: true });
   expect(promptfooOutput(a.text, a.outputMessages)).toEqual([call]);
   // A text answer stays a text, with no messages; so does an AgentV trace that is not OpenAI's.
   expect(toolAnswer({ content: 'Hi', ...usage, message: { role: 'assistant', content: 'Hi' } })).toEqual({

@@ -3,12 +3,13 @@ import { type CandidateAnswer } from './candidate-answer.js';
 import { messageAsWritten, renderQuestion, renderReferenceAnswer } from '../suite/messages.js';
 import { type EvalCase, type Message } from '../suite/types.js';
 import { type TargetAnswer } from '../targets/providers.js';
-import { promptfooOutput } from '../targets/openai-output.js';
+import { promptfooOutput } from '../judge/openai-message.js';
 
 /** What the evaluators see of a target's answer. */
 export function candidateFromTarget(a: TargetAnswer): CandidateAnswer {
-  // An OpenAI target's tool calls: code and the tool-call assertions are given them, as in promptfoo.
-  const value = promptfooOutput(a.text, a.outputMessages);
+  // An OpenAI target's tool calls: code and the tool-call assertions are given them, as in promptfoo;
+  // any other target's messages are its trace, and code is given its text.
+  const value = a.toolOutput ? promptfooOutput(a.text, a.outputMessages) : a.text;
   return {
     ...(typeof value !== 'string' ? { value } : {}),
     text: a.text,

@@ -228,6 +228,7 @@ function recordedRunner(name: string, recorded: RecordedAnswer | undefined): Tar
       return Promise.resolve({
         text: recorded.answer,
         outputMessages: recorded.output_messages ?? null,
+        ...(recorded.tool_output === true ? { toolOutput: true as const } : {}),
         // The bundle's usage is the pull request's word: shown nowhere and never charged to
         // `budget-usd`, or a bundle could skip every case by claiming a fortune was spent.
         promptTokens: null,

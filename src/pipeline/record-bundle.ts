@@ -22,6 +22,8 @@ export interface RecordedAnswer {
   error: string | null;
   /** The target's output messages, when it gave them and they fit (trace evaluators read them). */
   output_messages?: unknown[] | null;
+  /** The output message is an OpenAI model's tool-calling reply (providers.ts `toolOutput`). */
+  tool_output?: boolean;
 }
 
 export interface RecordedGate {
@@ -83,6 +85,7 @@ const AnswerSchema = z.object({
     .default(null),
   error: shortText.nullable().default(null),
   output_messages: z.array(z.unknown()).max(10_000).nullable().optional(),
+  tool_output: z.boolean().optional(),
 });
 
 const GateSchema = z.object({

@@ -132,6 +132,8 @@ async function recordAnswer(
     },
     error: null,
     ...(answer.outputMessages ? { output_messages: answer.outputMessages } : {}),
+    // Code is given the object of a tool-calling reply (evaluators/context.ts); the mark says which.
+    ...(answer.outputMessages && answer.value !== undefined ? { tool_output: true } : {}),
   };
 }
 

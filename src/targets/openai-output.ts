@@ -1,4 +1,5 @@
 import { type ChatResponse } from '../judge/chat.js';
+import { chatOutput } from '../judge/openai-message.js';
 
 /**
  * What an OpenAI target given tools answers, as promptfoo makes it its output. Chat Completions:
@@ -6,19 +7,11 @@ import { type ChatResponse } from '../judge/chat.js';
  * when it wrote no text; the whole message when it did both. The Responses API: one line per
  * output item, a function call as its item's JSON. An answer that is not a text is graded as its
  * JSON text, and its message is kept as the output messages, from which the tool-call
- * assertions read it back (`promptfooOutput`), also after the record stage.
+ * assertions read it back (judge/openai-message.ts `promptfooOutput`), also after the record stage.
  */
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** promptfoo's output of one Chat Completions message: its text, or an object (calls or the message). */
-export function chatOutput(message: Record<string, unknown>): unknown {
-  const { content, tool_calls: calls, function_call: call } = message;
-  if (content && (call || calls)) return Array.isArray(calls) && calls.length === 0 ? content : message;
-  if (content === null || content === undefined || (content === '' && calls)) return call || calls || '';
-  return content;
-}
 
 /** The Responses API's output items as promptfoo joins them (a function call with no arguments noted). */
 function responsesText(items: readonly unknown[]): string {
@@ -46,27 +39,18 @@ function responsesText(items: readonly unknown[]): string {
   return parts.join('\n');
 }
 
-/** A model target's answer when it was given tools: its text, and its message when that is what it answered. */
-export function toolAnswer(r: ChatResponse): { text: string; outputMessages: unknown[] | null } {
+/**
+ * A model target's answer when it was given tools: its text, and its message when that is what it
+ * answered, marked `toolOutput` so the evaluators give promptfoo's object for it (and only for it).
+ */
+export function toolAnswer(r: ChatResponse): {
+  text: string;
+  outputMessages: unknown[] | null;
+  toolOutput?: true;
+} {
   if (r.output) return { text: responsesText(r.output), outputMessages: null };
   if (!isRecord(r.message)) return { text: r.content, outputMessages: null };
   const out = chatOutput(r.message);
   if (typeof out === 'string') return { text: out, outputMessages: null };
-  return { text: JSON.stringify(out), outputMessages: [r.message] };
-}
-
-/** An OpenAI assistant message that called tools (the only kind `toolAnswer` keeps). */
-function isToolMessage(m: unknown): m is Record<string, unknown> {
-  if (!isRecord(m) || m.role !== 'assistant') return false;
-  const calls = m.tool_calls;
-  return (
-    (Array.isArray(calls) && calls.length > 0 && calls.every((c) => isRecord(c) && isRecord(c.function))) ||
-    isRecord(m.function_call)
-  );
-}
-
-/** The answer as promptfoo's tool-call assertions see it: the object an OpenAI target answered, else its text. */
-export function promptfooOutput(text: string, outputMessages: readonly unknown[] | null): unknown {
-  const only = outputMessages?.length === 1 ? outputMessages[0] : undefined;
-  return isToolMessage(only) ? chatOutput(only) : text;
+  return { text: JSON.stringify(out), outputMessages: [r.message], toolOutput: true };
 }

@@ -29,6 +29,12 @@ export interface TargetAnswer {
   durationMs: number | null;
   /** The model that answered, when rubric-eval called it (prices its tokens for `budget-usd`). */
   model?: string;
+  /**
+   * Set when an OpenAI model that was sent tools answered with a tool-calling message (its one
+   * output message): code and the tool-call assertions are given promptfoo's object for it. A CLI
+   * target's or answers file's messages are a trace, never read so.
+   */
+  toolOutput?: true;
 }
 
 export interface TargetRunner {

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadSuiteFile } from '../../../src/suite/load-suite.js';
+import { MAX_TOOL_FILES, MAX_TOOLS } from '../../../src/suite/agentv5/provider-tools.js';
 import { Workspace } from '../../../src/core/workspace.js';
 import { type ToolCallConfig } from '../../../src/suite/types.js';
 import { tmpDir } from '../../helpers/judge.js';
@@ -162,4 +163,57 @@ test('a `format` in a tool schema is named by a warning: promptfoo checks it, ru
   expect(x.warnings).toEqual([
     "tools.yaml:8 format-unchecked: function 'book': `format` is not checked by rubric-eval's tool-call checks (promptfoo checks it); a value of the wrong format passes here",
   ]);
+});
+
+test('a tools file that names itself, or two that name each other, is refused with the chain (no stack overflow)', () => {
+  const self = load(suite('tools: file://tools.yaml'), { 'tools.yaml': '- file://tools.yaml\n' });
+  expect(self.errors).toEqual([
+    "tools.yaml:1 include-loop: 'file://tools.yaml' is read again on its own path: promptfooconfig.yaml -> tools.yaml -> tools.yaml",
+  ]);
+  const pair = load(suite('tools: file://a.yaml'), {
+    'a.yaml': WEATHER + '- file://b.yaml\n',
+    'b.yaml': '- file://a.yaml\n',
+  });
+  expect(pair.errors).toEqual([
+    "b.yaml:1 include-loop: 'file://a.yaml' is read again on its own path: promptfooconfig.yaml -> a.yaml -> b.yaml -> a.yaml",
+  ]);
+  // The same file twice side by side is no loop: its tools are listed twice, as promptfoo does.
+  const twice = load(suite('tools: [file://weather.yaml, file://weather.yaml]'), { 'weather.yaml': WEATHER });
+  expect(twice.errors).toEqual([]);
+});
+
+test(`files that fan out stop at ${MAX_TOOL_FILES} files read, and a list at ${MAX_TOOLS} tools`, () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) files[`l${i}.yaml`] = `- file://l${i + 1}.yaml\n`.repeat(20);
+  files['l4.yaml'] = '- {type: function, function: {name: f, parameters: {type: object}}}\n';
+  const fan = load(suite('tools: file://l0.yaml'), files);
+  expect(fan.errors).toEqual([
+    `l3.yaml:8 too-many-files: 'file://l4.yaml': \`tools\` reads more than ${MAX_TOOL_FILES} files in all; list the tools in fewer files`,
+  ]);
+  const tool = (i: number) => `- {type: function, function: {name: f${i}}}\n`;
+  const many = (n: number) => Array.from({ length: n }, (_, i) => tool(i)).join('');
+  expect(load(suite('tools: file://t.yaml'), { 't.yaml': many(MAX_TOOLS) }).errors).toEqual([]);
+  expect(load(suite('tools: file://t.yaml'), { 't.yaml': many(MAX_TOOLS + 1) }).errors).toEqual([
+    `t.yaml:${MAX_TOOLS + 1} too-many-tools: \`tools\` holds more than ${MAX_TOOLS}, the most OpenAI takes in one request`,
+  ]);
+});
+
+test('a `parameters` schema whose `$ref`s multiply (2^34 checks per call) is refused at load; a recursive tree is not', () => {
+  const defs: Record<string, unknown> = {};
+  for (let i = 0; i < 34; i++)
+    defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+  defs.d34 = { type: 'string' };
+  const tool = (parameters: unknown) =>
+    JSON.stringify([{ type: 'function', function: { name: 'get_weather', parameters } }]);
+  const bad = load(suite('tools: file://tools.json'), {
+    'tools.json': tool({ type: 'object', $defs: defs, properties: { city: { $ref: '#/$defs/d0' } } }),
+  });
+  expect(bad.errors).toEqual([
+    "tools.json:1 tool: function 'get_weather': `parameters` is not a usable JSON Schema: the schema with each `$ref` expanded has more than 10000 parts (a `$ref` used many times, or definitions that each use the next more than once): checking a value against it would take too long",
+  ]);
+  const tree = {
+    type: 'object',
+    properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+  };
+  expect(load(suite('tools: file://tools.json'), { 'tools.json': tool(tree) }).errors).toEqual([]);
 });

@@ -5,6 +5,7 @@ import { type RawEvaluator } from '../v2/schema.js';
 import { type EvaluatorConfig, type TextCheck } from '../types.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { boundedPatternProblem } from '../../core/bounded-pattern.js';
+import { schemaExpansionProblem } from '../schema-expansion.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { parse as parseYaml } from 'yaml';
@@ -46,6 +47,11 @@ export function textAssertion(
     const refused = schema === null ? null : schemaPatternProblem(schema);
     if (refused) {
       sink.error(doc.locate([...at, 'value', ...refused.at]), 'regex', refused.message, subject);
+      return undefined;
+    }
+    const costly = schema === null ? null : schemaExpansionProblem(schema);
+    if (costly) {
+      sink.error(doc.locate([...at, 'value', ...costly.at]), 'schema', costly.message, subject);
       return undefined;
     }
     return { ...base, type: 'text_assertion', check, values: [], flags: null, schema };

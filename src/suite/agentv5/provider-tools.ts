@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment, parseYamlSource, type SourceDocument } from '../../core/yaml-source.js';
+import { schemaExpansionProblem } from '../schema-expansion.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
 import { type ProviderToolSchema } from '../types.js';
 import { type TestsFile } from './tests-files.js';
@@ -112,7 +113,8 @@ function checkFunction(fn: unknown, w: Where, subject: string): boolean {
   if (fn.parameters === undefined) return true;
   const problem =
     schemaProblem(fn.parameters, [...w.at, 'parameters']) ??
-    schemaPatternProblem(fn.parameters, [...w.at, 'parameters']);
+    schemaPatternProblem(fn.parameters, [...w.at, 'parameters']) ??
+    schemaExpansionProblem(fn.parameters, [...w.at, 'parameters']);
   if (problem)
     return fail(
       problem.at,
@@ -144,8 +146,22 @@ function checkTool(tool: unknown, w: Where, subject: string): boolean {
   return checkFunction(tool.function, { ...w, at: [...w.at, 'function'] }, subject);
 }
 
+/**
+ * Bounds on one list: OpenAI takes at most 128 tools (or functions) in a request, so a longer list
+ * could never be sent; and files that name each other (20 references a file, 4 deep, is 160,000
+ * reads) stop at 32 files read, far above a real config's one or few.
+ */
+export const MAX_TOOLS = 128;
+export const MAX_TOOL_FILES = 32;
+
 /** A `file://` list: its text through the checkout reader, parsed as JSON (`.json`) or YAML, with its own positions. */
-function readListFile(ref: string, w: Where, dir: string, f: TestsFile, subject: string): Where | undefined {
+function readListFile(
+  ref: string,
+  w: Where,
+  dir: string,
+  f: TestsFile,
+  subject: string,
+): (Where & { absPath: string }) | undefined {
   const fail = (rule: string, message: string) => {
     w.sink.error(w.doc.locate(w.at), rule, message, subject);
     return undefined;
@@ -179,7 +195,7 @@ function readListFile(ref: string, w: Where, dir: string, f: TestsFile, subject:
     f.sink.items.push(...sink.items);
     return undefined;
   }
-  return { doc, sink, at: [] };
+  return { doc, sink, at: [], absPath: file.absPath };
 }
 
 /**
@@ -197,24 +213,50 @@ function readList(
   const items: { value: unknown; where: Where }[] = [];
   // Each file's problems carry its own name: moved into the suite's list once all are checked.
   const files: DiagnosticSink[] = [];
-  const add = (v: unknown, where: Where): boolean => {
+  const refuse = (where: Where, rule: string, message: string) => {
+    where.sink.error(where.doc.locate(where.at), rule, message, subject);
+    return false;
+  };
+  const keep = (x: unknown, where: Where): boolean => {
+    if (items.length === MAX_TOOLS)
+      return refuse(
+        where,
+        'too-many-tools',
+        `\`${key}\` holds more than ${MAX_TOOLS}, the most OpenAI takes in one request`,
+      );
+    items.push({ value: x, where });
+    return true;
+  };
+  // `chain`: the files on the way here, so a file that names itself (or an earlier one) is refused.
+  const add = (v: unknown, where: Where, chain: readonly string[]): boolean => {
     if (typeof v === 'string' && v.startsWith('file://')) {
+      if (files.length === MAX_TOOL_FILES)
+        return refuse(
+          where,
+          'too-many-files',
+          `'${v}': \`${key}\` reads more than ${MAX_TOOL_FILES} files in all; list the tools in fewer files`,
+        );
       const file = readListFile(v, where, dir, f, subject);
       if (!file) return false;
       files.push(file.sink);
-      return add(file.doc.value, file);
+      const display = f.ws.display(file.absPath);
+      if (chain.includes(display))
+        return refuse(
+          where,
+          'include-loop',
+          `'${v}' is read again on its own path: ${[...chain, display].join(' -> ')}`,
+        );
+      return add(file.doc.value, file, [...chain, display]);
     }
     if (Array.isArray(v)) {
-      for (const [i, x] of v.entries())
-        if (typeof x === 'string' && x.startsWith('file://')) {
-          if (!add(x, { ...where, at: [...where.at, i] })) return false;
-        } else items.push({ value: x, where: { ...where, at: [...where.at, i] } });
+      for (const [i, x] of v.entries()) {
+        const at = { ...where, at: [...where.at, i] };
+        if (!(typeof x === 'string' && x.startsWith('file://') ? add(x, at, chain) : keep(x, at)))
+          return false;
+      }
       return true;
     }
-    if (isRecord(v)) {
-      items.push({ value: v, where });
-      return true;
-    }
+    if (isRecord(v)) return keep(v, where);
     where.sink.error(
       where.doc.locate(where.at),
       'type',
@@ -223,7 +265,7 @@ function readList(
     );
     return false;
   };
-  const added = add(value, w);
+  const added = add(value, w, [f.display]);
   const check = key === 'tools' ? checkTool : checkFunction;
   let ok = added;
   if (added) for (const { value: v, where } of items) ok = check(v, where, subject) && ok;

@@ -48,9 +48,12 @@ function promptfooModel(
     return 'refused';
   }
   const { settings, unread } = openAiSettings(obj.config);
-  const loaded = isRecord(obj.config)
-    ? readProviderTools(obj.config, at, f)
-    : { tools: null, functions: null };
+  // Loaded for its inputs only (the judge stage's head cases), nothing is sent nor checked, and
+  // the tools files are not there to read: only the suite files are fetched from the head.
+  const loaded =
+    isRecord(obj.config) && !f.inputsOnly
+      ? readProviderTools(obj.config, at, f)
+      : { tools: null, functions: null };
   if (loaded.tools) settings.tools = loaded.tools;
   if (loaded.functions) settings.functions = loaded.functions;
   for (const k of unread)
