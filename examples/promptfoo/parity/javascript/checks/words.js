@@ -4,5 +4,9 @@ module.exports = (output) => Math.min(1, 3 / output.split(/\s+/).filter(Boolean)
 // A named export (file://checks/words.js:mentionsOrder): a grading result from context.vars.
 module.exports.mentionsOrder = (output, context) => {
   const named = output.includes(context.vars.order);
-  return { pass: named, score: named ? 1 : 0.2, reason: `order ${context.vars.order} ${named ? 'named' : 'missing'}` };
+  return {
+    pass: named,
+    score: named ? 1 : 0.2,
+    reason: `order ${context.vars.order} ${named ? 'named' : 'missing'}`,
+  };
 };
