@@ -1,2 +1,2 @@
 // The passages the answer cites, one per line (promptfoo: a text or a list of texts).
-module.exports = (output, context) => JSON.parse(output).sources.join('\n');
+module.exports = (output) => JSON.parse(output).sources.join('\n');
