@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { startOpenAIServer, type FakeOpenAI } from '../../__fixtures__/servers/openai-server.mjs';
 import { ChatCaller } from '../../src/judge/chat.js';
@@ -186,6 +186,29 @@ describe('Transport', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toEqual({ zipped: true });
     expect((await t.fetch(`${srv.url}/empty`)).status).toBe(204);
+  });
+
+  test("a compressed answer that inflates past the size cap is refused, not inflated (a target endpoint is the PR's)", async () => {
+    // 64 MiB of zeros: tens of kilobytes on the wire, twice the cap once inflated.
+    const zeros = Buffer.alloc(64 * 2 ** 20);
+    const bombs: Record<string, Buffer> = {
+      gzip: gzipSync(zeros),
+      deflate: deflateSync(zeros),
+      br: brotliCompressSync(zeros),
+    };
+    const srv = await scriptedServer((req, res) => {
+      const encoding = req.url!.slice(1);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(bombs[encoding]);
+    });
+    const t = new Transport(2);
+    closers.push(() => t.close());
+    for (const encoding of Object.keys(bombs)) {
+      expect(bombs[encoding]!.length).toBeLessThan(2 ** 20);
+      await expect(t.fetch(`${srv.url}/${encoding}`)).rejects.toThrow(
+        `the answer inflates (${encoding}) to over 32 MiB: refused`,
+      );
+    }
   });
 
   test('an answer over the size cap is refused, not buffered', async () => {

@@ -91,14 +91,16 @@ test('a batching CLI target that writes a 200 MB output file: refused past the b
 });
 
 test.each([
-  ['a link to /dev/zero', 'ln -sf /dev/zero {OUTPUT_FILE}'],
-  ['a FIFO nobody writes to', 'rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}'],
-])('an output file replaced by %s is refused at once: the case is an error', async (_name, cli) => {
+  ['a link to /dev/zero', 'ln -sf /dev/zero {OUTPUT_FILE}', 'a symlink, not a file: refused'],
+  ['a link to a file of the runner', 'ln -sf /etc/hostname {OUTPUT_FILE}', 'a symlink, not a file: refused'],
+  ['a FIFO nobody writes to', 'rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}', 'not a regular file'],
+])('an output file replaced by %s is refused at once: the case is an error', async (_name, cli, why) => {
   const workspace = hostileRepo({ cli });
   const r = await run(workspace);
   const c = readResults(workspace).suites[0]!.cases[0]!;
   expect(c.verdict).toBe('error');
-  expect(c.error).toContain('not a regular file');
+  expect(c.error).toContain(why);
+  expect(c.answer ?? '').toBe('');
   expect(r.durationMs).toBeLessThan(10_000);
   expect(r.code).toBe(1);
   expect(judge.state.requests).toHaveLength(0);

@@ -70,15 +70,23 @@ export class BoundedBuffer {
 
 /**
  * A file a command wrote (a CLI target's {OUTPUT_FILE}), read as its stdout is: redacted as the
- * bytes come in, at most `limit` kept, the rest never read. Only a regular file is read: the
- * command may have put a FIFO (a read that never ends) or a link to /dev/zero in its place.
+ * bytes come in, at most `limit` kept, the rest never read. Only a regular file is read, never
+ * through a link at its name: the command may have put a FIFO (a read that never ends), a link to
+ * /dev/zero or to a file of the runner's in its place.
  */
 export function readCapped(
   file: string,
   limit: number,
   clean: StreamRedactor,
 ): { text: string; overflowed: boolean; size: number } {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new RubricEvalError('a symlink, not a file: refused', { cause: err });
+    throw err;
+  }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new RubricEvalError('not a regular file');

@@ -210,15 +210,31 @@ export function headerRecord(init: RequestInit['headers']): Record<string, strin
   return out;
 }
 
+/**
+ * The answer's body, decompressed within the same bound as its bytes on the wire: a target's
+ * endpoint comes from a file the PR controls, and 32 MiB of gzip can inflate to gigabytes.
+ */
 export function decode(encoding: string | undefined, raw: Buffer): { body: Buffer; decoded: boolean } {
+  const bounded = { maxOutputLength: MAX_RESPONSE_BYTES };
+  const inflate = (name: string, fn: () => Buffer) => {
+    try {
+      return { body: fn(), decoded: true };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw err;
+      throw new RubricEvalError(
+        `the answer inflates (${name}) to over ${MAX_RESPONSE_BYTES / 2 ** 20} MiB: refused`,
+        { cause: err },
+      );
+    }
+  };
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return { body: gunzipSync(raw), decoded: true };
+      return inflate('gzip', () => gunzipSync(raw, bounded));
     case 'deflate':
-      return { body: inflateSync(raw), decoded: true };
+      return inflate('deflate', () => inflateSync(raw, bounded));
     case 'br':
-      return { body: brotliDecompressSync(raw), decoded: true };
+      return inflate('br', () => brotliDecompressSync(raw, bounded));
     default:
       return { body: raw, decoded: false };
   }
