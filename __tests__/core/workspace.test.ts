@@ -98,3 +98,13 @@ describe('Workspace.resolveReference', () => {
     expect(ws.resolveReference('/link.txt', evals)).toMatchObject({ ok: false, rule: 'escapes-workspace' });
   });
 });
+
+test('a text read once is refused to a later reader that allows less, as a first read by it would be', () => {
+  const root = tmpDir('re-ws-cap-');
+  const file = path.join(root, 'labels.yaml');
+  writeFileSync(file, 'x'.repeat(2048));
+  const ws = new Workspace(root);
+  expect(ws.readText(file)).toHaveLength(2048);
+  expect(() => ws.readText(file, 1024)).toThrow(expect.objectContaining({ rule: 'too-large' }));
+  expect(ws.readText(file, 4096)).toHaveLength(2048);
+});

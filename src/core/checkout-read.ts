@@ -54,7 +54,7 @@ export function readRegularFile(absPath: string, maxBytes: number, shown = absPa
   }
 }
 
-const tooLarge = (size: number, max: number) =>
+export const tooLarge = (size: number, max: number) =>
   `file is ${(size / 1024 / 1024).toFixed(1)} MB; the limit is ${+(max / 1024 / 1024).toFixed(1)} MB`;
 
 /** Whether something (a file, a folder, a link, whatever it points to) stands at `absPath`. */

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FileReadRefused, present, readRegularFile } from './checkout-read.js';
+import { FileReadRefused, present, readRegularFile, tooLarge } from './checkout-read.js';
 import { excerpt } from './diagnostics.js';
 
 /** Files larger than this are refused: suites and attachments are text written by people. */
@@ -16,7 +16,8 @@ export type Resolution =
 export class Workspace {
   readonly root: string;
   private readonly realRoot: string;
-  private readonly textCache = new Map<string, string>();
+  /** Texts read this run, with the size they had on disk: a later reader may allow less. */
+  private readonly textCache = new Map<string, { text: string; bytes: number }>();
 
   /**
    * @param templatesAsData the files are a pull request's, read as data where secrets are at hand
@@ -108,12 +109,14 @@ export class Workspace {
    */
   readText(absPath: string, maxBytes = MAX_FILE_BYTES, keep = true): string {
     const cached = this.textCache.get(absPath);
-    if (cached !== undefined) return cached;
-    const text = readRegularFile(this.realInside(absPath), maxBytes, this.display(absPath)).replace(
-      /\r\n/g,
-      '\n',
-    );
-    if (keep) this.textCache.set(absPath, text);
+    if (cached !== undefined) {
+      if (cached.bytes > maxBytes)
+        throw new FileReadRefused('too-large', absPath, tooLarge(cached.bytes, maxBytes));
+      return cached.text;
+    }
+    const raw = readRegularFile(this.realInside(absPath), maxBytes, this.display(absPath));
+    const text = raw.replace(/\r\n/g, '\n');
+    if (keep) this.textCache.set(absPath, { text, bytes: Buffer.byteLength(raw, 'utf8') });
     return text;
   }
 
