@@ -8,7 +8,7 @@ import {
   type ModelGradedConfig,
 } from '../types.js';
 import { type AssertionContext, type Base, type PromptfooTest } from './assertion-context.js';
-import { numberAt, withoutNegation } from './assertion-base.js';
+import { numberAt, reportAt, withoutNegation } from './assertion-base.js';
 import { isToolCallType, toolCallAssertion } from './tool-call-assertion.js';
 import { rubricPromptProblem } from './rubric-prompt-check.js';
 
@@ -97,13 +97,7 @@ function transformSource(
   key = 'transform',
 ): CodeSource | undefined {
   if (typeof value !== 'string' || value.trim() === '') {
-    ctx.sink.error(
-      ctx.doc.locate(at),
-      'type',
-      `\`${key}\` is JavaScript code or a file:// script`,
-      ctx.subject,
-    );
-    return undefined;
+    return reportAt(ctx, at, 'type', `\`${key}\` is JavaScript code or a file:// script`);
   }
   if (!value.startsWith('file://')) return { language: 'javascript', code: value, file: null };
   return fileSource(value, null, at, ctx);
@@ -116,10 +110,7 @@ function fileSource(
   at: PathSegment[],
   ctx: AssertionContext,
 ): CodeSource | undefined {
-  const fail = (rule: string, message: string) => {
-    ctx.sink.error(ctx.doc.locate(at), rule, message, ctx.subject);
-    return undefined;
-  };
+  const fail = (rule: string, message: string) => reportAt(ctx, at, rule, message);
   const m = /^file:\/\/(.+?\.(?:js|cjs|mjs|py|ts|cts|mts))(?::([A-Za-z_$][\w$]*))?$/.exec(ref.trim());
   if (!m)
     return fail(
@@ -142,7 +133,7 @@ function fileSource(
     ctx.ws,
     m[1]!,
     ctx.dir,
-    (rule, message) => ctx.sink.error(ctx.doc.locate(at), rule, message, ctx.subject),
+    (rule, message) => reportAt(ctx, at, rule, message),
     ref,
   );
   if (!file) return undefined;
@@ -209,13 +200,12 @@ function similar(
   const v = item.value;
   const values = Array.isArray(v) ? v : [v];
   if (values.length === 0 || values.some((x) => typeof x !== 'string' || x.trim() === '')) {
-    ctx.sink.error(
-      ctx.doc.locate([...at, 'value']),
+    return reportAt(
+      ctx,
+      [...at, 'value'],
       'value',
       '`similar` needs `value`: the expected text, or a list of texts (it passes when any is close enough)',
-      ctx.subject,
     );
-    return undefined;
   }
   const threshold = thresholdOf(item, at, ctx, 0.75);
   if (threshold === undefined) return undefined;
@@ -364,8 +354,7 @@ function promptOf(
   // llm-rubric's prompt of several steps is refused as such by `llmRubricPrompt`.
   const problem = p && (kind !== 'llm-rubric' || typeof p === 'string') ? rubricPromptProblem(p, kind) : null;
   if (!problem) return p;
-  ctx.sink.error(ctx.doc.locate([...at, 'rubricPrompt']), 'rubric-prompt', problem, ctx.subject);
-  return undefined;
+  return reportAt(ctx, [...at, 'rubricPrompt'], 'rubric-prompt', problem);
 }
 
 function readPrompt(
@@ -382,8 +371,7 @@ function readPrompt(
         ctx.ws,
         v.slice('file://'.length),
         ctx.dir,
-        (rule, message) =>
-          ctx.sink.error(ctx.doc.locate([...at, 'rubricPrompt']), rule, message, ctx.subject),
+        (rule, message) => reportAt(ctx, [...at, 'rubricPrompt'], rule, message),
         v,
       );
       return file?.text;
@@ -430,11 +418,10 @@ export function llmRubricPrompt(
   const given = item.rubricPrompt ?? ctx.promptfoo?.options.rubricPrompt;
   const p = promptOf(given, 'llm-rubric', at, ctx);
   if (p === undefined || p === null || typeof p === 'string') return p;
-  ctx.sink.error(
-    ctx.doc.locate([...at, 'rubricPrompt']),
+  return reportAt(
+    ctx,
+    [...at, 'rubricPrompt'],
     'type',
     "`llm-rubric`'s `rubricPrompt` is one prompt: a text, file://, or a list of chat messages",
-    ctx.subject,
   );
-  return undefined;
 }
