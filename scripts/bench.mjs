@@ -10,7 +10,8 @@
 //                                 runs on Node 24: `runs.using: node24`)
 //   npm run bench -- --ab=PATH    also a second CLI bundle (`engine B`) in the floor and scale
 //                                 scenarios, run alternately with dist/cli.js so both see the
-//                                 same machine load
+//                                 same machine load; --ab-action=PATH the same for floor-action
+//                                 (another dist/index.js, e.g. the last release's)
 //   npm run bench -- --runs=N     N runs per figure (default 3)
 //   npm run bench -- --only=floor-action   the floor through dist/index.js on a pull request, as
 //                                 the runner runs it; --action-flags=--cpu-prof,--cpu-prof-dir=D
@@ -36,6 +37,8 @@ const runsArg = process.argv.find((a) => a.startsWith('--runs='))?.slice('--runs
 const RUNS = runsArg ? Math.max(1, Number(runsArg)) : quick ? 1 : 3;
 const abArg = process.argv.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
 const CLI_B = abArg ? path.resolve(abArg) : null;
+const abActionArg = process.argv.find((a) => a.startsWith('--ab-action='))?.slice('--ab-action='.length);
+const ACTION_B = abActionArg ? path.resolve(abActionArg) : null;
 // The runtime of every measured process (the engine and the references); this script's own by default.
 const nodeArg = process.argv.find((a) => a.startsWith('--node='))?.slice('--node='.length);
 const NODE = nodeArg ? path.resolve(nodeArg) : process.execPath;
@@ -169,7 +172,7 @@ async function runCli(server, dir, { concurrency, cache, extra = [], cli = CLI }
  * it (README "Guarantees"), waits that are no engine cost. Writes the results file, summary and
  * outputs.
  */
-async function runActionEngine(server, dir, { concurrency }) {
+async function runActionEngine(server, dir, { concurrency, action = ACTION }) {
   const github = await startGitHubServer({
     pullRequest: { number: 7, title: 'Bench', body: 'Bench.', diff: '', files: [] },
   });
@@ -213,7 +216,7 @@ async function runActionEngine(server, dir, { concurrency }) {
   };
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   const served0 = server.state.served;
-  const r = await measure(NODE, [...ACTION_NODE_FLAGS, ACTION], { cwd: dir, env });
+  const r = await measure(NODE, [...ACTION_NODE_FLAGS, action], { cwd: dir, env });
   const comments = github.state.comments.length;
   await github.close();
   rmSync(runner, { recursive: true, force: true });
@@ -243,8 +246,8 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false, eng
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rubric-bench-'));
     makeSuite(dir, n);
     // Engine B (--ab) goes first on odd runs: neither bundle always meets the machine first.
-    if (CLI_B && engine === 'cli' && i % 2 === 1)
-      bRows.push(await runEngineB(dir, { n, latency, concurrency }));
+    const withB = engine === 'cli' ? CLI_B : ACTION_B;
+    if (withB && i % 2 === 1) bRows.push(await runEngineB(dir, { n, latency, concurrency, engine }));
     const r =
       engine === 'action'
         ? await runActionEngine(server, dir, { concurrency })
@@ -256,8 +259,7 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false, eng
         server.state.requests.map((q) => JSON.stringify(q.body)).join('\n') + '\n',
       );
     await server.close();
-    if (CLI_B && engine === 'cli' && i % 2 === 0)
-      bRows.push(await runEngineB(dir, { n, latency, concurrency }));
+    if (withB && i % 2 === 0) bRows.push(await runEngineB(dir, { n, latency, concurrency, engine }));
     if (bare) bareRows.push(await runBare({ n, latency, concurrency }));
     // The SDK alone over our transport and over undici's request(), alternately first.
     if (bare) {
@@ -312,8 +314,10 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false, eng
     undiciRss: bare ? median(undiciRows.map((x) => x.peakMb)) : null,
     undiciCpu: bare ? median(undiciRows.map((x) => x.cpuMs)) : null,
     sdkCpu: bare ? median(sdkRows.map((x) => x.cpuMs)) : null,
-    b: CLI_B
+    b: bRows.length
       ? {
+          name: path.basename(engine === 'cli' ? CLI_B : ACTION_B),
+          phases: engine === 'action' ? medianPhases(bRows) : null,
           wall: median(bRows.map((x) => x.wallMs)),
           rss: median(bRows.map((x) => x.peakMb)),
           cpu: median(bRows.map((x) => x.cpuMs)),
@@ -323,10 +327,13 @@ async function scenarioFloor({ n, latency, concurrency, label, bare = false, eng
   };
 }
 
-/** One run of engine B (--ab) on the same suite, against its own fresh server. */
-async function runEngineB(dir, { n, latency, concurrency }) {
+/** One run of engine B (--ab, --ab-action) on the same suite, against its own fresh server. */
+async function runEngineB(dir, { n, latency, concurrency, engine }) {
   const server = await startOpenAIServer({ latencyMs: latency, keepRequests: false });
-  const r = await runCli(server, dir, { concurrency, cache: false, cli: CLI_B });
+  const r =
+    engine === 'action'
+      ? await runActionEngine(server, dir, { concurrency, action: ACTION_B })
+      : await runCli(server, dir, { concurrency, cache: false, cli: CLI_B });
   await server.close();
   if (r.calls !== n) throw new Error(`engine B: ${r.calls}/${n} calls`);
   return r;
@@ -903,10 +910,10 @@ const floor =
     ? await scenarioFloor({ n: sizes.floor, latency: 100, concurrency: 16, label: 'floor', bare: true })
     : null;
 const met = (ok) => (ok ? 'met' : 'NOT met');
-/** Engine B's figures beside engine A's (--ab), for the floor and scale rows. */
+/** Engine B's figures beside engine A's (--ab, --ab-action), for the floor and scale rows. */
 const engineB = (f, ref) =>
   f.b
-    ? ` · engine B (${path.basename(CLI_B)}) wall ${fmt(f.b.wall / 1000)} s = ${fmt(f.b.wall / ref, 3)} × ${ref === f.floorMs ? 'floor' : 'bare'}, peak RSS ${fmt(f.b.rss, 0)} MB, CPU ${fmt(f.b.cpu / 1000)} s (A: CPU ${fmt(f.cpu / 1000)} s)`
+    ? ` · engine B (${f.b.name}) wall ${fmt(f.b.wall / 1000)} s = ${fmt(f.b.wall / ref, 3)} × ${ref === f.floorMs ? 'floor' : 'bare'}, peak RSS ${fmt(f.b.rss, 0)} MB, CPU ${fmt(f.b.cpu / 1000)} s (A: CPU ${fmt(f.cpu / 1000)} s)${f.b.phases ? `, over the floor ${fmt(f.b.phases.startMs, 0)} + ${fmt(f.b.phases.callsMs - f.floorMs, 0)} + ${fmt(f.b.phases.tailMs, 0)}` : ''}`
     : '';
 /** The SDK alone over the candidate transport (undici's request()) beside ours. */
 const undiciRef = (f) =>

@@ -57,7 +57,7 @@ async function runAction(signal: AbortSignal): Promise<void> {
       report: (outcome, prCtx, surface) =>
         reportRun(outcome, config, prCtx, { surface, mode: i.comment, signal, inputs: i }),
     });
-  const github = await connectGitHub(ctx, i, config, { warn, signal });
+  const github = connectGitHub(ctx, i, config, { warn, signal });
   const outcome = await evaluateOrExplain(
     config,
     {
@@ -79,7 +79,8 @@ async function runAction(signal: AbortSignal): Promise<void> {
     { error: (m) => core.error(m), info },
   );
   reapBeforeReport();
-  await reportRun(outcome, config, ctx, { surface: github.surface, mode: i.comment, signal, inputs: i });
+  const surface = await github.surface;
+  await reportRun(outcome, config, ctx, { surface, mode: i.comment, signal, inputs: i });
 }
 
 const warn = (m: string) => core.warning(m);

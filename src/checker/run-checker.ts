@@ -23,7 +23,7 @@ export interface CheckerOptions {
   /** Where the judged change comes from: the PR via the API, a git diff, the last commit. */
   subject: () => Promise<Subject>;
   /** Earlier runs on this pull request, oldest first. */
-  history: readonly HistoryEntry[];
+  history: readonly HistoryEntry[] | Promise<readonly HistoryEntry[]>;
   onGate?: (gate: GateResult, index: number, total: number) => void;
   /** Why there is no judge when the rubric needs one (a fork's run), told instead of a configuration error. */
   noJudge?: string;
@@ -133,7 +133,7 @@ async function judgeCriteria(
     };
   }
   try {
-    const subject = await opts.subject();
+    const [subject, history] = await Promise.all([opts.subject(), opts.history]);
     const ids = unjudged.map((c) => c.id);
     const answer = await opts.judge.judge({
       prompt: checkerPrompt({
@@ -142,8 +142,8 @@ async function judgeCriteria(
         nice: rubric.niceToHave,
         notes: rubric.notes,
         subject,
-        iteration: opts.history.length,
-        prior: opts.history.map(priorIteration),
+        iteration: history.length,
+        prior: history.map(priorIteration),
       }),
       schemaName: 'checker_verdict',
       wireSchema: checkerWireSchema(ids),

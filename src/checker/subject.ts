@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { RubricEvalError } from '../core/errors.js';
+import { noteChildProcess } from '../exec/reaper.js';
 
 const exec = promisify(execFile);
 
@@ -117,6 +118,7 @@ const GIT_TIMEOUT_MS = 60_000;
 
 async function git(cwd: string, args: string[], timeoutMs: number): Promise<string> {
   try {
+    noteChildProcess();
     const { stdout } = await exec('git', args, {
       cwd,
       // Named, not left to the default: the environment as this module sees it, which a test's

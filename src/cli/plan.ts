@@ -4,6 +4,7 @@ import { DEFAULT_EFFECT_MARGIN } from '../config/config.js';
 import { type CaseValues, type PlanAnswer, planFor } from '../baseline/effect-plan.js';
 import { checkBaselineResults } from '../baseline/read-results.js';
 import { excerpt } from '../core/diagnostics.js';
+import { withThousands } from '../core/usage.js';
 import { type CliIO, EXIT_PASS, UsageError } from './io.js';
 import { parseFlags } from './parse-flags.js';
 
@@ -71,7 +72,7 @@ function answerLine(name: string, a: PlanAnswer): string {
   const spread = `var(d) = 2 × ${a.variance.toFixed(4)}`;
   if (a.by === 'none') return `  ${name}: no answer: ${a.reason} (${spread})`;
   if (a.by === 'repeats') return `  ${name}: ${a.repeats} answers per case on ${a.cases} cases (${spread})`;
-  return `  ${name}: ${a.cases.toLocaleString('en-US')} cases (${spread})`;
+  return `  ${name}: ${withThousands(a.cases)} cases (${spread})`;
 }
 
 /** `rubric-eval plan --baseline RESULTS [--drop 0.05]`: the size a suite needs to see a drop. */

@@ -7,3 +7,11 @@ export interface Usage {
   /** Estimated from a price table; null when the model's price is unknown. */
   cost_usd: number | null;
 }
+
+/**
+ * An integer with comma thousands (`12,345`), as `toLocaleString('en-US')` writes it. Not that:
+ * its first call loads the runtime's number formats, about 12 ms at the end of every run.
+ */
+export function withThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

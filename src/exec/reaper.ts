@@ -15,10 +15,20 @@ const token = randomBytes(12).toString('hex');
 const marker = Buffer.from(`${PROCESS_MARK}=${token}\0`);
 const inner = Buffer.concat([Buffer.from([0]), marker]);
 const leaders = new Set<number>();
+// Until the run starts a process there is nothing of its own to find: the scan of /proc (twice,
+// at the end of every run) is skipped. Every place that starts one says so (markedEnv or
+// noteChildProcess; a repository test holds every import of node:child_process to it).
+let started = false;
 
 /** The environment a command gets: the caller's, plus this run's marker. */
 export function markedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  started = true;
   return { ...env, [PROCESS_MARK]: token };
+}
+
+/** A process about to be started without the marker (the run's own `git`): the reaper scans. */
+export function noteChildProcess(): void {
+  started = true;
 }
 
 /** A command spawned as the leader of its own session and group (`detached`). */
@@ -39,6 +49,7 @@ interface ProcInfo {
  * none (bounded). Synchronous, so it can run in an `exit` handler. Returns how many were killed.
  */
 export function reapStragglers(maxRounds = 20): number {
+  if (!started) return 0;
   if (!hasProc()) return killLeaderGroups();
   let killed = 0;
   for (let round = 0; round < maxRounds; round++) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type LabelsAt, type LabelsReader } from '../calibration/stage.js';
 import { RubricEvalError } from '../core/errors.js';
+import { noteChildProcess } from '../exec/reaper.js';
 import { Workspace } from '../core/workspace.js';
 import { type Octokit, type Repo } from './client.js';
 import { untilCancelled } from './call-outcome.js';
@@ -20,6 +21,7 @@ type GitShow = { found: true; text: string } | { found: false } | { missing: 'co
  * when the checkout lacks the commit (a shallow clone), so the API must be asked.
  */
 async function gitShow(cwd: string, sha: string, rel: string): Promise<GitShow> {
+  noteChildProcess();
   try {
     await exec('git', ['cat-file', '-e', `${sha}^{commit}`], {
       cwd,

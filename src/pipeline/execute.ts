@@ -41,7 +41,7 @@ export interface ExecuteDeps {
   signal: AbortSignal | undefined;
   /** What the markdown rubric judges. */
   subject: () => Promise<Subject>;
-  history: readonly HistoryEntry[];
+  history: readonly HistoryEntry[] | Promise<readonly HistoryEntry[]>;
   info(message: string): void;
   warn(message: string): void;
   progress?(p: Progress): void;

@@ -84,7 +84,7 @@ export async function judgeRecorded(config: Config, recorded: RecordedInput, io:
         errors,
         warnings,
         judge: judgeInfo(plan.defaultEndpoint),
-        history: io.history ?? [],
+        history: await (io.history ?? []),
         commit: io.commit ?? null,
         started,
       }),

@@ -24,8 +24,11 @@ export interface RunIO {
   signal?: AbortSignal;
   /** What the markdown rubric judges: the PR (GitHub API), a git diff, the last commit. */
   subject?: () => Promise<Subject>;
-  /** Earlier runs on this pull request, oldest first (from the sticky comment). */
-  history?: HistoryEntry[];
+  /**
+   * Earlier runs on this pull request, oldest first (from the sticky comment). A promise when the
+   * adapter's lookup runs beside the load and the cases: read only where it is used.
+   */
+  history?: HistoryEntry[] | Promise<HistoryEntry[]>;
   commit?: string | null;
   /** How the adapter finds the baseline for `baseline: auto` (the action: the base branch's artifact). */
   baseline?: BaselineFinder;

@@ -76,7 +76,7 @@ export async function runEvaluation(config: Config, io: RunIO): Promise<RunOutco
     errors,
     warnings,
     judge: judgeInfo(plan.defaultEndpoint),
-    history: io.history ?? [],
+    history: await (io.history ?? []),
     commit: io.commit ?? null,
     started,
     shard: plan.shard ?? undefined,
@@ -116,7 +116,7 @@ async function mergeEvaluation(config: Config, globs: string[], io: RunIO): Prom
   const results = applyPassRates(
     aggregateResults({
       ...merged,
-      history: io.history ?? [],
+      history: await (io.history ?? []),
       commit: io.commit ?? null,
       started: merged.started ?? started,
     }),

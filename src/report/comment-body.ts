@@ -6,6 +6,7 @@ import {
   type SuiteResult,
 } from '../core/results.js';
 import { formatCheckerCounts } from '../checker/verdict.js';
+import { withThousands } from '../core/usage.js';
 import {
   baselineLine,
   noBaselineLine,
@@ -232,7 +233,7 @@ function usageLine(results: RunResults, runUrl: string | null | undefined): stri
   const repeats = repeatsNote(results);
   if (repeats) bits.push(repeats);
   bits.push(
-    `${u.prompt_tokens.toLocaleString('en-US')} prompt + ${u.completion_tokens.toLocaleString('en-US')} completion tokens`,
+    `${withThousands(u.prompt_tokens)} prompt + ${withThousands(u.completion_tokens)} completion tokens`,
   );
   if (u.cost_usd !== null)
     bits.push(`≈ $${u.cost_usd < 0.01 ? u.cost_usd.toFixed(4) : u.cost_usd.toFixed(2)} (estimate)`);
