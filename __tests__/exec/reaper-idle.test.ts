@@ -4,19 +4,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { noteChildProcess, reapStragglers } from '../../src/exec/reaper.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { alive } from '../helpers/processes.js';
 
 // Its own file, so the reaper module is fresh: nothing in this process has been noted yet.
 
 const linux = existsSync('/proc/self/stat') ? test : test.skip;
-
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-};
 
 linux(
   'a run that started no process scans nothing; once one is noted, its descendants are reaped',

@@ -4,15 +4,7 @@ import { Redactor } from '../../src/exec/redact.js';
 import { findStragglers, PROCESS_MARK, reapStragglers } from '../../src/exec/reaper.js';
 import { runCommand } from '../../src/exec/run-command.js';
 import { tmpDir } from '../helpers/judge.js';
-
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-};
+import { alive } from '../helpers/processes.js';
 
 const linux = existsSync('/proc/self/stat') ? test : test.skip;
 

@@ -3,20 +3,13 @@ import path from 'node:path';
 import { childEnv, Redactor, secretsFromEnv } from '../../src/exec/redact.js';
 import { runCommand } from '../../src/exec/run-command.js';
 import { tmpDir } from '../helpers/judge.js';
+import { alive } from '../helpers/processes.js';
 
 const none = new Redactor([]);
 const run = (command: string | string[], extra: Partial<Parameters<typeof runCommand>[0]> = {}) =>
   runCommand({ command, cwd: tmpDir(), timeoutMs: 10_000, env: process.env, redactor: none, ...extra });
 
 /** Alive and not a zombie (a reparented zombie still answers kill(pid, 0) until reaped). */
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-};
 
 test('exit code, interleaved output and duration are recorded', async () => {
   const r = await run('echo one; echo two >&2; echo three; exit 3');

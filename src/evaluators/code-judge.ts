@@ -5,9 +5,7 @@ import { filesOf, messageAsWritten, renderReferenceAnswer, renderUserQuestion } 
 import { type EvalCase } from '../suite/types.js';
 import { type CandidateAnswer } from './candidate-answer.js';
 import { type ExecDeps } from '../exec/deps.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../core/is-record.js';
 
 /** The stdin payload of AgentV's code_judge contract. */
 export function codeJudgeInput(
@@ -98,7 +96,7 @@ function parseScoreJson(stdout: string): ScriptScore | null {
           hits: strings(d.hits),
           misses: strings(d.misses),
           reasoning: typeof d.reasoning === 'string' ? d.reasoning : null,
-          ...(isObject(d.details) ? { details: d.details } : {}),
+          ...(isRecord(d.details) ? { details: d.details } : {}),
         };
       }
     } catch {

@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 /**
  * What a promptfoo `javascript` / `python` assertion's return value means, as promptfoo reads it:
  * `true`/`false` pass or fail (score 1 or 0); a number is the score and passes above 0, or at its
@@ -11,9 +12,6 @@ export interface Graded {
   score: number;
   reason: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const LABEL = { javascript: 'Custom function', python: 'Python code' } as const;
 

@@ -8,6 +8,7 @@ import { type CandidateAnswer } from './candidate-answer.js';
 import { errorResult } from './error-result.js';
 import { loadAjv } from './load-ajv.js';
 import { boundUniqueItems } from './text-assertion.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * promptfoo's `is-valid-openai-tools-call` and `is-valid-openai-function-call`, by its rules:
@@ -15,9 +16,6 @@ import { boundUniqueItems } from './text-assertion.js';
  * `tools` (`functions`) whose arguments are JSON that its `parameters` schema accepts. A schema
  * ajv cannot compile is an error, never a pass (provider-tools.ts refuses most at `validate`).
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Shown of an answer that is not a call, as promptfoo's reason quotes it. */
 const shown = (v: unknown) => excerpt(JSON.stringify(v) ?? String(v), 500);

@@ -1,4 +1,5 @@
 import { type CandidateAnswer, type TokenUsage } from './candidate-answer.js';
+import { isRecord } from '../core/is-record.js';
 
 /** One tool call of a target's answer, from `output_messages[].tool_calls[]`. */
 export interface ToolCall {
@@ -19,8 +20,6 @@ export interface ExecutionTrace {
   durationMs: number | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 

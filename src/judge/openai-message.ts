@@ -4,8 +4,7 @@
  * and the evaluators that grade it (evaluators/context.ts), so neither imports the other.
  */
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../core/is-record.js';
 
 /** promptfoo's output of one Chat Completions message: its text, or an object (calls or the message). */
 export function chatOutput(message: Record<string, unknown>): unknown {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { excerpt } from '../core/diagnostics.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * Judge answer schemas. Each mode has two forms:
@@ -195,18 +196,15 @@ const Stated = z.object({
 
 /** promptfoo's check spelling (`pass` / `passed`, `reason`) read as ours, as AgentV 5 reads it. */
 function promptfooChecks(data: unknown): unknown {
-  if (!isObject(data) || !Array.isArray(data.checks)) return data;
+  if (!isRecord(data) || !Array.isArray(data.checks)) return data;
   const checks = data.checks.map((c: unknown) => {
-    if (!isObject(c)) return c;
+    if (!isRecord(c)) return c;
     const said = c.satisfied ?? c.pass ?? c.passed;
     const why = c.reasoning ?? c.reason ?? c.evidence;
     return { ...c, satisfied: said, ...(why !== undefined ? { reasoning: why } : {}) };
   });
   return { ...data, checks };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A checklist answer as AgentV 5 reads one: the checklist, and what the judge stated beside it

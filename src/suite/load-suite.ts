@@ -11,13 +11,11 @@ import {
   tooDeepMessage,
 } from '../core/yaml-source.js';
 import { SuiteLoader } from './v2/load-v2.js';
+import { isRecord } from '../core/is-record.js';
 export interface SuiteLoadResult {
   suite: EvalSuite | undefined;
   diagnostics: Diagnostic[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Loads one suite file (YAML or JSONL) into typed cases, collecting every problem with its

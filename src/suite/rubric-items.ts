@@ -11,6 +11,7 @@ import {
   type BandInput,
 } from '../rubric/score-ranges.js';
 import { type ChecklistItem, type RangeCriterion, type RubricSet } from '../rubric/types.js';
+import { isRecord } from '../core/is-record.js';
 
 export interface RubricParseContext {
   sink: DiagnosticSink;
@@ -20,9 +21,6 @@ export interface RubricParseContext {
 }
 
 type ItemKind = 'checklist' | 'score_range';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Where each item of a list was read as what kind, for the check that a list does not mix them. */
 type ItemKinds = { kind: ItemKind; id: string; index: number }[];

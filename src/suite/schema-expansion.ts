@@ -1,4 +1,5 @@
 import { type PathSegment } from '../core/yaml-source.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * How much work one JSON Schema asks of ajv per value checked. ajv validates on the main thread
@@ -17,8 +18,6 @@ export const MAX_SCHEMA_NODES = 10_000;
 
 type Node = Record<string, unknown>;
 type Problem = { at: PathSegment[]; message: string };
-
-const isRecord = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keywords whose value is data, not a schema. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);

@@ -1,4 +1,5 @@
 import { RubricEvalError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 
 /** What a CLI target wrote, as AgentV's CLI provider reads it (single JSON or JSONL batch records). */
 export interface CliAnswer {
@@ -12,8 +13,6 @@ export interface CliAnswer {
   durationMs: number | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** AgentV discards a negative cost or duration rather than trusting it. */
 const nonNegative = (v: unknown) => {

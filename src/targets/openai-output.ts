@@ -1,5 +1,6 @@
 import { type ChatResponse } from '../judge/chat.js';
 import { chatOutput } from '../judge/openai-message.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * What an OpenAI target given tools answers, as promptfoo makes it its output. Chat Completions:
@@ -9,9 +10,6 @@ import { chatOutput } from '../judge/openai-message.js';
  * JSON text, and its message is kept as the output messages, from which the tool-call
  * assertions read it back (judge/openai-message.ts `promptfooOutput`), also after the record stage.
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The Responses API's output items as promptfoo joins them (a function call with no arguments noted). */
 function responsesText(items: readonly unknown[]): string {

@@ -9,11 +9,9 @@ import { schemaExpansionProblem } from '../schema-expansion.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { parse as parseYaml } from 'yaml';
+import { isRecord } from '../../core/is-record.js';
 
 /** The assertion kinds checked without a judge: text checks, measured checks, trajectories. */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The measured checks (latency, cost, fields, trace metrics, tokens): v2's deterministic evaluators. */
 export function measuredAssertion(

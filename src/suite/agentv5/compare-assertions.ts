@@ -2,6 +2,7 @@ import { checkUnknownKeys } from '../../core/unknown-keys.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { type CompareConfig, type EvaluatorConfig, type MaxScoreConfig } from '../types.js';
 import { type AssertionContext, type CompareFound } from './assertion-context.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * promptfoo's comparison assertions, `select-best` and `max-score`, read from a test: they grade
@@ -9,9 +10,6 @@ import { type AssertionContext, type CompareFound } from './assertion-context.js
  * each carry the comparison (`EvalCase.compare`), decided after all of them are graded
  * (src/pipeline/compare-siblings.ts).
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const noComparison = (): CompareFound => ({ selectBest: null, maxScore: null, at: null });
 

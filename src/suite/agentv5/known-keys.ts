@@ -1,6 +1,7 @@
 import { type DiagnosticSink, excerpt } from '../../core/diagnostics.js';
 import { didYouMean, nearest } from '../../core/did-you-mean.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * Every key of an AgentV 5 / promptfoo suite, test, `options` and assertion is one this project
@@ -177,9 +178,6 @@ function check(
     );
   }
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The suite's own keys (tests are checked one by one, with their own subject). */
 export function checkSuiteKeys(

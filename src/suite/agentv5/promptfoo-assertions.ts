@@ -11,15 +11,13 @@ import { type AssertionContext, type Base, type PromptfooTest } from './assertio
 import { numberAt, reportAt, withoutNegation } from './assertion-base.js';
 import { isToolCallType, toolCallAssertion } from './tool-call-assertion.js';
 import { rubricPromptProblem } from './rubric-prompt-check.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * promptfoo's assertion types that run the suite's code or ask a model (`javascript`, `python`,
  * transforms, ...): their names and shapes mapped onto the internal evaluators. How they grade
  * lives in src/evaluators/ (and their prompts in src/judge/); this file only reads the config.
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The test an assertion belongs to, as promptfoo hands it to code (`context.vars`, `context.test`). */
 /** The types this file maps (with `not-` in front where promptfoo allows it). */

@@ -1,14 +1,12 @@
 import { type DiagnosticSink } from '../../core/diagnostics.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * promptfoo's own configuration, beside what AgentV 5 shares with it: provider ids and objects,
  * `scenarios`, array vars (one test per combination), `$ref` assertion templates, and the keys
  * this project does not run, each refused by name at `validate` rather than silently ignored.
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Suite keys of promptfoo that change what runs or how it is graded: refused, each with why. */
 const REFUSED_SUITE_KEYS: Record<string, string> = {

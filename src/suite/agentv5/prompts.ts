@@ -4,6 +4,7 @@ import { type Workspace } from '../../core/workspace.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { type SourceDocument } from '../../core/yaml-source.js';
 import { renderNunjucks, usesNunjucks } from './nunjucks-render.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * AgentV 5 / promptfoo `prompts`: each test runs once per prompt. A prompt is a template string,
@@ -17,9 +18,6 @@ export interface PromptDefinition {
   /** A `.json` prompt file that is JSON only once rendered (Nunjucks loops): parsed after rendering. */
   chatJson?: true;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isChat = (v: unknown): v is Record<string, unknown>[] =>
   Array.isArray(v) && v.length > 0 && v.every((m) => isRecord(m) && typeof m.role === 'string');

@@ -3,6 +3,7 @@ import { DiagnosticSink, type Position } from '../../core/diagnostics.js';
 import { type Workspace } from '../../core/workspace.js';
 import { parseYamlSource } from '../../core/yaml-source.js';
 import { FileReadRefused } from '../../core/checkout-read.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** Provider kinds this project runs: model providers become `openai`/`azure` targets, `cli` a command target. */
 export const RUNNABLE_PROVIDERS = ['openai', 'azure', 'cli', 'mock', 'echo'] as const;
@@ -25,9 +26,6 @@ export interface ProviderCatalog {
   /** `defaults.provider` of `.agentv/config.yaml`, else AgentV's convention `default`. */
   defaultLabel: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `agentv:codex-cli`, `openai:codex-sdk`: the part after the namespace is the kind AgentV runs. */
 export function providerEntry(

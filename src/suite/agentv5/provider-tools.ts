@@ -6,6 +6,7 @@ import { schemaExpansionProblem } from '../schema-expansion.js';
 import { schemaPatternProblem } from '../schema-patterns.js';
 import { type ProviderToolSchema } from '../types.js';
 import { type TestsFile } from './tests-files.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * An OpenAI provider's `config.tools` and `config.functions` as promptfoo reads them: a list
@@ -17,9 +18,6 @@ import { type TestsFile } from './tests-files.js';
 
 /** `config.tools` and `config.functions`, loaded: what is sent, and what the tool-call checks use. */
 export type ProviderTools = Pick<ProviderToolSchema, 'tools' | 'functions'>;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A place to report at: the suite's provider config, or a line of a tools file. */
 interface Where {

@@ -12,11 +12,9 @@ import { type TestsFile } from './tests-files.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { readProviderTools } from './provider-tools.js';
 import { type ProviderToolSchema } from '../types.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** The suite's provider: a label from the `.agentv/` catalog, promptfoo's OpenAI ids, or inline. */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * promptfoo's provider ids, as a string or as the `id` of `{id, label, config}`: `echo` (the

@@ -3,6 +3,7 @@ import { type DiagnosticSink } from '../../core/diagnostics.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { type PromptDefinition } from './prompts.js';
 import { type SuiteProvider } from './suite-providers.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * Which tool's rules a suite of this shape is graded by. promptfoo and AgentV 5 share the shape
@@ -10,9 +11,6 @@ import { type SuiteProvider } from './suite-providers.js';
  * do, a promptfoo-shaped config follows promptfoo and an AgentV-shaped one AgentV 5.
  */
 export type Flavour = 'promptfoo' | 'agentv5';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A provider id only promptfoo writes: `openai:gpt-4.1-mini`, `echo` (AgentV names catalog labels). */
 function promptfooId(p: unknown): boolean {

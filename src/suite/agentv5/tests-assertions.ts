@@ -9,6 +9,7 @@ import { readReferencedFile } from '../../core/user-file.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { codeFields, isPromptfooType, llmRubricPrompt, promptfooAssertion } from './promptfoo-assertions.js';
 import { compareAssertion } from './compare-assertions.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * AgentV 5 / promptfoo assertion names onto the internal evaluators: the one place where
@@ -35,9 +36,6 @@ const UNSUPPORTED_ASSERTIONS: Record<string, string> = {
   'similar:euclidean': 'euclidean similarity (use `similar`, cosine)',
   'inline-assert': 'a TypeScript SDK function',
 };
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every entry of a test's `assert` list; plain strings become one weighted checklist. */
 export function mapAssertions(

@@ -4,6 +4,7 @@ import { type Workspace } from '../../core/workspace.js';
 import { readReferencedFile } from '../../core/user-file.js';
 import { csvDocument } from './tests-csv.js';
 import { type PathSegment, parseYamlSource, type SourceDocument } from '../../core/yaml-source.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** A file tests are read from, with its own positions and problems. */
 export interface TestsFile {
@@ -22,9 +23,6 @@ export interface TestRef {
   at: PathSegment[];
   file: TestsFile;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `tests` as AgentV 5 takes it: a list whose items are tests or `file://` references, or one

@@ -24,6 +24,7 @@ import { TestSchema, TestsSuiteSchema } from './tests-schema.js';
 import { type PathSegment, parseYamlSource } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
 import { parseRepeat } from '../../core/repeat-setting.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** AgentV 5's pass threshold when neither the test, `default_test` nor the suite sets one. */
 export const DEFAULT_TEST_THRESHOLD = 0.8;
@@ -33,9 +34,6 @@ export const DEFAULT_TEST_THRESHOLD = 0.8;
  * `default_test` (`defaultTest`). Read into the same EvalSuite as v2, with AgentV 5's scoring
  * (the test's weighted score against its threshold) carried on each case.
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The format is told by its keys: v2's `tests` alias has neither vars, assert nor prompts. */
 export function isTestsFormat(raw: Record<string, unknown>): boolean {

@@ -22,9 +22,7 @@ import { isTestsFormat, loadTestsSuite } from '../agentv5/tests-format.js';
 import { type PathSegment } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
 import { V2EvaluatorReader } from './evaluators.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../../core/is-record.js';
 
 /** Name of the default free-form judge. */
 const DEFAULT_EVALUATOR = 'llm_judge';

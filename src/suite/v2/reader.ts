@@ -17,9 +17,7 @@ import { type Workspace } from '../../core/workspace.js';
 import { type SuiteLoadOptions } from '../types.js';
 import { type PathSegment, type SourceDocument } from '../../core/yaml-source.js';
 import { reportZodIssues } from '../../core/zod-diagnostics.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * The v2 loader's reading of one file: its messages (text, file parts, GitHub file URLs), the

@@ -1,12 +1,10 @@
 import { type PathSegment } from '../../core/yaml-source.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * AgentV v2.6.1's shorthand expansion: how a case's `input` / `expected_output` (and their
  * canonical keys) are read. Pure: the loader reports positions and resolves file parts.
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Alias → its canonical key. When both are given, AgentV reads the canonical one. */
 const CANONICAL_OF: Readonly<Record<string, string>> = {
