@@ -5,7 +5,7 @@ import { type Config, type Inputs } from '../config/config.js';
 import { RubricEvalError } from '../core/errors.js';
 import { type HistoryEntry } from '../core/results.js';
 import { lastCommitSubject, type Subject } from '../checker/subject.js';
-import { untilCancelled } from './call-outcome.js';
+import { describeError, untilCancelled } from './call-outcome.js';
 import { commentHistory, openSurface, type PullRequestSurface } from './pr-comment.js';
 import { type ActionRunContext } from './run-context.js';
 import { type LabelsReader } from '../calibration/stage.js';
@@ -64,9 +64,15 @@ export function connectGitHub(
       pull,
       baseline,
     }));
-  const surface = client.then(({ octokit }) =>
-    openSurface({ pr, octokit, token, repo, run: ctx.run, mode: i.comment, warn, signal }),
-  );
+  // Read after the run: a failure here costs the comment, never the report or the verdict.
+  const surface = client
+    .then(({ octokit }) =>
+      openSurface({ pr, octokit, token, repo, run: ctx.run, mode: i.comment, warn, signal }),
+    )
+    .catch((err: unknown) => {
+      warn(`GitHub could not be set up for the PR comment (${describeError(err)}): none is written`);
+      return null;
+    });
   const history = surface.then(commentHistory);
   const subject = (): Promise<Subject> =>
     client.then(({ octokit, pull }) =>
@@ -98,8 +104,8 @@ export function connectGitHub(
         signal,
       })(file),
     );
-  // Each is read later or not at all (a run that fails first): none may end the process unread.
-  for (const p of [surface, history, lookup]) p?.catch(() => undefined);
+  // Read later or not at all (a run that fails first): it may not end the process unread.
+  lookup?.catch(() => undefined);
   const baseline: BaselineFinder | undefined = lookup
     ? async () => {
         const finder = await lookup;
