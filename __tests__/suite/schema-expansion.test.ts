@@ -76,3 +76,24 @@ test('anchors cannot hide the doubling, and a `$ref` to nothing here is said', (
 test('a malformed escape in a `$ref` is said, not thrown', () => {
   expect(schemaExpansionProblem({ $ref: '#/%E0%A4%A' })?.message).toContain('names nothing');
 });
+
+test('a recursion reached through a definition used twice is found at its second use too (the size is not cached past it)', () => {
+  // b uses a twice; a recurses into b at its items: each level of nesting doubles ajv's calls.
+  const schema = {
+    $ref: '#/definitions/b',
+    definitions: {
+      b: { allOf: [{ $ref: '#/definitions/a' }, { $ref: '#/definitions/a' }] },
+      a: { items: { $ref: '#/definitions/b' } },
+    },
+  };
+  expect(schemaExpansionProblem(schema)?.message).toContain('reached twice at one place of the value');
+});
+
+test('keywords that see the same element are one place: `items` and `contains` recursing doubles too', () => {
+  expect(schemaExpansionProblem({ items: { $ref: '#' }, contains: { $ref: '#' } })?.message).toContain(
+    'reached twice at one place of the value',
+  );
+  // One of them alone is a plain nested list.
+  expect(schemaExpansionProblem({ items: { $ref: '#' } })).toBeNull();
+  expect(schemaExpansionProblem({ type: 'array', contains: { $ref: '#' } })).toBeNull();
+});

@@ -36,6 +36,11 @@ const DESCENDS = new Set([
   'unevaluatedProperties',
   'unevaluatedItems',
 ]);
+/**
+ * Keywords that apply to the value's elements: an element may be checked by several at once
+ * (`items` and `contains` both see each one), so they are one place of the value.
+ */
+const ELEMENTS = new Set(['items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems']);
 /** The meta-schemas ajv knows: bounded, and resolved by ajv itself. */
 const META = /^https?:\/\/json-schema\.org\//;
 
@@ -109,8 +114,13 @@ export function schemaExpansionProblem(schema: unknown, at: PathSegment[] = []):
   if (!isRecord(schema)) return null;
   const index = indexSchema(schema);
   const sizes = new Map<Node, number>();
-  // The `$ref` targets being sized, each with the places of the value its recursions reached.
-  const open = new Map<Node, Set<string>>();
+  // The `$ref` targets being sized, each with its depth and the places of the value its
+  // recursions reached.
+  const open = new Map<Node, { depth: number; reached: Set<string> }>();
+  // The shallowest open target a recursion under the node being sized reached: a node whose size
+  // depends on a target opened outside it is sized again where it is used, never cached, or a
+  // recursion it reaches would be counted at its first place only.
+  let reachedOut = Infinity;
   let problem: Problem | null = null;
   const fail = (where: PathSegment[], message: string) => {
     problem ??= { at: [...at, ...where], message };
@@ -119,10 +129,14 @@ export function schemaExpansionProblem(schema: unknown, at: PathSegment[] = []):
   const sized = (node: Node, place: string): number => {
     const known = sizes.get(node);
     if (known !== undefined) return known;
-    open.set(node, new Set());
+    const depth = open.size;
+    const outer = reachedOut;
+    reachedOut = Infinity;
+    open.set(node, { depth, reached: new Set() });
     const n = size(node, place);
     open.delete(node);
-    sizes.set(node, n);
+    if (reachedOut >= depth) sizes.set(node, n);
+    reachedOut = Math.min(outer, reachedOut);
     return n;
   };
   // `place`: where in the value the node applies, relative to the walk's start.
@@ -143,7 +157,7 @@ export function schemaExpansionProblem(schema: unknown, at: PathSegment[] = []):
           n = add(n, size(s, `${place}/${k}:${name}`));
           if (n > MAX_SCHEMA_NODES || problem) break;
         }
-      else n = add(n, size(x, `${place}/${k}`));
+      else n = add(n, size(x, ELEMENTS.has(k) ? `${place}/[]` : `${place}/${k}`));
       if (n > MAX_SCHEMA_NODES || problem) break;
     }
     return n;
@@ -153,8 +167,10 @@ export function schemaExpansionProblem(schema: unknown, at: PathSegment[] = []):
     const target = resolve(ref, v, index);
     if (target === 'meta') return 1;
     if (!target) return fail(where, `\`$ref\` '${ref}' names nothing in this schema`);
-    const reached = open.get(target);
-    if (!reached) return sized(target, place);
+    const opened = open.get(target);
+    if (!opened) return sized(target, place);
+    reachedOut = Math.min(reachedOut, opened.depth);
+    const { reached } = opened;
     if (reached.has(place))
       return fail(
         where,
